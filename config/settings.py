@@ -1,0 +1,254 @@
+"""Settings for the training-infrastructure sizing service.
+
+One env-driven module. It fails closed: DEBUG is off unless ``DJANGO_DEBUG`` says otherwise,
+there is no default secret key outside debug, and HTTPS-only cookies and HSTS are on unless
+debug is on. Every variable read here is listed in ``.env.example``.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
+
+from config.env import env_bool, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("DJANGO_VAR_DIR") or BASE_DIR / "var")
+
+# --- Core ------------------------------------------------------------------------------
+# https://docs.djangoproject.com/en/5.2/howto/deployment/checklist/
+DEBUG = env_bool("DJANGO_DEBUG", False)
+
+SECRET_KEY = env_str("DJANGO_SECRET_KEY") or ""
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
+    # Only ever used on a developer's machine with debug on.
+    SECRET_KEY = "insecure-development-key-only-used-with-debug-on"  # noqa: S105
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# The public address used in links inside emails (resume links, staff notifications).
+SITE_URL = (env_str("SITE_URL") or "http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "formtools",
+    "crispy_forms",
+    "crispy_bootstrap5",
+    "csp",
+    "axes",
+    "questionnaire",
+    "sizing",
+    "reports",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, so that it sees the outcome of authentication (django-axes' requirement).
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database --------------------------------------------------------------------------
+# DATABASE_URL selects PostgreSQL (postgres://user@host:5432/name); unset, an embedded
+# SQLite file under var/ lets the service run on a fresh machine.
+# https://docs.djangoproject.com/en/5.2/ref/settings/#databases
+_database_url = env_str("DATABASE_URL")
+if _database_url:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            _database_url,
+            conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
+            conn_health_checks=True,
+        )
+    }
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "db.sqlite3",
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Authentication ----------------------------------------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "admin:login"
+
+# django-axes: lock a username+address pair after repeated failed staff logins.
+# https://django-axes.readthedocs.io/en/latest/4_configuration.html
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15, minimum=1) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+
+# --- Sessions and cookies ------------------------------------------------------------------
+# Database-backed sessions: answers never live in a cookie.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE_SECONDS", 60 * 60 * 24 * 14, minimum=60)
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_HTTPONLY = True
+_secure_default = not DEBUG
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", _secure_default)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+# --- HTTPS and security headers -------------------------------------------------------------
+# https://docs.djangoproject.com/en/5.2/ref/middleware/#module-django.middleware.security
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", _secure_default)
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000 if _secure_default else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", _secure_default)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+    # Only when a reverse proxy that strips client-sent X-Forwarded-Proto terminates TLS.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The health check is polled over plain HTTP by the container runtime.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# Content-Security-Policy (django-csp 4): no inline script anywhere, nothing from other hosts.
+# https://django-csp.readthedocs.io/en/latest/configuration.html
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# Request size limits: the questionnaire posts small forms; refuse anything far larger.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 256 * 1024, minimum=1024)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DATA_UPLOAD_MAX_NUMBER_FIELDS", 400, minimum=10)
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+
+# --- Internationalisation --------------------------------------------------------------------
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files and private storage --------------------------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_ROOT = VAR_DIR / "media"
+MEDIA_URL = "/media/"
+# Proposal PDFs live outside MEDIA_ROOT and have no URL: they are streamed by a view
+# that checks permissions.
+PRIVATE_STORAGE_ROOT = Path(env_str("PRIVATE_STORAGE_ROOT") or VAR_DIR / "private")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "proposals": {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": PRIVATE_STORAGE_ROOT, "base_url": None},
+    },
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if env_bool("STATIC_MANIFEST", False)
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# --- Email -------------------------------------------------------------------------------
+# Console backend unless SMTP is configured.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or "django.core.mail.backends.console.EmailBackend"
+EMAIL_HOST = env_str("EMAIL_HOST") or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "sizing@example.com"
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+ACCOUNT_MANAGER_EMAILS = env_list("ACCOUNT_MANAGER_EMAILS", [])
+
+# --- Celery ------------------------------------------------------------------------------------
+# https://docs.celeryq.dev/en/stable/userguide/configuration.html
+# With no broker configured, tasks run in-process so the service works on a fresh machine.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or ""
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+CELERY_TASK_EAGER_PROPAGATES = False
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120, minimum=1)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180, minimum=2)
+# Unacknowledged messages come back after this; keep it a few times the hard limit so a
+# long task is never handed to a second worker while the first is still running it.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 4 * CELERY_TASK_TIME_LIMIT}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = "sizing"
+
+# --- Questionnaire -----------------------------------------------------------------------------
+RESUME_LINK_DAYS = env_int("RESUME_LINK_DAYS", 30, minimum=1)
+DRAFT_RETENTION_DAYS = env_int("DRAFT_RETENTION_DAYS", 60, minimum=1)
+
+# --- Logging -------------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
+}
+
+CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
+CRISPY_TEMPLATE_PACK = "bootstrap5"

@@ -1,0 +1,54 @@
+"""The settings fail closed: production is the default and a missing secret stops start-up."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    clean.pop("DATABASE_URL", None)
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_missing_secret_key_stops_startup_when_debug_is_off(tmp_path):
+    result = run_manage("check", DJANGO_VAR_DIR=str(tmp_path))
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_a_misspelt_boolean_is_refused(tmp_path):
+    result = run_manage("check", DJANGO_DEBUG="ture", DJANGO_VAR_DIR=str(tmp_path))
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG must be one of" in result.stderr
+
+
+def test_check_deploy_is_clean_with_production_settings(tmp_path):
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_SECRET_KEY="a-long-random-production-secret-" + "x7Qp2Lm9" * 6,
+        DJANGO_ALLOWED_HOSTS="sizing.example.com",
+        DJANGO_VAR_DIR=str(tmp_path),
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_debug_is_off_unless_asked_for():
+    from django.conf import settings
+
+    assert settings.DEBUG is False
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"

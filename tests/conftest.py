@@ -1,0 +1,41 @@
+"""Shared fixtures: access to the real services the tests need.
+
+A test that needs Redis or the browser skips when it is missing on a developer's machine, and
+fails instead when REQUIRE_SERVICES=1 (CI), so nothing is silently skipped there.
+"""
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM_PATH = "/usr/bin/chromium"
+
+
+def require(what: str, available: bool) -> None:
+    if available:
+        return
+    if os.environ.get("REQUIRE_SERVICES") == "1":
+        pytest.fail(f"{what} is required in CI (REQUIRE_SERVICES=1) but is not available")
+    pytest.skip(f"{what} is not available on this machine")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("TEST_REDIS_URL", "")
+    require("Redis (TEST_REDIS_URL)", bool(url))
+    return url
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    require("Chromium at /usr/bin/chromium", shutil.which(CHROMIUM_PATH) is not None)
+    return CHROMIUM_PATH
+
+
+@pytest.fixture
+def postgres_required(settings) -> None:
+    require(
+        "PostgreSQL (DATABASE_URL)",
+        settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql",
+    )
