@@ -106,6 +106,21 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Cache ------------------------------------------------------------------------------------
+# Rate limits need a cache shared by every web process: Redis in production (CACHE_URL);
+# the in-process default only suits the single-process development server.
+# https://docs.djangoproject.com/en/5.2/topics/cache/#redis
+_cache_url = env_str("CACHE_URL")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url}
+        if _cache_url
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# Finished questionnaires accepted per client address and hour; beyond it, 429 + Retry-After.
+SUBMISSIONS_PER_HOUR = env_int("SUBMISSIONS_PER_HOUR", 20, minimum=1)
+
 # --- Authentication ----------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

@@ -1,0 +1,60 @@
+"""Fixed-window rate limits per client address, kept in Django's cache.
+
+The client is identified by ``REMOTE_ADDR`` only. ``X-Forwarded-For`` is client-controlled
+unless a trusted proxy rewrites it, so it never selects the bucket: a spoofed header cannot
+reset a client's count. Behind a reverse proxy, the proxy must set ``REMOTE_ADDR`` (gunicorn
+does so with ``--forwarded-allow-ips``), which keeps this module proxy-agnostic.
+
+The cache must be shared by all web processes for the limit to hold across them: configure
+``CACHE_URL`` (Redis) in production; the in-process default is for a single-process dev server.
+"""
+
+import math
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    scope: str
+    max_requests: int
+    window_seconds: int
+
+
+@dataclass(frozen=True)
+class RateDecision:
+    allowed: bool
+    retry_after_seconds: int
+
+
+def client_address(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+def hit(limit: RateLimit, request: HttpRequest, *, now: float | None = None) -> RateDecision:
+    """Count one request against ``limit`` and say whether it is allowed."""
+    now = time.time() if now is None else now
+    window_start = int(now // limit.window_seconds) * limit.window_seconds
+    key = f"ratelimit:{limit.scope}:{client_address(request)}:{window_start}"
+    # add() is atomic: it only creates the counter if it is absent, then incr() is atomic too.
+    cache.add(key, 0, timeout=limit.window_seconds + 5)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the key expired between add() and incr()
+        cache.add(key, 1, timeout=limit.window_seconds + 5)
+        count = 1
+    retry_after = max(1, math.ceil(window_start + limit.window_seconds - now))
+    return RateDecision(allowed=count <= limit.max_requests, retry_after_seconds=retry_after)
+
+
+def too_many_requests(request: HttpRequest, decision: RateDecision) -> HttpResponse:
+    body = render_to_string(
+        "429.html", {"retry_after_minutes": math.ceil(decision.retry_after_seconds / 60)}, request
+    )
+    response = HttpResponse(body, status=429)
+    response["Retry-After"] = str(decision.retry_after_seconds)
+    return response
