@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.database_outage.DatabaseOutageMiddleware",
     # Last, so that it sees the outcome of authentication (django-axes' requirement).
     "axes.middleware.AxesMiddleware",
 ]
