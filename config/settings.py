@@ -152,6 +152,8 @@ CSRF_COOKIE_HTTPONLY = True
 _secure_default = not DEBUG
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", _secure_default)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# Staff sessions end sooner than the customers' (set at login by staff.apps).
+STAFF_SESSION_AGE_SECONDS = env_int("STAFF_SESSION_AGE_SECONDS", 60 * 60 * 8, minimum=60)
 
 # --- HTTPS and security headers -------------------------------------------------------------
 # https://docs.djangoproject.com/en/5.2/ref/middleware/#module-django.middleware.security
@@ -257,6 +259,18 @@ CELERY_TASK_DEFAULT_QUEUE = "sizing"
 # --- Questionnaire -----------------------------------------------------------------------------
 RESUME_LINK_DAYS = env_int("RESUME_LINK_DAYS", 30, minimum=1)
 DRAFT_RETENTION_DAYS = env_int("DRAFT_RETENTION_DAYS", 60, minimum=1)
+
+# --- Staff workflow ------------------------------------------------------------------------
+# Won, lost and closed submissions, with their files, are deleted this long after closing
+# (docs/retention.md); the beat schedule below runs the purge nightly.
+CLOSED_SUBMISSION_RETENTION_DAYS = env_int("CLOSED_SUBMISSION_RETENTION_DAYS", 365, minimum=1)
+SHARE_LINK_DAYS = env_int("SHARE_LINK_DAYS", 7, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "purge-closed-submissions": {
+        "task": "staff.tasks.purge_closed_submissions_task",
+        "schedule": 24 * 60 * 60,
+    },
+}
 
 # --- Logging -------------------------------------------------------------------------------
 LOGGING = {

@@ -6,5 +6,7 @@ from config.health import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("staff/", include("staff.urls")),
+    path("proposals/", include("reports.urls")),
     path("", include("questionnaire.urls")),
 ]

@@ -164,4 +164,6 @@ class DeletionRecord(models.Model):
         ordering = ["-deleted_at"]
 
     def __str__(self) -> str:
-        return f"{self.reference} deleted ({self.get_reason_display()}) at {self.deleted_at:%Y-%m-%d}"
+        return (
+            f"{self.reference} deleted ({self.get_reason_display()}) at {self.deleted_at:%Y-%m-%d}"
+        )
