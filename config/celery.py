@@ -23,4 +23,9 @@ app.conf.beat_schedule = {
         "task": "sizing.purge_expired_drafts_and_sessions",
         "schedule": 24 * 60 * 60.0,
     },
+    # Won, lost and closed submissions past CLOSED_SUBMISSION_RETENTION_DAYS, with their PDFs.
+    "purge-closed-submissions": {
+        "task": "staff.tasks.purge_closed_submissions_task",
+        "schedule": 24 * 60 * 60.0,
+    },
 }

@@ -262,15 +262,9 @@ DRAFT_RETENTION_DAYS = env_int("DRAFT_RETENTION_DAYS", 60, minimum=1)
 
 # --- Staff workflow ------------------------------------------------------------------------
 # Won, lost and closed submissions, with their files, are deleted this long after closing
-# (docs/retention.md); the beat schedule below runs the purge nightly.
+# (docs/retention.md); celery beat runs the purge daily (config/celery.py).
 CLOSED_SUBMISSION_RETENTION_DAYS = env_int("CLOSED_SUBMISSION_RETENTION_DAYS", 365, minimum=1)
 SHARE_LINK_DAYS = env_int("SHARE_LINK_DAYS", 7, minimum=1)
-CELERY_BEAT_SCHEDULE = {
-    "purge-closed-submissions": {
-        "task": "staff.tasks.purge_closed_submissions_task",
-        "schedule": 24 * 60 * 60,
-    },
-}
 
 # --- Logging -------------------------------------------------------------------------------
 LOGGING = {
