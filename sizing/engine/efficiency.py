@@ -1,0 +1,122 @@
+"""Efficiency model: achievable utilisation of an accelerator for one plan.
+
+The model has four calibrated parameters (``docs/calibration.md``):
+
+* ``eff_matmul_ceiling`` (eta): share of peak reached by large GEMMs;
+* ``eff_memory_bound_coefficient`` (c): memory-bound kernels (norms,
+  activations, optimizer, attention softmax) move ``O(h)`` bytes per
+  ``O(h^2)`` FLOPs, so their time relative to GEMMs grows with the machine
+  balance ``P / B`` and shrinks with the hidden size ``h``;
+* ``eff_comm_overlap``: share of data-parallel communication hidden behind
+  the backward pass;
+* ``eff_moe_factor``: routing and load-imbalance losses of MoE layers.
+
+Hardware utilisation of the compute itself [1]_ [2]_::
+
+    HFU_0 = 1 / (1/eta + c * P / (B * h))          P [TFLOPS], B [TB/s], h [-]
+
+and of a plan, with exposed communication and the pipeline bubble::
+
+    MFU = HFU_0 * (model FLOPs / hardware FLOPs) * moe * method
+          / (1 + t_tp/t + t_ep/t + max(0, t_dp - overlap*t)/t) * m / (m + p - 1)
+
+References
+----------
+.. [1] S. Williams, A. Waterman, D. Patterson, "Roofline", CACM 52(4), 2009.
+.. [2] Narayanan et al., Megatron-LM PTD-P, arXiv 2104.04473 (2021), sec. 3
+       (pipeline bubble (p-1)/m, tensor-parallel all-reduces per layer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .assumptions import value
+from .hardware import AcceleratorSpec, peak_tflops
+
+
+@dataclass(frozen=True)
+class StepCost:
+    """Time shares of one training step on one accelerator (unitless ratios)."""
+
+    hfu_base: float
+    tp_comm_ratio: float
+    dp_comm_ratio: float
+    ep_comm_ratio: float
+    pp_bubble: float  # [-] fraction of step idle in the pipeline bubble
+    mfu: float
+
+
+def base_hfu(acc: AcceleratorSpec, precision: str, hidden: int) -> float:
+    """Hardware FLOPs utilisation of the computation alone [-].
+
+    Parameters
+    ----------
+    acc : AcceleratorSpec
+    precision : str
+    hidden : int
+        Model hidden size [-].
+    """
+    p = peak_tflops(acc, precision)
+    eta = value("eff_matmul_ceiling")
+    c = value("eff_memory_bound_coefficient")
+    hfu = 1.0 / (1.0 / eta + c * p / (acc.memory_bw_tbps * hidden))
+    if precision == "fp8" and acc.peak_fp8_tflops:
+        # realised FP8 speed-up over BF16 is capped by non-GEMM work
+        bf16 = 1.0 / (1.0 / eta + c * acc.peak_bf16_tflops / (acc.memory_bw_tbps * hidden))
+        hfu = min(hfu, bf16 * acc.peak_bf16_tflops * value("eff_fp8_speedup") / p)
+    return hfu
+
+
+def scale_up_bytes_per_s(acc: AcceleratorSpec) -> float:
+    """Achievable one-way scale-up bandwidth per GPU [B/s]."""
+    return acc.scale_up_gb_per_s / 2.0 * 1e9 * value("nccl_scale_up_efficiency")
+
+
+def scale_out_bytes_per_s(nic_gbps_per_gpu: float, oversubscription: float) -> float:
+    """Achievable one-way scale-out bandwidth per GPU [B/s]."""
+    return nic_gbps_per_gpu / 8.0 * 1e9 * value("nccl_scale_out_efficiency") / oversubscription
+
+
+def step_cost(*, acc: AcceleratorSpec, precision: str, hidden: int, layers: int, seq: int,
+              model_flops_per_token: float, hardware_flops_per_token: float,
+              params_per_gpu: float, tokens_per_step: float, gpus: int, tp: int, pp: int,
+              ep: int, micro_batch: int, zero_stage: int, top_k: int, moe: bool,
+              method: str, recompute: str, gpus_per_node: int, nic_gbps_per_gpu: float,
+              oversubscription: float) -> StepCost:
+    """Model FLOPs utilisation of one plan (see module docstring) [-]."""
+    dp = max(1, gpus // (tp * pp))
+    hfu = base_hfu(acc, precision, hidden)
+    peak = peak_tflops(acc, precision) * 1e12
+    t_comp = hardware_flops_per_token * tokens_per_step / gpus / (peak * hfu)  # [s]
+    up = scale_up_bytes_per_s(acc)
+    out = scale_out_bytes_per_s(nic_gbps_per_gpu, oversubscription)
+    tokens_per_replica = tokens_per_step / dp
+    # tensor parallel: 4 all-reduces of s*b*h 16-bit values per layer and micro-batch
+    # (6 with full recomputation), ring volume 2(t-1)/t  [2]
+    t_tp = 0.0
+    if tp > 1:
+        reduces = 6.0 if recompute == "full" else 4.0
+        vol = reduces * 2.0 * (tp - 1) / tp * 2.0 * hidden * tokens_per_replica * layers / pp
+        t_tp = vol / up
+    # data parallel: all-reduce of 16-bit gradients (x1.5 for ZeRO-3 parameter gathers)
+    t_dp = 0.0
+    if dp > 1:
+        vol = 2.0 * (dp - 1) / dp * 2.0 * params_per_gpu * (1.5 if zero_stage == 3 else 1.0)
+        spans_nodes = gpus > gpus_per_node
+        t_dp = vol / (out if spans_nodes else up)
+    # expert parallel: dispatch + combine, forward + backward, top-k copies of each token
+    t_ep = 0.0
+    if moe and ep > 1:
+        vol = 4.0 * top_k * hidden * 2.0 * (ep - 1) / ep * tokens_per_replica / tp * layers / pp
+        t_ep = vol / (up if ep * tp <= gpus_per_node else out)
+    micro_batches = max(1.0, tokens_per_replica / (micro_batch * seq))
+    bubble = (pp - 1) / (micro_batches + pp - 1)
+    exposed_dp = max(0.0, t_dp - value("eff_comm_overlap") * t_comp)
+    stretch = 1.0 + (t_tp + t_ep + exposed_dp) / t_comp
+    mfu = hfu * (model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
+    if moe:
+        mfu *= value("eff_moe_factor")
+    if method in ("lora", "qlora"):
+        mfu *= value("eff_small_kernel_penalty")
+    return StepCost(hfu, t_tp / t_comp, t_dp / t_comp, t_ep / t_comp, bubble, mfu)

@@ -1,0 +1,73 @@
+"""Plain-language drivers, risks, warnings and the scheduler recommendation.
+
+Short strings, no presentation markup.  Discovery questions that always
+apply are appended to the open questions.
+"""
+
+from __future__ import annotations
+
+from .cluster import RunEstimate
+from .resolve import Resolved
+from .result import ConcurrencyResult
+
+DISCOVERY_QUESTIONS = (
+    "Is the data ready and cleaned, or will data preparation run while the hardware waits?",
+    "Who operates the cluster day to day (drivers, scheduler, failures)?",
+)
+
+
+def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
+    """The three things that most drive the recommendation."""
+    out: list[tuple[float, str]] = []
+    tokens = r.tokens * r.epochs
+    out.append((3.0, f"{r.total_params / 1e9:.3g}B parameters x {tokens / 1e9:,.3g}B tokens set the "
+                     f"compute: {run.gpu_hours:,.0f} GPU-hours per run"))
+    if r.deadline_given or r.deadline_days < 30:
+        out.append((2.5, f"the {r.deadline_days:g}-day deadline sets the cluster at {run.gpus} accelerators"))
+    if min_gpus > 1:
+        out.append((2.0 + min_gpus / max(run.gpus, 1), f"memory needs at least {min_gpus} accelerators "
+                    f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan)"))
+    if r.method in ("lora", "qlora"):
+        out.append((2.8, f"{r.method.upper()} trains only small adapters, so one node is enough"))
+    if r.concurrent_jobs > 1:
+        out.append((2.2, f"{r.concurrent_jobs} jobs at once multiply the cluster"))
+    if r.air_gapped or r.dedicated_hardware or r.data_residency:
+        out.append((1.8, "data-location rules limit where the cluster can run"))
+    if r.cuda_only:
+        out.append((1.5, "CUDA-only software limits the choice to NVIDIA accelerators"))
+    out.append((1.0, f"{run.plan.mfu:.0%} expected utilisation of {r.accelerator}"))
+    out.sort(key=lambda x: -x[0])
+    return tuple(s for _, s in out[:3])
+
+
+def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:
+    out = ["idle hardware while data preparation or evaluation stalls: plan the data pipeline first"]
+    if r.location in (None, "cloud", "hybrid"):
+        out.append("cloud spend continues after an experiment ends unless instances are torn down "
+                   "automatically")
+    if run.resilience.expected_interruptions >= 1:
+        out.append(f"about {run.resilience.expected_interruptions:.0f} interruptions per run: "
+                   "automated restart and node health checks are essential")
+    if r.precision == "fp8":
+        out.append("FP8 training can diverge; keep a BF16 fallback")
+    if r.method == "pretrain":
+        out.append("loss spikes may force rollbacks to older checkpoints")
+    if r.modality in ("video", "image") and r.preprocessing == "on_the_fly":
+        out.append("on-the-fly decoding can starve the accelerators; measure loader throughput early")
+    return tuple(out)
+
+
+def concurrency(r: Resolved, gpus_per_job: int, per_node: int) -> ConcurrencyResult:
+    """Capacity for concurrent jobs and a scheduler recommendation."""
+    headroom = 0 if r.concurrent_jobs == 1 else gpus_per_job // 4
+    big = gpus_per_job >= 4 * per_node
+    if big or r.method in ("pretrain", "continued_pretrain"):
+        sched = "Slurm"
+        why = "multi-node gang-scheduled training jobs; Slurm's topology-aware scheduling"
+    elif r.teams > 1 or r.users > 4:
+        sched = "Kubernetes with a batch scheduler (Kueue or Volcano)"
+        why = "several teams sharing GPUs with quotas and mostly single-node jobs"
+    else:
+        sched = "Slurm"
+        why = "a few users running batch jobs; simplest to operate"
+    return ConcurrencyResult(r.concurrent_jobs, gpus_per_job, headroom, sched, why)

@@ -1,0 +1,50 @@
+"""Host CPUs, RAM and PCIe per node.
+
+::
+
+    cpu_cores_per_node = gpus_per_node * cores_per_gpu(modality, preprocessing)
+    ram_gb_per_node    = ram_to_gpu_memory * gpus_per_node * gpu_memory_gb
+
+References
+----------
+.. [1] NVIDIA DGX H100: 2 x 56 cores, 2 TB RAM for 8 x 80 GB; DGX A100:
+       128 cores, 1 TB for 8 x 40/80 GB.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .assumptions import value
+from .hardware import AcceleratorSpec
+
+
+@dataclass(frozen=True)
+class HostsResult:
+    cpu_cores_per_node: int
+    cpu_cores_per_gpu: int
+    ram_gb_per_node: int
+    pcie_generation: int
+    local_nvme_tb_per_node: float
+    rationale: str
+
+
+def plan_hosts(acc: AcceleratorSpec, gpus_per_node: int, modality: str, preprocessing: str) -> HostsResult:
+    """Host sizing per node (see module docstring)."""
+    heavy = modality in ("image", "video", "audio", "multimodal") and preprocessing == "on_the_fly"
+    cores = int(value("cpu_cores_per_gpu_media" if heavy else "cpu_cores_per_gpu_text"))
+    ram = value("ram_to_gpu_memory") * gpus_per_node * acc.memory_gb
+    ram_rounded = _round_ram(ram)
+    why = ("on-the-fly decoding/augmentation needs more cores per GPU" if heavy
+           else "pre-tokenised data: cores for loaders, communication and checkpoint staging")
+    return HostsResult(cores * gpus_per_node, cores, ram_rounded, acc.pcie_gen,
+                       round(3.84 * gpus_per_node, 2), why)
+
+
+def _round_ram(gb: float) -> int:
+    """Round up to a common DIMM total (multiples of 256 GB above 256 GB)."""
+    if gb <= 256:
+        for size in (64, 128, 256):
+            if gb <= size:
+                return size
+    return int(-(-gb // 256) * 256)

@@ -1,0 +1,157 @@
+"""The engine's input: frozen dataclasses mirroring ``docs/engine-contract.md``.
+
+Every field is optional; ``None`` means the customer is "not sure yet" and
+the engine picks a documented default (see :mod:`sizing.engine.resolve`).
+Units are in the field names or in the contract.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ModelInput:
+    name: str | None = None
+    architecture: str | None = None  # "dense" | "moe"
+    total_params: float | None = None  # [parameters]
+    active_params: float | None = None  # [parameters per token]
+    layers: int | None = None
+    hidden_size: int | None = None
+    attention_heads: int | None = None
+    kv_heads: int | None = None
+    ffn_hidden_size: int | None = None
+    vocab_size: int | None = None
+    experts: int | None = None
+    experts_per_token: int | None = None
+
+
+@dataclass(frozen=True)
+class TrainingInput:
+    method: str | None = None
+    precision: str | None = None
+    optimizer: str | None = None
+    gradient_checkpointing: bool | None = None
+    lora_rank: int | None = None
+    experiments: int | None = None  # [full runs]
+
+
+@dataclass(frozen=True)
+class DataInput:
+    tokens: float | None = None  # [tokens per epoch]
+    epochs: float | None = None
+    modality: str | None = None
+    dataset_size_tb: float | None = None  # [TB]
+    samples: float | None = None
+    bytes_per_sample: float | None = None  # [B]
+    files: float | None = None
+    annual_growth: float | None = None  # [fraction per year]
+    preprocessing: str | None = None  # "offline" | "on_the_fly"
+
+
+@dataclass(frozen=True)
+class BatchInput:
+    sequence_length: int | None = None  # [tokens]
+    global_batch_tokens: float | None = None  # [tokens]
+    micro_batch_size: int | None = None  # [sequences]
+
+
+@dataclass(frozen=True)
+class ScheduleInput:
+    deadline_days: float | None = None  # [d]
+    concurrent_jobs: int | None = None
+    users: int | None = None
+    teams: int | None = None
+
+
+@dataclass(frozen=True)
+class HardwareInput:
+    accelerator: str | None = None
+    count: int | None = None
+    gpus_per_node: int | None = None
+
+
+@dataclass(frozen=True)
+class ParallelismInput:
+    tensor: int | None = None
+    pipeline: int | None = None
+    data: int | None = None
+    expert: int | None = None
+    zero_stage: int | None = None
+
+
+@dataclass(frozen=True)
+class SoftwareInput:
+    frameworks: tuple[str, ...] | None = None
+    custom_cuda_kernels: bool | None = None
+
+
+@dataclass(frozen=True)
+class NetworkInput:
+    inter_node: str | None = None  # "infiniband" | "roce" | "ethernet"
+    oversubscription: float | None = None  # [x:1]
+    max_comm_share: float | None = None  # [fraction of step time]
+
+
+@dataclass(frozen=True)
+class StorageInput:
+    checkpoint_minutes_max: float | None = None  # [min]
+    checkpoints_retained: int | None = None
+    existing_read_gb_per_s: float | None = None  # [GB/s]
+
+
+@dataclass(frozen=True)
+class ResilienceInput:
+    max_lost_hours: float | None = None  # [h]
+    checkpoint_interval_hours: float | None = None  # [h]
+
+
+@dataclass(frozen=True)
+class DeploymentInput:
+    location: str | None = None  # "on_prem" | "colocation" | "cloud" | "hybrid"
+    data_residency: str | None = None  # free text, e.g. "EU"
+    air_gapped: bool | None = None
+    dedicated_hardware: bool | None = None
+    export_controlled: bool | None = None
+
+
+@dataclass(frozen=True)
+class RoadmapInput:
+    runs_per_month: float | None = None
+    hours_per_run: float | None = None  # [h]
+    annual_growth: float | None = None  # [fraction per year]
+    years: int | None = None
+    utilisation: float | None = None  # [fraction of the year the cluster is busy]
+
+
+@dataclass(frozen=True)
+class PricesInput:
+    """Customer overrides of any price the cost model uses."""
+
+    cloud_on_demand_usd_per_gpu_hour: float | None = None
+    cloud_reserved_usd_per_gpu_hour: float | None = None
+    purchase_usd_per_gpu: float | None = None
+    electricity_usd_per_kwh: float | None = None
+    pue: float | None = None
+    colocation_usd_per_kw_month: float | None = None
+    staff_usd_per_year: float | None = None
+
+
+@dataclass(frozen=True)
+class SizingInput:
+    """All fifteen answers, validated (see :func:`sizing.engine.validation.parse_input`)."""
+
+    model: ModelInput = field(default_factory=ModelInput)
+    training: TrainingInput = field(default_factory=TrainingInput)
+    data: DataInput = field(default_factory=DataInput)
+    batch: BatchInput = field(default_factory=BatchInput)
+    schedule: ScheduleInput = field(default_factory=ScheduleInput)
+    hardware: HardwareInput = field(default_factory=HardwareInput)
+    parallelism: ParallelismInput = field(default_factory=ParallelismInput)
+    software: SoftwareInput = field(default_factory=SoftwareInput)
+    network: NetworkInput = field(default_factory=NetworkInput)
+    storage: StorageInput = field(default_factory=StorageInput)
+    resilience: ResilienceInput = field(default_factory=ResilienceInput)
+    deployment: DeploymentInput = field(default_factory=DeploymentInput)
+    roadmap: RoadmapInput = field(default_factory=RoadmapInput)
+    prices: PricesInput = field(default_factory=PricesInput)

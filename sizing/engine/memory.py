@@ -1,0 +1,157 @@
+"""Memory per accelerator: model states, activations, overhead.
+
+Bytes per parameter (the "16, 18 or 20?" question, see ``docs/engine.md``):
+
+============  =======  =========  =========  =====
+precision     weights  gradients  optimizer  total
+============  =======  =========  =========  =====
+ZeRO paper    2        2          12         16
+bf16 (ours)   2        4 (FP32)   12         18
+fp16          2        6          12         20
+fp32          4        4          8          16
+============  =======  =========  =========  =====
+
+References
+----------
+.. [1] Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 3.1 and 5
+       (model states 16 Psi; stage 1: 4 Psi + 12 Psi/N_d; stage 2:
+       2 Psi + 14 Psi/N_d; stage 3: 16 Psi/N_d).
+.. [2] Korthikanti et al., arXiv 2205.05198 (2022), eq. 1-2 and table 2:
+       activations per layer s b h (34 + 5 a s / h) bytes; with tensor and
+       sequence parallelism divided by t; full recomputation keeps 2 s b h.
+.. [3] Dao et al., FlashAttention, arXiv 2205.14135 (2022): the a s^2 term
+       is not stored.
+.. [4] Dettmers et al., QLoRA, arXiv 2305.14314 (2023).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .assumptions import value
+
+
+@dataclass(frozen=True)
+class BytesPerParam:
+    """Bytes per trainable parameter by component [B/param]."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+
+    @property
+    def total(self) -> float:
+        return self.weights + self.gradients + self.optimizer
+
+
+@dataclass(frozen=True)
+class MemoryBreakdown:
+    """Peak memory on one accelerator [GB] (10^9 bytes)."""
+
+    weights_gb: float
+    gradients_gb: float
+    optimizer_gb: float
+    activations_gb: float
+    overhead_gb: float
+
+    @property
+    def total_gb(self) -> float:
+        return (self.weights_gb + self.gradients_gb + self.optimizer_gb
+                + self.activations_gb + self.overhead_gb)
+
+
+def optimizer_state_bytes(optimizer: str) -> float:
+    """Optimizer moments per parameter, excluding master weights [B/param]."""
+    return {
+        "adamw": value("adam_state_bytes"),
+        "adamw_8bit": value("adam8bit_state_bytes"),
+        "adafactor": value("adafactor_state_bytes"),
+        "sgd": value("momentum_state_bytes"),
+        "lion": value("momentum_state_bytes"),
+    }[optimizer]
+
+
+def bytes_per_param(precision: str, optimizer: str, *, grad_bytes: float | None = None) -> BytesPerParam:
+    """Model-state bytes per parameter for full training [B/param] [1]_.
+
+    Parameters
+    ----------
+    precision : str
+        ``fp32 | tf32 | fp16 | bf16 | fp8``.
+    optimizer : str
+    grad_bytes : float, optional
+        Override the gradient bytes (2 reproduces the ZeRO paper's 16).
+    """
+    moments = optimizer_state_bytes(optimizer)
+    if precision in ("fp32", "tf32"):
+        return BytesPerParam(value("weight_bytes_fp32"),
+                             grad_bytes if grad_bytes is not None else value("grad_bytes_fp32"), moments)
+    weights = value("weight_bytes_16bit")
+    if precision == "fp8":
+        weights += value("fp8_extra_weight_bytes")
+    grads = value("grad_bytes_fp16") if precision == "fp16" else value("grad_bytes_bf16")
+    return BytesPerParam(weights, grad_bytes if grad_bytes is not None else grads,
+                         value("master_weight_bytes") + moments)
+
+
+def zero_model_states_gb(params: float, bpp: BytesPerParam, zero_stage: int, dp: int) -> tuple[float, float, float]:
+    """Weights, gradients and optimizer state per GPU under ZeRO [GB] [1]_.
+
+    Stage 1 shards the optimizer state over the ``dp`` data-parallel ranks,
+    stage 2 also the gradients, stage 3 also the weights.
+
+    Parameters
+    ----------
+    params : float
+        Parameters held by this model-parallel rank [parameters].
+    bpp : BytesPerParam
+    zero_stage : int
+    dp : int
+        Data-parallel degree [-].
+    """
+    w = params * bpp.weights / (dp if zero_stage >= 3 else 1)
+    g = params * bpp.gradients / (dp if zero_stage >= 2 else 1)
+    o = params * bpp.optimizer / (dp if zero_stage >= 1 else 1)
+    return w / 1e9, g / 1e9, o / 1e9
+
+
+def activation_bytes_per_layer(seq: int, micro_batch: int, hidden: int, heads: int, tp: int,
+                               recompute: str, *, flash_attention: bool = True,
+                               top_k: int = 1) -> float:
+    """Activation memory of one transformer layer for one micro-batch [B] [2]_.
+
+    ``s b h (34 + 5 a s / h) / t`` with tensor + sequence parallelism; the
+    ``5 a s / h`` term vanishes with flash attention [3]_; full recomputation
+    keeps ``2 s b h / t``.  MoE layers store the MLP part (19 of the 34) for
+    each of the ``top_k`` experts.
+    """
+    sbh = float(seq) * micro_batch * hidden
+    if recompute == "full":
+        return value("act_full_recompute_coefficient") * sbh / tp
+    coeff = value("act_sbh_coefficient") + 19.0 * (top_k - 1)
+    if not flash_attention:
+        coeff += value("act_attention_coefficient") * heads * seq / hidden
+    return sbh * coeff / tp
+
+
+def activations_gb(*, seq: int, micro_batch: int, hidden: int, heads: int, layers: int,
+                   vocab: int, tp: int, pp: int, micro_batches: float, recompute: str,
+                   top_k: int = 1) -> float:
+    """Peak activation memory on the first pipeline stage [GB] [2]_.
+
+    With 1F1B scheduling the first stage holds ``min(p, m)`` micro-batches of
+    ``L / p`` layers; with full recomputation one layer's full activations
+    are rebuilt at a time.  Adds FP32 logits ``4 s b V / t``.
+    """
+    per_layer = activation_bytes_per_layer(seq, micro_batch, hidden, heads, tp, recompute, top_k=top_k)
+    in_flight = min(float(pp), max(1.0, micro_batches))
+    total = per_layer * layers / pp * in_flight
+    if recompute == "full":
+        total += activation_bytes_per_layer(seq, micro_batch, hidden, heads, tp, "none", top_k=top_k)
+    total += value("logits_bytes") * seq * micro_batch * vocab / tp
+    return total / 1e9
+
+
+def usable_gb(memory_gb: float) -> float:
+    """Device memory available to training [GB]."""
+    return memory_gb * value("usable_memory_fraction")

@@ -1,0 +1,199 @@
+"""Model catalog: architectures of well-known models, and plausible shapes.
+
+Each entry is copied from the model's published configuration (Hugging Face
+``config.json`` or paper table, cited per entry).  A known name fills in the
+architecture; a bare parameter count gets a plausible decoder shape from
+:func:`shape_from_params`.
+
+References
+----------
+.. [1] J. Kaplan et al., "Scaling Laws for Neural Language Models",
+       arXiv 2001.08361 (2020): N ~= 12 * n_layer * d_model^2.
+.. [2] Llama 2/3 Hugging Face configs (meta-llama/*, config.json).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """Architecture of one model.  Parameters in [parameters]."""
+
+    name: str
+    family: str
+    architecture: str  # "dense" | "moe"
+    total_params: float
+    active_params: float
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int
+    ffn_hidden_size: int
+    vocab_size: int
+    experts: int | None
+    experts_per_token: int | None
+    source: str
+    aliases: tuple[str, ...] = ()
+
+
+def _m(name: str, family: str, total: float, layers: int, hidden: int, heads: int, kv: int,
+       ffn: int, vocab: int, source: str, *, active: float | None = None,
+       experts: int | None = None, top_k: int | None = None,
+       aliases: tuple[str, ...] = ()) -> ModelSpec:
+    return ModelSpec(name, family, "moe" if experts else "dense", total,
+                     active if active is not None else total, layers, hidden, heads, kv, ffn,
+                     vocab, experts, top_k, source, aliases)
+
+
+_HF = "Hugging Face config.json of "
+MODEL_CATALOG: tuple[ModelSpec, ...] = (
+    _m("GPT-2", "GPT-2", 124e6, 12, 768, 12, 12, 3072, 50257, _HF + "openai-community/gpt2",
+       aliases=("gpt2", "gpt-2 small", "gpt-2 124m")),
+    _m("GPT-2 XL", "GPT-2", 1.56e9, 48, 1600, 25, 25, 6400, 50257, _HF + "openai-community/gpt2-xl",
+       aliases=("gpt2-xl", "gpt-2 1.5b")),
+    _m("GPT-3 175B", "GPT-3", 174.6e9, 96, 12288, 96, 96, 49152, 50257,
+       "Brown et al., arXiv 2005.14165, Table 2.1", aliases=("gpt-3", "gpt3")),
+    _m("BERT base", "BERT", 110e6, 12, 768, 12, 12, 3072, 30522, _HF + "google-bert/bert-base-uncased",
+       aliases=("bert-base", "bert")),
+    _m("BERT large", "BERT", 340e6, 24, 1024, 16, 16, 4096, 30522, _HF + "google-bert/bert-large-uncased",
+       aliases=("bert-large",)),
+    _m("T5 base", "T5", 223e6, 24, 768, 12, 12, 3072, 32128,
+       _HF + "google-t5/t5-base (12 encoder + 12 decoder layers)", aliases=("t5-base",)),
+    _m("T5 large", "T5", 738e6, 48, 1024, 16, 16, 4096, 32128,
+       _HF + "google-t5/t5-large (24 + 24 layers)", aliases=("t5-large",)),
+    _m("Llama 2 7B", "Llama 2", 6.74e9, 32, 4096, 32, 32, 11008, 32000, _HF + "meta-llama/Llama-2-7b-hf",
+       aliases=("llama-2-7b", "llama2 7b")),
+    _m("Llama 2 13B", "Llama 2", 13.0e9, 40, 5120, 40, 40, 13824, 32000, _HF + "meta-llama/Llama-2-13b-hf",
+       aliases=("llama-2-13b", "llama2 13b")),
+    _m("Llama 2 70B", "Llama 2", 68.98e9, 80, 8192, 64, 8, 28672, 32000, _HF + "meta-llama/Llama-2-70b-hf",
+       aliases=("llama-2-70b", "llama2 70b")),
+    _m("Llama 3 8B", "Llama 3", 8.03e9, 32, 4096, 32, 8, 14336, 128256, _HF + "meta-llama/Meta-Llama-3-8B",
+       aliases=("llama-3-8b", "meta-llama-3-8b", "llama3 8b")),
+    _m("Llama 3 70B", "Llama 3", 70.55e9, 80, 8192, 64, 8, 28672, 128256, _HF + "meta-llama/Meta-Llama-3-70B",
+       aliases=("llama-3-70b", "meta-llama-3-70b", "llama3 70b")),
+    _m("Llama 3.1 8B", "Llama 3.1", 8.03e9, 32, 4096, 32, 8, 14336, 128256, _HF + "meta-llama/Llama-3.1-8B",
+       aliases=("llama-3.1-8b", "meta-llama-3.1-8b", "llama 3.1 8b instruct")),
+    _m("Llama 3.1 70B", "Llama 3.1", 70.55e9, 80, 8192, 64, 8, 28672, 128256, _HF + "meta-llama/Llama-3.1-70B",
+       aliases=("llama-3.1-70b", "meta-llama-3.1-70b")),
+    _m("Llama 3.1 405B", "Llama 3.1", 405.85e9, 126, 16384, 128, 8, 53248, 128256,
+       _HF + "meta-llama/Llama-3.1-405B", aliases=("llama-3.1-405b", "llama 3 405b")),
+    _m("Llama 3.2 1B", "Llama 3.2", 1.24e9, 16, 2048, 32, 8, 8192, 128256, _HF + "meta-llama/Llama-3.2-1B",
+       aliases=("llama-3.2-1b",)),
+    _m("Llama 3.2 3B", "Llama 3.2", 3.21e9, 28, 3072, 24, 8, 8192, 128256, _HF + "meta-llama/Llama-3.2-3B",
+       aliases=("llama-3.2-3b",)),
+    _m("LLaMA 7B", "LLaMA", 6.74e9, 32, 4096, 32, 32, 11008, 32000,
+       "Touvron et al., arXiv 2302.13971, Table 2", aliases=("llama 1 7b", "llama-7b")),
+    _m("LLaMA 13B", "LLaMA", 13.0e9, 40, 5120, 40, 40, 13824, 32000,
+       "Touvron et al., arXiv 2302.13971, Table 2", aliases=("llama 1 13b", "llama-13b")),
+    _m("LLaMA 33B", "LLaMA", 32.5e9, 60, 6656, 52, 52, 17920, 32000,
+       "Touvron et al., arXiv 2302.13971, Table 2", aliases=("llama 1 33b", "llama-33b", "llama 30b")),
+    _m("Mistral 7B", "Mistral", 7.24e9, 32, 4096, 32, 8, 14336, 32000, _HF + "mistralai/Mistral-7B-v0.1",
+       aliases=("mistral-7b", "mistral")),
+    _m("Mixtral 8x7B", "Mixtral", 46.7e9, 32, 4096, 32, 8, 14336, 32000, _HF + "mistralai/Mixtral-8x7B-v0.1",
+       active=12.9e9, experts=8, top_k=2, aliases=("mixtral-8x7b", "mixtral")),
+    _m("Mixtral 8x22B", "Mixtral", 140.6e9, 56, 6144, 48, 8, 16384, 32768,
+       _HF + "mistralai/Mixtral-8x22B-v0.1", active=39.1e9, experts=8, top_k=2,
+       aliases=("mixtral-8x22b",)),
+    _m("Qwen2.5 0.5B", "Qwen2.5", 0.49e9, 24, 896, 14, 2, 4864, 151936, _HF + "Qwen/Qwen2.5-0.5B",
+       aliases=("qwen2.5-0.5b",)),
+    _m("Qwen2.5 7B", "Qwen2.5", 7.61e9, 28, 3584, 28, 4, 18944, 152064, _HF + "Qwen/Qwen2.5-7B",
+       aliases=("qwen2.5-7b", "qwen 2.5 7b")),
+    _m("Qwen2.5 14B", "Qwen2.5", 14.7e9, 48, 5120, 40, 8, 13824, 152064, _HF + "Qwen/Qwen2.5-14B",
+       aliases=("qwen2.5-14b",)),
+    _m("Qwen2.5 32B", "Qwen2.5", 32.5e9, 64, 5120, 40, 8, 27648, 152064, _HF + "Qwen/Qwen2.5-32B",
+       aliases=("qwen2.5-32b",)),
+    _m("Qwen2.5 72B", "Qwen2.5", 72.7e9, 80, 8192, 64, 8, 29568, 152064, _HF + "Qwen/Qwen2.5-72B",
+       aliases=("qwen2.5-72b", "qwen 2.5 72b")),
+    _m("Gemma 2 2B", "Gemma 2", 2.61e9, 26, 2304, 8, 4, 9216, 256000, _HF + "google/gemma-2-2b",
+       aliases=("gemma-2-2b",)),
+    _m("Gemma 2 9B", "Gemma 2", 9.24e9, 42, 3584, 16, 8, 14336, 256000, _HF + "google/gemma-2-9b",
+       aliases=("gemma-2-9b",)),
+    _m("Gemma 2 27B", "Gemma 2", 27.2e9, 46, 4608, 32, 16, 36864, 256000, _HF + "google/gemma-2-27b",
+       aliases=("gemma-2-27b",)),
+    _m("DeepSeek-V2", "DeepSeek", 236e9, 60, 5120, 128, 128, 1536, 102400,
+       _HF + "deepseek-ai/DeepSeek-V2 (MLA; 160 routed experts, top-6, +2 shared)",
+       active=21e9, experts=160, top_k=6, aliases=("deepseek v2",)),
+    _m("DeepSeek-V3", "DeepSeek", 671e9, 61, 7168, 128, 128, 2048, 129280,
+       _HF + "deepseek-ai/DeepSeek-V3 (MLA; 256 routed experts, top-8, +1 shared)",
+       active=37e9, experts=256, top_k=8, aliases=("deepseek v3", "deepseek-v3-base")),
+    _m("Phi-3 mini", "Phi-3", 3.82e9, 32, 3072, 32, 32, 8192, 32064,
+       _HF + "microsoft/Phi-3-mini-4k-instruct", aliases=("phi-3-mini", "phi3 mini")),
+    _m("Phi-3 medium", "Phi-3", 14.0e9, 40, 5120, 40, 10, 17920, 32064,
+       _HF + "microsoft/Phi-3-medium-4k-instruct", aliases=("phi-3-medium",)),
+    _m("Falcon 7B", "Falcon", 7.22e9, 32, 4544, 71, 1, 18176, 65024, _HF + "tiiuae/falcon-7b",
+       aliases=("falcon-7b",)),
+    _m("Falcon 40B", "Falcon", 41.8e9, 60, 8192, 128, 8, 32768, 65024, _HF + "tiiuae/falcon-40b",
+       aliases=("falcon-40b",)),
+    _m("Falcon 180B", "Falcon", 179.5e9, 80, 14848, 232, 8, 59392, 65024, _HF + "tiiuae/falcon-180B",
+       aliases=("falcon-180b",)),
+    _m("OLMo 2 7B", "OLMo", 7.30e9, 32, 4096, 32, 32, 11008, 100352, _HF + "allenai/OLMo-2-1124-7B",
+       aliases=("olmo-2-7b", "olmo 7b", "olmo 3 7b")),
+    _m("OLMo 2 13B", "OLMo", 13.7e9, 40, 5120, 40, 40, 13824, 100352, _HF + "allenai/OLMo-2-1124-13B",
+       aliases=("olmo-2-13b", "olmo 13b")),
+    _m("MPT-7B", "MPT", 6.65e9, 32, 4096, 32, 32, 16384, 50432, _HF + "mosaicml/mpt-7b",
+       aliases=("mpt 7b",)),
+    _m("MPT-30B", "MPT", 29.95e9, 48, 7168, 64, 64, 28672, 50432, _HF + "mosaicml/mpt-30b",
+       aliases=("mpt 30b",)),
+    _m("JetMoE-8B", "JetMoE", 8.52e9, 24, 2048, 16, 16, 5632, 32000,
+       _HF + "jetmoe/jetmoe-8b (8 experts, top-2, MoA + MoE)", active=2.2e9, experts=8, top_k=2,
+       aliases=("jetmoe",)),
+)
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9.]+", "", name.lower())
+
+
+_INDEX: dict[str, ModelSpec] = {}
+for _spec in MODEL_CATALOG:
+    for _alias in (_spec.name, *_spec.aliases):
+        _INDEX.setdefault(_key(_alias), _spec)
+
+
+def find_model(name: str) -> ModelSpec | None:
+    """The catalog entry for ``name`` (case, spaces and dashes ignored), or None."""
+    return _INDEX.get(_key(name))
+
+
+@dataclass(frozen=True)
+class Shape:
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    ffn_hidden_size: int
+
+
+HEAD_DIM = 128  # [-] head dimension of modern decoders (Llama 2/3, Mistral: 128) [2]
+ASPECT_RATIO = 128  # [-] d_model / n_layer of Llama-like decoders (4096/32 = 128) [2]
+
+
+def shape_from_params(params: float, vocab_size: int) -> Shape:
+    """A plausible decoder shape for a parameter count.
+
+    Solves ``N = 12 L h^2 + 2 V h`` with ``L = h / 128`` (Llama-2 7B's aspect
+    ratio) [1]_ [2]_, rounding ``h`` to a multiple of 128.
+
+    Parameters
+    ----------
+    params : float
+        Total parameters [parameters].
+    vocab_size : int
+        Vocabulary [tokens].
+
+    Returns
+    -------
+    Shape
+    """
+    hidden = (params * ASPECT_RATIO / 12.0) ** (1.0 / 3.0)
+    for _ in range(20):  # fixed point including the embedding term
+        body = max(params - 2.0 * vocab_size * hidden, params * 0.5)
+        hidden = (body * ASPECT_RATIO / 12.0) ** (1.0 / 3.0)
+    step = HEAD_DIM * 8 if hidden > 2048 else HEAD_DIM  # heads divisible by 8 for TP
+    h = max(HEAD_DIM, int(round(hidden / step)) * step)
+    body = max(params - 2.0 * vocab_size * h, params * 0.5)
+    layers = max(1, int(round(body / (12.0 * h * h))))
+    return Shape(layers=layers, hidden_size=h, attention_heads=max(1, h // HEAD_DIM),
+                 ffn_hidden_size=4 * h)

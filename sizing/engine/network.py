@@ -1,0 +1,100 @@
+"""Communication volumes per step and the fabric they need.
+
+Per-step bytes each accelerator sends, by parallelism kind (ring
+collectives move ``2 (n-1)/n`` of the buffer for all-reduce)::
+
+    data     2 (d-1)/d * 2 B * params_per_gpu          (x1.5 with ZeRO-3)
+    tensor   4 * 2 (t-1)/t * 2 B * s*b*h * L/p * micro-batches
+    pipeline 2 * 2 B * s*b*h * micro-batches          (activations + gradients)
+    expert   4 * k * 2 B * h * tokens * (e-1)/e * L/p
+
+The scale-out bandwidth needed keeps exposed communication below
+``max_comm_share`` of the step time.
+
+References
+----------
+.. [1] nccl-tests doc/PERFORMANCE.md (bus bandwidth definitions).
+.. [2] NVIDIA DGX SuperPOD H100 reference architecture (rail-optimised,
+       non-blocking fat tree; one 400 Gb/s NIC per GPU).
+.. [3] Llama 3 Herd, arXiv 2407.21783, sec. 3.3.1 (RoCE, 1:7 oversubscription
+       between pods, TP inside the node).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .assumptions import value
+from .hardware import AcceleratorSpec, peak_tflops
+from .parallelism import Plan, Workload
+
+_NIC_STEPS_GBPS = (100, 200, 400, 800)  # [Gb/s] InfiniBand EDR/HDR/NDR/XDR ports [2]
+
+
+@dataclass(frozen=True)
+class NetworkResult:
+    step_time_s: float
+    per_step_gb: dict[str, float]  # per kind, per accelerator [GB]
+    scale_up_gb_per_s_needed: float  # one-way per GPU [GB/s]
+    scale_up_gb_per_s_available: float
+    scale_out_gb_per_s_per_gpu_needed: float
+    scale_out_gbps_per_node_needed: float  # [Gb/s]
+    nic_gbps: int  # [Gb/s] per NIC
+    nics_per_node: int
+    fabric: str  # "non-blocking" | "oversubscribed 2:1" ...
+    max_oversubscription: float
+    technology: str
+    max_comm_share: float
+    notes: tuple[str, ...]
+
+
+def plan_network(w: Workload, plan: Plan, acc: AcceleratorSpec, *, gpus_per_node: int,
+                 inter_node: str, max_comm_share: float, oversubscription: float | None) -> NetworkResult:
+    """Fabric requirements for ``plan`` (see module docstring)."""
+    tp, pp, dp, ep = plan.tensor, plan.pipeline, plan.data, plan.expert
+    tokens_rep = w.tokens_per_step / dp
+    mb = w.tokens_per_step / dp / (plan.micro_batch_size * w.seq)
+    params_gpu = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
+    if w.method in ("lora", "qlora"):
+        params_gpu = w.adapter_params / (tp * pp)
+    vol = {
+        "data": (2.0 * (dp - 1) / dp * 2.0 * params_gpu * (1.5 if plan.zero_stage == 3 else 1.0)) if dp > 1 else 0.0,
+        "tensor": (4.0 * 2.0 * (tp - 1) / tp * 2.0 * w.hidden * tokens_rep * w.layers / pp) if tp > 1 else 0.0,
+        "pipeline": (2.0 * 2.0 * w.hidden * tokens_rep / tp) if pp > 1 else 0.0,
+        "expert": (4.0 * w.top_k * 2.0 * w.hidden * tokens_rep / tp * (ep - 1) / ep * w.layers / pp) if ep > 1 else 0.0,
+    }
+    rate = peak_tflops(acc, w.precision) * 1e12 * max(plan.mfu, 1e-6)
+    step = w.model_flops_per_token * w.tokens_per_step / plan.gpus / rate  # [s]
+    spans = plan.gpus > gpus_per_node
+    inside = vol["tensor"] + (vol["expert"] if ep * tp <= gpus_per_node else 0.0)
+    outside = 0.0
+    if spans:
+        outside = vol["data"] * (1.0 - value("eff_comm_overlap")) + vol["pipeline"]
+        if ep * tp > gpus_per_node:
+            outside += vol["expert"]
+    budget = max_comm_share * step
+    up_needed = inside / budget / 1e9 if inside else 0.0
+    out_needed = outside / budget / 1e9 if outside else 0.0  # [GB/s per GPU]
+    eff = value("nccl_scale_out_efficiency")
+    per_gpu_gbps = out_needed * 8.0 / eff
+    nic = next((n for n in _NIC_STEPS_GBPS if n >= per_gpu_gbps), _NIC_STEPS_GBPS[-1])
+    nics = gpus_per_node if spans else 0
+    have = nic if spans else 0.0
+    max_os = max(1.0, have / per_gpu_gbps) if per_gpu_gbps > 0 else 8.0
+    if oversubscription is not None:
+        chosen = oversubscription
+    else:
+        chosen = 1.0 if max_os < 2.0 else min(4.0, float(int(max_os)))
+    fabric = "non-blocking (1:1) fat tree" if chosen <= 1.0 else f"oversubscribed {chosen:g}:1"
+    notes: list[str] = []
+    if oversubscription is not None and oversubscription > max_os:
+        notes.append(f"requested {oversubscription:g}:1 oversubscription exceeds the {max_os:.1f}:1 "
+                     "this plan tolerates; expect slower steps")
+    if not spans:
+        notes.append("single node: no scale-out fabric needed for training traffic")
+    tech = {"infiniband": "InfiniBand NDR" if nic <= 400 else "InfiniBand XDR",
+            "roce": f"RoCE v2 Ethernet {nic} GbE", "ethernet": f"Ethernet {nic} GbE (RoCE v2)"}[inter_node]
+    return NetworkResult(step, {k: v / 1e9 for k, v in vol.items()}, up_needed,
+                         acc.scale_up_gb_per_s / 2.0, out_needed, per_gpu_gbps * gpus_per_node if spans else 0.0,
+                         nic if spans else 0, nics, fabric if spans else "none (single node)", max_os,
+                         tech if spans else "none", max_comm_share, tuple(notes))

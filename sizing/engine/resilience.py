@@ -1,0 +1,94 @@
+"""Failures, checkpoint interval and goodput.
+
+References
+----------
+.. [1] J. W. Young, "A first order approximation to the optimum checkpoint
+       interval", CACM 17(9):530-531 (1974): tau = sqrt(2 delta M).
+.. [2] J. T. Daly, "A higher order estimate of the optimum checkpoint
+       interval for restart dumps", FGCS 22(3):303-312 (2006).
+.. [3] Llama 3 Herd of Models, arXiv 2407.21783 (2024), sec. 3.3.4: 419
+       unexpected interruptions in 54 days on 16,384 H100 (per-GPU MTBF
+       ~50,700 h, derived).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .assumptions import value
+
+
+def job_mtbf_hours(gpus: int) -> float:
+    """Mean time between interruptions of a job on ``gpus`` accelerators [h] [3]_.
+
+    ``M_job = M_gpu / N`` (independent exponential failures).
+    """
+    return value("gpu_mtbf_hours") / max(1, gpus)
+
+
+def young_interval_hours(write_hours: float, mtbf_hours: float) -> float:
+    """Young's optimum checkpoint interval ``sqrt(2 delta M)`` [h] [1]_."""
+    return math.sqrt(2.0 * write_hours * mtbf_hours)
+
+
+def daly_interval_hours(write_hours: float, mtbf_hours: float) -> float:
+    """Daly's higher-order optimum checkpoint interval [h] [2]_.
+
+    ``sqrt(2 delta M) [1 + sqrt(delta/2M)/3 + (delta/2M)/9] - delta`` for
+    ``delta < 2M``, else ``M``.
+    """
+    d, m = write_hours, mtbf_hours
+    if d >= 2.0 * m:
+        return m
+    x = d / (2.0 * m)
+    return math.sqrt(2.0 * d * m) * (1.0 + math.sqrt(x) / 3.0 + x / 9.0) - d
+
+
+@dataclass(frozen=True)
+class ResilienceResult:
+    job_mtbf_hours: float  # [h]
+    checkpoint_interval_hours: float  # [h]
+    optimal_interval_hours: float  # [h] Daly
+    expected_interruptions: float  # [-] per run
+    expected_lost_hours: float  # [h] wall-clock lost per run
+    lost_gpu_hours: float  # [GPU-h] per run
+    spare_nodes: int
+    goodput: float  # [-] productive share of wall-clock time
+
+
+def plan_resilience(*, gpus: int, nodes: int, compute_hours: float, write_hours: float,
+                    max_lost_hours: float, forced_interval_hours: float | None) -> ResilienceResult:
+    """Checkpoint interval, expected interruptions and goodput of one run.
+
+    Parameters
+    ----------
+    gpus, nodes : int
+    compute_hours : float
+        Failure-free wall-clock hours of the run [h].
+    write_hours : float
+        Time the job stalls to write one checkpoint [h].
+    max_lost_hours : float
+        Customer's acceptable lost work per interruption [h]; the interval
+        never exceeds it.
+    forced_interval_hours : float, optional
+        Customer's own interval [h].
+
+    Notes
+    -----
+    Overheads per hour of progress: checkpoint stalls ``delta / tau``; per
+    interruption a restart plus half an interval of lost work, at rate
+    ``1 / M``; evaluation a fixed share.  ``goodput = 1 / (1 + overheads)``.
+    """
+    mtbf = job_mtbf_hours(gpus)
+    optimal = daly_interval_hours(write_hours, mtbf)
+    interval = forced_interval_hours or min(optimal, max_lost_hours)
+    interval = max(interval, write_hours * 2.0, 1.0 / 60.0)
+    per_failure = value("restart_hours") + interval / 2.0
+    overhead = write_hours / interval + per_failure / mtbf + value("evaluation_share")
+    goodput = 1.0 / (1.0 + overhead)
+    wall = compute_hours / goodput
+    interruptions = wall / mtbf
+    lost = interruptions * per_failure
+    spares = math.ceil(value("spare_node_fraction") * nodes) if nodes >= 4 else 0
+    return ResilienceResult(mtbf, interval, optimal, interruptions, lost, lost * gpus, spares, goodput)

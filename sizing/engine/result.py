@@ -1,0 +1,189 @@
+"""The engine's output: a frozen :class:`Recommendation` and its JSON form.
+
+:func:`recommendation_to_dict` produces exactly the output of
+``docs/engine-contract.md`` plus the documented extra fields.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields, is_dataclass
+from typing import Any
+
+from .cost import CostOption, CostResult
+from .deployment import DeploymentResult
+from .hosts import HostsResult
+from .network import NetworkResult
+from .provenance import UsedAssumption
+from .storage import StorageResult
+
+
+@dataclass(frozen=True)
+class ComputeResult:
+    training_flops: float  # [FLOP] model FLOPs, all epochs, one run
+    flops_per_token: float  # [FLOP/token] model FLOPs
+    hardware_flops_per_token: float  # [FLOP/token] incl. recomputation
+    all_experiments_flops: float  # [FLOP]
+    gpu_hours: float  # [GPU-h] one run incl. goodput losses
+    all_experiments_gpu_hours: float  # [GPU-h]
+    assumed_mfu: float  # [-]
+    goodput: float  # [-]
+    accelerator: str
+    peak_tflops: float  # [TFLOPS] dense peak at the training precision
+    tokens_per_s: float  # [tokens/s] whole job
+    rule_of_thumb_gpu_hours: float  # [GPU-h] 6 N D at 40 % MFU, for comparison
+
+
+@dataclass(frozen=True)
+class MemoryResult:
+    per_gpu_gb: float
+    usable_gpu_gb: float
+    fits: bool
+    min_gpus: int
+    breakdown_gb: dict[str, float]
+    bytes_per_param: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ParallelismResult:
+    tensor: int
+    pipeline: int
+    data: int
+    expert: int
+    zero_stage: int
+    micro_batch_size: int
+    gradient_checkpointing: bool
+    reason: str
+    forced: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ClusterResult:
+    accelerator: str
+    accelerator_name: str
+    gpus: int
+    nodes: int
+    gpus_per_node: int
+    gpus_per_job: int
+    spare_nodes: int
+
+
+@dataclass(frozen=True)
+class TimelineOption:
+    gpus: int
+    nodes: int
+    wall_clock_days: float
+    gpu_hours: float
+    cost_usd: float
+    meets_deadline: bool
+
+
+@dataclass(frozen=True)
+class TimelineResult:
+    wall_clock_days: float
+    deadline_days: float | None
+    all_experiments_days: float
+    options: tuple[TimelineOption, ...]
+
+
+@dataclass(frozen=True)
+class ResilienceOut:
+    checkpoint_interval_hours: float
+    optimal_interval_hours: float
+    expected_interruptions: float
+    job_mtbf_hours: float
+    expected_lost_hours: float
+    lost_gpu_hours: float
+    spare_nodes: int
+
+
+@dataclass(frozen=True)
+class ConcurrencyResult:
+    concurrent_jobs: int
+    gpus_per_job: int
+    headroom_gpus: int
+    scheduler: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Alternative:
+    accelerator: str
+    name: str
+    gpus: int
+    nodes: int
+    wall_clock_days: float
+    gpu_hours: float
+    run_cost_usd: float
+    fits: bool
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    engine_version: str
+    model_name: str
+    compute: ComputeResult
+    memory: MemoryResult
+    parallelism: ParallelismResult
+    cluster: ClusterResult
+    timeline: TimelineResult
+    network: NetworkResult
+    storage: StorageResult
+    hosts: HostsResult
+    resilience: ResilienceOut
+    deployment: DeploymentResult
+    cost: CostResult
+    concurrency: ConcurrencyResult
+    alternatives: tuple[Alternative, ...]
+    excluded_accelerators: tuple[str, ...]
+    drivers: tuple[str, ...]
+    risks: tuple[str, ...]
+    assumptions: tuple[UsedAssumption, ...]
+    open_questions: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+def _clean(x: Any) -> Any:
+    if is_dataclass(x) and not isinstance(x, type):
+        return {f.name: _clean(getattr(x, f.name)) for f in fields(x)}
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_clean(v) for v in x]
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            return None
+        return float(f"{x:.6g}")
+    return x
+
+
+def _cost_option(o: CostOption) -> dict[str, Any]:
+    d = _clean(o)
+    d["range_usd"] = [d.pop("low_usd"), d.pop("high_usd")]
+    return dict(d)
+
+
+def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
+    """JSON-serialisable form of ``rec`` (the contract's output object)."""
+    out: dict[str, Any] = {"engine_version": rec.engine_version, "model": rec.model_name}
+    for name in ("compute", "memory", "parallelism", "cluster", "timeline", "network", "storage",
+                 "hosts", "resilience", "deployment", "concurrency"):
+        out[name] = _clean(getattr(rec, name))
+    cost = rec.cost
+    out["cost"] = {
+        "cloud_on_demand": _cost_option(cost.cloud_on_demand),
+        "cloud_reserved": _cost_option(cost.cloud_reserved),
+        "buy": _cost_option(cost.buy),
+        "hybrid": _cost_option(cost.hybrid),
+        **_clean({k: getattr(cost, k) for k in ("break_even_utilisation", "recommended_option",
+                                                "utilisation", "years", "one_run_cloud_usd",
+                                                "price_sources")}),
+    }
+    out["alternatives"] = _clean(rec.alternatives)
+    out["excluded_accelerators"] = list(rec.excluded_accelerators)
+    out["drivers"] = list(rec.drivers)
+    out["risks"] = list(rec.risks)
+    out["assumptions"] = [_clean(asdict(a)) for a in rec.assumptions]
+    out["open_questions"] = list(rec.open_questions)
+    out["warnings"] = list(rec.warnings)
+    return out

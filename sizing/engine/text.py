@@ -1,0 +1,48 @@
+"""Human-readable summary of a recommendation (``--format text``)."""
+
+from __future__ import annotations
+
+from .result import Recommendation
+
+
+def recommendation_to_text(rec: Recommendation) -> str:
+    """A plain-text summary, one fact per line."""
+    c, m, p, cl, t = rec.compute, rec.memory, rec.parallelism, rec.cluster, rec.timeline
+    cost = rec.cost
+    lines = [
+        f"Sizing for {rec.model_name} (engine {rec.engine_version})",
+        "",
+        f"Cluster:     {cl.gpus} x {cl.accelerator_name} in {cl.nodes} node(s) of {cl.gpus_per_node}"
+        + (f", plus {cl.spare_nodes} spare node(s)" if cl.spare_nodes else ""),
+        f"One run:     {t.wall_clock_days:.1f} days on {cl.gpus_per_job} accelerators, "
+        f"{c.gpu_hours:,.0f} GPU-hours, {c.training_flops:.3g} FLOPs, utilisation {c.assumed_mfu:.0%}",
+        f"Memory:      {m.per_gpu_gb:.1f} of {m.usable_gpu_gb:.0f} GB per accelerator "
+        f"({'fits' if m.fits else 'DOES NOT FIT'}); at least {m.min_gpus} accelerators",
+        f"Plan:        TP {p.tensor} x PP {p.pipeline} x DP {p.data}"
+        + (f" x EP {p.expert}" if p.expert > 1 else "")
+        + f", ZeRO-{p.zero_stage}, recomputation {'on' if p.gradient_checkpointing else 'off'}",
+        f"Network:     {rec.network.fabric}; {rec.network.technology}",
+        f"Storage:     checkpoint {rec.storage.checkpoint_size_gb:,.0f} GB, write "
+        f"{rec.storage.checkpoint_write_gb_per_s:.1f} GB/s, read {rec.storage.read_gb_per_s:.2f} GB/s, "
+        f"{rec.storage.total_capacity_tb:,.1f} TB",
+        f"Hosts:       {rec.hosts.cpu_cores_per_node} cores and {rec.hosts.ram_gb_per_node} GB RAM per node",
+        f"Resilience:  checkpoint every {rec.resilience.checkpoint_interval_hours:.2f} h, "
+        f"~{rec.resilience.expected_interruptions:.1f} interruptions per run",
+        f"Deployment:  {rec.deployment.recommended_model}; {rec.deployment.facility_power_kw:.0f} kW IT, "
+        f"{rec.deployment.racks} rack(s), {rec.deployment.cooling}",
+        f"3-year cost: on-demand ${cost.cloud_on_demand.total_usd:,.0f}, reserved "
+        f"${cost.cloud_reserved.total_usd:,.0f}, buy ${cost.buy.total_usd:,.0f}, hybrid "
+        f"${cost.hybrid.total_usd:,.0f} -> {cost.recommended_option}",
+        "",
+        "Trade-off (nodes: days, GPU-hours, cloud cost of one run):",
+    ]
+    for o in t.options:
+        lines.append(f"  {o.gpus:>6} GPUs / {o.nodes:>4} nodes: {o.wall_clock_days:8.1f} d "
+                     f"{o.gpu_hours:12,.0f} GPU-h  ${o.cost_usd:,.0f}")
+    for title, items in (("Drivers", rec.drivers), ("Warnings", rec.warnings),
+                         ("Risks", rec.risks), ("Open questions", rec.open_questions)):
+        if items:
+            lines.append("")
+            lines.append(f"{title}:")
+            lines.extend(f"  - {s}" for s in items)
+    return "\n".join(lines) + "\n"

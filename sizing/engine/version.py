@@ -1,0 +1,4 @@
+"""Engine version."""
+
+ENGINE_VERSION = "2026.12.0"
+"""Bump when results change, so old proposals can be explained."""
