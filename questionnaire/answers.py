@@ -1,0 +1,72 @@
+"""Showing a stored answer to people: the review page, admin, PDF and CSV all use this."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from questionnaire.fields import NOT_SURE_LABEL, AnswerFieldMixin
+
+if TYPE_CHECKING:
+    from questionnaire.forms.base import QuestionForm
+
+NOT_ANSWERED = "Not answered"
+
+
+@dataclass(frozen=True)
+class AnswerLine:
+    """One row of a summary: the field's label, what the customer gave, and whether unsure."""
+
+    label: str
+    text: str
+    not_sure: bool = False
+
+
+def answer_lines(form_class: type[QuestionForm], answer: dict[str, Any] | None) -> list[AnswerLine]:
+    """Every answered part of a question, then "not sure" and the notes when given.
+
+    An empty or missing answer gives a single "Not answered" line, so a summary never hides a
+    question.
+    """
+    answer = answer or {}
+    lines: list[AnswerLine] = []
+    for name in form_class.answer_field_names():
+        field = form_class.base_fields[name]
+        assert isinstance(field, AnswerFieldMixin)
+        shown = field.answer_text(name, answer)
+        if shown is not None:
+            lines.append(AnswerLine(str(field.label), shown[0], shown[1]))
+    if answer.get("not_sure"):
+        lines.append(AnswerLine("Whole question", NOT_SURE_LABEL, True))
+    if answer.get("notes"):
+        lines.append(AnswerLine("Anything else", str(answer["notes"])))
+    if not lines:
+        lines.append(AnswerLine("Answer", NOT_ANSWERED, True))
+    return lines
+
+
+def flatten(
+    slug: str, form_class: type[QuestionForm], answer: dict[str, Any] | None
+) -> dict[str, str]:
+    """One text column per stored item, named ``<slug>.<item>``, for a CSV export.
+
+    Numbers are written as the customer typed them (the ``_text`` item) next to the value we
+    read from them; lists are joined with ``; ``.
+    """
+    answer = answer or {}
+    columns: dict[str, str] = {}
+    for name in form_class.answer_field_names():
+        field = form_class.base_fields[name]
+        assert isinstance(field, AnswerFieldMixin)
+        for key, empty in field.answer_items(name, None).items():
+            value = answer.get(key, empty)
+            if isinstance(value, list):
+                text = "; ".join(str(item) for item in value)
+            elif value is None:
+                text = ""
+            else:
+                text = str(value)
+            columns[f"{slug}.{key}"] = text
+    columns[f"{slug}.not_sure"] = "yes" if answer.get("not_sure") else ""
+    columns[f"{slug}.notes"] = str(answer.get("notes") or "")
+    return columns

@@ -1,0 +1,195 @@
+"""Form fields that know how to store and show one part of an answer.
+
+Each field turns its cleaned value into JSON-native answer items (``answer_items``) and turns a
+stored answer back into text for people (``answer_text``), so the review page, the admin, the
+PDF and the CSV export all show an answer the same way. ``render_as`` picks the field template
+in ``templates/questionnaire/fields/``. Every field is optional: "not sure yet" is always valid.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django import forms
+
+from questionnaire.quantities import Kind, Quantity, QuantityError, describe, parse_quantity
+
+NOT_SURE = "not_sure"
+NOT_SURE_LABEL = "Not sure yet"
+YES_NO = (("yes", "Yes"), ("no", "No"))
+
+
+class AnswerFieldMixin:
+    render_as = "text"
+    width = "long"
+
+    def answer_items(self, name: str, value: Any) -> dict[str, Any]:
+        return {name: value if value is not None else ""}
+
+    def answer_text(self, name: str, answer: dict[str, Any]) -> tuple[str, bool] | None:
+        """(text, not_sure) for this field of a stored answer, or None when left empty."""
+        value = answer.get(name)
+        if value in (None, "", []):
+            return None
+        return str(value), False
+
+
+class TextAnswerField(AnswerFieldMixin, forms.CharField):
+    """Free text. ``suggestions`` become a ``<datalist>`` (for example model names)."""
+
+    def __init__(self, *, suggestions: tuple[str, ...] = (), width: str = "long", **kwargs: Any):
+        kwargs.setdefault("max_length", 500)
+        super().__init__(required=False, **kwargs)
+        self.suggestions = suggestions
+        self.width = width
+
+    def answer_items(self, name: str, value: Any) -> dict[str, Any]:
+        return {name: value or ""}
+
+
+class LongTextAnswerField(TextAnswerField):
+    render_as = "textarea"
+
+    def __init__(self, **kwargs: Any):
+        kwargs.setdefault("max_length", 2000)
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 3}))
+        super().__init__(**kwargs)
+
+
+class QuantityField(AnswerFieldMixin, forms.CharField):
+    """A number as people write it (``70B``, ``2 TB``, ``3 days``).
+
+    Stored as two items: ``<name>`` is the value in the kind's base unit (or ``None`` when empty
+    or "not sure"), ``<name>_text`` is exactly what was typed. ``unit_field`` names a sibling
+    radio field that the text can fill in (``1.2T tokens`` answers "tokens").
+    """
+
+    def __init__(
+        self,
+        *,
+        kind: Kind,
+        what: str,
+        default_unit: str = "",
+        allow_zero: bool = False,
+        maximum: float | None = None,
+        whole: bool = False,
+        unit_field: str | None = None,
+        width: str = "medium",
+        **kwargs: Any,
+    ):
+        kwargs.setdefault("max_length", 60)
+        super().__init__(required=False, **kwargs)
+        self.kind, self.what, self.default_unit = kind, what, default_unit
+        self.allow_zero, self.maximum, self.whole = allow_zero, maximum, whole
+        self.unit_field = unit_field
+        self.width = width
+
+    def clean(self, value: Any) -> Quantity:
+        text = super().clean(value)
+        try:
+            return parse_quantity(
+                text,
+                self.kind,
+                default_unit=self.default_unit,
+                what=self.what,
+                allow_zero=self.allow_zero,
+                maximum=self.maximum,
+                whole=self.whole,
+            )
+        except QuantityError as error:
+            raise forms.ValidationError(str(error), code="quantity") from error
+
+    def answer_items(self, name: str, value: Any) -> dict[str, Any]:
+        quantity = value if isinstance(value, Quantity) else Quantity("", None)
+        return {name: quantity.value, f"{name}_text": quantity.text}
+
+    def answer_text(self, name: str, answer: dict[str, Any]) -> tuple[str, bool] | None:
+        text = str(answer.get(f"{name}_text") or "").strip()
+        value = answer.get(name)
+        if not text:
+            return None
+        if value is None:
+            return text, True
+        understood = describe(float(value), self.kind)
+        # Only say how we read it when that changes the digits ("4k" is 4,096; "90 min" is
+        # 1.5 hours); "8B" or "2 TB" need no echo.
+        if _digits(understood) == _digits(text):
+            return text, False
+        return f"{text} (read as {understood})", False
+
+
+class RadioAnswerField(AnswerFieldMixin, forms.ChoiceField):
+    """One choice from a list, with "Not sure yet" as its own last option."""
+
+    render_as = "radios"
+
+    def __init__(self, *, choices: tuple[tuple[str, str], ...], not_sure: bool = True, **kwargs):
+        all_choices = list(choices) + ([(NOT_SURE, NOT_SURE_LABEL)] if not_sure else [])
+        super().__init__(required=False, choices=all_choices, widget=forms.RadioSelect, **kwargs)
+        self.has_not_sure = not_sure
+
+    def answer_text(self, name: str, answer: dict[str, Any]) -> tuple[str, bool] | None:
+        value = answer.get(name)
+        if not value:
+            return None
+        labels = dict(self.choices)
+        return str(labels.get(value, value)), value == NOT_SURE
+
+
+class YesNoField(RadioAnswerField):
+    def __init__(self, **kwargs: Any):
+        super().__init__(choices=YES_NO, **kwargs)
+
+
+class CheckboxesAnswerField(AnswerFieldMixin, forms.MultipleChoiceField):
+    """Any number of choices; stored as a list of values in the order of the choices."""
+
+    render_as = "checkboxes"
+
+    def __init__(self, *, choices: tuple[tuple[str, str], ...], **kwargs: Any):
+        super().__init__(
+            required=False, choices=choices, widget=forms.CheckboxSelectMultiple, **kwargs
+        )
+
+    def clean(self, value: Any) -> list[str]:
+        chosen = set(super().clean(value))
+        return [key for key, _ in self.choices if key in chosen]
+
+    def answer_items(self, name: str, value: Any) -> dict[str, Any]:
+        return {name: list(value or [])}
+
+    def answer_text(self, name: str, answer: dict[str, Any]) -> tuple[str, bool] | None:
+        values = answer.get(name) or []
+        if not values:
+            return None
+        labels = dict(self.choices)
+        return ", ".join(str(labels.get(value, value)) for value in values), False
+
+
+class DateAnswerField(AnswerFieldMixin, forms.DateField):
+    """A calendar date, stored as ``YYYY-MM-DD``."""
+
+    render_as = "text"
+    width = "short"
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(
+            required=False,
+            widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            input_formats=["%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d %B %Y", "%d %b %Y"],
+            **kwargs,
+        )
+
+    def answer_items(self, name: str, value: Any) -> dict[str, Any]:
+        return {name: value.isoformat() if isinstance(value, datetime.date) else ""}
+
+    def answer_text(self, name: str, answer: dict[str, Any]) -> tuple[str, bool] | None:
+        value = answer.get(name)
+        if not value:
+            return None
+        return datetime.date.fromisoformat(value).strftime("%-d %B %Y"), False
+
+
+def _digits(text: str) -> str:
+    return "".join(ch for ch in text if ch.isdigit() or ch == ".").strip(".")

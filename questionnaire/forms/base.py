@@ -1,0 +1,83 @@
+"""The base of every question form: "not sure yet", "anything else", and the stored answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from questionnaire.fields import AnswerFieldMixin, LongTextAnswerField, QuantityField
+
+NOT_ANSWERED_MESSAGE = (
+    "Answer at least one part of this question, or tick “Not sure yet” at the end of the page."
+)
+
+
+class QuestionForm(forms.Form):
+    """One question page. Subclasses declare the structured fields; these two come last."""
+
+    not_sure = forms.BooleanField(
+        required=False,
+        label="I am not sure about this question yet",
+        help_text="We will use sensible assumptions and mark them clearly in your proposal.",
+    )
+    notes = LongTextAnswerField(
+        label="Anything else about this? (optional)",
+        help_text="For example a range, a doubt, or something our questions did not cover.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        names = self.answer_field_names()
+        self.order_fields([*names, "not_sure", "notes"])
+
+    @classmethod
+    def answer_field_names(cls) -> list[str]:
+        """The structured fields, in page order (without ``not_sure`` and ``notes``)."""
+        return [name for name in cls.base_fields if name not in ("not_sure", "notes")]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        self._fill_units_from_text(cleaned)
+        answered = any(
+            self.fields[name].answer_items(name, cleaned[name])
+            != self.fields[name].answer_items(name, None)
+            for name in self.answer_field_names()
+            if name in cleaned
+        )
+        nothing_given = not (answered or cleaned.get("notes") or cleaned.get("not_sure"))
+        # Only when the page has no other error: an invalid field already says what to fix.
+        if nothing_given and not self.errors:
+            self.add_error("not_sure", NOT_ANSWERED_MESSAGE)
+        return cleaned
+
+    def _fill_units_from_text(self, cleaned: dict[str, Any]) -> None:
+        """Let "1.2T tokens" answer the unit question below it, and catch contradictions."""
+        for name, field in self.fields.items():
+            if not isinstance(field, QuantityField) or not field.unit_field:
+                continue
+            quantity = cleaned.get(name)
+            written = getattr(quantity, "unit", None)
+            chosen = cleaned.get(field.unit_field)
+            if not written:
+                continue
+            if chosen in (None, "", "not_sure"):
+                cleaned[field.unit_field] = written
+            elif chosen != written:
+                labels = dict(self.fields[field.unit_field].choices)
+                self.add_error(
+                    name,
+                    f"You wrote {written} here but chose “{labels.get(chosen, chosen)}” below. "
+                    "Change one of them so they match.",
+                )
+
+    def to_answer(self) -> dict[str, Any]:
+        """The stored answer: JSON-native values keyed by field name (see questions.py)."""
+        answer: dict[str, Any] = {}
+        for name in self.answer_field_names():
+            field = self.fields[name]
+            assert isinstance(field, AnswerFieldMixin)
+            answer.update(field.answer_items(name, self.cleaned_data.get(name)))
+        answer["not_sure"] = bool(self.cleaned_data.get("not_sure"))
+        answer["notes"] = self.cleaned_data.get("notes") or ""
+        return answer

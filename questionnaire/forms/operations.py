@@ -1,0 +1,139 @@
+"""Questions 13–15: failures and restarts, where the hardware lives, and the years ahead."""
+
+from __future__ import annotations
+
+from questionnaire.fields import (
+    CheckboxesAnswerField,
+    QuantityField,
+    RadioAnswerField,
+    TextAnswerField,
+    YesNoField,
+)
+from questionnaire.forms.base import QuestionForm
+from questionnaire.quantities import Kind
+
+
+class ResilienceForm(QuestionForm):
+    max_lost_hours = QuantityField(
+        label="Most training time you could accept losing after a failure",
+        help_text="For example 2 hours or one night (12 hours).",
+        kind=Kind.DURATION,
+        default_unit="hours",
+        what="the time you could lose",
+        allow_zero=True,
+        maximum=24 * 365,
+        width="short",
+    )
+    checkpoint_interval_hours = QuantityField(
+        label="Time between checkpoints you plan",
+        help_text="For example 1 hour. Leave empty if you answered this in question 11.",
+        kind=Kind.DURATION,
+        default_unit="hours",
+        what="the time between checkpoints",
+        maximum=24 * 365,
+        width="short",
+    )
+    replication = RadioAnswerField(
+        label="Extra copies of checkpoints",
+        choices=(
+            ("none", "One copy is enough"),
+            ("second_system", "A second copy on other storage"),
+            ("offsite", "A copy in another building or region"),
+        ),
+    )
+    restart = RadioAnswerField(
+        label="How a failed run restarts",
+        choices=(
+            ("automatic", "Automatically"),
+            ("manual", "By hand"),
+        ),
+    )
+    spare_nodes = YesNoField(label="Do you want spare servers ready to replace a failed one?")
+
+
+class DeploymentForm(QuestionForm):
+    location = RadioAnswerField(
+        label="Where should the hardware be?",
+        choices=(
+            ("on_premises", "In our own data centre (on-premises)"),
+            ("colocation", "Our hardware in a rented data centre (colocation)"),
+            ("cloud", "In the cloud"),
+            ("hybrid", "A mix (hybrid)"),
+        ),
+    )
+    data_residency = TextAnswerField(
+        label="Countries or regions your data must stay in (optional)",
+        help_text="For example “EU only” or “UK and EU”.",
+        width="medium",
+    )
+    encryption = CheckboxesAnswerField(
+        label="Encryption you need",
+        help_text="Choose all that apply.",
+        choices=(
+            ("at_rest", "Data encrypted when stored"),
+            ("in_transit", "Data encrypted on the network"),
+        ),
+    )
+    dedicated = YesNoField(label="Must the hardware be yours alone (no sharing with others)?")
+    internet = RadioAnswerField(
+        label="Internet access from the training machines",
+        choices=(
+            ("full", "Allowed"),
+            ("restricted", "Only to approved addresses"),
+            ("none", "None (air-gapped)"),
+        ),
+    )
+    export_policy = TextAnswerField(
+        label="Rules for taking models or data out (optional)",
+        help_text="For example “trained models may leave, data may not”.",
+    )
+
+
+class RoadmapForm(QuestionForm):
+    future_runs_per_month = QuantityField(
+        label="Training runs per month once you are up and running",
+        help_text="For example 4.",
+        kind=Kind.COUNT,
+        what="the number of runs per month",
+        maximum=1e4,
+        width="short",
+    )
+    future_hours_per_run = QuantityField(
+        label="Typical length of one of those runs",
+        help_text="For example 10 days. A number alone is read as hours.",
+        kind=Kind.DURATION,
+        default_unit="hours",
+        what="the length of a run",
+        maximum=24 * 365 * 2,
+        width="short",
+    )
+    annual_growth_pct = QuantityField(
+        label="Expected growth in training work per year",
+        help_text="For example 50 %. Enter 0 for no growth.",
+        kind=Kind.PERCENT,
+        what="the yearly growth",
+        allow_zero=True,
+        maximum=10_000,
+        width="short",
+    )
+    future_model_sizes = TextAnswerField(
+        label="Model sizes you expect later (optional)",
+        help_text="For example “30B next year, maybe 70B in year three”.",
+    )
+    budget_years = QuantityField(
+        label="Budget period in years",
+        help_text="For example 3.",
+        kind=Kind.COUNT,
+        what="the budget period",
+        whole=True,
+        maximum=15,
+        width="short",
+    )
+    operations = RadioAnswerField(
+        label="Who will run the hardware day to day?",
+        choices=(
+            ("in_house", "Our own team, with experience of clusters"),
+            ("some", "Our own team, but we will need help"),
+            ("none", "We want someone else to run it"),
+        ),
+    )

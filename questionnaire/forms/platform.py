@@ -1,0 +1,220 @@
+"""Questions 7–12: people and jobs, software, parallelism, network, storage, preprocessing."""
+
+from __future__ import annotations
+
+from questionnaire.fields import (
+    CheckboxesAnswerField,
+    QuantityField,
+    RadioAnswerField,
+    TextAnswerField,
+    YesNoField,
+)
+from questionnaire.forms.base import QuestionForm
+from questionnaire.quantities import Kind
+
+
+class TeamsForm(QuestionForm):
+    teams = QuantityField(
+        label="Number of teams that will train models",
+        help_text="For example 2.",
+        kind=Kind.COUNT,
+        what="the number of teams",
+        whole=True,
+        maximum=1000,
+        width="short",
+    )
+    concurrent_jobs = QuantityField(
+        label="Training jobs running at the same time, at most",
+        help_text="For example 2.",
+        kind=Kind.COUNT,
+        what="the number of jobs at the same time",
+        whole=True,
+        maximum=10_000,
+        width="short",
+    )
+    development_share_pct = QuantityField(
+        label="Share of the hardware used for development and tests",
+        help_text="The rest is for production runs. For example 30 %.",
+        kind=Kind.PERCENT,
+        what="the development share",
+        allow_zero=True,
+        maximum=100,
+        width="short",
+    )
+    scheduler = RadioAnswerField(
+        label="Preferred job scheduler",
+        choices=(
+            ("slurm", "Slurm"),
+            ("kubernetes", "Kubernetes"),
+            ("none", "None: we start jobs by hand"),
+            ("other", "Another scheduler"),
+        ),
+    )
+
+
+class SoftwareForm(QuestionForm):
+    frameworks = CheckboxesAnswerField(
+        label="Frameworks you use",
+        help_text="Choose all that apply.",
+        choices=(
+            ("pytorch", "PyTorch"),
+            ("jax", "JAX"),
+            ("tensorflow", "TensorFlow"),
+            ("deepspeed", "DeepSpeed"),
+            ("megatron", "Megatron-LM"),
+            ("nemo", "NVIDIA NeMo"),
+            ("huggingface", "Hugging Face (Transformers, PEFT, Accelerate)"),
+            ("other", "Something else"),
+        ),
+    )
+    framework_versions = TextAnswerField(
+        label="Versions, or other frameworks (optional)",
+        help_text="For example PyTorch 2.4, Transformers 4.44.",
+    )
+    custom_kernels = YesNoField(label="Do you use custom CUDA or GPU kernels?")
+    containers = YesNoField(label="Do you run training in containers?")
+    accelerator_vendor = RadioAnswerField(
+        label="Which accelerator makers can you use?",
+        choices=(
+            ("nvidia_only", "NVIDIA only"),
+            ("amd_ok", "AMD is acceptable too"),
+            ("no_preference", "No preference"),
+        ),
+    )
+
+
+class ParallelismForm(QuestionForm):
+    strategies = CheckboxesAnswerField(
+        label="Kinds of parallelism you use or plan",
+        help_text="Choose all that apply.",
+        choices=(
+            ("data", "Data parallel"),
+            ("tensor", "Tensor parallel"),
+            ("pipeline", "Pipeline parallel"),
+            ("expert", "Expert parallel"),
+            ("sequence", "Sequence or context parallel"),
+            ("fsdp", "FSDP or ZeRO"),
+            ("recommend", "Please recommend one"),
+        ),
+    )
+    existing_distributed_code = YesNoField(
+        label="Do you already have code that trains across several machines?"
+    )
+    orchestration = TextAnswerField(
+        label="Tool that starts your distributed jobs (optional)",
+        help_text="For example torchrun, the DeepSpeed launcher or Ray.",
+        width="medium",
+    )
+
+
+class NetworkForm(QuestionForm):
+    nvlink_needed = YesNoField(label="Do you need NVLink or NVSwitch inside each server?")
+    fabric = RadioAnswerField(
+        label="Network between servers",
+        choices=(
+            ("infiniband", "InfiniBand"),
+            ("roce", "Ethernet with RoCE"),
+            ("ethernet", "Ordinary Ethernet"),
+            ("no_preference", "No preference"),
+        ),
+    )
+    link_speed_gbps = QuantityField(
+        label="Link speed per accelerator or per server, if you know it",
+        help_text="For example 400 Gb/s or 200G.",
+        kind=Kind.LINK,
+        default_unit="Gb/s",
+        what="the link speed",
+        maximum=1e5,
+        width="short",
+    )
+    rdma = YesNoField(label="Do you need RDMA?")
+    oversubscription = RadioAnswerField(
+        label="How much oversubscription can you accept?",
+        choices=(
+            ("1:1", "None (1:1, non-blocking)"),
+            ("2:1", "Some (2:1)"),
+            ("4:1", "More (4:1 or higher)"),
+        ),
+    )
+
+
+class StorageForm(QuestionForm):
+    read_rate_gb_per_s = QuantityField(
+        label="How fast training must read data",
+        help_text="For example 5 GB/s. A number alone is read as GB/s.",
+        kind=Kind.RATE,
+        default_unit="GB/s",
+        what="the read rate",
+        maximum=1e5,
+        width="short",
+    )
+    checkpoint_size_gb = QuantityField(
+        label="Size of one checkpoint",
+        help_text="For example 150 GB. A number alone is read as GB.",
+        kind=Kind.SIZE,
+        default_unit="GB",
+        what="the checkpoint size",
+        maximum=1e7,
+        width="short",
+    )
+    checkpoint_every_hours = QuantityField(
+        label="How often you save a checkpoint",
+        help_text="For example every 2 hours or 30 minutes. A number alone is read as hours.",
+        kind=Kind.DURATION,
+        default_unit="hours",
+        what="the time between checkpoints",
+        maximum=24 * 365,
+        width="short",
+    )
+    local_nvme = YesNoField(label="Do you want fast local NVMe drives in each server as a cache?")
+    existing_storage = RadioAnswerField(
+        label="Storage you already have",
+        choices=(
+            ("shared_fs", "A shared file system"),
+            ("object", "Object storage"),
+            ("both", "Both"),
+            ("none", "None"),
+        ),
+    )
+    existing_storage_details = TextAnswerField(
+        label="Details of that storage (optional)",
+        help_text="For example “Lustre, about 20 GB/s”.",
+    )
+    many_small_files = YesNoField(label="Is your data stored as millions of small files?")
+
+
+class PreprocessingForm(QuestionForm):
+    online_steps = CheckboxesAnswerField(
+        label="Work done on the data while training runs",
+        help_text="Choose all that apply, or “None” if the data is ready before training.",
+        choices=(
+            ("tokenisation", "Tokenisation"),
+            ("image_decoding", "Image decoding"),
+            ("video_decoding", "Video decoding"),
+            ("audio_decoding", "Audio decoding"),
+            ("augmentation", "Augmentation"),
+            ("none", "None: data is prepared in advance"),
+        ),
+    )
+    cpu_threads_per_gpu = QuantityField(
+        label="CPU threads needed per accelerator for data loading",
+        help_text="For example 8.",
+        kind=Kind.COUNT,
+        what="the number of CPU threads",
+        whole=True,
+        maximum=1024,
+        width="short",
+    )
+    ram_working_set_gb = QuantityField(
+        label="Memory (RAM) needed per server for data loading",
+        help_text="For example 256 GB. A number alone is read as GB.",
+        kind=Kind.SIZE,
+        default_unit="GB",
+        what="the memory needed",
+        maximum=1e5,
+        width="short",
+    )
+    libraries = TextAnswerField(
+        label="Libraries used for loading or preparing data (optional)",
+        help_text="For example NVIDIA DALI, FFmpeg, torchvision.",
+    )

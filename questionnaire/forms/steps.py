@@ -1,0 +1,46 @@
+"""The pages around the questions: welcome, contact details and the review page."""
+
+from __future__ import annotations
+
+from django import forms
+
+
+class WelcomeForm(forms.Form):
+    """No fields: the welcome page only explains what happens and has a Start button."""
+
+
+class ContactForm(forms.Form):
+    name = forms.CharField(label="Your full name", max_length=200)
+    email = forms.EmailField(
+        label="Work email address",
+        help_text="We send your proposal here.",
+        max_length=254,
+    )
+    company = forms.CharField(label="Company or organisation", max_length=200)
+    role = forms.CharField(label="Your role (optional)", max_length=200, required=False)
+    country = forms.CharField(label="Country (optional)", max_length=100, required=False)
+    consent = forms.BooleanField(
+        label="I agree that you store my answers and contact details to prepare my proposal, "
+        "as described in the privacy notice.",
+        error_messages={"required": "Tick the box to agree to the privacy notice."},
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        autocomplete = {
+            "name": "name",
+            "email": "email",
+            "company": "organization",
+            "role": "organization-title",
+            "country": "country-name",
+        }
+        for name, token in autocomplete.items():
+            self.fields[name].widget.attrs["autocomplete"] = token
+        self.fields["email"].widget.attrs["spellcheck"] = "false"
+
+    def contact(self) -> dict[str, str | bool]:
+        return {name: self.cleaned_data[name] for name in self.fields}
+
+
+class ReviewForm(forms.Form):
+    """The check-your-answers page: submitting it sends the questionnaire."""

@@ -1,0 +1,289 @@
+"""Questions 1–6: the model, how it is trained, the data, time, and batch shape."""
+
+from __future__ import annotations
+
+from questionnaire.fields import (
+    DateAnswerField,
+    QuantityField,
+    RadioAnswerField,
+    TextAnswerField,
+    YesNoField,
+)
+from questionnaire.forms.base import QuestionForm
+from questionnaire.quantities import Kind
+from sizing.engine import MODEL_CATALOG
+
+# Upper limits that catch a slip of the unit (GB for TB, B for T) without refusing real plans.
+# The largest published models have around 2 trillion parameters and are trained on tens of
+# trillions of tokens; the limits sit far above that.
+MAX_PARAMETERS = 1e14
+MAX_TOKENS = 1e16
+MAX_RUN_HOURS = 24 * 365 * 2
+
+__all__ = [
+    "BatchForm",
+    "DataForm",
+    "MethodForm",
+    "ModelForm",
+    "PrecisionForm",
+    "TimelineForm",
+]
+
+
+class ModelForm(QuestionForm):
+    model_name = TextAnswerField(
+        label="Model name",
+        help_text="Start typing to see well-known models, or describe your own.",
+        suggestions=tuple(spec.name for spec in MODEL_CATALOG),
+        max_length=200,
+    )
+    architecture = RadioAnswerField(
+        label="Type of model",
+        choices=(
+            ("dense", "Dense: every parameter is used for every token"),
+            ("moe", "Mixture of experts (MoE): only some parts are used for each token"),
+        ),
+    )
+    total_params = QuantityField(
+        label="Total parameters",
+        help_text="For example 8B, 70 billion or 350M.",
+        kind=Kind.COUNT,
+        what="the total number of parameters",
+        maximum=MAX_PARAMETERS,
+    )
+    active_params = QuantityField(
+        label="Active parameters per token (mixture of experts only)",
+        help_text="Leave empty for a dense model. For example 12.9B.",
+        kind=Kind.COUNT,
+        what="the number of active parameters",
+        maximum=MAX_PARAMETERS,
+    )
+    code_base = RadioAnswerField(
+        label="Model code",
+        choices=(
+            ("standard", "Standard code from a framework or library, such as Hugging Face"),
+            ("custom", "Our own or a changed architecture"),
+        ),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        total, active = cleaned.get("total_params"), cleaned.get("active_params")
+        if total and active and total.value and active.value and active.value > total.value:
+            self.add_error(
+                "active_params",
+                "Active parameters cannot be more than the total parameters.",
+            )
+        return cleaned
+
+
+class MethodForm(QuestionForm):
+    method = RadioAnswerField(
+        label="How will you train?",
+        choices=(
+            ("pretrain", "From scratch (pre-training)"),
+            ("continued_pretrain", "Continue pre-training an existing model"),
+            ("full_finetune", "Full fine-tuning: all parameters change"),
+            ("lora", "LoRA"),
+            ("qlora", "QLoRA"),
+            ("other_peft", "Another parameter-efficient method"),
+        ),
+    )
+    phases = QuantityField(
+        label="Number of training phases",
+        help_text="For example 2 for pre-training followed by fine-tuning.",
+        kind=Kind.COUNT,
+        what="the number of phases",
+        whole=True,
+        maximum=100,
+        width="short",
+    )
+    experiments = QuantityField(
+        label="Expected number of experiments or runs",
+        help_text="All the runs you expect, including tests. For example 20.",
+        kind=Kind.COUNT,
+        what="the number of experiments",
+        whole=True,
+        maximum=1e5,
+        width="short",
+    )
+
+
+class PrecisionForm(QuestionForm):
+    precision = RadioAnswerField(
+        label="Number format during training",
+        choices=(
+            ("bf16", "BF16"),
+            ("fp16", "FP16"),
+            ("fp8", "FP8"),
+            ("mixed", "Mixed precision (for example BF16 with FP32 master weights)"),
+            ("tf32", "TF32"),
+            ("fp32", "FP32"),
+        ),
+    )
+    optimizer = RadioAnswerField(
+        label="Optimizer",
+        choices=(
+            ("adamw", "AdamW"),
+            ("adamw_8bit", "8-bit Adam"),
+            ("adafactor", "Adafactor"),
+            ("sgd", "SGD"),
+            ("lion", "Lion"),
+            ("other", "Another optimizer"),
+        ),
+    )
+    gradient_checkpointing = YesNoField(label="Will you use gradient checkpointing?")
+    quantisation_aware = YesNoField(label="Will you use quantisation-aware training?")
+    framework_requirements = TextAnswerField(
+        label="Anything your framework requires about number formats (optional)",
+        help_text="For example “FP8 needs Transformer Engine”.",
+    )
+
+
+class DataForm(QuestionForm):
+    dataset_size = QuantityField(
+        label="Size of your training data",
+        help_text="For example 1.2T tokens, 400,000 samples or 2 TB.",
+        kind=Kind.DATA,
+        what="the size of your data",
+        maximum=MAX_TOKENS,
+        unit_field="dataset_unit",
+    )
+    dataset_unit = RadioAnswerField(
+        label="That size is counted in",
+        choices=(
+            ("tokens", "Tokens"),
+            ("samples", "Samples (documents, images, clips or examples)"),
+            ("gb", "Storage size (GB or TB)"),
+        ),
+    )
+    modality = RadioAnswerField(
+        label="Kind of data",
+        choices=(
+            ("text", "Text"),
+            ("image", "Images"),
+            ("audio", "Audio"),
+            ("video", "Video"),
+            ("multimodal", "A mix of these (multimodal)"),
+        ),
+    )
+    file_formats = TextAnswerField(
+        label="File formats",
+        help_text="For example JSONL, Parquet, WebDataset, MP4.",
+        width="medium",
+    )
+    tokens_per_sample = QuantityField(
+        label="Average tokens per sample (text)",
+        help_text="For example 1,500.",
+        kind=Kind.COUNT,
+        what="the average tokens per sample",
+        maximum=1e8,
+        width="short",
+    )
+    sample_size_gb = QuantityField(
+        label="Average size of one sample on disk",
+        help_text="For example 40 MB. A number alone is read as MB.",
+        kind=Kind.SIZE,
+        default_unit="MB",
+        what="the average sample size",
+        maximum=1e4,
+        width="short",
+    )
+    epochs = QuantityField(
+        label="Epochs: how many times the model sees the data",
+        help_text="For example 1 or 3.",
+        kind=Kind.COUNT,
+        what="the number of epochs",
+        maximum=1e4,
+        width="short",
+    )
+    annual_growth_pct = QuantityField(
+        label="Growth of the data per year",
+        help_text="For example 30 %. Enter 0 if it will not grow.",
+        kind=Kind.PERCENT,
+        what="the yearly growth",
+        allow_zero=True,
+        maximum=10_000,
+        width="short",
+    )
+
+
+class TimelineForm(QuestionForm):
+    run_time_hours = QuantityField(
+        label="Longest acceptable time for one training run",
+        help_text="For example 12 hours, 3 days or 4 weeks. A number alone is read as hours.",
+        kind=Kind.DURATION,
+        default_unit="hours",
+        what="the time for one run",
+        maximum=MAX_RUN_HOURS,
+    )
+    deadline = DateAnswerField(
+        label="Date you need the first results by (optional)",
+        help_text="For example 2026-03-31.",
+    )
+    runs_per_month = QuantityField(
+        label="Training runs per month",
+        help_text="For example 4.",
+        kind=Kind.COUNT,
+        what="the number of runs per month",
+        maximum=1e4,
+        width="short",
+    )
+    queue_time_hours = QuantityField(
+        label="Longest acceptable wait before a run starts",
+        help_text="For example 1 hour or 2 days. Enter 0 if runs must start at once.",
+        kind=Kind.DURATION,
+        default_unit="hours",
+        what="the waiting time",
+        allow_zero=True,
+        maximum=MAX_RUN_HOURS,
+    )
+
+
+class BatchForm(QuestionForm):
+    sequence_length = QuantityField(
+        label="Sequence length in tokens",
+        help_text="For example 4096, 4k or 32k.",
+        kind=Kind.CONTEXT,
+        what="the sequence length",
+        whole=True,
+        maximum=1e8,
+        width="short",
+    )
+    global_batch = QuantityField(
+        label="Global batch size",
+        help_text="For example 512 samples or 4M tokens.",
+        kind=Kind.COUNT,
+        what="the global batch size",
+        maximum=1e10,
+        unit_field="global_batch_unit",
+    )
+    global_batch_unit = RadioAnswerField(
+        label="That batch size is counted in",
+        choices=(("samples", "Samples"), ("tokens", "Tokens")),
+    )
+    micro_batch_size = QuantityField(
+        label="Micro-batch size per accelerator",
+        help_text="For example 1 or 4.",
+        kind=Kind.COUNT,
+        what="the micro-batch size",
+        whole=True,
+        maximum=1e6,
+        width="short",
+    )
+    gradient_accumulation = QuantityField(
+        label="Gradient accumulation steps",
+        help_text="For example 8.",
+        kind=Kind.COUNT,
+        what="the gradient accumulation steps",
+        whole=True,
+        maximum=1e6,
+        width="short",
+    )
+    max_global_batch = QuantityField(
+        label="Largest global batch your training can accept",
+        help_text="In the same unit as above. Very large batches can hurt model quality.",
+        kind=Kind.COUNT,
+        what="the largest batch",
+        maximum=1e10,
+    )

@@ -1,0 +1,340 @@
+"""Numbers the way people write them: ``70B``, ``7.5 billion``, ``1.2T tokens``, ``2 TB``.
+
+Each *kind* of quantity has its own vocabulary, because the same letter means different things
+in different places: ``70B`` parameters is seventy billion, ``500 MB`` is megabytes, ``90m`` of
+wall-clock time is ninety minutes, and ``4k`` context is 4,096 tokens (sequence lengths are
+powers of two in every framework, so ``4k``/``8k``/``32k`` there mean 4,096/8,192/32,768).
+
+Every parser returns a :class:`Quantity` whose ``value`` is in the kind's base unit (named in
+:data:`BASE_UNITS`) or ``None`` when the customer left the field empty or wrote that they are not
+sure. Anything that cannot be understood raises :class:`QuantityError` with a message written for
+the customer, to be shown next to the field.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Kind(StrEnum):
+    COUNT = "count"  # parameters, tokens, samples, experiments [1]
+    CONTEXT = "context"  # sequence length [tokens]; k = 1,024
+    DATA = "data"  # a count with a noun (tokens/samples) or a size in bytes
+    SIZE = "size"  # storage or memory [GB]
+    DURATION = "duration"  # wall-clock time [hours]
+    RATE = "rate"  # read or write bandwidth [GB/s]
+    LINK = "link"  # network link speed [Gbit/s]
+    PERCENT = "percent"  # a share or a yearly growth [%]
+
+
+BASE_UNITS: dict[Kind, str] = {
+    Kind.COUNT: "",
+    Kind.CONTEXT: "tokens",
+    Kind.DATA: "",
+    Kind.SIZE: "GB",
+    Kind.DURATION: "hours",
+    Kind.RATE: "GB/s",
+    Kind.LINK: "Gbit/s",
+    Kind.PERCENT: "%",
+}
+
+
+class QuantityError(ValueError):
+    """A value the customer typed that we cannot use; ``str()`` is the message for them."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """What the customer typed, and what we understood.
+
+    ``unit`` is set when the text itself says what it counts: ``"tokens"`` or ``"samples"``
+    (``1.2T tokens``, ``400,000 documents``) or, for :attr:`Kind.DATA`, ``"gb"`` (``2 TB``).
+    """
+
+    text: str
+    value: float | None
+    unit: str | None = None
+
+
+_NOT_SURE = {
+    "?",
+    "??",
+    "-",
+    "n/a",
+    "na",
+    "tbd",
+    "unknown",
+    "not sure",
+    "not sure yet",
+    "dont know",
+    "don't know",
+    "do not know",
+    "no idea",
+    "idk",
+}
+# Words people put in front of a number that do not change it.
+_HEDGES = re.compile(
+    r"^(about|around|approx\.?|approximately|roughly|circa|ca\.?|~|≈|up to|max\.?)\s*"
+)
+_NUMBER = re.compile(
+    r"^(?P<sign>[-+−])?\s*(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?:[eE](?P<exp>[-+]?\d+))?\s*(?P<rest>.*)$"
+)
+_RANGE = re.compile(r"^\d[\d.,]*\s*[a-z]*\s*(-|–|to)\s*\d")
+
+_SCALE = {
+    "": 1.0,
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "mn": 1e6,
+    "mio": 1e6,
+    "million": 1e6,
+    "millions": 1e6,
+    "b": 1e9,
+    "bn": 1e9,
+    "billion": 1e9,
+    "billions": 1e9,
+    "t": 1e12,
+    "tn": 1e12,
+    "trillion": 1e12,
+    "trillions": 1e12,
+}
+_COUNT_NOUNS = {
+    "tokens": "tokens",
+    "token": "tokens",
+    "tok": "tokens",
+    "samples": "samples",
+    "sample": "samples",
+    "examples": "samples",
+    "documents": "samples",
+    "docs": "samples",
+    "images": "samples",
+    "clips": "samples",
+    "videos": "samples",
+    "files": "samples",
+    "records": "samples",
+    "rows": "samples",
+    "sequences": "samples",
+    "parameters": "",
+    "params": "",
+    "experiments": "",
+    "runs": "",
+    "jobs": "",
+    "people": "",
+    "teams": "",
+    "threads": "",
+    "cores": "",
+    "nodes": "",
+    "gpus": "",
+}
+# Decimal storage units, as drive and cloud vendors quote them [GB = 10^9 bytes]; binary units
+# (GiB) are converted, since people paste them from tools like ``df -h``.
+_BYTES_IN_GB = {
+    "b": 1e-9,
+    "bytes": 1e-9,
+    "kb": 1e-6,
+    "mb": 1e-3,
+    "gb": 1.0,
+    "tb": 1e3,
+    "pb": 1e6,
+    "kib": 1024 / 1e9,
+    "mib": 1024**2 / 1e9,
+    "gib": 1024**3 / 1e9,
+    "tib": 1024**4 / 1e9,
+    "pib": 1024**5 / 1e9,
+    "kilobytes": 1e-6,
+    "megabytes": 1e-3,
+    "gigabytes": 1.0,
+    "terabytes": 1e3,
+    "petabytes": 1e6,
+}
+_HOURS = {
+    "s": 1 / 3600,
+    "sec": 1 / 3600,
+    "secs": 1 / 3600,
+    "second": 1 / 3600,
+    "seconds": 1 / 3600,
+    "m": 1 / 60,
+    "min": 1 / 60,
+    "mins": 1 / 60,
+    "minute": 1 / 60,
+    "minutes": 1 / 60,
+    "h": 1.0,
+    "hr": 1.0,
+    "hrs": 1.0,
+    "hour": 1.0,
+    "hours": 1.0,
+    "d": 24.0,
+    "day": 24.0,
+    "days": 24.0,
+    "w": 168.0,
+    "wk": 168.0,
+    "week": 168.0,
+    "weeks": 168.0,
+    "month": 730.0,  # an average month: 8,760 hours a year / 12
+    "months": 730.0,
+}
+_GB_PER_S = {
+    "gb/s": 1.0,
+    "gbps": 1.0,
+    "gbyte/s": 1.0,
+    "mb/s": 1e-3,
+    "mbps": 1e-3,
+    "tb/s": 1e3,
+    "gib/s": 1024**3 / 1e9,
+    "mib/s": 1024**2 / 1e9,
+}
+# Network speeds are quoted in bits: "400G", "400 Gb/s", "400 Gbit/s", "100GbE".
+_GBIT_PER_S = {
+    "g": 1.0,
+    "gb/s": 1.0,
+    "gbit/s": 1.0,
+    "gbit": 1.0,
+    "gbps": 1.0,
+    "gbe": 1.0,
+    "gige": 1.0,
+    "t": 1e3,
+    "tb/s": 1e3,
+    "tbit/s": 1e3,
+    "m": 1e-3,
+    "mbit/s": 1e-3,
+    "mb/s": 1e-3,
+    "mbps": 1e-3,
+}
+
+
+def parse_quantity(
+    text: str,
+    kind: Kind,
+    *,
+    default_unit: str = "",
+    what: str = "this",
+    allow_zero: bool = False,
+    maximum: float | None = None,
+    whole: bool = False,
+) -> Quantity:
+    """Understand one typed value of the given kind.
+
+    ``default_unit`` applies to a bare number (``"12"`` with ``default_unit="days"`` is 288
+    hours). ``what`` names the field in messages ("Total parameters must be more than 0").
+    ``maximum`` is in the base unit; ``whole`` demands an integer.
+    """
+    raw = text
+    cleaned = " ".join(text.replace("\u00a0", " ").replace("\u202f", " ").split()).lower()
+    if not cleaned or cleaned.rstrip(".") in _NOT_SURE:
+        return Quantity(raw, None)
+    cleaned = _HEDGES.sub("", cleaned).strip()
+    if _RANGE.match(cleaned):
+        raise QuantityError(
+            f"Enter one number for {what}, not a range. Give the larger number and add the range "
+            "in the notes."
+        )
+    match = _NUMBER.match(cleaned)
+    if not match:
+        raise QuantityError(f"Enter {what} as a number, for example {_EXAMPLES[kind]}")
+    digits = match["digits"].replace(",", "")
+    number = float(digits) * (10 ** int(match["exp"]) if match["exp"] else 1)
+    if match["sign"] in ("-", "−"):
+        number = -number
+    rest = match["rest"].strip().rstrip(".")
+    factor, unit = _unit_factor(kind, rest, default_unit, what)
+    value = number * factor
+    if not math.isfinite(value):
+        raise QuantityError(f"{_cap(what)} is too large. Check the number.")
+    if value < 0:
+        raise QuantityError(f"{_cap(what)} cannot be negative.")
+    if value == 0 and not allow_zero:
+        raise QuantityError(f"{_cap(what)} must be more than 0.")
+    if maximum is not None and value > maximum:
+        raise QuantityError(
+            f"{_cap(what)} looks too large (more than {describe(maximum, kind)}). "
+            "Check the number and its unit."
+        )
+    if whole:
+        if value != int(value):
+            raise QuantityError(f"{_cap(what)} must be a whole number.")
+        return Quantity(raw, int(value), unit)
+    # Whole values are stored as integers so that 32,000 reads back as 32000, not 32000.0.
+    stored: float = int(value) if value == int(value) and abs(value) < 2**53 else value
+    return Quantity(raw, stored, unit)
+
+
+_EXAMPLES = {
+    Kind.COUNT: "70B, 7.5 billion, 350M or 32,000.",
+    Kind.CONTEXT: "4096, 4k or 32k.",
+    Kind.DATA: "1.2T tokens, 400,000 samples or 2 TB.",
+    Kind.SIZE: "500 GB or 2 TB.",
+    Kind.DURATION: "12 hours, 3 days or 2 weeks.",
+    Kind.RATE: "5 GB/s or 800 MB/s.",
+    Kind.LINK: "200 Gb/s or 400G.",
+    Kind.PERCENT: "30 %.",
+}
+
+
+def _unit_factor(kind: Kind, rest: str, default_unit: str, what: str) -> tuple[float, str | None]:
+    """Return (multiplier to the base unit, detected data unit) for the text after the number."""
+    squashed = rest.replace(" ", "")
+    if kind is Kind.PERCENT:
+        if rest in ("", "%", "percent", "per cent", "pct"):
+            return 1.0, None
+        raise QuantityError(f"Enter {what} as a percentage, for example 30 %.")
+    if kind is Kind.SIZE:
+        return _lookup(_BYTES_IN_GB, squashed or default_unit.lower(), kind, what), None
+    if kind is Kind.DURATION:
+        return _lookup(_HOURS, rest or default_unit, kind, what), None
+    if kind is Kind.RATE:
+        return _lookup(_GB_PER_S, squashed or default_unit.lower(), kind, what), None
+    if kind is Kind.LINK:
+        return _lookup(_GBIT_PER_S, squashed or default_unit.lower(), kind, what), None
+    if kind is Kind.DATA and squashed in _BYTES_IN_GB and squashed not in ("b",):
+        return _BYTES_IN_GB[squashed], "gb"
+    # Counts: an optional scale word, then an optional noun ("1.2T tokens", "350 million").
+    scale_match = re.match(r"^(?P<scale>[a-z]*)\s*(?P<noun>[a-z]*)$", rest)
+    if scale_match:
+        scale, noun = scale_match["scale"], scale_match["noun"]
+        if scale in _COUNT_NOUNS and not noun:
+            scale, noun = "", scale
+        if scale in _SCALE and (not noun or noun in _COUNT_NOUNS):
+            factor = _SCALE[scale]
+            if kind is Kind.CONTEXT and scale == "k":
+                factor = 1024.0
+            unit = None if kind is Kind.CONTEXT else (_COUNT_NOUNS.get(noun) or None)
+            return factor, unit
+    raise QuantityError(f"We did not understand “{rest}”. Enter {what} like {_EXAMPLES[kind]}")
+
+
+def _lookup(table: dict[str, float], unit: str, kind: Kind, what: str) -> float:
+    if unit in table:
+        return table[unit]
+    raise QuantityError(
+        f"We did not understand the unit “{unit}”. Enter {what} like {_EXAMPLES[kind]}"
+    )
+
+
+def _cap(what: str) -> str:
+    return what[:1].upper() + what[1:]
+
+
+def describe(value: float, kind: Kind) -> str:
+    """A short human form of a value in the kind's base unit: ``7e10`` → ``"70 billion"``."""
+    unit = BASE_UNITS[kind]
+    if kind in (Kind.COUNT, Kind.DATA, Kind.CONTEXT):
+        for size, word in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
+            if value >= size:
+                return f"{_trim(value / size)} {word}" + (f" {unit}" if unit else "")
+        return f"{value:,.0f}" + (f" {unit}" if unit else "")
+    if kind is Kind.SIZE and value >= 1000:
+        return f"{_trim(value / 1000)} TB"
+    if kind is Kind.DURATION and value >= 48:
+        return f"{_trim(value / 24)} days"
+    if kind is Kind.DURATION and value == 1:
+        return "1 hour"
+    return f"{_trim(value)} {unit}"
+
+
+def _trim(number: float) -> str:
+    return f"{number:,.2f}".rstrip("0").rstrip(".")

@@ -1,0 +1,432 @@
+"""The question registry: each of the fifteen questions is defined here once.
+
+The wizard's steps, the review page, the admin, the PDF's "your answers" and the tests all loop
+over :data:`QUESTIONS`. Text may mark a glossary term as ``[[shown words|glossary-key]]`` or
+``[[glossary-key]]``; templates turn those into tooltips (see ``glossary.py``).
+
+Stored answer shape (``Submission.answers``, schema version :data:`SCHEMA_VERSION`)::
+
+    {
+      "<question slug>": {
+        "<field>": <value>,        # one item per structured field, JSON-native:
+                                   #   choice   -> "bf16" | "not_sure" | ""   (a choice key)
+                                   #   checkbox -> ["pytorch", "deepspeed"]  (in choice order)
+                                   #   text     -> "as typed"                 ("" when empty)
+                                   #   date     -> "2026-03-31"               ("" when empty)
+        "<number field>": 7e10,    # a number in the unit the field name carries
+                                   #   (_gb, _hours, _pct, _gbps, _gb_per_s; counts have none),
+                                   #   None when empty or "not sure"; whole values are ints
+        "<number field>_text": "70B",  # exactly what the customer typed (staff read this)
+        "not_sure": false,         # the customer ticked "not sure" for the whole question
+        "notes": ""                # the free-text "anything else" box
+      },
+      ...                          # every one of the fifteen slugs is present
+    }
+
+Every field is optional and "not sure yet" is always valid. A unit radio (``dataset_unit``,
+``global_batch_unit``) holds the customer's choice or, when they left it empty, the unit they
+wrote in the number ("1.2T tokens" -> "tokens"). The same answer always renders the same way via
+:meth:`Question.answer_lines` (review page, admin, PDF) and :meth:`Question.flatten` (CSV).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from questionnaire.answers import AnswerLine, answer_lines, flatten
+from questionnaire.forms.base import QuestionForm
+from questionnaire.forms.operations import DeploymentForm, ResilienceForm, RoadmapForm
+from questionnaire.forms.platform import (
+    NetworkForm,
+    ParallelismForm,
+    PreprocessingForm,
+    SoftwareForm,
+    StorageForm,
+    TeamsForm,
+)
+from questionnaire.forms.workload import (
+    BatchForm,
+    DataForm,
+    MethodForm,
+    ModelForm,
+    PrecisionForm,
+    TimelineForm,
+)
+
+SCHEMA_VERSION = 1
+TERM_MARK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
+
+
+@dataclass(frozen=True)
+class Example:
+    """An example answer: form data the question's form accepts, and the same in words."""
+
+    data: dict[str, Any]
+    text: str
+
+
+@dataclass(frozen=True)
+class Question:
+    number: int
+    slug: str
+    title: str
+    text: str
+    why_it_matters: str
+    in_simple_terms: str
+    what_to_capture: str
+    example: Example
+    glossary_terms: tuple[str, ...]
+    form_class: type[QuestionForm] = field(repr=False)
+
+    def answer_lines(self, answer: dict[str, Any] | None) -> list[AnswerLine]:
+        return answer_lines(self.form_class, answer)
+
+    def flatten(self, answer: dict[str, Any] | None) -> dict[str, str]:
+        return flatten(self.slug, self.form_class, answer)
+
+    def marked_terms(self) -> set[str]:
+        """Glossary keys marked in the text shown on the page."""
+        shown = " ".join((self.text, self.why_it_matters, self.in_simple_terms))
+        return {(key or words).strip() for words, key in TERM_MARK.findall(shown)}
+
+
+def plain(text: str) -> str:
+    """Text without glossary marks, for places without tooltips (PDF, admin, page title)."""
+    return TERM_MARK.sub(lambda m: m.group(1), text)
+
+
+QUESTIONS: tuple[Question, ...] = (
+    Question(
+        number=1,
+        slug="model",
+        title="Your model",
+        text="Which model do you want to train, and how big is it?",
+        why_it_matters="The number of [[parameters|parameter]] decides how much memory and computing power training needs. A [[mixture-of-experts|moe]] model needs memory for all of its parameters but computing only for its [[active parameters|active-parameters]].",
+        in_simple_terms="Tell us the model's name if it has one. We know the sizes of well-known models, so the name alone often is enough.",
+        what_to_capture="Model name, dense or mixture of experts, total parameters, active parameters per token, standard or custom code.",
+        example=Example(
+            data={
+                "model_name": "Llama 3.1 8B",
+                "architecture": "dense",
+                "total_params": "8B",
+                "code_base": "standard",
+            },
+            text="Llama 3.1 8B, a dense model, using standard Hugging Face code.",
+        ),
+        glossary_terms=("parameter", "moe", "active-parameters", "dense"),
+        form_class=ModelForm,
+    ),
+    Question(
+        number=2,
+        slug="method",
+        title="How you will train",
+        text="Will you train from scratch, continue training an existing model, or [[fine-tune|fine-tuning]] it?",
+        why_it_matters="Training from scratch can need hundreds of times more computing than [[LoRA|lora]] fine-tuning of the same model. The number of experiments multiplies everything.",
+        in_simple_terms="Fine-tuning adapts a model that already exists. [[PEFT|peft]] methods such as LoRA change only a small part of it and need much less hardware.",
+        what_to_capture="Training method, number of training phases, expected number of experiments.",
+        example=Example(
+            data={"method": "lora", "phases": "2", "experiments": "20"},
+            text="LoRA first, full fine-tuning later if needed; about 20 experiments.",
+        ),
+        glossary_terms=("fine-tuning", "lora", "peft"),
+        form_class=MethodForm,
+    ),
+    Question(
+        number=3,
+        slug="precision",
+        title="Number format and optimizer",
+        text="Which number format ([[precision]]) and which [[optimizer]] will you train with?",
+        why_it_matters="Shorter number formats such as BF16 or FP8 make training faster and use less memory. The optimizer can need more memory than the model itself. [[Gradient checkpointing|gradient-checkpointing]] saves memory at the cost of time.",
+        in_simple_terms="If you use a standard recipe, it is most likely BF16 with AdamW. If you are not sure, say so: we will assume that.",
+        what_to_capture="Precision, optimizer, gradient checkpointing, quantisation-aware training, framework requirements.",
+        example=Example(
+            data={
+                "precision": "bf16",
+                "optimizer": "adamw",
+                "gradient_checkpointing": "yes",
+                "quantisation_aware": "no",
+            },
+            text="BF16 with AdamW; gradient checkpointing is probably on.",
+        ),
+        glossary_terms=(
+            "precision",
+            "mixed-precision",
+            "optimizer",
+            "gradient-checkpointing",
+            "quantisation",
+        ),
+        form_class=PrecisionForm,
+    ),
+    Question(
+        number=4,
+        slug="data",
+        title="Your training data",
+        text="How much data will you train on, and what kind of data is it?",
+        why_it_matters="The amount of data, counted in [[tokens|token]] or samples and multiplied by the number of [[epochs|epoch]], sets the total training work. Its size on disk decides the storage.",
+        in_simple_terms="Give whatever number you have: tokens, number of documents or files, or gigabytes. We can convert between them.",
+        what_to_capture="Dataset size and unit, kind of data, file formats, average sample size, epochs, growth per year.",
+        example=Example(
+            data={
+                "dataset_size": "400,000 documents",
+                "dataset_unit": "samples",
+                "modality": "text",
+                "file_formats": "JSONL",
+                "tokens_per_sample": "1,500",
+                "epochs": "3",
+                "annual_growth_pct": "30 %",
+            },
+            text="400,000 labelled documents of about 1,500 tokens each, 3 epochs, growing 30 % a year.",
+        ),
+        glossary_terms=("token", "epoch"),
+        form_class=DataForm,
+    ),
+    Question(
+        number=5,
+        slug="timeline",
+        title="Time and deadlines",
+        text="How long may one training run take, and when do you need results?",
+        why_it_matters="The shorter the acceptable [[wall-clock time|wall-clock]], the more [[accelerators|accelerator]] run side by side, and the higher the cost.",
+        in_simple_terms="“Overnight” is about 12 hours. A firm date helps us check that the plan is realistic.",
+        what_to_capture="Acceptable time per run, deadline, runs per month, acceptable queue time.",
+        example=Example(
+            data={
+                "run_time_hours": "12 hours",
+                "deadline": "2026-03-31",
+                "runs_per_month": "10",
+                "queue_time_hours": "2 hours",
+            },
+            text="Each run should finish overnight; results before the quarterly review.",
+        ),
+        glossary_terms=("wall-clock", "accelerator", "queue-time"),
+        form_class=TimelineForm,
+    ),
+    Question(
+        number=6,
+        slug="batch",
+        title="Sequence length and batch size",
+        text="How long are your training examples, and how large are your batches?",
+        why_it_matters="The [[sequence length|sequence-length]] and the [[micro-batch]] decide how much memory each accelerator needs. The [[global batch|batch]] limits how many accelerators can usefully work together.",
+        in_simple_terms="If you use a published recipe, these numbers are in its settings. Leave anything you do not know as “not sure”.",
+        what_to_capture="Sequence length, global batch size and its unit, micro-batch size, gradient accumulation, largest acceptable batch.",
+        example=Example(
+            data={
+                "sequence_length": "4k",
+                "global_batch": "4M tokens",
+                "global_batch_unit": "tokens",
+                "micro_batch_size": "1",
+                "gradient_accumulation": "8",
+            },
+            text="Sequence length 4,096; global batch about 4 million tokens.",
+        ),
+        glossary_terms=("sequence-length", "batch", "micro-batch", "gradient-accumulation"),
+        form_class=BatchForm,
+    ),
+    Question(
+        number=7,
+        slug="teams",
+        title="People and jobs",
+        text="How many teams will use the hardware, and how many jobs run at the same time?",
+        why_it_matters="Jobs that run side by side each need their own share of the [[cluster]]. A [[scheduler]] such as [[Slurm|slurm]] or [[Kubernetes|kubernetes]] shares it fairly.",
+        in_simple_terms="Think of a busy week: how many training jobs would be running at once?",
+        what_to_capture="Teams, concurrent jobs, development versus production share, scheduler preference.",
+        example=Example(
+            data={
+                "teams": "1",
+                "concurrent_jobs": "2",
+                "development_share_pct": "30 %",
+                "scheduler": "slurm",
+            },
+            text="Two data scientists in one team, at most two runs at once.",
+        ),
+        glossary_terms=("cluster", "scheduler", "slurm", "kubernetes"),
+        form_class=TeamsForm,
+    ),
+    Question(
+        number=8,
+        slug="software",
+        title="Software and accelerators",
+        text="Which software do you train with, and which [[accelerator]] makers can you use?",
+        why_it_matters="Some software only runs on NVIDIA hardware, for example custom [[CUDA|cuda]] code. AMD accelerators use [[ROCm|rocm]] instead and can cost less.",
+        in_simple_terms="Tell us what your team uses today. If you run training in [[containers|container]], moving to new hardware is easier.",
+        what_to_capture="Frameworks and versions, custom kernels, containers, accelerator maker constraints.",
+        example=Example(
+            data={
+                "frameworks": ["pytorch", "huggingface"],
+                "framework_versions": "PyTorch 2.4, PEFT 0.12",
+                "custom_kernels": "no",
+                "containers": "yes",
+                "accelerator_vendor": "nvidia_only",
+            },
+            text="PyTorch with Hugging Face Transformers and PEFT; no custom kernels; NVIDIA preferred.",
+        ),
+        glossary_terms=("accelerator", "cuda", "rocm", "container"),
+        form_class=SoftwareForm,
+    ),
+    Question(
+        number=9,
+        slug="parallelism",
+        title="Splitting the work",
+        text="How do you split training across accelerators ([[parallelism]])?",
+        why_it_matters="[[Tensor parallelism|tensor-parallel]] needs very fast links inside a server; [[data parallelism|data-parallel]] and [[pipeline parallelism|pipeline-parallel]] put more load on the network between servers. [[FSDP or ZeRO|fsdp]] saves memory.",
+        in_simple_terms="If your model fits on one server, you may not need to split it at all. If you are not sure, ask us to recommend a plan.",
+        what_to_capture="Kinds of parallelism, existing distributed code, orchestration tool.",
+        example=Example(
+            data={
+                "strategies": ["recommend"],
+                "existing_distributed_code": "no",
+                "orchestration": "torchrun",
+            },
+            text="Not sure: whatever fits on one server.",
+        ),
+        glossary_terms=(
+            "parallelism",
+            "data-parallel",
+            "tensor-parallel",
+            "pipeline-parallel",
+            "expert-parallel",
+            "sequence-parallel",
+            "fsdp",
+        ),
+        form_class=ParallelismForm,
+    ),
+    Question(
+        number=10,
+        slug="network",
+        title="Network",
+        text="What do you need from the network inside and between servers?",
+        why_it_matters="When many servers train one model, they exchange data after every step. A slow network leaves expensive accelerators waiting. [[NVLink|nvlink]] connects accelerators inside a server; [[InfiniBand|infiniband]] or [[RoCE|roce]] connect servers.",
+        in_simple_terms="If you do not know, that is fine: we will recommend a network that suits your model. [[Oversubscription|oversubscription]] means the network is cheaper but slower when everyone sends at once.",
+        what_to_capture="NVLink or NVSwitch, InfiniBand or Ethernet, link speed, RDMA, oversubscription tolerance.",
+        example=Example(
+            data={
+                "nvlink_needed": "not_sure",
+                "fabric": "infiniband",
+                "link_speed_gbps": "400 Gb/s",
+                "rdma": "yes",
+                "oversubscription": "1:1",
+            },
+            text="InfiniBand, non-blocking, 400 Gb/s.",
+        ),
+        glossary_terms=("nvlink", "infiniband", "roce", "rdma", "oversubscription"),
+        form_class=NetworkForm,
+    ),
+    Question(
+        number=11,
+        slug="storage",
+        title="Storage",
+        text="How fast must training read its data, and how large are your [[checkpoints|checkpoint]]?",
+        why_it_matters="Storage must deliver data fast enough ([[throughput]]) to keep every accelerator busy, and write checkpoints quickly. Millions of small files strain the [[metadata]] service.",
+        in_simple_terms="Tell us what you already have, for example a [[shared file system|shared-file-system]] or [[object storage|object-storage]], and whether local [[NVMe|nvme]] drives would help.",
+        what_to_capture="Read rate, checkpoint size and frequency, local NVMe cache, existing storage, many small files.",
+        example=Example(
+            data={
+                "read_rate_gb_per_s": "not sure",
+                "checkpoint_size_gb": "2 GB",
+                "checkpoint_every_hours": "1 hour",
+                "local_nvme": "yes",
+                "existing_storage": "shared_fs",
+                "existing_storage_details": "NetApp NFS, about 2 TB of documents",
+                "many_small_files": "no",
+            },
+            text="About 2 TB of documents on NFS; checkpoints are small (adapters only).",
+        ),
+        glossary_terms=(
+            "checkpoint",
+            "throughput",
+            "metadata",
+            "shared-file-system",
+            "object-storage",
+            "nvme",
+        ),
+        form_class=StorageForm,
+    ),
+    Question(
+        number=12,
+        slug="preprocessing",
+        title="Data preparation during training",
+        text="Is data prepared while training runs, for example decoded or [[tokenised|tokenisation]]?",
+        why_it_matters="[[Preprocessing|preprocessing]] during training, such as decoding video, needs many processor cores and much memory next to each accelerator, and fast [[PCIe|pcie]] paths. Servers with poor [[NUMA|numa]] layout can starve the accelerators.",
+        in_simple_terms="If your data is prepared in advance and stored ready to use, choose “None”.",
+        what_to_capture="Work done during training, CPU threads, memory working set, libraries.",
+        example=Example(
+            data={"online_steps": ["none"], "cpu_threads_per_gpu": "4"},
+            text="OCR and tokenisation happen before training, not during.",
+        ),
+        glossary_terms=("tokenisation", "preprocessing", "pcie", "numa"),
+        form_class=PreprocessingForm,
+    ),
+    Question(
+        number=13,
+        slug="resilience",
+        title="Failures and restarts",
+        text="How much training time could you accept losing when something fails?",
+        why_it_matters="In large [[clusters|cluster]], hardware fails every few days. Saving [[checkpoints|checkpoint]] more often loses less work but slows training; spare [[nodes|node]] shorten the wait for repairs.",
+        in_simple_terms="If a run fails halfway, it continues from the last checkpoint. The question is how far back that may be.",
+        what_to_capture="Largest acceptable lost compute, checkpoint interval, copies, restart process, spare nodes.",
+        example=Example(
+            data={
+                "max_lost_hours": "12 hours",
+                "replication": "none",
+                "restart": "manual",
+                "spare_nodes": "no",
+            },
+            text="Losing one night's run is acceptable.",
+        ),
+        glossary_terms=("cluster", "checkpoint", "node"),
+        form_class=ResilienceForm,
+    ),
+    Question(
+        number=14,
+        slug="deployment",
+        title="Location and security",
+        text="Where should the hardware be, and what rules apply to your data?",
+        why_it_matters="Owning hardware, [[colocation]] and cloud differ greatly in cost and lead time. [[Data residency|data-residency]] and security rules can rule some options out.",
+        in_simple_terms="Tell us about any legal or company rules, for example that data must stay in the EU or that training machines have no internet access.",
+        what_to_capture="On-premises, colocation, cloud or hybrid; data residency; encryption; no shared tenancy; internet restrictions; export policy.",
+        example=Example(
+            data={
+                "location": "on_premises",
+                "data_residency": "EU only",
+                "encryption": ["at_rest", "in_transit"],
+                "dedicated": "yes",
+                "internet": "none",
+                "export_policy": "Data may not leave our own data centre.",
+            },
+            text="Must stay in the EU, in our own data centre, with no internet access from training machines.",
+        ),
+        glossary_terms=("colocation", "data-residency"),
+        form_class=DeploymentForm,
+    ),
+    Question(
+        number=15,
+        slug="roadmap",
+        title="The years ahead",
+        text="How will your training needs grow over the next few years?",
+        why_it_matters="Hardware bought today should still fit next year's work. The [[total cost of ownership|tco]] over several years often matters more than the price today.",
+        in_simple_terms="A rough idea is enough, for example “twice as much next year”.",
+        what_to_capture="Runs per month, hours per run, yearly growth, future model sizes, budget period, in-house operations.",
+        example=Example(
+            data={
+                "future_runs_per_month": "20",
+                "future_hours_per_run": "8 hours",
+                "annual_growth_pct": "100 %",
+                "future_model_sizes": "Two similar use cases next year",
+                "budget_years": "3",
+                "operations": "some",
+            },
+            text="This use case plus two similar ones next year; a three-year view.",
+        ),
+        glossary_terms=("tco",),
+        form_class=RoadmapForm,
+    ),
+)
+
+_BY_SLUG = {question.slug: question for question in QUESTIONS}
+SLUGS: tuple[str, ...] = tuple(_BY_SLUG)
+
+
+def get_question(slug: str) -> Question:
+    """The question with this slug; ``KeyError`` for an unknown one."""
+    return _BY_SLUG[slug]
