@@ -1,0 +1,103 @@
+"""Test data made straight through the ORM: users in roles, submissions, versions, PDFs."""
+
+import io
+import itertools
+from functools import cache
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.files.base import ContentFile
+from django.utils import timezone
+from pypdf import PdfWriter
+
+from questionnaire.models import Submission
+from questionnaire.questions import QUESTIONS
+from reports.models import Proposal
+from sizing.models import Recommendation
+
+PASSWORD = "a-long-test-password-9f3k"  # noqa: S105 (test users only)
+_numbers = itertools.count(1)
+
+
+@cache
+def example_answers() -> dict:
+    """Every question answered with the registry's own example, stored as the wizard stores it."""
+    answers = {}
+    for question in QUESTIONS:
+        form = question.form_class(data=question.example.data)
+        assert form.is_valid(), (question.slug, form.errors)
+        answers[question.slug] = form.to_answer()
+    return answers
+
+
+def make_user(role: str | None = None, *, username: str | None = None, **extra):
+    """A user in ``role`` ("Account managers", "Engineers"), "superuser", or None (plain staff)."""
+    User = get_user_model()
+    username = username or f"{(role or 'staff').split()[0].lower()}{next(_numbers)}"
+    if role == "superuser":
+        return User.objects.create_superuser(username, f"{username}@example.com", PASSWORD)
+    user = User.objects.create_user(
+        username, f"{username}@example.com", PASSWORD, is_staff=True, **extra
+    )
+    if role:
+        user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+def make_submission(**fields) -> Submission:
+    n = next(_numbers)
+    defaults = {
+        "reference": f"TQ-2026-{n:05d}",
+        "contact_name": f"Ada Customer {n}",
+        "contact_email": f"ada{n}@customer.example",
+        "company": f"Customer {n} Ltd",
+        "privacy_consent_at": timezone.now(),
+        "answers": example_answers(),
+    }
+    defaults.update(fields)
+    return Submission.objects.create(**defaults)
+
+
+def make_recommendation(submission: Submission, *, version: int | None = None, **fields):
+    version = version or (submission.recommendations.count() + 1)
+    defaults = {
+        "status": Recommendation.Status.DONE,
+        "engine_version": "test-1",
+        "engine_input": {"hardware": {"accelerator": "a100-80gb"}},
+        "result": {"cluster": {"accelerator": "a100-80gb", "gpus": 16, "nodes": 2}},
+        "finished_at": timezone.now(),
+    }
+    defaults.update(fields)
+    return Recommendation.objects.create(submission=submission, version=version, **defaults)
+
+
+def pdf_bytes(pages: int = 1) -> bytes:
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(width=595, height=842)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def make_proposal(recommendation: Recommendation, *, with_file: bool = True, **fields) -> Proposal:
+    defaults = {"status": Proposal.Status.DONE, "page_count": 1}
+    defaults.update(fields)
+    proposal = Proposal(
+        submission=recommendation.submission,
+        recommendation=recommendation,
+        version=recommendation.version,
+        **defaults,
+    )
+    if with_file:
+        content = pdf_bytes()
+        proposal.size_bytes = len(content)
+        proposal.pdf.save("proposal.pdf", ContentFile(content), save=False)
+    proposal.save()
+    return proposal
+
+
+def make_ready_submission(**fields) -> tuple[Submission, Recommendation, Proposal]:
+    submission = make_submission(pipeline_status=Submission.PipelineStatus.READY, **fields)
+    recommendation = make_recommendation(submission)
+    return submission, recommendation, make_proposal(recommendation)
