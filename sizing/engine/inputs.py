@@ -91,6 +91,7 @@ class NetworkInput:
     inter_node: str | None = None  # "infiniband" | "roce" | "ethernet"
     oversubscription: float | None = None  # [x:1]
     max_comm_share: float | None = None  # [fraction of step time]
+    nic_gbps_per_gpu: float | None = None  # [Gb/s] existing scale-out bandwidth per GPU
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int,
                 *, nic_gbps_per_gpu: float | None = None) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits)."""
     per_node = min(r.gpus_per_node, gpus)
-    nic = nic_gbps_per_gpu if nic_gbps_per_gpu is not None else acc.nic_gbps_per_gpu
+    nic = nic_gbps_per_gpu or r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu
     oversub = r.oversubscription or 1.0
     sequences = max(1.0, w.tokens_per_step / w.seq)
     recomputes = ["none", "full"]

@@ -85,7 +85,7 @@ def plan_resilience(*, gpus: int, nodes: int, compute_hours: float, write_hours:
     interval = forced_interval_hours or min(optimal, max_lost_hours)
     interval = max(interval, write_hours * 2.0, 1.0 / 60.0)
     per_failure = value("restart_hours") + interval / 2.0
-    overhead = write_hours / interval + per_failure / mtbf + value("evaluation_share")
+    overhead = write_hours / interval + per_failure / mtbf + value("run_overhead_share")
     goodput = 1.0 / (1.0 + overhead)
     wall = compute_hours / goodput
     interruptions = wall / mtbf

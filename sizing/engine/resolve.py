@@ -84,6 +84,7 @@ class Resolved:
     inter_node: str
     oversubscription: float | None
     max_comm_share: float
+    nic_gbps_per_gpu: float | None
     checkpoint_minutes_max: float
     checkpoints_retained: int
     existing_read_gb_per_s: float | None
@@ -292,7 +293,8 @@ def resolve(inp: SizingInput) -> Resolved:  # noqa: C901 - one linear pass over 
         gpus_per_node=per_node, forced_tensor=par.tensor, forced_pipeline=par.pipeline,
         forced_data=par.data, forced_expert=par.expert, forced_zero=par.zero_stage,
         frameworks=frameworks, custom_cuda_kernels=custom, cuda_only=cuda_only, inter_node=inter,
-        oversubscription=net.oversubscription, max_comm_share=share, checkpoint_minutes_max=ckpt_min,
+        oversubscription=net.oversubscription, max_comm_share=share,
+        nic_gbps_per_gpu=net.nic_gbps_per_gpu, checkpoint_minutes_max=ckpt_min,
         checkpoints_retained=retained, existing_read_gb_per_s=inp.storage.existing_read_gb_per_s,
         max_lost_hours=lost, checkpoint_interval_hours=inp.resilience.checkpoint_interval_hours,
         location=dep.location, data_residency=dep.data_residency, air_gapped=bool(dep.air_gapped),

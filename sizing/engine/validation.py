@@ -134,6 +134,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "inter_node": _enum("infiniband", "roce", "ethernet"),
         "oversubscription": _num("an oversubscription ratio between 1 (non-blocking) and 16", 1.0, 16.0),
         "max_comm_share": _num("a fraction of step time between 0 and 1", 0.0, 1.0, low_open=True),
+        "nic_gbps_per_gpu": _num("a bandwidth in Gb/s per accelerator (1 to 3,200)", 1.0, 3200.0),
     },
     "storage": {
         "checkpoint_minutes_max": _num("a positive number of minutes (at most 1,440)", 0.0, 1440.0, low_open=True),
