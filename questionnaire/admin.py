@@ -191,9 +191,6 @@ class SubmissionAdmin(admin.ModelAdmin):
                 submission=obj, assignee=form.cleaned_data["assignee"], user=request.user
             )
 
-    def save_related(self, request, form, formsets, change) -> None:
-        pass  # every inline is read-only
-
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
             context.update(self._staff_context(request, obj))

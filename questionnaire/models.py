@@ -20,6 +20,9 @@ class Draft(models.Model):
     # Only a hash of the resume token is stored; the raw token exists in the emailed link.
     resume_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     resume_token_expires_at = models.DateTimeField(null=True, blank=True)
+    # Bumped on every save of a step: a page rendered at an older revision was overtaken by
+    # another tab or device, which the wizard tells the customer about.
+    revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -28,6 +31,10 @@ class Draft(models.Model):
 
     def __str__(self) -> str:
         return f"Draft {self.id} (step {self.current_step or '-'})"
+
+    @property
+    def is_submitted(self) -> bool:
+        return Submission.objects.filter(draft_id=self.pk).exists()
 
 
 class Submission(models.Model):

@@ -1,8 +1,16 @@
 from django.urls import path
-from django.views.generic import TemplateView
+
+from questionnaire import views
+from questionnaire.wizard import wizard_view
 
 app_name = "questionnaire"
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="questionnaire/home.html"), name="home"),
+    path("", views.home, name="home"),
+    path("glossary/", views.glossary, name="glossary"),
+    path("q/start/", views.start, name="start"),
+    path("q/resume/<str:token>/", views.resume, name="resume"),
+    path("q/<uuid:draft_id>/save/", views.save_for_later, name="save"),
+    path("q/<uuid:draft_id>/confirmation/", views.confirmation, name="confirmation"),
+    path("q/<uuid:draft_id>/<slug:step>/", wizard_view, name="step"),
 ]

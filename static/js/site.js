@@ -1,1 +1,81 @@
-/* Progressive enhancement only: every page works without JavaScript. */
+/* Progressive enhancement only: every page works without JavaScript. No inline script
+   anywhere (the Content-Security-Policy forbids it), so page behaviour lives here. */
+(function () {
+  "use strict";
+
+  // Move focus to the error summary so screen readers announce it and keyboard users start
+  // there (the autofocus attribute does the same where the browser honours it).
+  function focusErrorSummary() {
+    var summary = document.querySelector("[data-error-summary]");
+    if (summary) { summary.focus(); }
+  }
+
+  // Glossary tooltips: hover and keyboard focus are handled by CSS; here a click or tap
+  // toggles the tip instead of opening the glossary page, and Escape dismisses it.
+  function closeAll(except) {
+    document.querySelectorAll(".term.is-open").forEach(function (term) {
+      if (term !== except) {
+        term.classList.remove("is-open");
+        var link = term.querySelector(".term-link");
+        if (link) { link.setAttribute("aria-expanded", "false"); }
+      }
+    });
+  }
+
+  function setUpTerms() {
+    document.querySelectorAll(".term-link").forEach(function (link) {
+      link.setAttribute("aria-expanded", "false");
+      link.addEventListener("click", function (event) {
+        event.preventDefault();
+        var term = link.closest(".term");
+        var open = !term.classList.contains("is-open");
+        closeAll(term);
+        term.classList.toggle("is-open", open);
+        term.classList.remove("is-dismissed");
+        link.setAttribute("aria-expanded", open ? "true" : "false");
+      });
+      link.addEventListener("blur", function () {
+        link.closest(".term").classList.remove("is-dismissed");
+      });
+      link.closest(".term").addEventListener("mouseleave", function (event) {
+        event.currentTarget.classList.remove("is-dismissed");
+      });
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape") { return; }
+      document.querySelectorAll(".term").forEach(function (term) {
+        if (term.classList.contains("is-open") || term.matches(":hover, :focus-within")) {
+          term.classList.add("is-dismissed");
+        }
+      });
+      closeAll(null);
+    });
+    document.addEventListener("click", function (event) {
+      if (!event.target.closest(".term")) { closeAll(null); }
+    });
+  }
+
+  // A second click on a submit button while the first request is on its way is ignored.
+  // The server is idempotent anyway; this only spares the customer a confusing wait.
+  function setUpSubmitOnce() {
+    document.querySelectorAll("form[data-once]").forEach(function (form) {
+      form.addEventListener("submit", function (event) {
+        if (form.dataset.submitting === "1") { event.preventDefault(); return; }
+        form.dataset.submitting = "1";
+        window.setTimeout(function () { form.dataset.submitting = ""; }, 8000);
+      });
+    });
+  }
+
+  function start() {
+    focusErrorSummary();
+    setUpTerms();
+    setUpSubmitOnce();
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,219 @@
+"""Business actions of the questionnaire: saving drafts, resume links and submitting.
+
+The wizard, the demo loader and the tests all go through these functions, so a demo submission
+is stored exactly like a real one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.datastructures import MultiValueDict
+
+from questionnaire.forms.base import QuestionForm
+from questionnaire.models import Draft, ReferenceCounter, Submission
+from questionnaire.questions import QUESTIONS, SCHEMA_VERSION
+from sizing.services import schedule_sizing
+from staff.notifications import notify_submission_received
+
+logger = logging.getLogger(__name__)
+
+StepData = dict[str, list[str]]
+
+
+@dataclass(frozen=True)
+class Contact:
+    name: str
+    email: str
+    company: str
+    role: str = ""
+    country: str = ""
+
+
+class IncompleteAnswers(ValueError):
+    """Some questions still need attention; ``slugs`` lists them in order."""
+
+    def __init__(self, slugs: list[str]):
+        super().__init__(f"questions needing attention: {', '.join(slugs)}")
+        self.slugs = slugs
+
+
+# --- drafts ------------------------------------------------------------------------------------
+
+
+def start_draft() -> Draft:
+    return Draft.objects.create()
+
+
+def save_step(*, draft: Draft, step: str, data: Mapping[str, Any], current_step: str) -> Draft:
+    """Store one step's raw posted data (valid or not) and where the customer is.
+
+    Raw data, not cleaned data: what the customer typed must come back exactly, even when it was
+    not valid yet (Back, "save and come back later", an expired session). The row is locked so
+    two tabs saving different steps at once cannot overwrite each other's step.
+    """
+    raw = _raw_step_data(step, data)
+    with transaction.atomic():
+        locked = Draft.objects.select_for_update().get(pk=draft.pk)
+        locked.step_data = {**locked.step_data, step: raw}
+        locked.current_step = current_step
+        locked.revision += 1
+        locked.save(update_fields=["step_data", "current_step", "revision", "updated_at"])
+    return locked
+
+
+def set_current_step(*, draft: Draft, step: str) -> None:
+    Draft.objects.filter(pk=draft.pk).update(current_step=step, updated_at=timezone.now())
+
+
+def _raw_step_data(step: str, data: Mapping[str, Any]) -> StepData:
+    """Keep only this step's own fields (``<step>-<field>``): never the CSRF token."""
+    if isinstance(data, MultiValueDict):
+        items = data.lists()
+    else:
+        items = (
+            (key, value if isinstance(value, list) else [value]) for key, value in data.items()
+        )
+    prefix = f"{step}-"
+    return {key: [str(v) for v in values] for key, values in items if key.startswith(prefix)}
+
+
+def step_data_from_answer_data(step: str, data: Mapping[str, Any]) -> StepData:
+    """Form data without prefixes (like a question's example) in the wizard's stored shape."""
+    return {
+        f"{step}-{key}": [str(v) for v in (value if isinstance(value, list) else [value])]
+        for key, value in data.items()
+    }
+
+
+def question_form(slug: str, form_class: type[QuestionForm], draft: Draft) -> QuestionForm | None:
+    """The bound form of one question from the draft, or None when never visited."""
+    raw = draft.step_data.get(slug)
+    if raw is None:
+        return None
+    return form_class(data=MultiValueDict(raw), prefix=slug)
+
+
+def collect_answers(draft: Draft) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """The answers of every question, and the slugs that are missing or invalid."""
+    answers: dict[str, dict[str, Any]] = {}
+    attention: list[str] = []
+    for question in QUESTIONS:
+        form = question_form(question.slug, question.form_class, draft)
+        if form is None or not form.is_valid():
+            attention.append(question.slug)
+            continue
+        answers[question.slug] = form.to_answer()
+    return answers, attention
+
+
+# --- resume links ------------------------------------------------------------------------------
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def issue_resume_token(*, draft: Draft) -> str:
+    """A new private token for this draft (the previous one stops working); only its hash is
+    stored, so a copy of the database cannot be used to open anyone's answers."""
+    token = secrets.token_urlsafe(32)
+    draft.resume_token_hash = _hash_token(token)
+    draft.resume_token_expires_at = timezone.now() + timedelta(days=settings.RESUME_LINK_DAYS)
+    draft.save(update_fields=["resume_token_hash", "resume_token_expires_at", "updated_at"])
+    return token
+
+
+def email_resume_link(*, draft: Draft, email: str, link: str) -> None:
+    """Send the link; a mail failure is logged, since the link is also shown on screen."""
+    if draft.email != email:
+        draft.email = email
+        draft.save(update_fields=["email", "updated_at"])
+    body = (
+        "You asked us to save your answers to the training infrastructure questionnaire.\n\n"
+        f"Continue where you left off: {link}\n\n"
+        f"The link works for {settings.RESUME_LINK_DAYS} days. Anyone with the link can see "
+        "and change your answers, so do not forward it.\n"
+    )
+    try:
+        send_mail("Your link to continue the questionnaire", body, None, [email])
+    except Exception:
+        logger.exception("could not email a resume link for draft %s", draft.pk)
+
+
+def find_draft_by_token(token: str) -> tuple[Draft | None, bool]:
+    """(draft, expired) for a resume token; (None, False) when unknown."""
+    if not token:
+        return None, False
+    draft = Draft.objects.filter(resume_token_hash=_hash_token(token)).first()
+    if draft is None:
+        return None, False
+    expires = draft.resume_token_expires_at
+    return draft, expires is None or expires <= timezone.now()
+
+
+# --- submitting --------------------------------------------------------------------------------
+
+
+def next_reference() -> str:
+    """The next human-readable reference of this year, like ``TQ-2026-00042``.
+
+    Must run inside a transaction: the counter row stays locked until it commits, so two
+    submissions can never draw the same number.
+    """
+    year = timezone.now().year
+    ReferenceCounter.objects.get_or_create(year=year)
+    counter = ReferenceCounter.objects.select_for_update().get(year=year)
+    counter.last_number += 1
+    counter.save(update_fields=["last_number"])
+    return f"TQ-{year}-{counter.last_number:05d}"
+
+
+def submit_answers(*, draft: Draft, contact: Contact) -> Submission:
+    """Turn a complete draft into its one Submission and start the sizing pipeline.
+
+    Idempotent: a double click, a refresh or a replay returns the submission made the first
+    time. Raises :class:`IncompleteAnswers` when a question is missing or invalid.
+    """
+    try:
+        with transaction.atomic():
+            # Locking the draft serialises concurrent submits of the same questionnaire.
+            locked = Draft.objects.select_for_update().get(pk=draft.pk)
+            existing = Submission.objects.filter(draft=locked).first()
+            if existing is not None:
+                return existing
+            answers, attention = collect_answers(locked)
+            if attention:
+                raise IncompleteAnswers(attention)
+            submission = Submission.objects.create(
+                reference=next_reference(),
+                draft=locked,
+                contact_name=contact.name,
+                contact_email=contact.email,
+                company=contact.company,
+                contact_role=contact.role,
+                country=contact.country,
+                privacy_consent_at=timezone.now(),
+                answers=answers,
+                schema_version=SCHEMA_VERSION,
+                pipeline_status=Submission.PipelineStatus.PENDING,
+            )
+            schedule_sizing(submission=submission)
+            transaction.on_commit(lambda: notify_submission_received(submission))
+    except IntegrityError:
+        # The one-to-one draft link is the last line of defence against a duplicate.
+        existing = Submission.objects.filter(draft_id=draft.pk).first()
+        if existing is None:
+            raise
+        return existing
+    return submission

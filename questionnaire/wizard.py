@@ -1,0 +1,223 @@
+"""The questionnaire wizard: welcome, fifteen questions, contact details, review.
+
+django-formtools' NamedUrlSessionWizardView with its known traps fixed:
+
+* each questionnaire has its own id in the URL and in the storage prefix, so two tabs with two
+  questionnaires never share state (formtools #15, #126);
+* every step's raw data is saved to the Draft row *before* anything else happens, including
+  Back, so Back never drops what was typed (#284), and the session is only a cache: an expired
+  session or another device picks up from the draft, with a message saying so;
+* opening a step URL never resets anything; a step changed meanwhile in another tab is named;
+* submitting is idempotent (one Submission per draft) and only happens on POST.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
+from formtools.wizard.views import NamedUrlSessionWizardView, WizardView
+
+from questionnaire import access
+from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
+from questionnaire.glossary import GLOSSARY
+from questionnaire.models import Draft
+from questionnaire.questions import QUESTIONS, get_question
+from questionnaire.review import review_rows
+from questionnaire.services import (
+    Contact,
+    IncompleteAnswers,
+    save_step,
+    set_current_step,
+    submit_answers,
+)
+
+WELCOME, CONTACT, REVIEW, SUBMIT = "welcome", "contact", "review", "submit"
+FORM_LIST = [
+    (WELCOME, WelcomeForm),
+    *[(question.slug, question.form_class) for question in QUESTIONS],
+    (CONTACT, ContactForm),
+    (REVIEW, ReviewForm),
+]
+STEP_NAMES = {name for name, _ in FORM_LIST}
+QUESTION_SLUGS = {question.slug for question in QUESTIONS}
+RESUMED_FLAG = "questionnaire_resumed_{}"
+
+SESSION_ENDED_MESSAGE = (
+    "Your session had ended, so we reopened your questionnaire from the copy we save after "
+    "every page. Your answers are all here."
+)
+RESUMED_MESSAGE = "Welcome back. Your saved answers are all here."
+OTHER_TAB_MESSAGE = (
+    "This page was also changed in another tab or window. We kept what you sent just now; "
+    "check that it is what you want."
+)
+ALREADY_SUBMITTED_MESSAGE = "You have already sent this questionnaire. Here is your reference."
+
+
+def fingerprint(raw: dict[str, list[str]] | None) -> str:
+    """A short hash of a step's stored data, to notice a change made in another tab."""
+    return hashlib.sha256(json.dumps(raw or {}, sort_keys=True).encode()).hexdigest()[:16]
+
+
+class QuestionnaireWizard(NamedUrlSessionWizardView):
+    draft: Draft
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        self.draft = get_object_or_404(Draft, pk=kwargs["draft_id"])
+        if not access.may_open(request, self.draft.pk):
+            return render(request, "questionnaire/not_open_here.html", status=403)
+        if self.draft.is_submitted:
+            messages.info(request, ALREADY_SUBMITTED_MESSAGE)
+            return redirect("questionnaire:confirmation", draft_id=self.draft.pk)
+        prefix = self.get_prefix(request, *args, **kwargs)
+        self.session_had_wizard = f"wizard_{prefix}" in request.session
+        response = super().dispatch(request, *args, **kwargs)
+        add_never_cache_headers(response)  # Back re-fetches the page as it was left
+        return response
+
+    def get_prefix(self, request: HttpRequest, *args: Any, **kwargs: Any) -> str:
+        return f"questionnaire_{kwargs['draft_id'].hex}"
+
+    def get_step_url(self, step: str) -> str:
+        return reverse(self.url_name, kwargs={"draft_id": self.draft.pk, "step": step})
+
+    def get_template_names(self) -> list[str]:
+        step = self.steps.current
+        if step in (WELCOME, CONTACT, REVIEW):
+            return [f"questionnaire/{step}.html"]
+        return ["questionnaire/question.html"]
+
+    # --- the draft is the source of truth ---------------------------------------------------
+
+    def _load_draft(self) -> None:
+        """Copy the draft's steps into the session storage, and say so if the session was new."""
+        data = self.storage.data
+        data[self.storage.step_data_key] = dict(self.draft.step_data)
+        if data[self.storage.step_key] is None:
+            data[self.storage.step_key] = self.draft.current_step or WELCOME
+        self.storage.data = data
+        if not self.session_had_wizard and self.draft.step_data:
+            resumed = self.request.session.pop(RESUMED_FLAG.format(self.draft.pk), False)
+            messages.info(self.request, RESUMED_MESSAGE if resumed else SESSION_ENDED_MESSAGE)
+            self.session_had_wizard = True
+
+    def get(self, *args: Any, **kwargs: Any) -> HttpResponse:
+        self._load_draft()
+        step = kwargs.get("step")
+        if step == SUBMIT:
+            # Submitting only ever happens on POST from the review page.
+            return redirect(self.get_step_url(REVIEW))
+        if step in self.get_form_list() and step != self.draft.current_step:
+            set_current_step(draft=self.draft, step=step)
+        return super().get(*args, **kwargs)
+
+    def post(self, *args: Any, **kwargs: Any) -> HttpResponse:
+        self._load_draft()
+        step = self.request.POST.get(f"{self.prefix}-current_step", "")
+        if step in STEP_NAMES:
+            self._keep_posted_step(step)
+        if "save_for_later" in self.request.POST:
+            return redirect("questionnaire:save", draft_id=self.draft.pk)
+        return super().post(*args, **kwargs)
+
+    def _keep_posted_step(self, step: str) -> None:
+        """Save what was posted for this step, valid or not, before Back or validation."""
+        stored = self.draft.step_data.get(step)
+        posted_fingerprint = self.request.POST.get("step_fingerprint")
+        if posted_fingerprint and posted_fingerprint != fingerprint(stored):
+            messages.warning(self.request, OTHER_TAB_MESSAGE)
+        prefix = f"{step}-"
+        has_content = any(
+            value.strip()
+            for key, values in self.request.POST.lists()
+            if key.startswith(prefix)
+            for value in values
+        )
+        if not has_content and stored is None and step in QUESTION_SLUGS:
+            return  # an untouched page stays "not visited", so it does not show errors later
+        self.draft = save_step(
+            draft=self.draft, step=step, data=self.request.POST, current_step=step
+        )
+        self._load_draft()
+
+    # --- moving between steps ---------------------------------------------------------------
+
+    def render_next_step(self, form: Any, **kwargs: Any) -> HttpResponse:
+        back_to_review = self.request.POST.get("return_to") == REVIEW
+        target = REVIEW if back_to_review else self.get_next_step()
+        self.storage.current_step = target
+        set_current_step(draft=self.draft, step=target)
+        return redirect(self.get_step_url(target))
+
+    def render_goto_step(self, goto_step: str, **kwargs: Any) -> HttpResponse:
+        set_current_step(draft=self.draft, step=goto_step)
+        return super().render_goto_step(goto_step, **kwargs)
+
+    def render_revalidation_failure(self, failed_step: str, form: Any, **kwargs: Any):
+        if failed_step in QUESTION_SLUGS:
+            question = get_question(failed_step)
+            messages.error(
+                self.request,
+                f"Question {question.number} needs an answer before you send the questionnaire.",
+            )
+        else:
+            messages.error(self.request, "Check these details before you send the questionnaire.")
+        return super().render_revalidation_failure(failed_step, form, **kwargs)
+
+    def render_done(self, form: Any, **kwargs: Any) -> HttpResponse:
+        # Skip NamedUrlWizardView's redirect to a "done" URL: that would submit on a GET.
+        return WizardView.render_done(self, form, **kwargs)
+
+    def done(self, form_list: Any, form_dict: dict[str, Any], **kwargs: Any) -> HttpResponse:
+        contact = form_dict[CONTACT].cleaned_data
+        try:
+            submit_answers(
+                draft=self.draft,
+                contact=Contact(
+                    name=contact["name"],
+                    email=contact["email"],
+                    company=contact["company"],
+                    role=contact.get("role", ""),
+                    country=contact.get("country", ""),
+                ),
+            )
+        except IncompleteAnswers as problem:
+            return self.render_revalidation_failure(problem.slugs[0], None)
+        return redirect("questionnaire:confirmation", draft_id=self.draft.pk)
+
+    # --- page context -----------------------------------------------------------------------
+
+    def get_context_data(self, form: Any, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(form=form, **kwargs)
+        step = self.steps.current
+        question = get_question(step) if step in QUESTION_SLUGS else None
+        changing = (
+            self.request.GET.get("change") == "1" or self.request.POST.get("return_to") == REVIEW
+        )
+        context.update(
+            draft=self.draft,
+            question=question,
+            total_questions=len(QUESTIONS),
+            progress_percent=round(100 * question.number / len(QUESTIONS)) if question else None,
+            step_fingerprint=fingerprint(self.draft.step_data.get(step)),
+            changing=changing,
+            prev_step=self.steps.prev,
+            save_url=reverse("questionnaire:save", kwargs={"draft_id": self.draft.pk}),
+            review_url=self.get_step_url(REVIEW),
+            terms_on_page=[GLOSSARY[key] for key in question.glossary_terms] if question else [],
+        )
+        if step == REVIEW:
+            context.update(review_rows(self.draft, step_url=self.get_step_url))
+        return context
+
+
+wizard_view = QuestionnaireWizard.as_view(
+    FORM_LIST, url_name="questionnaire:step", done_step_name=SUBMIT
+)
