@@ -45,7 +45,9 @@ class Proposal(models.Model):
     class Meta:
         ordering = ["submission", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["submission", "version"], name="unique_proposal_version")
+            models.UniqueConstraint(
+                fields=["submission", "version"], name="unique_proposal_version"
+            )
         ]
 
     def __str__(self) -> str:

@@ -9,20 +9,11 @@ where it came from: ``customer`` (answered), ``not_sure`` (left to the engine's 
 """
 
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
-try:
-    from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
-    from sizing.engine.validation import SCHEMA
-except ImportError:  # TEMPORARY while helper-1's engine package lands; removed once it has.
-    from sizing.engine.validation import SCHEMA, InvalidInput  # noqa: I001
-
-    ENGINE_VERSION = "unavailable"
-
-    def parse_input(data):  # type: ignore[no-redef]
-        raise RuntimeError("the sizing engine is not installed yet")
-
-    size_dict = parse_input
+from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
+from sizing.engine.validation import SCHEMA
 
 __all__ = [
     "ENGINE_VERSION",
@@ -73,18 +64,43 @@ def unknown_override_paths(nested: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def build_engine_input(
-    *, answers: dict[str, Any], overrides: dict[str, Any] | None = None
+    *, answers: dict[str, Any], overrides: dict[str, Any] | None = None, today: date | None = None
 ) -> BuiltInput:
-    """Map stored answers (plus engineer overrides) to the engine's input dict."""
+    """Map stored answers (plus engineer overrides) to the engine's input dict.
+
+    An answer the engine would refuse (out of its range) is dropped and recorded as
+    ``unusable``, so one odd answer becomes an assumption to settle rather than a failed sizing.
+    Overrides are never dropped: an engineer gets the engine's refusal instead.
+    """
     engine_input: dict[str, dict[str, Any]] = {}
     sources: dict[str, str] = {}
+    context = _Context(answers or {}, engine_input, sources, today or date.today())
     for mapper in ANSWER_MAPPERS:
-        mapper(answers or {}, engine_input, sources)
+        mapper(context)
+    _drop_refused(engine_input, sources)
     for section, values in nest_overrides(overrides or {}).items():
         for name, value in values.items():
             engine_input.setdefault(section, {})[name] = value
             sources[f"{section}.{name}"] = "override"
     return BuiltInput(engine_input={k: v for k, v in engine_input.items() if v}, sources=sources)
+
+
+def _drop_refused(engine_input: dict[str, dict[str, Any]], sources: dict[str, str]) -> None:
+    for _ in range(3):  # each pass removes every field the engine named
+        try:
+            parse_input(engine_input)
+            return
+        except InvalidInput as exc:
+            refused = {message.split(":", 1)[0].strip() for message in exc.messages}
+        dropped = False
+        for path in refused:
+            section, _, name = path.partition(".")
+            if name and name in engine_input.get(section, {}):
+                del engine_input[section][name]
+                sources[path] = "unusable"
+                dropped = True
+        if not dropped:
+            return
 
 
 def check_engine_input(engine_input: dict[str, Any]) -> None:
@@ -98,7 +114,258 @@ def run_engine(engine_input: dict[str, Any]) -> dict[str, Any]:
 
 
 # --- answers → input ----------------------------------------------------------------------------
-# One small function per question; each reads its answer and writes engine fields. Filled in
-# from the question registry (questionnaire/questions.py).
+# One small function per question (slugs from questionnaire/questions.py); each reads its answer
+# and writes engine fields through ``_Context.put``, which records where each value came from.
 
-ANSWER_MAPPERS: list = []
+NOT_GIVEN = (None, "", "not_sure", [], "no_preference", "other")
+
+
+class _Context:
+    def __init__(
+        self,
+        answers: dict[str, Any],
+        engine_input: dict[str, dict[str, Any]],
+        sources: dict[str, str],
+        today: date,
+    ) -> None:
+        self.answers = answers
+        self.engine_input = engine_input
+        self.sources = sources
+        self.today = today
+
+    def answer(self, slug: str) -> dict[str, Any]:
+        answer = self.answers.get(slug) or {}
+        return answer if isinstance(answer, dict) else {}
+
+    def value(self, slug: str, name: str) -> Any:
+        value = self.answer(slug).get(name)
+        return None if value in NOT_GIVEN else value
+
+    def unsure(self, slug: str) -> bool:
+        """The whole question, or one of its parts, was answered "not sure"."""
+        answer = self.answer(slug)
+        return bool(answer.get("not_sure")) or "not_sure" in answer.values()
+
+    def put(self, path: str, value: Any, *, slug: str, derived: bool = False) -> None:
+        """Set one engine field; a question the customer was unsure about only records that."""
+        section, _, name = path.partition(".")
+        if self.unsure(slug) and value is None:
+            self.sources.setdefault(path, "not_sure")
+            return
+        if value is None:
+            return
+        self.engine_input.setdefault(section, {})[name] = value
+        self.sources[path] = "derived" if derived else "customer"
+
+
+def _yes_no(value: Any) -> bool | None:
+    return {"yes": True, "no": False}.get(value)
+
+
+def _whole(value: Any) -> int | None:
+    return None if value is None else max(1, round(float(value)))
+
+
+def _model(c: _Context) -> None:
+    c.put("model.name", c.value("model", "model_name"), slug="model")
+    c.put("model.architecture", c.value("model", "architecture"), slug="model")
+    c.put("model.total_params", c.value("model", "total_params"), slug="model")
+    if c.value("model", "architecture") == "moe":
+        c.put("model.active_params", c.value("model", "active_params"), slug="model")
+
+
+_METHODS = {"other_peft": "lora"}
+
+
+def _method(c: _Context) -> None:
+    method = c.value("method", "method")
+    c.put(
+        "training.method", _METHODS.get(method, method), slug="method", derived=method in _METHODS
+    )
+    experiments = c.value("method", "experiments") or c.value("method", "phases")
+    c.put("training.experiments", _whole(experiments), slug="method")
+
+
+_PRECISIONS = {"mixed": "bf16"}
+
+
+def _precision(c: _Context) -> None:
+    precision = c.value("precision", "precision")
+    c.put(
+        "training.precision",
+        _PRECISIONS.get(precision, precision),
+        slug="precision",
+        derived=precision in _PRECISIONS,
+    )
+    c.put("training.optimizer", c.value("precision", "optimizer"), slug="precision")
+    c.put(
+        "training.gradient_checkpointing",
+        _yes_no(c.value("precision", "gradient_checkpointing")),
+        slug="precision",
+    )
+
+
+def _data(c: _Context) -> None:
+    size, unit = c.value("data", "dataset_size"), c.value("data", "dataset_unit")
+    tokens_per_sample = c.value("data", "tokens_per_sample")
+    if size is not None and unit == "tokens":
+        c.put("data.tokens", size, slug="data")
+    elif size is not None and unit == "samples":
+        c.put("data.samples", size, slug="data")
+        if tokens_per_sample:
+            c.put("data.tokens", size * tokens_per_sample, slug="data", derived=True)
+    elif size is not None and unit == "gb":
+        c.put("data.dataset_size_tb", size / 1000.0, slug="data", derived=True)
+    else:
+        c.put("data.tokens", None, slug="data")
+    c.put("data.modality", c.value("data", "modality"), slug="data")
+    sample_gb = c.value("data", "sample_size_gb")
+    c.put(
+        "data.bytes_per_sample",
+        None if sample_gb is None else sample_gb * 1e9,
+        slug="data",
+        derived=True,
+    )
+    c.put("data.epochs", c.value("data", "epochs"), slug="data")
+    growth = c.value("data", "annual_growth_pct")
+    c.put(
+        "data.annual_growth", None if growth is None else growth / 100.0, slug="data", derived=True
+    )
+
+
+def _timeline(c: _Context) -> None:
+    hours = c.value("timeline", "run_time_hours")
+    if hours is not None:
+        c.put("schedule.deadline_days", hours / 24.0, slug="timeline", derived=True)
+    else:
+        deadline = c.value("timeline", "deadline")
+        days = None
+        if deadline:
+            try:
+                days = (date.fromisoformat(str(deadline)) - c.today).days
+            except ValueError:
+                days = None
+        c.put(
+            "schedule.deadline_days",
+            days if days and days > 0 else None,
+            slug="timeline",
+            derived=True,
+        )
+    c.put("roadmap.runs_per_month", c.value("timeline", "runs_per_month"), slug="timeline")
+
+
+def _batch(c: _Context) -> None:
+    sequence_length = _whole(c.value("batch", "sequence_length"))
+    c.put("batch.sequence_length", sequence_length, slug="batch")
+    batch, unit = c.value("batch", "global_batch"), c.value("batch", "global_batch_unit")
+    if batch is not None and unit == "tokens":
+        c.put("batch.global_batch_tokens", batch, slug="batch")
+    elif batch is not None and unit == "samples" and sequence_length:
+        c.put("batch.global_batch_tokens", batch * sequence_length, slug="batch", derived=True)
+    c.put("batch.micro_batch_size", _whole(c.value("batch", "micro_batch_size")), slug="batch")
+
+
+def _teams(c: _Context) -> None:
+    c.put("schedule.concurrent_jobs", _whole(c.value("teams", "concurrent_jobs")), slug="teams")
+    c.put("schedule.teams", _whole(c.value("teams", "teams")), slug="teams")
+
+
+def _software(c: _Context) -> None:
+    frameworks = [f for f in c.answer("software").get("frameworks") or [] if f != "other"]
+    c.put("software.frameworks", frameworks or None, slug="software")
+    c.put(
+        "software.custom_cuda_kernels",
+        _yes_no(c.value("software", "custom_kernels")),
+        slug="software",
+    )
+
+
+_OVERSUBSCRIPTION = {"1:1": 1.0, "2:1": 2.0, "4:1": 4.0}
+
+
+def _network(c: _Context) -> None:
+    c.put("network.inter_node", c.value("network", "fabric"), slug="network")
+    ratio = c.value("network", "oversubscription")
+    c.put("network.oversubscription", _OVERSUBSCRIPTION.get(ratio), slug="network", derived=True)
+
+
+def _storage(c: _Context) -> None:
+    c.put(
+        "resilience.checkpoint_interval_hours",
+        c.value("storage", "checkpoint_every_hours"),
+        slug="storage",
+    )
+
+
+def _preprocessing(c: _Context) -> None:
+    steps = c.answer("preprocessing").get("online_steps") or []
+    mode = None
+    if steps == ["none"]:
+        mode = "offline"
+    elif steps:
+        mode = "on_the_fly"
+    c.put("data.preprocessing", mode, slug="preprocessing", derived=True)
+
+
+def _resilience(c: _Context) -> None:
+    c.put("resilience.max_lost_hours", c.value("resilience", "max_lost_hours"), slug="resilience")
+    c.put(
+        "resilience.checkpoint_interval_hours",
+        c.value("resilience", "checkpoint_interval_hours"),
+        slug="resilience",
+    )
+
+
+_LOCATIONS = {"on_premises": "on_prem"}
+
+
+def _deployment(c: _Context) -> None:
+    location = c.value("deployment", "location")
+    c.put("deployment.location", _LOCATIONS.get(location, location), slug="deployment")
+    residency = c.value("deployment", "data_residency")
+    c.put(
+        "deployment.data_residency", str(residency)[:200] if residency else None, slug="deployment"
+    )
+    c.put(
+        "deployment.dedicated_hardware",
+        _yes_no(c.value("deployment", "dedicated")),
+        slug="deployment",
+    )
+    internet = c.value("deployment", "internet")
+    c.put(
+        "deployment.air_gapped",
+        None if internet is None else internet == "none",
+        slug="deployment",
+        derived=True,
+    )
+
+
+def _roadmap(c: _Context) -> None:
+    c.put("roadmap.runs_per_month", c.value("roadmap", "future_runs_per_month"), slug="roadmap")
+    c.put("roadmap.hours_per_run", c.value("roadmap", "future_hours_per_run"), slug="roadmap")
+    growth = c.value("roadmap", "annual_growth_pct")
+    c.put(
+        "roadmap.annual_growth",
+        None if growth is None else growth / 100.0,
+        slug="roadmap",
+        derived=True,
+    )
+    c.put("roadmap.years", _whole(c.value("roadmap", "budget_years")), slug="roadmap")
+
+
+ANSWER_MAPPERS = (
+    _model,
+    _method,
+    _precision,
+    _data,
+    _timeline,
+    _batch,
+    _teams,
+    _software,
+    _network,
+    _storage,
+    _preprocessing,
+    _resilience,
+    _deployment,
+    _roadmap,
+)

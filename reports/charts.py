@@ -1,0 +1,322 @@
+"""Server-side charts for the proposal: small, hand-written SVG (vector in the PDF, no JavaScript).
+
+Each function takes plain numbers from the engine's result and returns SVG markup as a
+``SafeString``. Every value is put in with ``format_html``, which escapes it, so nothing a
+customer typed can become markup even if it reached a label.
+"""
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+
+WIDTH, HEIGHT = 640, 300
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 24, 50
+# One palette for every chart; the stylesheet uses the same accent colour.
+PALETTE = ("#1f5a8a", "#e07b39", "#5a9e6f", "#8a5aa8", "#c9a227", "#888888")
+ACCENT = PALETTE[0]
+WARNING = "#b3261e"
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    value: float
+    colour: str = ACCENT
+
+
+def _svg(width: int, height: int, title: str, body: SafeString) -> SafeString:
+    return format_html(
+        '<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {} {}" '
+        'width="{}" height="{}" role="img" aria-label="{}"><title>{}</title>{}</svg>',
+        width,
+        height,
+        width,
+        height,
+        title,
+        title,
+        body,
+    )
+
+
+def _join(parts: Iterable[SafeString]) -> SafeString:
+    return mark_safe("".join(parts))  # noqa: S308 - every part comes from format_html
+
+
+TEXT_COLOURS = {"label": "#1d1d1f", "axis-title": "#5f6368", "deadline": WARNING}
+
+
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    anchor: str = "middle",
+    size: int = 11,
+    cls: str = "label",
+    weight: str = "normal",
+) -> SafeString:
+    return format_html(
+        '<text x="{}" y="{}" text-anchor="{}" font-size="{}" font-weight="{}" fill="{}" '
+        'font-family="DejaVu Sans, sans-serif">{}</text>',
+        _f(x),
+        _f(y),
+        anchor,
+        size,
+        weight,
+        TEXT_COLOURS.get(cls, "#1d1d1f"),
+        text,
+    )
+
+
+def _line(
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    *,
+    colour: str = "#999",
+    width: float = 1,
+    dash: str = "",
+) -> SafeString:
+    return format_html(
+        '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}" '
+        'stroke-dasharray="{}"/>',
+        _f(x1),
+        _f(y1),
+        _f(x2),
+        _f(y2),
+        colour,
+        _f(width),
+        dash or "none",
+    )
+
+
+def _rect(x: float, y: float, w: float, h: float, colour: str) -> SafeString:
+    return format_html(
+        '<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>',
+        _f(x),
+        _f(y),
+        _f(max(w, 0)),
+        _f(max(h, 0)),
+        colour,
+    )
+
+
+def _f(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def nice_number(value: float) -> str:
+    """A short human label: 1234 → "1,234", 0.5 → "0.5", 2.5e6 → "2.5M"."""
+    magnitude = abs(value)
+    for limit, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if magnitude >= limit:
+            return f"{value / limit:.3g}{suffix}"
+    if magnitude >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def _nice_ceiling(value: float) -> float:
+    """The next "round" axis maximum above value (1, 2, 2.5, 5, 10 × a power of ten)."""
+    if value <= 0:
+        return 1.0
+    power = 10 ** math.floor(math.log10(value))
+    for step in (1, 2, 2.5, 5, 10):
+        if step * power >= value:
+            return step * power
+    return 10 * power
+
+
+def _y_axis(top: float, plot_h: float, y_max: float, x0: float, x1: float, unit: str) -> SafeString:
+    parts = []
+    for i in range(5):
+        value = y_max * i / 4
+        y = top + plot_h - plot_h * i / 4
+        parts.append(_line(x0, y, x1, y, colour="#e3e3e3"))
+        parts.append(_text(x0 - 6, y + 4, nice_number(value), anchor="end", size=10))
+    parts.append(_text(14, top + plot_h / 2, unit, size=10, anchor="middle", cls="axis-title"))
+    return _join(parts)
+
+
+# --- the four charts --------------------------------------------------------------------------
+
+
+def timeline_chart(
+    points: Sequence[tuple[float, float]],
+    *,
+    deadline_days: float | None,
+    recommended_gpus: float | None,
+) -> SafeString:
+    """Wall-clock days [d] against number of accelerators (log scale), deadline dashed."""
+    points = sorted((g, d) for g, d in points if g and g > 0 and d is not None and d >= 0)
+    if not points:
+        return mark_safe("")
+    left, top = MARGIN_LEFT, MARGIN_TOP
+    plot_w = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
+    plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
+    g_min, g_max = points[0][0], points[-1][0]
+    log_min, log_max = math.log2(g_min), math.log2(g_max)
+    span = (log_max - log_min) or 1.0
+    y_max = _nice_ceiling(max([d for _, d in points] + [deadline_days or 0]) * 1.05)
+
+    def x_of(gpus: float) -> float:
+        return left + plot_w * ((math.log2(gpus) - log_min) / span if log_max > log_min else 0.5)
+
+    def y_of(days: float) -> float:
+        return top + plot_h - plot_h * min(days, y_max) / y_max
+
+    parts = [_y_axis(top, plot_h, y_max, left, left + plot_w, "days")]
+    parts.append(_line(left, top + plot_h, left + plot_w, top + plot_h, colour="#555"))
+    path = " ".join(
+        f"{'M' if i == 0 else 'L'}{_f(x_of(g))},{_f(y_of(d))}" for i, (g, d) in enumerate(points)
+    )
+    parts.append(
+        format_html('<path d="{}" fill="none" stroke="{}" stroke-width="2"/>', path, ACCENT)
+    )
+    labelled: list[float] = []
+    ordered = sorted(points, key=lambda point: point[0] != recommended_gpus)
+    for gpus, _days in ordered:  # the recommended count first, then any that do not collide
+        if all(abs(x_of(gpus) - x) >= 30 for x in labelled):
+            parts.append(_text(x_of(gpus), top + plot_h + 16, nice_number(gpus), size=10))
+            labelled.append(x_of(gpus))
+    for gpus, days in points:
+        recommended = recommended_gpus is not None and gpus == recommended_gpus
+        parts.append(
+            format_html(
+                '<circle cx="{}" cy="{}" r="{}" fill="{}"/>',
+                _f(x_of(gpus)),
+                _f(y_of(days)),
+                5 if recommended else 3,
+                PALETTE[1] if recommended else ACCENT,
+            )
+        )
+        if recommended:
+            parts.append(
+                _text(
+                    x_of(gpus),
+                    y_of(days) - 10,
+                    f"recommended: {nice_number(days)} d",
+                    size=10,
+                    weight="bold",
+                )
+            )
+    if deadline_days:
+        y = y_of(deadline_days)
+        parts.append(_line(left, y, left + plot_w, y, colour=WARNING, width=1.5, dash="6 4"))
+        parts.append(
+            _text(
+                left + 4,
+                y - 5,
+                f"deadline: {nice_number(deadline_days)} days",
+                anchor="start",
+                size=10,
+                cls="deadline",
+            )
+        )
+    parts.append(
+        _text(left + plot_w / 2, HEIGHT - 10, "number of accelerators", size=10, cls="axis-title")
+    )
+    return _svg(WIDTH, HEIGHT, "Wall-clock days against number of accelerators", _join(parts))
+
+
+def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> SafeString:
+    """Memory per accelerator [GB] stacked by component, against the usable memory."""
+    items = [(k, float(v)) for k, v in breakdown_gb.items() if v is not None and float(v) > 0]
+    if not items:
+        return mark_safe("")
+    height = 150
+    left, top, plot_w, bar_h = 20, 30, WIDTH - 40, 40
+    total = sum(v for _, v in items)
+    x_max = _nice_ceiling(max(total, usable_gb or 0) * 1.05)
+    scale = plot_w / x_max
+    parts = []
+    x = left
+    for i, (_name, value) in enumerate(items):
+        colour = PALETTE[i % len(PALETTE)]
+        parts.append(_rect(x, top, value * scale, bar_h, colour))
+        x += value * scale
+    for i in range(5):
+        value = x_max * i / 4
+        gx = left + plot_w * i / 4
+        parts.append(_line(gx, top + bar_h, gx, top + bar_h + 4, colour="#555"))
+        parts.append(_text(gx, top + bar_h + 16, f"{nice_number(value)} GB", size=10))
+    if usable_gb:
+        ux = left + usable_gb * scale
+        parts.append(_line(ux, top - 12, ux, top + bar_h + 4, colour=WARNING, width=2, dash="5 3"))
+        parts.append(
+            _text(ux, top - 16, f"usable {nice_number(usable_gb)} GB", size=10, cls="deadline")
+        )
+    legend_y = top + bar_h + 44
+    lx = left
+    for i, (name, value) in enumerate(items):
+        label = f"{name.replace('_', ' ')} {nice_number(value)} GB"
+        parts.append(_rect(lx, legend_y - 9, 10, 10, PALETTE[i % len(PALETTE)]))
+        parts.append(_text(lx + 14, legend_y, label, anchor="start", size=10))
+        lx += 24 + 6.2 * len(label)
+    return _svg(WIDTH, height, "Memory per accelerator by component", _join(parts))
+
+
+def cost_chart(by_year: dict[str, Sequence[float]], *, labels: dict[str, str]) -> SafeString:
+    """Cost per year [USD] of each way of getting the capacity, grouped by year."""
+    options = [(k, [float(v or 0) for v in values]) for k, values in by_year.items() if values]
+    if not options:
+        return mark_safe("")
+    years = max(len(v) for _, v in options)
+    left, top = MARGIN_LEFT + 10, MARGIN_TOP
+    plot_w = WIDTH - left - MARGIN_RIGHT
+    plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM - 16
+    y_max = _nice_ceiling(max(max(v) for _, v in options) * 1.05)
+    group_w = plot_w / years
+    bar_w = group_w * 0.8 / len(options)
+    parts = [_y_axis(top, plot_h, y_max, left, left + plot_w, "USD")]
+    for year in range(years):
+        gx = left + group_w * year + group_w * 0.1
+        for i, (_key, values) in enumerate(options):
+            value = values[year] if year < len(values) else 0.0
+            h = plot_h * value / y_max
+            parts.append(
+                _rect(gx + i * bar_w, top + plot_h - h, bar_w - 2, h, PALETTE[i % len(PALETTE)])
+            )
+        parts.append(
+            _text(left + group_w * (year + 0.5), top + plot_h + 16, f"Year {year + 1}", size=10)
+        )
+    parts.append(_line(left, top + plot_h, left + plot_w, top + plot_h, colour="#555"))
+    lx, legend_y = left, HEIGHT - 12
+    for i, (key, _values) in enumerate(options):
+        label = labels.get(key, key.replace("_", " "))
+        parts.append(_rect(lx, legend_y - 9, 10, 10, PALETTE[i % len(PALETTE)]))
+        parts.append(_text(lx + 14, legend_y, label, anchor="start", size=10))
+        lx += 30 + 6.2 * len(label)
+    return _svg(WIDTH, HEIGHT, "Cost by year of each option", _join(parts))
+
+
+def bar_chart(bars: Sequence[Bar], *, unit: str, title: str) -> SafeString:
+    """Horizontal bars with values, e.g. storage throughput needs [GB/s]."""
+    bars = [b for b in bars if b.value is not None and b.value >= 0]
+    if not bars:
+        return mark_safe("")
+    row_h, label_w = 34, 230
+    height = MARGIN_TOP + row_h * len(bars) + 20
+    plot_w = WIDTH - label_w - 90
+    x_max = _nice_ceiling(max(b.value for b in bars) * 1.05)
+    parts = []
+    for i, bar in enumerate(bars):
+        y = MARGIN_TOP + i * row_h
+        w = plot_w * bar.value / x_max
+        parts.append(_text(label_w - 8, y + 16, bar.label, anchor="end", size=11))
+        parts.append(_rect(label_w, y + 4, w, row_h - 12, bar.colour))
+        parts.append(
+            _text(
+                label_w + w + 6,
+                y + 16,
+                f"{nice_number(bar.value)} {unit}",
+                anchor="start",
+                size=11,
+                weight="bold",
+            )
+        )
+    return _svg(WIDTH, height, title, _join(parts))
