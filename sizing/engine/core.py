@@ -6,9 +6,9 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from .assumptions import ASSUMPTIONS
 from .cluster import RunEstimate, estimate_run, nodes_for, size_cluster
 from .compute import recompute_flops_per_token, training_flops
-from .assumptions import ASSUMPTIONS
 from .cost import plan_cost
 from .deployment import plan_deployment
 from .explain import DISCOVERY_QUESTIONS, concurrency, drivers, risks
@@ -75,6 +75,8 @@ def size(inputs: SizingInput) -> Recommendation:
         total_gpus = gpus_per_job * jobs
         if total_gpus > per_node:
             total_gpus = nodes_for(total_gpus, per_node) * per_node
+        else:  # within one node: a power of two (servers hold 1, 2, 4 or 8)
+            total_gpus = min(per_node, 1 << (total_gpus - 1).bit_length())
     nodes = nodes_for(total_gpus, per_node)
     spare = run.resilience.spare_nodes
     hw_flops = w.model_flops_per_token + recompute_flops_per_token(

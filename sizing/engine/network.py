@@ -53,7 +53,6 @@ def plan_network(w: Workload, plan: Plan, acc: AcceleratorSpec, *, gpus_per_node
     """Fabric requirements for ``plan`` (see module docstring)."""
     tp, pp, dp, ep = plan.tensor, plan.pipeline, plan.data, plan.expert
     tokens_rep = w.tokens_per_step / dp
-    mb = w.tokens_per_step / dp / (plan.micro_batch_size * w.seq)
     params_gpu = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
     if w.method in ("lora", "qlora"):
         params_gpu = w.adapter_params / (tp * pp)

@@ -13,6 +13,7 @@ References
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .hardware import ACCELERATORS, DEFAULT_ACCELERATOR
 from .inputs import SizingInput
@@ -27,6 +28,7 @@ _DEFAULT_PARAMS = 7e9  # [param] a Llama-2-7B-class model [2]
 _DEFAULT_VOCAB = 32000  # [tokens] Llama 2 / Mistral vocabulary [2]
 _FINETUNE_TOKENS = 1e8  # [tokens] engine placeholder when no data size is known
 _TOKENS_PER_SAMPLE = {"text": 1024, "image": 256, "audio": 1500, "video": 8192, "multimodal": 1024}
+T = TypeVar("T")
 _CUDA_ONLY = ("megatron", "megatron-lm", "apex", "flash-attn", "flashattention", "triton", "cuda", "tensorrt")
 
 
@@ -114,8 +116,8 @@ class _Recorder:
         self.items: list[UsedAssumption] = []
         self.questions: list[str] = []
 
-    def take(self, key: str, given: object, default: object, unit: str, why: str,
-             question: str | None = None, source: str = "engine default") -> object:
+    def take(self, key: str, given: T | None, default: T, unit: str, why: str,
+             question: str | None = None, source: str = "engine default") -> T:
         if given is not None:
             self.items.append(UsedAssumption(key, _plain(given), unit, _CUSTOMER, TODAY, "customer", why))
             return given
@@ -146,7 +148,7 @@ def resolve(inp: SizingInput) -> Resolved:  # noqa: C901 - one linear pass over 
            source="engine default: a 7B decoder [Llama 2]")
     total = total or _DEFAULT_PARAMS
     vocab = m.vocab_size or (spec.vocab_size if spec else None)
-    vocab = int(r.take("model.vocab_size", vocab, _DEFAULT_VOCAB, "tokens", "embedding and logits size")  # type: ignore[arg-type]
+    vocab = int(r.take("model.vocab_size", vocab, _DEFAULT_VOCAB, "tokens", "embedding and logits size")
                 or _DEFAULT_VOCAB)
     shape = shape_from_params(total, vocab)
     layers = m.layers or (spec.layers if spec else shape.layers)
@@ -179,11 +181,11 @@ def resolve(inp: SizingInput) -> Resolved:  # noqa: C901 - one linear pass over 
     precision = str(r.take("training.precision", t.precision, "bf16", "-", "numeric precision",
                            "Which precision (BF16 is assumed)?"))
     optimizer = str(r.take("training.optimizer", t.optimizer, "adamw", "-", "optimizer state size"))
-    lora_rank = int(r.take("training.lora_rank", t.lora_rank, 16, "-", "LoRA adapter size")  # type: ignore[call-overload]
+    lora_rank = int(r.take("training.lora_rank", t.lora_rank, 16, "-", "LoRA adapter size")
                     ) if method in ("lora", "qlora") else (t.lora_rank or 16)
-    experiments = int(r.take("training.experiments", t.experiments, 1, "runs", "runs planned",  # type: ignore[call-overload]
+    experiments = int(r.take("training.experiments", t.experiments, 1, "runs", "runs planned",
                              "How many full runs (phases, repeats, ablations) are planned?"))
-    seq = int(r.take("batch.sequence_length", inp.batch.sequence_length,  # type: ignore[call-overload]
+    seq = int(r.take("batch.sequence_length", inp.batch.sequence_length,
                      8192 if d.modality == "video" else 4096, "tokens", "activation memory, attention FLOPs",
                      "What sequence length (context) will you train at?"))
     pretrain = method in ("pretrain", "continued_pretrain")
@@ -195,26 +197,26 @@ def resolve(inp: SizingInput) -> Resolved:  # noqa: C901 - one linear pass over 
         tokens = d.dataset_size_tb * 1e12 / 4.0
     default_tokens = _CHINCHILLA_TOKENS_PER_PARAM * total if method == "pretrain" else (
         0.1 * _CHINCHILLA_TOKENS_PER_PARAM * total if pretrain else _FINETUNE_TOKENS)
-    tokens = float(r.take("data.tokens", tokens, default_tokens, "tokens/epoch", "decides compute",  # type: ignore[arg-type]
+    tokens = float(r.take("data.tokens", tokens, default_tokens, "tokens/epoch", "decides compute",
                           "How many training tokens (or samples and their length) per epoch?",
                           source="Chinchilla 20 tokens/param [Hoffmann 2022] or engine placeholder"))
-    epochs = float(r.take("data.epochs", d.epochs, 1.0, "epochs", "passes over the data"))  # type: ignore[arg-type]
+    epochs = float(r.take("data.epochs", d.epochs, 1.0, "epochs", "passes over the data"))
     raw_bytes = tokens * 4.0 if modality == "text" else (
         (d.samples or tokens / _TOKENS_PER_SAMPLE[modality]) * (d.bytes_per_sample or 1e6))
-    dataset_tb = float(r.take("data.dataset_size_tb", d.dataset_size_tb, raw_bytes / 1e12, "TB",  # type: ignore[arg-type]
+    dataset_tb = float(r.take("data.dataset_size_tb", d.dataset_size_tb, raw_bytes / 1e12, "TB",
                               "storage capacity", "How large is the dataset on disk?"))
-    growth = float(r.take("data.annual_growth", d.annual_growth, 0.0, "1/yr", "storage growth"))  # type: ignore[arg-type]
+    growth = float(r.take("data.annual_growth", d.annual_growth, 0.0, "1/yr", "storage growth"))
     pre = str(r.take("data.preprocessing", d.preprocessing,
                      "on_the_fly" if modality in ("image", "video") else "offline", "-", "host CPUs"))
     gbt_default = max(float(seq), 4e6 if total >= 1e9 else 5e5) if pretrain else 64.0 * seq
-    gbt = float(r.take("batch.global_batch_tokens", inp.batch.global_batch_tokens, gbt_default,  # type: ignore[arg-type]
+    gbt = float(r.take("batch.global_batch_tokens", inp.batch.global_batch_tokens, gbt_default,
                        "tokens", "parallelism limits and pipeline bubble", "What global batch size?"))
     gbt = max(gbt, float(seq))
     default_deadline = 30.0 if pretrain else (7.0 if method == "full_finetune" else 1.0)
     deadline_given = inp.schedule.deadline_days is not None
-    deadline = float(r.take("schedule.deadline_days", inp.schedule.deadline_days, default_deadline,  # type: ignore[arg-type]
+    deadline = float(r.take("schedule.deadline_days", inp.schedule.deadline_days, default_deadline,
                             "d", "cluster size", "By when must one run finish?"))
-    jobs = int(r.take("schedule.concurrent_jobs", inp.schedule.concurrent_jobs, 1, "jobs",  # type: ignore[call-overload]
+    jobs = int(r.take("schedule.concurrent_jobs", inp.schedule.concurrent_jobs, 1, "jobs",
                       "cluster size", "How many jobs must run at the same time?"))
     users = inp.schedule.users or 1
     teams = inp.schedule.teams or 1
@@ -225,22 +227,22 @@ def resolve(inp: SizingInput) -> Resolved:  # noqa: C901 - one linear pass over 
     accelerator = str(r.take("hardware.accelerator", hw.accelerator, DEFAULT_ACCELERATOR, "-",
                              "accelerator model", source="engine default: the most widely offered training GPU"))
     acc = ACCELERATORS[accelerator]
-    per_node = int(r.take("hardware.gpus_per_node", hw.gpus_per_node, 8, "GPUs/node", "node size"))  # type: ignore[call-overload]
+    per_node = int(r.take("hardware.gpus_per_node", hw.gpus_per_node, 8, "GPUs/node", "node size"))
     if hw.count is not None:
         r.items.append(UsedAssumption("hardware.count", hw.count, "GPUs", _CUSTOMER, TODAY, "customer",
                                       "evaluate this cluster instead of sizing one"))
     net = inp.network
     inter = str(r.take("network.inter_node", net.inter_node, "infiniband", "-", "scale-out fabric",
                        "InfiniBand or Ethernet (RoCE) between nodes?"))
-    share = float(r.take("network.max_comm_share", net.max_comm_share, 0.15, "-",  # type: ignore[arg-type]
+    share = float(r.take("network.max_comm_share", net.max_comm_share, 0.15, "-",
                          "exposed communication budget"))
     if net.oversubscription is None:
         r.questions.append("What network oversubscription can you tolerate (1:1 non-blocking is assumed)?")
-    ckpt_min = float(r.take("storage.checkpoint_minutes_max", inp.storage.checkpoint_minutes_max, 5.0,  # type: ignore[arg-type]
+    ckpt_min = float(r.take("storage.checkpoint_minutes_max", inp.storage.checkpoint_minutes_max, 5.0,
                             "min", "checkpoint write bandwidth"))
-    retained = int(r.take("storage.checkpoints_retained", inp.storage.checkpoints_retained, 5,  # type: ignore[call-overload]
+    retained = int(r.take("storage.checkpoints_retained", inp.storage.checkpoints_retained, 5,
                           "checkpoints", "checkpoint capacity"))
-    lost = float(r.take("resilience.max_lost_hours", inp.resilience.max_lost_hours, 2.0, "h",  # type: ignore[arg-type]
+    lost = float(r.take("resilience.max_lost_hours", inp.resilience.max_lost_hours, 2.0, "h",
                         "checkpoint interval", "How much compute may one failure lose?"))
     dep = inp.deployment
     if dep.location is None:
@@ -251,29 +253,29 @@ def resolve(inp: SizingInput) -> Resolved:  # noqa: C901 - one linear pass over 
     util_default = 0.5
     if rm.runs_per_month is not None and rm.hours_per_run is not None:
         util_default = min(1.0, rm.runs_per_month * rm.hours_per_run / 730.0)
-    util = float(r.take("roadmap.utilisation", rm.utilisation, util_default, "-",  # type: ignore[arg-type]
+    util = float(r.take("roadmap.utilisation", rm.utilisation, util_default, "-",
                         "cost comparison", "How busy will the cluster be over three years?"))
-    years = int(r.take("roadmap.years", rm.years, 3, "yr", "TCO horizon"))  # type: ignore[call-overload]
-    rgrowth = float(r.take("roadmap.annual_growth", rm.annual_growth, 0.0, "1/yr", "roadmap growth"))  # type: ignore[arg-type]
+    years = int(r.take("roadmap.years", rm.years, 3, "yr", "TCO horizon"))
+    rgrowth = float(r.take("roadmap.annual_growth", rm.annual_growth, 0.0, "1/yr", "roadmap growth"))
     pr = inp.prices
     eu = bool(dep.data_residency and any(k in dep.data_residency.upper() for k in ("EU", "UK", "EUROPE")))
-    cloud = float(r.take("prices.cloud_on_demand_usd_per_gpu_hour", pr.cloud_on_demand_usd_per_gpu_hour,  # type: ignore[arg-type]
+    cloud = float(r.take("prices.cloud_on_demand_usd_per_gpu_hour", pr.cloud_on_demand_usd_per_gpu_hour,
                          acc.cloud_usd_per_gpu_hour, "USD/GPU-h", "cloud cost",
                          source=f"{acc.price_source} ({acc.cloud_price_date})"))
-    reserved = float(r.take("prices.cloud_reserved_usd_per_gpu_hour", pr.cloud_reserved_usd_per_gpu_hour,  # type: ignore[arg-type]
+    reserved = float(r.take("prices.cloud_reserved_usd_per_gpu_hour", pr.cloud_reserved_usd_per_gpu_hour,
                             acc.cloud_reserved_usd_per_gpu_hour, "USD/GPU-h", "reserved cloud cost",
                             source=acc.price_source))
-    purchase = float(r.take("prices.purchase_usd_per_gpu", pr.purchase_usd_per_gpu, acc.purchase_usd_per_gpu,  # type: ignore[arg-type]
+    purchase = float(r.take("prices.purchase_usd_per_gpu", pr.purchase_usd_per_gpu, acc.purchase_usd_per_gpu,
                             "USD/GPU", "purchase cost", source=f"{acc.price_source} ({acc.purchase_date})"))
-    elec = float(r.take("prices.electricity_usd_per_kwh", pr.electricity_usd_per_kwh,  # type: ignore[arg-type]
+    elec = float(r.take("prices.electricity_usd_per_kwh", pr.electricity_usd_per_kwh,
                         price("electricity_usd_per_kwh_eu" if eu else "electricity_usd_per_kwh_us"),
                         "USD/kWh", "power cost", source="Eurostat H1 2024 midpoint" if eu else "EIA 2025"))
-    pue = float(r.take("prices.pue", pr.pue, price("pue_on_prem"), "-", "facility overhead",  # type: ignore[arg-type]
+    pue = float(r.take("prices.pue", pr.pue, price("pue_on_prem"), "-", "facility overhead",
                        source="Uptime Institute 2024"))
-    colo = float(r.take("prices.colocation_usd_per_kw_month", pr.colocation_usd_per_kw_month,  # type: ignore[arg-type]
+    colo = float(r.take("prices.colocation_usd_per_kw_month", pr.colocation_usd_per_kw_month,
                         price("colocation_usd_per_kw_month"), "USD/kW-month", "space and power",
                         source="CBRE H2 2024"))
-    staff = float(r.take("prices.staff_usd_per_year", pr.staff_usd_per_year, price("staff_usd_per_year"),  # type: ignore[arg-type]
+    staff = float(r.take("prices.staff_usd_per_year", pr.staff_usd_per_year, price("staff_usd_per_year"),
                          "USD/FTE-yr", "operations staff", "What does one infrastructure engineer cost you?",
                          source="engine placeholder (no public figure)"))
     par = inp.parallelism

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .hardware import ACCELERATORS
+from .models import MODEL_CATALOG, find_model
 from .inputs import (
     BatchInput,
     DataInput,
@@ -285,6 +286,12 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
     problems: list[str] = []
     model = sections.get("model", {})
     total, active = model.get("total_params"), model.get("active_params")
+    name = model.get("name")
+    if isinstance(name, str) and total is None and find_model(name) is None:
+        problems.append(
+            f"model.name: unknown model (got {_show(name)}); give model.total_params or a catalog "
+            f"name such as {MODEL_CATALOG[10].name!r}"
+        )
     if isinstance(total, float) and isinstance(active, float) and active > total:
         problems.append(
             f"model.active_params: must not exceed model.total_params (got {active:g} > {total:g})"
@@ -313,12 +320,12 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
     for key in ("tensor", "pipeline", "data"):
         value = par.get(key)
         product *= value if isinstance(value, int) else 1
-    if isinstance(count, int) and all(isinstance(par.get(k), int) for k in ("tensor", "pipeline", "data")):
-        if product != count:
-            problems.append(
-                f"parallelism.data: tensor x pipeline x data must equal hardware.count "
-                f"(got {product} for {count})"
-            )
+    if isinstance(count, int) and product != count and all(
+            isinstance(par.get(k), int) for k in ("tensor", "pipeline", "data")):
+        problems.append(
+            f"parallelism.data: tensor x pipeline x data must equal hardware.count "
+            f"(got {product} for {count})"
+        )
     if isinstance(count, int) and product > count:
         problems.append(
             f"parallelism: tensor x pipeline x data exceeds hardware.count (got {product} > {count})"
@@ -340,6 +347,6 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
         )
     training = sections.get("training", {})
     if training.get("method") == "qlora" and training.get("precision") in ("fp32", "tf32"):
-        problems.append('training.precision: QLoRA computes in "bf16" or "fp16" (got "%s")'
-                        % training.get("precision"))
+        got = training.get("precision")
+        problems.append(f'training.precision: QLoRA computes in "bf16" or "fp16" (got "{got}")')
     return problems

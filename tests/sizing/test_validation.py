@@ -1,0 +1,54 @@
+"""Invalid input is rejected (never clamped), one message per problem naming the field."""
+
+from __future__ import annotations
+
+import pytest
+
+from sizing.engine import InvalidInput, parse_input
+
+
+@pytest.mark.parametrize(("data", "field"), [
+    ({"model": {"total_params": "-7"}}, "model.total_params"),
+    ({"model": {"total_params": -7}}, "model.total_params"),
+    ({"model": {"total_params": True}}, "model.total_params"),
+    ({"model": {"total_params": float("nan")}}, "model.total_params"),
+    ({"model": {"total_params": float("inf")}}, "model.total_params"),
+    ({"model": {"total_params": 1e300}}, "model.total_params"),
+    ({"model": {"layers": 3.5}}, "model.layers"),
+    ({"model": {"nmae": "x"}}, "model.nmae"),
+    ({"modle": {}}, "modle"),
+    ({"training": {"method": "rlhf"}}, "training.method"),
+    ({"hardware": {"accelerator": "tpu-v9"}}, "hardware.accelerator"),
+    ({"data": {"epochs": 0}}, "data.epochs"),
+    ({"schedule": {"deadline_days": -1}}, "schedule.deadline_days"),
+    ({"roadmap": {"utilisation": 1.5}}, "roadmap.utilisation"),
+    ({"model": {"total_params": 7e9, "active_params": 8e9}}, "model.active_params"),
+    ({"model": {"name": "no such model anywhere"}}, "model.name"),
+    ({"training": "lora"}, "training"),
+    ({"software": {"frameworks": "pytorch"}}, "software.frameworks"),
+])
+def test_each_problem_names_its_field(data: dict[str, object], field: str) -> None:
+    with pytest.raises(InvalidInput) as exc:
+        parse_input(data)
+    assert any(m.startswith(field + ":") for m in exc.value.messages), exc.value.messages
+
+
+def test_all_problems_are_reported_at_once() -> None:
+    with pytest.raises(InvalidInput) as exc:
+        parse_input({"model": {"total_params": -1, "layers": 0}, "data": {"epochs": -2}})
+    assert len(exc.value.messages) == 3
+
+
+def test_invalid_input_is_a_value_error() -> None:
+    assert issubclass(InvalidInput, ValueError)
+
+
+@pytest.mark.parametrize("data", [[], "x", 3, None])
+def test_non_object_input_is_rejected(data: object) -> None:
+    with pytest.raises(InvalidInput):
+        parse_input(data)
+
+
+def test_empty_input_is_valid_and_null_means_not_sure() -> None:
+    parse_input({})
+    parse_input({"model": None, "training": {"method": None}})
