@@ -151,9 +151,12 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int,
                 if dp % ep:
                     continue
                 zeros = [r.forced_zero] if r.forced_zero is not None else ([0] if dp == 1 else [1, 2, 3])
-                for recompute in recomputes:
+                found = False
+                for recompute in recomputes:  # "none" first: recompute only if needed
+                    if found:
+                        break
                     mb = r.micro_batch_size or 1
-                    for zero in zeros:
+                    for zero in zeros:  # lowest stage first: higher stages only add traffic
                         mem = plan_memory(w, acc, tp=tp, pp=pp, dp=dp, ep=ep, zero=zero,
                                           micro_batch=mb, recompute=recompute)
                         usable = usable_gb(acc.memory_gb)
@@ -175,8 +178,10 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int,
                         plan = Plan(gpus, tp, pp, dp, ep, zero, mb, recompute, mem,
                                     usable, fits, cost, "")
                         if fits:
+                            found = True
                             if best is None or cost.mfu > best.cost.mfu * 1.001:
                                 best = plan
+                            break
                         elif smallest is None or mem.total_gb < smallest.memory.total_gb:
                             smallest = plan
     chosen = best or smallest

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from .hardware import ACCELERATORS
-from .models import MODEL_CATALOG, find_model
 from .inputs import (
     BatchInput,
     DataInput,
@@ -32,6 +31,7 @@ from .inputs import (
     StorageInput,
     TrainingInput,
 )
+from .models import MODEL_CATALOG, find_model
 
 
 class InvalidInput(ValueError):
