@@ -237,7 +237,8 @@ def parse_quantity(
     if not match:
         raise QuantityError(f"Enter {what} as a number, for example {_EXAMPLES[kind]}")
     digits = match["digits"].replace(",", "")
-    number = float(digits) * (10 ** int(match["exp"]) if match["exp"] else 1)
+    # float() of the whole literal turns an absurd exponent into inf instead of an exception.
+    number = float(f"{digits}e{match['exp']}" if match["exp"] else digits)
     if match["sign"] in ("-", "−"):
         number = -number
     rest = match["rest"].strip().rstrip(".")

@@ -1,0 +1,141 @@
+"""The registry: fifteen questions in order, each with defined terms and a working form."""
+
+import pytest
+
+from questionnaire.glossary import GLOSSARY
+from questionnaire.questions import QUESTIONS, SLUGS, get_question, plain
+
+EXPECTED_SLUGS = (
+    "model",
+    "method",
+    "precision",
+    "data",
+    "timeline",
+    "batch",
+    "teams",
+    "software",
+    "parallelism",
+    "network",
+    "storage",
+    "preprocessing",
+    "resilience",
+    "deployment",
+    "roadmap",
+)
+
+# The mission's glossary and the other terms issue 2 names: all must be defined.
+REQUIRED_TERMS = {
+    "accelerator", "parameter", "token", "dense", "moe", "node", "cluster", "flops",
+    "fine-tuning", "lora", "peft", "checkpoint", "tco", "active-parameters", "precision",
+    "optimizer", "gradient-checkpointing", "epoch", "sequence-length", "batch", "micro-batch",
+    "gradient-accumulation", "data-parallel", "tensor-parallel", "pipeline-parallel",
+    "expert-parallel", "sequence-parallel", "fsdp", "nvlink", "infiniband", "rdma",
+    "oversubscription", "nvme", "throughput", "metadata", "numa", "pcie", "colocation",
+    "data-residency", "scheduler", "slurm", "kubernetes", "cuda", "rocm",
+}  # fmt: skip
+
+
+def test_fifteen_questions_in_order():
+    assert [q.number for q in QUESTIONS] == list(range(1, 16))
+    assert SLUGS == EXPECTED_SLUGS
+    assert get_question("batch").number == 6
+
+
+def test_every_required_glossary_term_is_defined():
+    assert REQUIRED_TERMS <= set(GLOSSARY)
+    assert all(term.definition.endswith(".") for term in GLOSSARY.values())
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.slug)
+def test_every_term_a_question_uses_is_listed_and_defined(question):
+    assert question.marked_terms() <= set(question.glossary_terms)
+    assert set(question.glossary_terms) <= set(GLOSSARY)
+    for text in (question.title, question.text, question.why_it_matters, question.what_to_capture):
+        assert text and "[[" not in plain(text)
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.slug)
+def test_each_form_accepts_its_own_example(question):
+    form = question.form_class(data=question.example.data)
+    assert form.is_valid(), form.errors
+    assert question.example.text
+    answer = form.to_answer()
+    assert answer["not_sure"] is False
+    lines = question.answer_lines(answer)
+    assert lines and not any(line.text == "Not answered" for line in lines)
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.slug)
+def test_each_form_accepts_not_sure_for_the_whole_question(question):
+    form = question.form_class(data={"not_sure": "on"})
+    assert form.is_valid(), form.errors
+    answer = form.to_answer()
+    assert answer["not_sure"] is True
+    assert [line.text for line in question.answer_lines(answer)] == ["Not sure yet"]
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.slug)
+def test_each_choice_field_offers_not_sure_and_numbers_accept_it(question):
+    form = question.form_class()
+    data = {}
+    for name in question.form_class.answer_field_names():
+        field = form.fields[name]
+        if getattr(field, "render_as", "") == "radios":
+            assert ("not_sure", "Not sure yet") in list(field.choices)
+            data[name] = "not_sure"
+        elif hasattr(field, "kind"):
+            data[name] = "not sure"
+    if data:
+        bound = question.form_class(data=data)
+        assert bound.is_valid(), bound.errors
+
+
+def test_an_empty_page_asks_for_an_answer_or_not_sure():
+    form = get_question("model").form_class(data={})
+    assert not form.is_valid()
+    assert "Not sure yet" in form.errors["not_sure"][0]
+
+
+def test_a_number_error_keeps_the_text_and_names_the_field():
+    form = get_question("model").form_class(data={"total_params": "-7B"})
+    assert not form.is_valid()
+    assert form.errors["total_params"] == ["The total number of parameters cannot be negative."]
+    assert form["total_params"].value() == "-7B"
+
+
+def test_written_unit_fills_in_the_unit_question_and_contradictions_are_caught():
+    form = get_question("batch").form_class(data={"global_batch": "4M tokens"})
+    assert form.is_valid()
+    assert form.to_answer()["global_batch_unit"] == "tokens"
+    form = get_question("data").form_class(data={"dataset_size": "2 TB", "dataset_unit": "tokens"})
+    assert not form.is_valid()
+    assert "Change one of them" in form.errors["dataset_size"][0]
+
+
+def test_active_parameters_cannot_exceed_total():
+    form = get_question("model").form_class(
+        data={"architecture": "moe", "total_params": "8B", "active_params": "12B"}
+    )
+    assert not form.is_valid()
+    assert "cannot be more than the total" in form.errors["active_params"][0]
+
+
+def test_model_names_are_suggested_from_the_engine_catalog():
+    from sizing.engine import MODEL_CATALOG
+
+    field = get_question("model").form_class().fields["model_name"]
+    assert "Llama 3.1 8B" in field.suggestions
+    assert len(field.suggestions) == len(MODEL_CATALOG)
+
+
+def test_stored_answers_render_what_was_typed_and_flatten_for_csv():
+    question = get_question("batch")
+    form = question.form_class(data=question.example.data)
+    assert form.is_valid()
+    answer = form.to_answer()
+    lines = {line.label: line.text for line in question.answer_lines(answer)}
+    assert lines["Sequence length in tokens"] == "4k (read as 4,096 tokens)"
+    flat = question.flatten(answer)
+    assert flat["batch.sequence_length"] == "4096"
+    assert flat["batch.sequence_length_text"] == "4k"
+    assert flat["batch.not_sure"] == ""

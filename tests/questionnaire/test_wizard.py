@@ -1,0 +1,220 @@
+"""Walking the wizard with the test client, and the formtools traps it must not fall into."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from questionnaire.models import Draft, Submission
+from questionnaire.questions import QUESTIONS, get_question
+from questionnaire.wizard import (
+    ALREADY_SUBMITTED_MESSAGE,
+    OTHER_TAB_MESSAGE,
+    SESSION_ENDED_MESSAGE,
+)
+from tests.questionnaire.conftest import CONTACT, post_step, start, step_url, walk_to_review
+
+pytestmark = pytest.mark.django_db
+
+
+def assert_answer_matches_posted(stored: dict, posted: dict, form_class) -> None:
+    """Every posted value comes back: text exactly as typed, choices and lists unchanged."""
+    for key, value in posted.items():
+        field = form_class.base_fields[key]
+        if hasattr(field, "kind"):
+            assert stored[f"{key}_text"] == value
+        else:
+            assert stored[key] == value
+    assert stored["not_sure"] is ("not_sure" in posted)
+    assert stored["notes"] == posted.get("notes", "")
+
+
+def test_walk_through_every_step_stores_exactly_one_submission_with_what_was_posted(client):
+    draft_id = walk_to_review(client)
+    response = post_step(client, draft_id, "review", {})
+    assert response["Location"] == reverse("questionnaire:confirmation", args=[draft_id])
+
+    submission = Submission.objects.get()
+    assert re.fullmatch(r"TQ-\d{4}-\d{5}", submission.reference)
+    assert submission.draft_id == draft_id
+    assert submission.schema_version == 1
+    assert set(submission.answers) == {q.slug for q in QUESTIONS}
+    for question in QUESTIONS:
+        form = question.form_class(data=question.example.data)
+        assert form.is_valid()
+        # The stored answer is exactly the form's answer, after a JSON round trip.
+        assert submission.answers[question.slug] == form.to_answer()
+        assert_answer_matches_posted(
+            submission.answers[question.slug], question.example.data, question.form_class
+        )
+    assert (submission.contact_name, submission.contact_email, submission.company) == (
+        CONTACT["name"],
+        CONTACT["email"],
+        CONTACT["company"],
+    )
+    assert submission.contact_role == CONTACT["role"] and submission.country == CONTACT["country"]
+    assert submission.privacy_consent_at is not None
+
+    page = client.get(response["Location"])
+    assert submission.reference in page.content.decode()
+    assert page.context["submission"] == submission
+
+
+def test_progress_shows_question_number_and_a_bar(client):
+    draft_id = start(client)
+    page = client.get(step_url(draft_id, "data")).content.decode()
+    assert "Question 4 of 15" in page
+    assert '<progress max="15" value="4"' in page
+
+
+def test_back_keeps_what_was_typed_on_the_current_step_even_when_not_valid(client):
+    draft_id = start(client)
+    response = post_step(
+        client,
+        draft_id,
+        "model",
+        {"model_name": "Our own 7B", "total_params": "-7B"},
+        wizard_goto_step="welcome",
+    )
+    assert response["Location"] == step_url(draft_id, "welcome")
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    assert 'value="Our own 7B"' in page and 'value="-7B"' in page
+
+
+def test_an_error_shows_a_summary_the_message_by_the_field_and_keeps_the_text(client):
+    draft_id = start(client)
+    response = post_step(client, draft_id, "model", {"total_params": "-7B", "notes": "big <b>"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert re.search(r"<title>\s*Error: Question 1 of 15", page)
+    assert "data-error-summary" in page and "autofocus" in page
+    assert (
+        '<a href="#id_model-total_params">The total number of parameters cannot be negative.'
+        in page
+    )
+    assert 'id="id_model-total_params-error"' in page
+    assert 'aria-describedby="id_model-total_params-hint id_model-total_params-error"' in page
+    assert 'aria-invalid="true"' in page
+    assert 'value="-7B"' in page
+    assert "big &lt;b&gt;" in page  # kept, and escaped
+
+
+def test_radio_groups_are_fieldsets_with_a_legend_and_not_sure_after_or(client):
+    draft_id = start(client)
+    page = client.get(step_url(draft_id, "precision")).content.decode()
+    assert page.count("<fieldset") == 4
+    assert '<legend class="form-label">Optimizer</legend>' in page
+    assert 'value="not_sure" id="id_precision-optimizer_6"' in page
+    assert 'class="choice-divider" aria-hidden="true">or</div>' in page
+
+
+def test_change_link_returns_to_the_review_page(client):
+    draft_id = walk_to_review(client)
+    review = client.get(step_url(draft_id, "review")).content.decode()
+    change = f"{step_url(draft_id, 'batch')}?change=1"
+    assert change in review
+    page = client.get(change).content.decode()
+    assert 'name="return_to" value="review"' in page
+    response = post_step(client, draft_id, "batch", {"sequence_length": "8k"}, return_to="review")
+    assert response["Location"] == step_url(draft_id, "review")
+    assert "8k (read as 8,192 tokens)" in client.get(response["Location"]).content.decode()
+
+
+def test_session_expiry_resumes_from_the_draft_with_a_message(client):
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    post_step(client, draft_id, "model", get_question("model").example.data)
+    post_step(client, draft_id, "method", get_question("method").example.data)
+    # The session ends (cookie expired or the server cleared it); the questionnaire does not.
+    client.cookies.pop(settings.SESSION_COOKIE_NAME)
+    response = client.get(step_url(draft_id, "precision"))
+    assert response.status_code == 200
+    assert SESSION_ENDED_MESSAGE in response.content.decode()
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    assert 'value="Llama 3.1 8B"' in page
+    assert SESSION_ENDED_MESSAGE not in page  # said once, not on every page
+
+
+def test_two_questionnaires_in_two_tabs_never_collide(client):
+    first, second = start(client), start(client)
+    post_step(client, first, "model", {"model_name": "Llama 3.1 8B"})
+    client.get(step_url(second, "welcome"))  # tab B opening its start page resets nothing
+    post_step(client, second, "model", {"model_name": "Mixtral 8x7B"})
+    post_step(client, first, "method", {"method": "lora"})
+    assert Draft.objects.get(pk=first).step_data["model"]["model-model_name"] == ["Llama 3.1 8B"]
+    assert Draft.objects.get(pk=second).step_data["model"]["model-model_name"] == ["Mixtral 8x7B"]
+    assert "method" not in Draft.objects.get(pk=second).step_data
+    home = client.get(reverse("questionnaire:home")).content.decode()
+    assert "You have an unfinished questionnaire" in home
+
+
+def test_the_same_page_changed_in_another_tab_is_named(client):
+    draft_id = start(client)
+    tab_a = client.get(step_url(draft_id, "model")).context["step_fingerprint"]
+    post_step(client, draft_id, "model", {"model_name": "from tab B"})
+    response = post_step(
+        client, draft_id, "model", {"model_name": "from tab A"}, step_fingerprint=tab_a
+    )
+    assert OTHER_TAB_MESSAGE in client.get(response["Location"]).content.decode()
+    assert Draft.objects.get(pk=draft_id).step_data["model"]["model-model_name"] == ["from tab A"]
+
+
+def test_double_submit_creates_one_submission_and_a_replay_says_already_submitted(client):
+    draft_id = walk_to_review(client)
+    first = post_step(client, draft_id, "review", {})
+    second = post_step(client, draft_id, "review", {})
+    assert Submission.objects.count() == 1
+    assert second["Location"] == first["Location"]
+    replay = client.get(step_url(draft_id, "model"), follow=True)
+    assert ALREADY_SUBMITTED_MESSAGE in replay.content.decode()
+    assert Submission.objects.get().reference in replay.content.decode()
+
+
+def test_a_get_on_the_submit_url_never_submits(client):
+    draft_id = walk_to_review(client)
+    response = client.get(step_url(draft_id, "submit"))
+    assert response["Location"] == step_url(draft_id, "review")
+    assert not Submission.objects.exists()
+
+
+def test_unanswered_questions_are_listed_on_review_and_block_sending(client):
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    post_step(client, draft_id, "model", {"not_sure": "on"})
+    review = client.get(step_url(draft_id, "review")).content.decode()
+    assert "Some answers need attention" in review
+    assert "Question 2, How you will train: Not answered yet" in review
+    response = post_step(client, draft_id, "review", {})
+    assert response["Location"] == step_url(draft_id, "method")
+    assert not Submission.objects.exists()
+
+
+def test_another_browser_cannot_open_the_questionnaire(client):
+    draft_id = start(client)
+    response = Client().get(step_url(draft_id, "model"))
+    assert response.status_code == 403
+    assert "not open in this browser" in response.content.decode()
+
+
+def test_pages_carry_a_strict_csp_and_no_inline_script(client):
+    draft_id = start(client)
+    response = client.get(step_url(draft_id, "network"))
+    csp = response["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    scripts = re.findall(r"<script[^>]*>", response.content.decode())
+    assert scripts and all("src=" in tag for tag in scripts)
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_glossary_terms_are_tooltips_and_the_glossary_page_lists_them(client):
+    draft_id = start(client)
+    page = client.get(step_url(draft_id, "network")).content.decode()
+    assert re.search(
+        r'<a class="term-link" href="/glossary/#term-infiniband"[^>]*aria-describedby="(tip-infiniband-\w+)"',
+        page,
+    )
+    assert 'role="tooltip"' in page and "A very fast, low-delay network" in page
+    glossary = client.get(reverse("questionnaire:glossary")).content.decode()
+    assert 'id="term-infiniband"' in glossary and 'id="term-tco"' in glossary
