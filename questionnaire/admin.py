@@ -143,7 +143,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         if term:
             by_model = [
                 s.pk
-                for s in queryset.only("pk", "answers")
+                for s in queryset.select_related(None).prefetch_related(None).only("pk", "answers")
                 if term in (facts(s).model_name or "").lower()
             ]
             found = found | queryset.filter(pk__in=by_model)
@@ -225,6 +225,12 @@ class SubmissionAdmin(admin.ModelAdmin):
             "new_share_url": request.session.pop("staff_new_share_url", None),
             "pipeline_failed": obj.pipeline_status == Submission.PipelineStatus.FAILED,
         }
+
+    def get_deleted_objects(self, objs, request):
+        deleted, counts, _perms_needed, protected = super().get_deleted_objects(objs, request)
+        # Versions, notes, audit rows and links cannot be deleted one by one (they are a record)
+        # but go with their submission: deleting the submission is the permission that counts.
+        return deleted, counts, set(), protected
 
     def delete_model(self, request, obj) -> None:
         delete_submission(submission=obj, user=request.user, reason=DeletionRecord.Reason.STAFF)

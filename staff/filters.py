@@ -31,7 +31,11 @@ NOT_SURE = ("not_sure", "Not sure / not answered")
 
 
 def filter_by_facts(queryset: QuerySet, keep: Callable[[Facts], bool]) -> QuerySet:
-    pks = [s.pk for s in queryset.only("pk", "answers") if keep(facts(s))]
+    pks = [
+        s.pk
+        for s in queryset.select_related(None).prefetch_related(None).only("pk", "answers")
+        if keep(facts(s))
+    ]
     return queryset.filter(pk__in=pks)
 
 

@@ -36,9 +36,8 @@ def make_user(role: str | None = None, *, username: str | None = None, **extra):
     username = username or f"{(role or 'staff').split()[0].lower()}{next(_numbers)}"
     if role == "superuser":
         return User.objects.create_superuser(username, f"{username}@example.com", PASSWORD)
-    user = User.objects.create_user(
-        username, f"{username}@example.com", PASSWORD, is_staff=True, **extra
-    )
+    email = extra.pop("email", f"{username}@example.com")
+    user = User.objects.create_user(username, email, PASSWORD, is_staff=True, **extra)
     if role:
         user.groups.add(Group.objects.get(name=role))
     return user

@@ -1,0 +1,102 @@
+"""The PDF leaves private storage only through the checked views, with download-only headers."""
+
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from staff import sharing
+from staff.models import AuditEvent, ProposalDownload
+from tests.staff.factories import make_ready_submission, pdf_bytes
+
+pytestmark = pytest.mark.django_db
+
+
+def download(client, submission, version=1):
+    return client.get(f"/proposals/{submission.public_id}/v{version}.pdf")
+
+
+def test_an_engineer_gets_the_pdf_with_safe_headers_and_the_download_is_recorded(engineer):
+    submission, _, proposal = make_ready_submission(
+        company='Evil"\r\nSet-Cookie: x=1; ../../a.html'
+    )
+    client = Client()
+    client.force_login(engineer)
+    response = download(client, submission)
+    assert response.status_code == 200
+    body = b"".join(response.streaming_content)
+    assert body == pdf_bytes() or body.startswith(b"%PDF")
+    assert response["Content-Type"] == "application/pdf"
+    disposition = response["Content-Disposition"]
+    assert disposition == (
+        f'attachment; filename="proposal-{submission.reference}-v1.pdf"; '
+        f"filename*=UTF-8''proposal-{submission.reference}-v1.pdf"
+    )
+    assert "Evil" not in disposition and "\n" not in disposition
+    assert "no-store" in response["Cache-Control"]
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert "Set-Cookie" not in response or "x=1" not in str(response.cookies)
+    record = ProposalDownload.objects.get()
+    assert (record.proposal, record.user) == (proposal, engineer)
+
+
+def test_the_pdf_is_not_served_at_its_storage_url(engineer):
+    # FileSystemStorage falls back to MEDIA_URL when base_url is None; nothing serves it.
+    submission, _, proposal = make_ready_submission()
+    client = Client()
+    client.force_login(engineer)
+    assert client.get(proposal.pdf.url).status_code == 404
+
+
+def test_a_pdf_missing_from_storage_is_a_404_and_not_recorded(engineer):
+    submission, _, proposal = make_ready_submission()
+    proposal.pdf.storage.delete(proposal.pdf.name)
+    client = Client()
+    client.force_login(engineer)
+    assert download(client, submission).status_code == 404
+    assert not ProposalDownload.objects.exists()
+
+
+def test_a_share_link_lets_the_customer_download_until_revoked(engineer):
+    submission, _, proposal = make_ready_submission()
+    link = sharing.create_share_link(proposal=proposal, user=engineer)
+    path = urlsplit(sharing.share_url(link)).path
+    customer = Client()
+    response = customer.get(path)
+    assert response.status_code == 200
+    assert ProposalDownload.objects.get().share_link == link
+    assert AuditEvent.objects.filter(action=AuditEvent.Action.SHARE_CREATED).exists()
+    assert link.expires_at - link.created_at == timedelta(days=7)
+
+    sharing.revoke_share_link(link=link, user=engineer)
+    assert customer.get(path).status_code == 404
+
+
+def test_an_expired_or_tampered_share_link_is_refused(engineer):
+    submission, _, proposal = make_ready_submission()
+    link = sharing.create_share_link(proposal=proposal, user=engineer)
+    signed = sharing._signer().sign(str(link.token))
+    customer = Client()
+    assert customer.get(f"/proposals/shared/{signed}x/").status_code == 404
+    assert customer.get(f"/proposals/shared/{link.token}/").status_code == 404
+    link.expires_at = timezone.now() - timedelta(seconds=1)
+    link.save()
+    assert customer.get(f"/proposals/shared/{signed}/").status_code == 404
+    assert not ProposalDownload.objects.exists()
+
+
+def test_staff_create_and_revoke_links_from_the_submission_page(engineer):
+    submission, _, proposal = make_ready_submission()
+    client = Client()
+    client.force_login(engineer)
+    base = f"/admin/questionnaire/submission/{submission.pk}"
+    assert client.post(f"{base}/share/1/").status_code == 302
+    page = client.get(f"{base}/change/").content.decode()
+    assert "/proposals/shared/" in page  # shown once
+    link = proposal.share_links.get()
+    assert client.post(f"{base}/share-links/{link.pk}/revoke/").status_code == 302
+    link.refresh_from_db()
+    assert link.revoked_at is not None and link.revoked_by == engineer
+    assert "/proposals/shared/" not in client.get(f"{base}/change/").content.decode()

@@ -1,0 +1,112 @@
+"""Engineer overrides: a new recommendation version (and proposal), the previous ones kept."""
+
+import pytest
+from django.test import Client
+
+from sizing.models import Recommendation
+from staff import pipeline_actions
+from staff.models import AuditEvent, Note
+from tests.staff.factories import make_proposal, make_ready_submission, make_recommendation
+
+pytestmark = pytest.mark.django_db
+
+
+def override_url(submission) -> str:
+    return f"/admin/questionnaire/submission/{submission.pk}/override/"
+
+
+def test_the_override_form_offers_every_engine_input_and_the_accelerators(engineer):
+    submission, _, _ = make_ready_submission()
+    client = Client()
+    client.force_login(engineer)
+    page = client.get(override_url(submission)).content.decode()
+    for name in (
+        "hardware.accelerator",
+        "hardware.count",
+        "schedule.deadline_days",
+        "prices.cloud_on_demand_usd_per_gpu_hour",
+        "parallelism.tensor",
+        "roadmap.utilisation",
+    ):
+        assert f'name="{name}"' in page
+    assert 'value="h100-sxm"' in page
+
+
+def test_overriding_the_accelerator_makes_a_new_version_and_keeps_the_previous(
+    engineer, django_capture_on_commit_callbacks
+):
+    submission, v1, p1 = make_ready_submission()
+    client = Client()
+    client.force_login(engineer)
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(
+            override_url(submission),
+            {
+                "hardware.accelerator": "h100-sxm",
+                "schedule.deadline_days": "20",
+                "reason": "GPU in stock",
+            },
+        )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    versions = list(submission.recommendations.order_by("version"))
+    assert [r.version for r in versions] == [1, 2]
+    v2 = versions[1]
+    assert v2.overrides == {
+        "hardware": {"accelerator": "h100-sxm"},
+        "schedule": {"deadline_days": 20.0},
+    }
+    assert v2.requested_by == engineer
+    v1.refresh_from_db()
+    p1.refresh_from_db()
+    assert v1.status == Recommendation.Status.DONE and p1.pdf.storage.exists(p1.pdf.name)
+    event = AuditEvent.objects.get(action=AuditEvent.Action.RERUN)
+    assert event.actor == engineer and event.new_value == "v2"
+    assert "hardware.accelerator=h100-sxm" in event.detail
+    assert "GPU in stock" in Note.objects.get().text
+
+
+def test_an_override_the_engine_refuses_is_shown_and_nothing_is_written(engineer):
+    submission, _, _ = make_ready_submission()
+    client = Client()
+    client.force_login(engineer)
+    response = client.post(override_url(submission), {"hardware.count": "0"})
+    assert response.status_code == 200
+    assert "errornote" in response.content.decode() or "errorlist" in response.content.decode()
+    assert submission.recommendations.count() == 1
+    assert not AuditEvent.objects.exists()
+
+
+def test_the_form_starts_from_the_latest_overrides(engineer):
+    submission, _, _ = make_ready_submission()
+    make_recommendation(submission, overrides={"hardware": {"accelerator": "mi300x"}})
+    client = Client()
+    client.force_login(engineer)
+    page = client.get(override_url(submission)).content.decode()
+    assert '<option value="mi300x" selected>' in page
+
+
+def test_a_plain_rerun_keeps_the_latest_overrides(engineer, django_capture_on_commit_callbacks):
+    submission, _, _ = make_ready_submission()
+    make_recommendation(submission, overrides={"hardware": {"accelerator": "mi300x"}})
+    with django_capture_on_commit_callbacks(execute=False):
+        new = pipeline_actions.rerun(submission=submission, user=engineer)
+    assert new.version == 3
+    assert new.overrides == {"hardware": {"accelerator": "mi300x"}}
+
+
+def test_the_change_page_says_what_changed_between_versions(engineer):
+    submission, _, _ = make_ready_submission()
+    v2 = make_recommendation(
+        submission,
+        overrides={"hardware": {"accelerator": "h100-sxm"}},
+        engine_input={"hardware": {"accelerator": "h100-sxm"}},
+        result={"cluster": {"accelerator": "h100-sxm", "gpus": 8, "nodes": 1}},
+    )
+    make_proposal(v2)
+    client = Client()
+    client.force_login(engineer)
+    page = client.get(f"/admin/questionnaire/submission/{submission.pk}/change/").content.decode()
+    assert "Input hardware.accelerator" in page
+    assert "Output cluster.gpus" in page
+    assert "Download PDF v2" in page and "Download PDF v1" in page
+    assert "8 × NVIDIA H100" in page
