@@ -42,7 +42,7 @@ def test_fifteen_questions_in_order():
 
 
 def test_every_required_glossary_term_is_defined():
-    assert REQUIRED_TERMS <= set(GLOSSARY)
+    assert set(GLOSSARY) >= REQUIRED_TERMS
     assert all(term.definition.endswith(".") for term in GLOSSARY.values())
 
 
