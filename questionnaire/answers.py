@@ -37,7 +37,7 @@ def answer_lines(form_class: type[QuestionForm], answer: dict[str, Any] | None) 
         if shown is not None:
             lines.append(AnswerLine(str(field.label), shown[0], shown[1]))
     if answer.get("not_sure"):
-        lines.append(AnswerLine("Whole question", NOT_SURE_LABEL, True))
+        lines.append(AnswerLine("Answer", NOT_SURE_LABEL, True))
     if answer.get("notes"):
         lines.append(AnswerLine("Anything else", str(answer["notes"])))
     if not lines:
