@@ -273,6 +273,8 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
+    # WeasyPrint logs every layout step of every PDF at INFO; keep its warnings only.
+    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
 }
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
