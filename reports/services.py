@@ -26,6 +26,7 @@ from sizing.pipeline import (
     enqueue,
     fail_pipeline,
     inject_test_fault,
+    is_latest_version,
     row_lock,
     set_pipeline_status,
 )
@@ -61,7 +62,8 @@ def schedule_proposal(*, recommendation: Recommendation) -> Proposal:
             },
         )
         if created or proposal.status == Proposal.Status.PENDING:
-            set_pipeline_status(recommendation.submission, Submission.PipelineStatus.RENDERING)
+            if _is_latest(proposal):
+                set_pipeline_status(recommendation.submission, Submission.PipelineStatus.RENDERING)
             proposal_id = proposal.pk
             transaction.on_commit(lambda: enqueue_render(proposal_id=proposal_id), robust=True)
     return proposal
@@ -120,7 +122,8 @@ def _claim_proposal(proposal_id: int) -> Proposal | None:
         proposal.attempts += 1
         proposal.status = Proposal.Status.RENDERING
         proposal.save(update_fields=["attempts", "status", "updated_at"])
-        set_pipeline_status(proposal.submission, Submission.PipelineStatus.RENDERING)
+        if _is_latest(proposal):
+            set_pipeline_status(proposal.submission, Submission.PipelineStatus.RENDERING)
         return proposal
 
 
@@ -175,9 +178,7 @@ def _finish_proposal(proposal: Proposal, *, name: str, rendered: "document.Rende
 
 
 def _is_latest(proposal: Proposal) -> bool:
-    return not Recommendation.objects.filter(
-        submission_id=proposal.submission_id, version__gt=proposal.version
-    ).exists()
+    return is_latest_version(submission_id=proposal.submission_id, version=proposal.version)
 
 
 def _release_proposal(proposal: Proposal, error: str) -> None:
@@ -197,7 +198,8 @@ def fail_proposal(proposal: Proposal, error: str) -> None:
         )
         proposal.status = Proposal.Status.FAILED
         proposal.error = error
-        fail_pipeline(submission=proposal.submission, error=error)
+        if _is_latest(proposal):
+            fail_pipeline(submission=proposal.submission, error=error)
     logger.error("proposal %s failed: %s", proposal.pk, error)
 
 

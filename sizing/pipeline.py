@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from config.celery import app
 from questionnaire.models import Submission
+from sizing.models import Recommendation
 from staff.notifications import notify_pipeline_failed
 
 logger = logging.getLogger(__name__)
@@ -109,6 +110,13 @@ def set_pipeline_status(submission: Submission, status: str, *, error: str = "")
     submission.pipeline_status = status
     submission.pipeline_error = error
     submission.pipeline_updated_at = now
+
+
+def is_latest_version(*, submission_id: int, version: int) -> bool:
+    """Whether ``version`` is the submission's newest Recommendation: only the newest version's
+    progress is the submission's status (an older one finishing late must not overwrite it)."""
+    from_newer = Recommendation.objects.filter(submission_id=submission_id, version__gt=version)
+    return not from_newer.exists()
 
 
 def fail_pipeline(*, submission: Submission, error: str) -> None:

@@ -29,6 +29,7 @@ from sizing.pipeline import (
     enqueue,
     fail_pipeline,
     inject_test_fault,
+    is_latest_version,
     row_lock,
     set_pipeline_status,
 )
@@ -180,8 +181,15 @@ def _claim_recommendation(recommendation_id: int) -> Recommendation | None:
         recommendation.attempts += 1
         recommendation.status = Recommendation.Status.RUNNING
         recommendation.save(update_fields=["attempts", "status", "updated_at"])
-        set_pipeline_status(recommendation.submission, Submission.PipelineStatus.SIZING)
+        if _is_latest(recommendation):
+            set_pipeline_status(recommendation.submission, Submission.PipelineStatus.SIZING)
         return recommendation
+
+
+def _is_latest(recommendation: Recommendation) -> bool:
+    return is_latest_version(
+        submission_id=recommendation.submission_id, version=recommendation.version
+    )
 
 
 def _release_recommendation(recommendation: Recommendation, error: str) -> None:
@@ -216,7 +224,8 @@ def fail_recommendation(recommendation: Recommendation, error: str) -> None:
         )
         recommendation.status = Recommendation.Status.FAILED
         recommendation.error = error
-        fail_pipeline(submission=recommendation.submission, error=error)
+        if _is_latest(recommendation):
+            fail_pipeline(submission=recommendation.submission, error=error)
     logger.error("recommendation %s failed: %s", recommendation.pk, error)
 
 

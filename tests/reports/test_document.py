@@ -1,0 +1,211 @@
+"""The proposal PDF, read back with pypdf: sections, figures, answers, and safe rendering."""
+
+import dataclasses
+from io import BytesIO
+
+import pytest
+from pypdf import PdfReader
+
+from questionnaire.glossary import GLOSSARY
+from questionnaire.questions import QUESTIONS, plain
+from reports import charts
+from reports.demo import demo_answers, demo_data
+from reports.document import AREAS, html_to_pdf, render_data
+from reports.fetcher import BlockedResource
+from reports.figures import money_short, number
+from tests.reports.conftest import embedded_files, pdf_text, squash
+
+A4_POINTS = (595.28, 841.89)
+
+
+@pytest.fixture(scope="module")
+def demo():
+    data = demo_data()
+    rendered = render_data(data)
+    return data, rendered, pdf_text(rendered.pdf)
+
+
+def test_the_pdf_is_a4_with_its_page_count_recorded(demo):
+    _data, rendered, _text = demo
+    reader = PdfReader(BytesIO(rendered.pdf))
+    assert len(reader.pages) == rendered.page_count > 10
+    for page in reader.pages:
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        assert (round(width), round(height)) == tuple(round(v) for v in A4_POINTS)
+
+
+def test_every_section_is_present_in_the_contents_and_the_body(demo):
+    _data, _rendered, text = demo
+    headings = [
+        "Contents",
+        "Executive summary",
+        "Recommended configuration",
+        "What drives this recommendation",
+        *[title for _key, title, _fields in AREAS],
+        "Your answers",
+        "What we assumed",
+        "Questions to settle before committing",
+        "Risks and trade-offs",
+        "Next steps",
+        "Appendix A: Glossary",
+        "Appendix B: Sources",
+    ]
+    for heading in headings:
+        assert heading in text, heading
+
+
+def test_the_contents_give_the_page_each_section_starts_on(demo):
+    _data, rendered, _text = demo
+    reader = PdfReader(BytesIO(rendered.pdf))
+    contents = reader.pages[1].extract_text()
+    assert "Contents" in contents
+    page_numbers = [int(line) for line in contents.splitlines() if line.strip().isdigit()]
+    titles = [
+        "Executive summary",
+        *[title for _k, title, _f in AREAS],
+        "Your answers",
+        "What we assumed",
+        "Questions to settle before committing",
+        "Risks and trade-offs",
+        "Next steps",
+        "Appendix A: Glossary",
+        "Appendix B: Sources",
+    ]
+    assert len(page_numbers) == len(titles)
+    for title, page_number in zip(titles, page_numbers, strict=True):
+        assert title in reader.pages[page_number - 1].extract_text(), (title, page_number)
+
+
+def test_cover_running_header_and_page_numbers(demo):
+    data, rendered, _text = demo
+    reader = PdfReader(BytesIO(rendered.pdf))
+    cover = reader.pages[0].extract_text()
+    for value in (
+        data.company,
+        data.contact_name,
+        data.reference,
+        "Training infrastructure proposal",
+    ):
+        assert squash(value) in squash(cover)
+    assert "Page 1 of" not in cover  # the cover carries no running header or footer
+    date_text = f"{data.issued_on.day} {data.issued_on:%B %Y}"
+    for number_, page in enumerate(reader.pages[1:], start=2):
+        page_text = page.extract_text()
+        assert f"Page {number_} of {rendered.page_count}" in page_text
+        assert data.reference in page_text and date_text in page_text
+
+
+def test_summary_figures_equal_the_recommendation(demo):
+    data, _rendered, text = demo
+    result = data.result
+    summary = squash(text)
+    cluster = result["cluster"]
+    assert squash(f"{cluster['gpus']} accelerators") in summary
+    assert squash(f"{cluster['nodes']} nodes of {cluster['gpus_per_node']}") in summary
+    assert squash(cluster["accelerator_name"]) in summary
+    assert squash(f"{result['timeline']['wall_clock_days']:.1f} days per run") in summary
+    assert squash(f"{number(round(result['compute']['gpu_hours']))}") in summary
+    for key in ("cloud_on_demand", "cloud_reserved", "buy", "hybrid"):
+        assert squash(money_short(result["cost"][key]["total_usd"])) in summary
+        for value in result["cost"][key]["by_year_usd"]:
+            assert squash(money_short(value)) in summary
+    for driver in result["drivers"]:
+        assert squash(driver) in summary
+
+
+def test_answers_assumptions_questions_risks_glossary_and_sources_come_from_their_sources(demo):
+    data, _rendered, text = demo
+    flat = squash(text)
+    for question in QUESTIONS:
+        assert squash(f"{question.number}. {plain(question.title)}") in flat
+    for line in QUESTIONS[0].answer_lines(data.answers["model"]):
+        assert squash(line.text) in flat
+    for question in data.result["open_questions"]:
+        assert squash(question) in flat
+    for risk in data.result["risks"]:
+        assert squash(risk if isinstance(risk, str) else risk["title"]) in flat
+    for term in GLOSSARY.values():
+        assert squash(term.name) in flat
+    assumed = [a for a in data.result["assumptions"] if a["provided_by"] != "customer"]
+    assert assumed
+    assert squash(assumed[0]["source"])[:40] in flat
+
+
+def test_answers_the_customer_was_unsure_about_are_marked_in_the_assumptions():
+    answers = demo_answers()
+    answers["precision"] = {**answers["precision"], "precision": "not_sure", "not_sure": True}
+    data = demo_data(answers=answers)
+    text = pdf_text(render_data(data).pdf)
+    assumptions = text[text.index("What we assumed") :]
+    assert "NOT SURE" in assumptions.upper()
+    assert data.result["input_sources"]["training.precision"] == "not_sure"
+
+
+HOSTILE = [
+    "<img src=http://127.0.0.1:{port}/img>",
+    "<link rel=attachment href=file:///etc/passwd>",
+    "<link rel=stylesheet href=http://127.0.0.1:{port}/css>",
+    "{{{{ 7*7 }}}}",
+    "{{% debug %}}",
+    "<style>@import url(http://127.0.0.1:{port}/import);</style>",
+]
+
+
+def test_customer_text_appears_literally_and_fetches_nothing(canary):
+    payloads = [p.format(port=canary.port) for p in HOSTILE]
+    answers = demo_answers()
+    answers["model"] = {**answers["model"], "notes": "\n".join(payloads)}
+    answers["deployment"] = {**answers["deployment"], "export_policy": payloads[0]}
+    data = dataclasses.replace(
+        demo_data(answers=answers),
+        company=payloads[1],
+        contact_name=payloads[3],
+    )
+    pdf = render_data(data).pdf
+    text = squash(pdf_text(pdf))
+    for payload in payloads:
+        assert squash(payload) in text, payload
+    assert canary.requests == []
+    assert embedded_files(pdf) == []
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<link rel="attachment" href="file:///etc/passwd">',
+        '<img src="file:///etc/passwd">',
+        '<img src="http://127.0.0.1:{port}/img">',
+        '<link rel="stylesheet" href="http://127.0.0.1:{port}/css">',
+        "<style>@import url(http://127.0.0.1:{port}/import);</style>",
+        '<img src="data:image/svg+xml;base64,PHN2Zy8+">',
+        '<img src="/static/css/site.css">',
+        '<img src="/static/reports/../../config/settings.py">',
+        '<img src="ftp://127.0.0.1:{port}/x">',
+    ],
+)
+def test_the_fetcher_fails_the_render_for_anything_but_our_static_files(canary, markup):
+    html = f"<html><body><p>x</p>{markup.format(port=canary.port)}</body></html>"
+    with pytest.raises(BlockedResource):
+        html_to_pdf(html)
+    assert canary.requests == []
+
+
+def test_the_fetcher_serves_our_own_stylesheet():
+    html = '<html><head><link rel="stylesheet" href="/static/reports/proposal.css"></head><body>ok</body></html>'
+    assert html_to_pdf(html).pdf.startswith(b"%PDF")
+
+
+def test_charts_are_vector_and_escape_their_labels():
+    svg = charts.bar_chart([charts.Bar("<script>x</script>", 2.0)], unit="GB/s", title="t & <b>")
+    assert svg.startswith("<svg")
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+    assert "t &amp; &lt;b&gt;" in svg
+
+
+def test_the_timeline_chart_marks_the_deadline_and_the_recommended_point():
+    svg = charts.timeline_chart(
+        [(8, 40.0), (16, 20.0), (32, 10.0)], deadline_days=30, recommended_gpus=16
+    )
+    assert "deadline: 30 days" in svg
+    assert "recommended: 20 d" in svg
+    assert 'stroke-dasharray="6 4"' in svg

@@ -1,0 +1,76 @@
+"""sizing/adapters.py: the one mapping from questionnaire answers to engine input."""
+
+from datetime import date
+
+import pytest
+
+from reports.demo import demo_answers
+from sizing import adapters
+from sizing.engine import parse_input
+from tests.reports.factories import edited_answers
+
+
+def test_demo_answers_map_to_input_the_engine_accepts():
+    built = adapters.build_engine_input(answers=demo_answers(), today=date(2026, 1, 1))
+    parse_input(built.engine_input)  # raises if the engine would refuse it
+    assert built.engine_input["model"]["total_params"] == 70e9
+    assert built.engine_input["data"]["tokens"] == 400e9
+    assert built.engine_input["training"]["method"] == "continued_pretrain"
+    assert built.engine_input["schedule"]["deadline_days"] == pytest.approx(21)
+
+
+def test_every_engine_field_set_records_where_it_came_from():
+    built = adapters.build_engine_input(answers=demo_answers())
+    for section, values in built.engine_input.items():
+        for name in values:
+            assert built.sources[f"{section}.{name}"] in {"customer", "derived"}
+    assert built.sources["model.total_params"] == "customer"
+    assert built.sources["schedule.deadline_days"] == "derived"  # hours → days
+
+
+def test_not_sure_leaves_the_field_to_the_engine_and_says_so():
+    answers = edited_answers(
+        precision={"precision": "not_sure", "optimizer": "", "not_sure": True},
+        model={"total_params": None, "total_params_text": "", "not_sure": True},
+    )
+    built = adapters.build_engine_input(answers=answers)
+    assert "precision" not in built.engine_input.get("training", {})
+    assert built.sources["training.precision"] == "not_sure"
+    assert built.sources["model.total_params"] == "not_sure"
+
+
+def test_an_answer_the_engine_refuses_is_dropped_and_marked_unusable():
+    answers = edited_answers(data={"epochs": 5000})  # the form allows it; the engine caps at 1000
+    built = adapters.build_engine_input(answers=answers)
+    assert "epochs" not in built.engine_input["data"]
+    assert built.sources["data.epochs"] == "unusable"
+    parse_input(built.engine_input)
+
+
+def test_samples_times_tokens_per_sample_gives_tokens():
+    answers = edited_answers(
+        data={"dataset_size": 1000, "dataset_unit": "samples", "tokens_per_sample": 2000}
+    )
+    built = adapters.build_engine_input(answers=answers)
+    assert built.engine_input["data"]["tokens"] == 2_000_000
+    assert built.sources["data.tokens"] == "derived"
+
+
+def test_overrides_win_and_are_marked_as_overrides():
+    built = adapters.build_engine_input(
+        answers=demo_answers(),
+        overrides={"model.total_params": 8e9, "hardware": {"accelerator": "a100-80gb"}},
+    )
+    assert built.engine_input["model"]["total_params"] == 8e9
+    assert built.engine_input["hardware"]["accelerator"] == "a100-80gb"
+    assert built.sources["model.total_params"] == "override"
+
+
+def test_unknown_override_fields_are_named():
+    nested = adapters.nest_overrides({"model.total_params": 1e9, "model.colour": "red"})
+    assert adapters.unknown_override_paths(nested) == ["model.colour"]
+
+
+def test_empty_answers_give_an_input_the_engine_sizes_with_its_defaults():
+    built = adapters.build_engine_input(answers={})
+    parse_input(built.engine_input)
