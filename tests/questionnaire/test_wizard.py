@@ -218,3 +218,20 @@ def test_glossary_terms_are_tooltips_and_the_glossary_page_lists_them(client):
     assert 'role="tooltip"' in page and "A very fast, low-delay network" in page
     glossary = client.get(reverse("questionnaire:glossary")).content.decode()
     assert 'id="term-infiniband"' in glossary and 'id="term-tco"' in glossary
+
+
+def test_opening_an_earlier_step_again_resets_nothing(client):
+    draft_id = walk_to_review(client)
+    client.get(step_url(draft_id, "welcome"))
+    client.get(step_url(draft_id, "bogus-step"))
+    review = client.get(step_url(draft_id, "review"))
+    assert review.context["ready_to_send"] is True
+
+
+def test_free_text_is_escaped_on_the_review_page(client):
+    answers = {"model": {"model_name": "<script>alert(1)</script>", "notes": "<b>bold</b>"}}
+    draft_id = walk_to_review(client, answers)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;b&gt;bold&lt;/b&gt;" in page
+    assert "<script>alert(1)" not in page
