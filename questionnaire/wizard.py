@@ -17,6 +17,7 @@ import hashlib
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -24,6 +25,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from formtools.wizard.views import NamedUrlSessionWizardView, WizardView
 
+from config.ratelimit import RateLimit, hit, too_many_requests
 from questionnaire import access
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.glossary import GLOSSARY
@@ -176,6 +178,12 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         return WizardView.render_done(self, form, **kwargs)
 
     def done(self, form_list: Any, form_dict: dict[str, Any], **kwargs: Any) -> HttpResponse:
+        # Counted only when answers are really sent; the draft is already saved, so a refused
+        # submission loses nothing and can be sent again after Retry-After.
+        limit = RateLimit("submit", settings.SUBMISSIONS_PER_HOUR, window_seconds=3600)
+        decision = hit(limit, self.request)
+        if not decision.allowed:
+            return too_many_requests(self.request, decision)
         contact = form_dict[CONTACT].cleaned_data
         try:
             submit_answers(

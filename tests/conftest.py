@@ -39,3 +39,12 @@ def postgres_required(settings) -> None:
         "PostgreSQL (DATABASE_URL)",
         settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql",
     )
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Rate-limit counters live in the cache: each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
