@@ -99,6 +99,7 @@ if _database_url:
         )
     }
 else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # a fresh clone has no var/ yet
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
