@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from questionnaire.models import Submission
@@ -46,6 +47,15 @@ from staff.summary import model_and_size, recommended_cluster
 admin.site.site_header = "Training sizing — staff"
 admin.site.site_title = "Training sizing staff"
 admin.site.index_title = "Submissions and proposals"
+# The submission list has many columns; the index page already lists every model.
+admin.site.enable_nav_sidebar = False
+
+
+class WorkflowStatusFilter(admin.ChoicesFieldListFilter):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.title = "workflow status"
+
 
 CUSTOMER_FIELDS = ["reference", "company", "contact_name", "contact_email", "contact_role"]
 
@@ -62,13 +72,13 @@ class SubmissionAdmin(admin.ModelAdmin):
         "method",
         "deployment",
         "recommended",
-        "pipeline_status",
-        "status",
+        "pipeline",
+        "workflow",
         "assignee",
-        "submitted_at",
+        "submitted",
     ]
     list_filter = [
-        "status",
+        ("status", WorkflowStatusFilter),
         "pipeline_status",
         MethodFilter,
         ArchitectureFilter,
@@ -86,7 +96,13 @@ class SubmissionAdmin(admin.ModelAdmin):
         ("Customer", {"fields": [*CUSTOMER_FIELDS, "country", "privacy_consent_at"]}),
         ("Workflow", {"fields": ["status", "assignee", "closed_at"]}),
         ("Pipeline", {"fields": ["pipeline_status", "pipeline_error", "pipeline_updated_at"]}),
-        ("Record", {"fields": ["public_id", "schema_version", "submitted_at", "updated_at"]}),
+        (
+            "Record",
+            {
+                "fields": ["public_id", "schema_version", "submitted_at", "updated_at"],
+                "classes": ["collapse"],
+            },
+        ),
     ]
     readonly_fields = [
         *CUSTOMER_FIELDS,
@@ -109,6 +125,9 @@ class SubmissionAdmin(admin.ModelAdmin):
         "export_as_csv",
         "delete_selected",
     ]
+
+    class Media:
+        css = {"all": ["staff/staff.css"]}
 
     # --- permissions ------------------------------------------------------------------------
 
@@ -156,7 +175,7 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     @admin.display(description="Contact")
     def contact(self, obj: Submission) -> str:
-        return f"{obj.contact_name} <{obj.contact_email}>"
+        return format_html("{}<br><small>{}</small>", obj.contact_name, obj.contact_email)
 
     @admin.display(description="Model and size")
     def model_size(self, obj: Submission) -> str:
@@ -176,7 +195,19 @@ class SubmissionAdmin(admin.ModelAdmin):
         if versions is None:
             versions = list(obj.recommendations.order_by("-version"))
         done = [r for r in versions if r.status == Recommendation.Status.DONE]
-        return recommended_cluster(done[0]) if done else "—"
+        return recommended_cluster(done[0], short=True) if done else "—"
+
+    @admin.display(description="Pipeline", ordering="pipeline_status")
+    def pipeline(self, obj: Submission) -> str:
+        return obj.get_pipeline_status_display()
+
+    @admin.display(description="Workflow", ordering="status")
+    def workflow(self, obj: Submission) -> str:
+        return obj.get_status_display()
+
+    @admin.display(description="Submitted", ordering="submitted_at")
+    def submitted(self, obj: Submission) -> str:
+        return f"{timezone.localtime(obj.submitted_at):%d %b %Y}"
 
     # --- change form ------------------------------------------------------------------------
 

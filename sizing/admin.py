@@ -10,6 +10,17 @@ from sizing.services import describe_changes
 from staff.summary import recommended_cluster
 
 _MAX_CHANGES_SHOWN = 6
+# The outputs a reviewer looks at first; other changed outputs are only counted.
+HEADLINE_OUTPUTS = (
+    "cluster.accelerator",
+    "cluster.gpus",
+    "cluster.nodes",
+    "timeline.wall_clock_days",
+    "compute.gpu_hours",
+    "memory.per_gpu_gb",
+    "memory.fits",
+    "storage.checkpoint_size_gb",
+)
 
 
 def previous_version(recommendation: Recommendation) -> Recommendation | None:
@@ -38,13 +49,15 @@ def change_summary(recommendation: Recommendation) -> str:
         rows.append(
             (f"Input {change['field']}", f"{_short(change['before'])} → {_short(change['after'])}")
         )
-    outputs = changes["outputs"]
-    for change in outputs[:_MAX_CHANGES_SHOWN]:
+    outputs = {change["field"]: change for change in changes["outputs"]}
+    headline = [outputs[name] for name in HEADLINE_OUTPUTS if name in outputs]
+    for change in headline:
         rows.append(
             (f"Output {change['field']}", f"{_short(change['before'])} → {_short(change['after'])}")
         )
-    if len(outputs) > _MAX_CHANGES_SHOWN:
-        rows.append(("", f"and {len(outputs) - _MAX_CHANGES_SHOWN} more outputs changed"))
+    if len(outputs) > len(headline):
+        more = len(outputs) - len(headline)
+        rows.append(("", f"and {more} other output{'s' if more > 1 else ''} changed"))
     if changes.get("engine_version"):
         ev = changes["engine_version"]
         rows.append(("Engine", f"{ev['before']} → {ev['after']}"))

@@ -24,7 +24,6 @@ class AuditEventInline(ReadOnlyMixin, admin.TabularInline):
     fields = ["created_at", "actor", "action", "old_value", "new_value", "detail"]
     readonly_fields = fields
     extra = 0
-    classes = ["collapse-none"]
 
 
 class NoteInline(ReadOnlyMixin, admin.TabularInline):

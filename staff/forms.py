@@ -60,10 +60,14 @@ class NoteForm(forms.Form):
     )
 
 
-def _field_for(section: str, name: str, spec: Any, placeholder: Any) -> forms.Field:
-    label = f"{section}.{name}"
-    attrs = {"placeholder": "" if placeholder is None else str(placeholder)}
-    common = {"required": False, "label": label, "help_text": spec.what}
+def _field_for(section: str, name: str, spec: Any, current: Any) -> forms.Field:
+    attrs = {"placeholder": "" if current is None else str(current)}
+    shown = "not set (engine default)" if current is None else _initial(current)
+    help_text = f"{section}.{name}: {spec.what}. Current run: {shown}."
+    if spec.kind == "enum":
+        help_text = f"{section}.{name}. Current run: {shown}."
+    label = name.replace("_", " ").capitalize()
+    common = {"required": False, "label": label, "help_text": help_text}
     if spec.kind == "number":
         return forms.FloatField(widget=forms.NumberInput(attrs={**attrs, "step": "any"}), **common)
     if spec.kind == "int":
@@ -75,7 +79,7 @@ def _field_for(section: str, name: str, spec: Any, placeholder: Any) -> forms.Fi
         choices = [("", "—")] + [(c, names.get(c, c)) for c in spec.choices]
         return forms.ChoiceField(choices=choices, **common)
     if spec.kind == "text_list":
-        common["help_text"] = f"{spec.what}, comma-separated"
+        common["help_text"] = f"{help_text} Comma-separated."
     return forms.CharField(max_length=200, widget=forms.TextInput(attrs=attrs), **common)
 
 

@@ -70,14 +70,20 @@ def format_params(params: float | None) -> str:
 
 
 def model_and_size(f: Facts) -> str:
-    parts = [p for p in (f.model_name, format_params(f.total_params)) if p]
+    """E.g. "Llama 3.1 8B", "custom · 13B", "Mixtral 8x7B · 46.7B · MoE"."""
+    size = format_params(f.total_params)
+    name = f.model_name or ""
+    # Model names usually carry their size ("Llama 3.1 8B"); do not say it twice.
+    if size and size.lower() in name.lower().replace(" ", ""):
+        size = ""
+    parts = [p for p in (name, size) if p]
     if f.architecture == "moe":
         parts.append("MoE")
     return " · ".join(parts)
 
 
-def recommended_cluster(recommendation: Recommendation | None) -> str:
-    """E.g. "64 × NVIDIA H100 SXM" from a finished recommendation; "" otherwise."""
+def recommended_cluster(recommendation: Recommendation | None, *, short: bool = False) -> str:
+    """E.g. "64 × NVIDIA H100 SXM5 80GB" ("64 × h100-sxm" when short); "" if not finished."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
     cluster = (recommendation.result or {}).get("cluster") or {}
@@ -85,5 +91,5 @@ def recommended_cluster(recommendation: Recommendation | None) -> str:
     if not accelerator:
         return ""
     spec = ACCELERATORS.get(accelerator)
-    name = spec.name if spec else accelerator
+    name = spec.name if spec and not short else accelerator
     return f"{gpus} × {name}" if gpus else name

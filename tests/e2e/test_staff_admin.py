@@ -8,12 +8,8 @@ import pytest
 
 from reports.models import Proposal
 from sizing.models import Recommendation
-from tests.staff.factories import (
-    PASSWORD,
-    make_ready_submission,
-    make_submission,
-    make_user,
-)
+from sizing.services import schedule_sizing
+from tests.staff.factories import PASSWORD, make_submission, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -33,15 +29,20 @@ def test_engineer_overrides_the_accelerator_reruns_and_downloads_the_new_pdf(
     failed_requests: list[str] = []
     page.on(
         "response",
-        lambda r: failed_requests.append(f"{r.status} {r.url}")
-        if r.status >= 400 and not r.url.endswith("/favicon.ico")
-        else None,
+        lambda r: (
+            failed_requests.append(f"{r.status} {r.url}")
+            if r.status >= 400 and not r.url.endswith("/favicon.ico")
+            else None
+        ),
     )
     engineer = make_user("Engineers", username="erin", first_name="Erin", last_name="Engineer")
-    submission, _, _ = make_ready_submission(company="Northwind Robotics")
+    submission = make_submission(company="Northwind Robotics")
+    schedule_sizing(submission=submission)  # v1 through the real pipeline (tasks in-process)
+    assert Proposal.objects.get(submission=submission, version=1).status == Proposal.Status.DONE
     make_submission(company="Contoso AI", status="in_review")
     make_submission(company="Fabrikam Labs", pipeline_status="failed", pipeline_error="timeout")
 
+    page.set_viewport_size({"width": 1600, "height": 1000})  # staff work on desktops
     log_in(page, engineer)
     page.goto(f"{page.base_url}/admin/questionnaire/submission/")
     page.screenshot(path=screenshot_dir / "staff-submission-list.png", full_page=True)
