@@ -212,8 +212,8 @@ PRIVATE_STORAGE_ROOT = Path(env_str("PRIVATE_STORAGE_ROOT") or VAR_DIR / "privat
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "proposals": {
-        "BACKEND": "django.core.files.storage.FileSystemStorage",
-        "OPTIONS": {"location": PRIVATE_STORAGE_ROOT, "base_url": None},
+        "BACKEND": "reports.storage.PrivateFileSystemStorage",
+        "OPTIONS": {"location": PRIVATE_STORAGE_ROOT},
     },
     "staticfiles": {
         "BACKEND": (
