@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import time
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -140,7 +141,7 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
     page.goto(f"{live_server.url}/admin/questionnaire/submission/{submission.pk}/change/")
     with page.expect_download() as download_info:
         page.locator("a[href*='/proposals/']").first.click()
-    pdf_bytes = open(download_info.value.path(), "rb").read()
+    pdf_bytes = Path(download_info.value.path()).read_bytes()
     staff.close()
 
     assert pdf_bytes.startswith(b"%PDF")
