@@ -52,3 +52,18 @@ def test_debug_is_off_unless_asked_for():
 
     assert settings.DEBUG is False
     assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
+
+
+def test_production_cookies_are_secure_and_http_only(tmp_path):
+    result = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, "
+        "s.CSRF_COOKIE_SECURE, s.SESSION_COOKIE_HTTPONLY, s.CSRF_COOKIE_HTTPONLY, "
+        "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS)",
+        DJANGO_SECRET_KEY="a-long-random-production-secret-" + "x7Qp2Lm9" * 6,
+        DJANGO_ALLOWED_HOSTS="sizing.example.com",
+        DJANGO_VAR_DIR=str(tmp_path),
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-6:] == ["True", "True", "True", "True", "True", "31536000"]
