@@ -285,6 +285,16 @@ def build_context(data: ProposalData) -> dict[str, Any]:
     }
 
 
+def _figures(key: str, result: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = figure_rows(key, result.get(key) or {})
+    if key == "cluster":  # concurrency is part of the cluster section
+        rows += figure_rows("concurrency", result.get("concurrency") or {})
+    unique: dict[str, str] = {}
+    for label, value in rows:
+        unique.setdefault(label, value)
+    return list(unique.items())
+
+
 def _chart_for(key: str, result: dict[str, Any], engine_input: dict[str, Any]):
     if key == "compute":
         options = _get(result, "timeline", "options", default=[])
