@@ -32,6 +32,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.db import OperationalError, connection  # noqa: E402
 from django.db.models import Count, Max, Min  # noqa: E402
 
 from questionnaire.models import Submission  # noqa: E402
@@ -241,12 +242,17 @@ def check_proposals(submission_ids: list[int], drain_timeout: int, report: Repor
     deadline = time.monotonic() + drain_timeout
     finished_states = (Proposal.Status.DONE, Proposal.Status.FAILED)
     while True:
-        settled = Proposal.objects.filter(
-            submission_id__in=submission_ids, status__in=finished_states
-        ).count()
-        failed_sizing = Recommendation.objects.filter(
-            submission_id__in=submission_ids, status=Recommendation.Status.FAILED
-        ).count()
+        try:
+            settled = Proposal.objects.filter(
+                submission_id__in=submission_ids, status__in=finished_states
+            ).count()
+            failed_sizing = Recommendation.objects.filter(
+                submission_id__in=submission_ids, status=Recommendation.Status.FAILED
+            ).count()
+        except OperationalError as error:  # PostgreSQL restarted under us: wait and retry
+            print(f"  database unavailable ({error.__class__.__name__}); retrying", flush=True)
+            connection.close()
+            settled = failed_sizing = -len(submission_ids)
         if settled + failed_sizing >= len(submission_ids) or time.monotonic() > deadline:
             break
         print(f"  {settled}/{len(submission_ids)} proposals settled", flush=True)

@@ -30,7 +30,6 @@ from typing import Any
 
 import gevent
 from locust import HttpUser, events, task
-from locust.exception import StopUser
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -145,7 +144,10 @@ class Customer(HttpUser):
             if Customer.finished_users >= options.num_users:
                 # Everyone is done: end the run now instead of waiting for --run-time.
                 gevent.spawn_later(1, self.environment.runner.quit)
-            raise StopUser()
+            # Stay (idle) rather than stop: while locust is still ramping up it would replace
+            # a stopped customer with a new one, and the run would make more questionnaires.
+            while True:
+                gevent.sleep(3600)
 
     def walk(self, posted: dict[str, dict[str, Any]]) -> dict[str, Any]:
         page = self._get("/", "00 GET home")

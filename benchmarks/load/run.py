@@ -190,9 +190,10 @@ def run_checker(phases: list[Phase], args, out: Path, env, *, proposals: bool) -
     if phases[0].name.startswith("c"):
         command += ["--baseline", phases[0].name, "--compare", phases[-1].name]
     completed = subprocess.run(command, cwd=ROOT, env=env, timeout=args.drain_timeout + 120)
-    return json.loads((out / f"check-{phases[0].name[0]}.json").read_text()) | {
-        "exit": completed.returncode
-    }
+    result_file = out / f"check-{phases[0].name[0]}.json"
+    if not result_file.exists():  # the checker itself failed; its traceback is on stderr
+        return {"ok": False, "exit": completed.returncode or 1}
+    return json.loads(result_file.read_text()) | {"exit": completed.returncode}
 
 
 def _now() -> str:
