@@ -251,6 +251,8 @@ def input_rows(
                 shown = ", ".join(str(v) for v in value)
             elif path == "data.annual_growth" and isinstance(value, int | float):
                 shown = f"{value * 100:.0f} %"
+            elif isinstance(value, str):
+                shown = value.replace("_", " ")  # engine enums (continued_pretrain); names as-is
             else:
                 shown = number(value)
             rows.append((label, shown, SOURCE_LABELS.get(sources.get(path, ""), "")))
