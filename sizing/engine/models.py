@@ -174,7 +174,11 @@ def shape_from_params(params: float, vocab_size: int) -> Shape:
     """A plausible decoder shape for a parameter count.
 
     Solves ``N = 12 L h^2 + 2 V h`` with ``L = h / 128`` (Llama-2 7B's aspect
-    ratio) [1]_ [2]_, rounding ``h`` to a multiple of 128.
+    ratio) [1]_ [2]_ for the number of layers, rounded to a whole layer, then solves
+    the same equation for ``h`` with that ``L``. ``h`` is left unrounded (to the
+    nearest unit) on purpose: rounding it to a multiple of 128 would make results
+    jump non-monotonically between neighbouring parameter counts (a larger model
+    could come out faster), which the property tests forbid.
 
     Parameters
     ----------
@@ -191,9 +195,13 @@ def shape_from_params(params: float, vocab_size: int) -> Shape:
     for _ in range(20):  # fixed point including the embedding term
         body = max(params - 2.0 * vocab_size * hidden, params * 0.5)
         hidden = (body * ASPECT_RATIO / 12.0) ** (1.0 / 3.0)
-    step = HEAD_DIM * 8 if hidden > 2048 else HEAD_DIM  # heads divisible by 8 for TP
-    h = max(HEAD_DIM, int(round(hidden / step)) * step)
-    body = max(params - 2.0 * vocab_size * h, params * 0.5)
-    layers = max(1, int(round(body / (12.0 * h * h))))
-    return Shape(layers=layers, hidden_size=h, attention_heads=max(1, h // HEAD_DIM),
+    layers = max(1, int(round(hidden / ASPECT_RATIO)))
+    for _ in range(20):  # h for that whole number of layers, embedding included
+        body = max(params - 2.0 * vocab_size * hidden, params * 0.5)
+        hidden = (body / (12.0 * layers)) ** 0.5
+    h = max(HEAD_DIM, int(round(hidden)))
+    # Large models keep a head count divisible by 8 so tensor parallelism up to 8 stays
+    # possible, as in every published large decoder [2]_.
+    heads = 8 * max(1, round(h / (8 * HEAD_DIM))) if h > 2048 else max(1, round(h / HEAD_DIM))
+    return Shape(layers=layers, hidden_size=h, attention_heads=heads,
                  ffn_hidden_size=4 * h)

@@ -153,7 +153,8 @@ def resolve(inp: SizingInput) -> Resolved:  # noqa: C901 - one linear pass over 
     shape = shape_from_params(total, vocab)
     layers = m.layers or (spec.layers if spec else shape.layers)
     hidden = m.hidden_size or (spec.hidden_size if spec else shape.hidden_size)
-    heads = m.attention_heads or (spec.attention_heads if spec else max(1, hidden // 128))
+    generated_heads = shape.attention_heads if not m.hidden_size else max(1, hidden // 128)
+    heads = m.attention_heads or (spec.attention_heads if spec else generated_heads)
     kv = m.kv_heads or (spec.kv_heads if spec else heads)
     ffn = m.ffn_hidden_size or (spec.ffn_hidden_size if spec else 4 * hidden)
     shape_src = "model catalog: " + spec.source if spec else "plausible shape for the parameter count [Kaplan 2020]"
