@@ -42,12 +42,13 @@ def test_an_engineer_gets_the_pdf_with_safe_headers_and_the_download_is_recorded
     assert (record.proposal, record.user) == (proposal, engineer)
 
 
-def test_the_pdf_is_not_served_at_its_storage_url(engineer):
-    # FileSystemStorage falls back to MEDIA_URL when base_url is None; nothing serves it.
+def test_the_pdf_has_no_public_url_and_a_guessed_media_path_is_not_served(engineer):
     submission, _, proposal = make_ready_submission()
+    with pytest.raises(NotImplementedError):
+        proposal.pdf.url  # noqa: B018 - the storage refuses to build a public address
     client = Client()
     client.force_login(engineer)
-    assert client.get(proposal.pdf.url).status_code == 404
+    assert client.get(f"/media/{proposal.pdf.name}").status_code == 404
 
 
 def test_a_pdf_missing_from_storage_is_a_404_and_not_recorded(engineer):
