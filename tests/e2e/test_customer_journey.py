@@ -15,13 +15,13 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from django.contrib.auth.models import Group, User
 from pypdf import PdfReader
 
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
 from tests.e2e.accessibility import serious_violations
 from tests.pipeline.conftest import broker, start_worker  # noqa: F401 - fixtures
+from tests.staff.factories import PASSWORD, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -128,14 +128,13 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
     proposal = submission.proposals.get()
     assert proposal.status == "done"
 
-    engineer = User.objects.create_user("erin", password="a-long-engineer-passphrase", is_staff=True)
-    engineer.groups.add(Group.objects.get(name="Engineers"))
+    make_user("Engineers", username="erin")
     staff = browser.new_context(accept_downloads=True, locale="en-GB")
     page = staff.new_page()
     page.set_default_timeout(20_000)
     page.goto(live_server.url + "/admin/login/")
     page.fill("#id_username", "erin")
-    page.fill("#id_password", "a-long-engineer-passphrase")
+    page.fill("#id_password", PASSWORD)
     with page.expect_navigation():
         page.locator("input[type=submit]").click()
     page.goto(f"{live_server.url}/admin/questionnaire/submission/{submission.pk}/change/")

@@ -1,11 +1,12 @@
 """Test data made straight through the ORM: users in roles, submissions, versions, PDFs."""
 
+import importlib
 import io
 import itertools
 from functools import cache
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from django.core.files.base import ContentFile
 from django.utils import timezone
 from pypdf import PdfWriter
@@ -30,6 +31,21 @@ def example_answers() -> dict:
     return answers
 
 
+ROLES = importlib.import_module("staff.migrations.0002_roles").ROLES
+
+
+def ensure_role(name: str) -> Group:
+    """The role's group, recreated when a transactional test's flush removed the migrated rows."""
+    group, created = Group.objects.get_or_create(name=name)
+    if created:
+        for code in ROLES[name]:
+            app_label, codename = code.split(".")
+            group.permissions.add(
+                Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            )
+    return group
+
+
 def make_user(role: str | None = None, *, username: str | None = None, **extra):
     """A user in ``role`` ("Account managers", "Engineers"), "superuser", or None (plain staff)."""
     User = get_user_model()
@@ -39,7 +55,7 @@ def make_user(role: str | None = None, *, username: str | None = None, **extra):
     email = extra.pop("email", f"{username}@example.com")
     user = User.objects.create_user(username, email, PASSWORD, is_staff=True, **extra)
     if role:
-        user.groups.add(Group.objects.get(name=role))
+        user.groups.add(ensure_role(role))
     return user
 
 
