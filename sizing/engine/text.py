@@ -5,6 +5,10 @@ from __future__ import annotations
 from .result import Recommendation
 
 
+def _rate(gb_per_s: float) -> str:
+    """A throughput in the unit that keeps it readable [GB/s in]."""
+    return f"{gb_per_s:.1f} GB/s" if gb_per_s >= 0.1 else f"{gb_per_s * 1000:.1f} MB/s"
+
 def recommendation_to_text(rec: Recommendation) -> str:
     """A plain-text summary, one fact per line."""
     c, m, p, cl, t = rec.compute, rec.memory, rec.parallelism, rec.cluster, rec.timeline
@@ -23,7 +27,7 @@ def recommendation_to_text(rec: Recommendation) -> str:
         + f", ZeRO-{p.zero_stage}, recomputation {'on' if p.gradient_checkpointing else 'off'}",
         f"Network:     {rec.network.fabric}; {rec.network.technology}",
         f"Storage:     checkpoint {rec.storage.checkpoint_size_gb:,.0f} GB, write "
-        f"{rec.storage.checkpoint_write_gb_per_s:.1f} GB/s, read {rec.storage.read_gb_per_s:.2f} GB/s, "
+        f"{_rate(rec.storage.checkpoint_write_gb_per_s)}, read {_rate(rec.storage.read_gb_per_s)}, "
         f"{rec.storage.total_capacity_tb:,.1f} TB",
         f"Hosts:       {rec.hosts.cpu_cores_per_node} cores and {rec.hosts.ram_gb_per_node} GB RAM per node",
         f"Resilience:  checkpoint every {rec.resilience.checkpoint_interval_hours:.2f} h, "
