@@ -85,7 +85,17 @@ def _raw_step_data(step: str, data: Mapping[str, Any]) -> StepData:
             (key, value if isinstance(value, list) else [value]) for key, value in data.items()
         )
     prefix = f"{step}-"
-    return {key: [str(v) for v in values] for key, values in items if key.startswith(prefix)}
+    return {
+        key: [_storable(str(v)) for v in values]
+        for key, values in items
+        if key.startswith(prefix)
+    }
+
+
+def _storable(text: str) -> str:
+    """PostgreSQL's jsonb cannot hold U+0000. The form refuses a NUL with a message next to the
+    field anyway; the saved copy keeps everything else and marks the spot with U+FFFD."""
+    return text.replace("\x00", "\ufffd")
 
 
 def step_data_from_answer_data(step: str, data: Mapping[str, Any]) -> StepData:

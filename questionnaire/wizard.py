@@ -121,10 +121,19 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         return super().get(*args, **kwargs)
 
     def post(self, *args: Any, **kwargs: Any) -> HttpResponse:
-        self._load_draft()
         step = self.request.POST.get(f"{self.prefix}-current_step", "")
-        if step in STEP_NAMES:
-            self._keep_posted_step(step)
+        if step != kwargs.get("step") or step not in STEP_NAMES:
+            # Our pages always post their own step to their own URL. Anything else is forged
+            # or stale management data: formtools would crash on an unknown step, and saving
+            # it under another step's name would overwrite that step's answers.
+            return render(
+                self.request,
+                "questionnaire/unexpected_post.html",
+                {"continue_url": self.get_step_url(self.draft.current_step or WELCOME)},
+                status=400,
+            )
+        self._load_draft()
+        self._keep_posted_step(step)
         if "save_for_later" in self.request.POST:
             return redirect("questionnaire:save", draft_id=self.draft.pk)
         return super().post(*args, **kwargs)

@@ -72,7 +72,7 @@ _USD = _num("a positive price in USD", 0.0, 1e9, low_open=True)
 
 SCHEMA: Mapping[str, Mapping[str, _Field]] = {
     "model": {
-        "name": _Field("text", "a model name of at most 200 characters"),
+        "name": _Field("text", "a model name in printable text, at most 200 characters"),
         "architecture": _enum("dense", "moe"),
         "total_params": _PARAMS,
         "active_params": _PARAMS,
@@ -148,7 +148,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
     },
     "deployment": {
         "location": _enum("on_prem", "colocation", "cloud", "hybrid"),
-        "data_residency": _Field("text", "a region name of at most 200 characters"),
+        "data_residency": _Field("text", "a region name in printable text, at most 200 characters"),
         "air_gapped": _BOOL,
         "dedicated_hardware": _BOOL,
         "export_controlled": _BOOL,
@@ -217,17 +217,27 @@ def _check(path: str, spec: _Field, value: object, problems: list[str]) -> objec
         problems.append(bad)
         return None
     if spec.kind == "text":
-        if isinstance(value, str) and value.strip() and len(value) <= 200:
+        if isinstance(value, str) and value.strip() and len(value) <= 200 and _is_text(value):
             return value.strip()
         problems.append(bad)
         return None
     # text_list
     if isinstance(value, list) and all(
-        isinstance(v, str) and v.strip() and len(v) <= 100 for v in value
+        isinstance(v, str) and v.strip() and len(v) <= 100 and _is_text(v) for v in value
     ) and len(value) <= 50:
         return tuple(v.strip().lower() for v in value)
     problems.append(bad)
     return None
+
+
+def _is_text(value: str) -> bool:
+    """Printable Unicode only: no lone surrogates (JSON allows "\\ud800", UTF-8 does not)
+    and no control characters, which could garble a terminal or a report."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return not any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value)
 
 
 def parse_input(data: object) -> SizingInput:
