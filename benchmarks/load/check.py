@@ -193,9 +193,11 @@ def check_answers(phases: list[str], out: Path, report: Report) -> list[int]:
                 submissions[submission.pk] = submission
     label = "/".join(phases)
     print(f"\n{label}: answers")
+    resubmitted = sum(record.get("resubmitted_after_503", 0) for record in records)
     print(
         f"  questionnaires started {len(records)}, finished {len(finished)}, "
-        f"submissions carrying a marker {len(submissions)}"
+        f"submissions carrying a marker {len(submissions)}, "
+        f"steps sent again after a 503 {resubmitted}"
     )
     report.add(
         f"{label}: every started questionnaire finished",

@@ -43,6 +43,8 @@ CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 MANAGEMENT_RE = re.compile(r'name="(questionnaire_[0-9a-f]{32}-current_step)" value="([^"]*)"')
 FINGERPRINT_RE = re.compile(r'name="step_fingerprint" value="([^"]*)"')
 REFERENCE_RE = re.compile(r"TQ-\d{4}-\d{5}")
+# A customer who sees the friendly 503 page sends the step again, at most this often.
+RESUBMITS_AFTER_503 = 2
 DRAFT_RE = re.compile(r"^/q/([0-9a-f-]{36})/([a-z_-]+)/$")
 
 
@@ -114,6 +116,7 @@ class Customer(HttpUser):
 
     def on_start(self) -> None:
         self.done = 0
+        self.resubmitted = 0
         Customer.started_at = Customer.started_at or time.monotonic()
 
     def think(self) -> None:
@@ -127,12 +130,14 @@ class Customer(HttpUser):
         marker = f"{options.scenario.upper()}-{uuid.uuid4().hex[:16]}"
         posted = answers_for(marker, options.answers)
         record: dict[str, Any] = {"marker": marker, "completed": False, "posted": posted}
+        self.resubmitted = 0
         try:
             record.update(self.walk(posted))
             record["completed"] = True
         except _StepFailed as failure:
             record["failed_at"] = str(failure)
         finally:
+            record["resubmitted_after_503"] = self.resubmitted
             _write_log(options.marker_log, record)
         self.done += 1
         if options.questionnaires:
@@ -184,23 +189,28 @@ class Customer(HttpUser):
                 if step == REVIEW
                 else f"/q/{draft_id}/{STEPS[number]}/"
             )
-            with self.client.post(
-                url,
-                data=data,
-                name=f"{number:02d} POST {step}",
-                allow_redirects=False,
-                catch_response=True,
-            ) as response:
-                location = response.headers.get("Location", "")
-                if response.status_code != 302 or location != expected:
-                    response.failure(
-                        f"{step}: {response.status_code} to {location!r}, expected {expected}"
-                    )
-                    raise _StepFailed(step)
-            url = location
+            url = self._post_step(url, data, f"{number:02d} POST {step}", expected)
         page = self._get(url, f"{len(STEPS) + 1:02d} GET confirmation", form=False)
         reference = REFERENCE_RE.search(page)
         return {"draft_id": draft_id, "reference": reference.group(0) if reference else ""}
+
+    def _post_step(self, url: str, data: dict[str, Any], name: str, expected: str) -> str:
+        """POST a page; on the "please send this step again" 503 (the database was restarted)
+        do what the page asks, as a customer would. The 503 still counts as a failed request;
+        the marker check then shows whether anything was lost."""
+        for attempt in range(1, RESUBMITS_AFTER_503 + 2):
+            with self.client.post(
+                url, data=data, name=name, allow_redirects=False, catch_response=True
+            ) as response:
+                location = response.headers.get("Location", "")
+                if response.status_code == 302 and location == expected:
+                    return location
+                response.failure(f"{name}: {response.status_code} to {location!r}")
+                if response.status_code != 503 or attempt > RESUBMITS_AFTER_503:
+                    raise _StepFailed(name)
+            self.resubmitted += 1
+            gevent.sleep(2.0 * attempt)
+        raise _StepFailed(name)
 
     def _get(self, url: str, name: str, *, step: str = "", form: bool = True) -> str:
         """GET a page; a failure unless it is a 200 with the form a browser would post."""
