@@ -110,12 +110,6 @@ def test_malformed_documents_exit_2_with_one_line(document, monkeypatch, capsys)
     _assert_contract(code, out, err, field=None)
 
 
-SURROGATE_TEXT_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="BUG: sizing/engine/__main__.py:58 writes --format text with a lone surrogate in "
-    'model.name (JSON "\\ud800") and dies with UnicodeEncodeError: a traceback and exit 1 '
-    "instead of exit 2 naming model.name; validation accepts text that is not valid Unicode.",
-)
 NAMES = {
     "markup": '"<script>alert(1)</script>"',
     "lone-surrogate": '"\\ud800"',
@@ -127,12 +121,7 @@ NAMES = {
 @pytest.mark.parametrize(
     "fmt,literal",
     [
-        pytest.param(
-            fmt,
-            literal,
-            id=f"{fmt}-{name}",
-            marks=[SURROGATE_TEXT_BUG] if (fmt, name) == ("text", "lone-surrogate") else [],
-        )
+        pytest.param(fmt, literal, id=f"{fmt}-{name}")
         for fmt in ("json", "text")
         for name, literal in NAMES.items()
     ],

@@ -16,8 +16,8 @@ from questionnaire.fields import QuantityField
 from questionnaire.models import Draft
 from tests.security.conftest import (
     as_received,
+    as_saved,
     count,
-    expect_nul_bug,
     html,
     post_raw,
     prefill,
@@ -54,9 +54,8 @@ def _assert_others_intact(draft_id, before: dict, step: str) -> None:
 @pytest.mark.parametrize("value", list(HOSTILE.values()), ids=list(HOSTILE))
 @pytest.mark.parametrize("step,form_class", FIELD_STEPS, ids=[step for step, _ in FIELD_STEPS])
 def test_every_field_refuses_clearly_or_keeps_a_hostile_value(
-    client, request, step, form_class, value
+    client, step, form_class, value
 ):
-    expect_nul_bug(request, value)
     draft_id = start(client)
     before = prefill(draft_id, except_step=step)
     data = form_data_with(form_class, value)
@@ -66,7 +65,7 @@ def test_every_field_refuses_clearly_or_keeps_a_hostile_value(
 
     assert response.status_code in (200, 302), response.status_code
     received = as_received(value)
-    assert _raw_saved(draft_id, step) == {f"{step}-{name}": [received] for name in data}, (
+    assert _raw_saved(draft_id, step) == {f"{step}-{name}": [as_saved(value)] for name in data}, (
         "what was typed is not saved exactly"
     )
     _assert_others_intact(draft_id, before, step)
