@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.datastructures import MultiValueDict
@@ -13,6 +13,7 @@ from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
 from questionnaire.questions import QUESTIONS, Question, plain
 from questionnaire.services import question_form
+from sizing.adapters import assumed_for_unsure_answers
 
 
 @dataclass(frozen=True)
@@ -22,10 +23,12 @@ class ReviewRow:
     lines: list[AnswerLine]
     change_url: str
     problem: str  # empty when the answer is fine
+    assumed: tuple[str, ...] = ()  # what we will assume where the customer is not sure
 
 
 def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, Any]:
     rows: list[ReviewRow] = []
+    answers: dict[str, dict[str, Any]] = {}
     for question in QUESTIONS:
         form = question_form(question.slug, question.form_class, draft)
         change_url = f"{step_url(question.slug)}?change=1"
@@ -46,9 +49,17 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
                 ReviewRow(question, title, question.answer_lines({}), change_url, str(first))
             )
         else:
+            answers[question.slug] = form.to_answer()
             rows.append(
-                ReviewRow(question, title, question.answer_lines(form.to_answer()), change_url, "")
+                ReviewRow(
+                    question, title, question.answer_lines(answers[question.slug]), change_url, ""
+                )
             )
+    assumed = assumed_for_unsure_answers(answers)
+    rows = [
+        replace(row, assumed=tuple(assumed.get(row.question.slug, ()))) if not row.problem else row
+        for row in rows
+    ]
     contact_raw = draft.step_data.get("contact")
     contact_form = (
         ContactForm(data=MultiValueDict(contact_raw), prefix="contact") if contact_raw else None

@@ -39,6 +39,7 @@ class BuiltInput:
 
     engine_input: dict[str, Any]
     sources: dict[str, str] = field(default_factory=dict)
+    question_of: dict[str, str] = field(default_factory=dict)  # dotted field -> question slug
 
 
 def nest_overrides(overrides: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -82,7 +83,104 @@ def build_engine_input(
         for name, value in values.items():
             engine_input.setdefault(section, {})[name] = value
             sources[f"{section}.{name}"] = "override"
-    return BuiltInput(engine_input={k: v for k, v in engine_input.items() if v}, sources=sources)
+    return BuiltInput(
+        engine_input={k: v for k, v in engine_input.items() if v},
+        sources=sources,
+        question_of=context.question_of,
+    )
+
+
+def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
+    """What the engine will assume for each answer the customer is not sure of, by question slug.
+
+    Shown on the "check your answers" page ("Not sure yet — we will assume BF16"). Runs the
+    engine, which takes milliseconds; nothing here renders or queues anything.
+    """
+    built = build_engine_input(answers=answers)
+    try:
+        result = run_engine(built.engine_input)
+    except InvalidInput:
+        return {}
+    assumed: dict[str, list[str]] = {}
+    for item in result["assumptions"]:
+        key = item["key"]
+        if item["provided_by"] == "assumed" and built.sources.get(key) == "not_sure":
+            assumed.setdefault(built.question_of[key], []).append(_in_words(item))
+    return assumed
+
+
+def _in_words(item: dict[str, Any]) -> str:
+    key, value = item["key"], item["value"]
+    label = _LABELS.get(key) or key.rpartition(".")[2].replace("_", " ")
+    unit = _UNIT_WORDS.get(item["unit"], item["unit"])
+    if isinstance(value, bool):
+        shown = "yes" if value else "no"
+    elif key in _FRACTIONS:
+        shown, unit = f"{float(value):.0%}", ""
+    elif isinstance(value, int | float):
+        shown = _count(float(value))
+    else:
+        shown = _VALUE_WORDS.get(str(value), str(value).replace("_", " "))
+    return f"{label}: {shown}{' ' + unit if unit else ''}"
+
+
+_LABELS = {
+    "model.total_params": "model size",
+    "training.method": "training method",
+    "training.precision": "number precision",
+    "training.experiments": "full runs planned",
+    "batch.global_batch_tokens": "global batch",
+    "data.tokens": "training tokens per pass",
+    "data.epochs": "passes over the data",
+    "data.modality": "kind of data",
+    "data.annual_growth": "data growth per year",
+    "data.preprocessing": "preprocessing",
+    "schedule.deadline_days": "time for one run",
+    "schedule.concurrent_jobs": "jobs at the same time",
+    "hardware.accelerator": "accelerator",
+    "network.inter_node": "network between servers",
+    "resilience.max_lost_hours": "work you can afford to lose",
+    "storage.checkpoint_minutes_max": "time to save a checkpoint",
+    "roadmap.utilisation": "share of the year the hardware is busy",
+    "roadmap.years": "planning horizon",
+    "roadmap.annual_growth": "growth of your needs per year",
+}
+_FRACTIONS = {"data.annual_growth", "roadmap.utilisation", "roadmap.annual_growth"}
+_UNIT_WORDS = {
+    "-": "",
+    "d": "days",
+    "h": "hours",
+    "min": "minutes",
+    "yr": "years",
+    "tokens/epoch": "tokens",
+    "epochs": "",
+    "runs": "",
+    "jobs": "",
+}
+_VALUE_WORDS = {
+    "bf16": "BF16",
+    "fp16": "FP16",
+    "fp8": "FP8",
+    "fp32": "FP32",
+    "tf32": "TF32",
+    "adamw": "AdamW",
+    "adamw_8bit": "8-bit AdamW",
+    "infiniband": "InfiniBand",
+    "roce": "Ethernet (RoCE)",
+    "pretrain": "training from scratch",
+    "continued_pretrain": "continued pre-training",
+    "full_finetune": "full fine-tuning",
+    "lora": "LoRA",
+    "qlora": "QLoRA",
+    "h100-sxm": "NVIDIA H100 SXM",
+}
+
+
+def _count(number: float) -> str:
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if abs(number) >= scale:
+            return f"{number / scale:.3g}{suffix}"
+    return f"{number:,.4g}"
 
 
 def _drop_refused(engine_input: dict[str, dict[str, Any]], sources: dict[str, str]) -> None:
@@ -132,6 +230,7 @@ class _Context:
         self.engine_input = engine_input
         self.sources = sources
         self.today = today
+        self.question_of: dict[str, str] = {}
 
     def answer(self, slug: str) -> dict[str, Any]:
         answer = self.answers.get(slug) or {}
@@ -149,6 +248,7 @@ class _Context:
     def put(self, path: str, value: Any, *, slug: str, derived: bool = False) -> None:
         """Set one engine field; a question the customer was unsure about only records that."""
         section, _, name = path.partition(".")
+        self.question_of[path] = slug
         if self.unsure(slug) and value is None:
             self.sources.setdefault(path, "not_sure")
             return

@@ -1,0 +1,30 @@
+"""The review page says what we will assume where the customer is not sure."""
+
+import pytest
+
+from sizing.adapters import assumed_for_unsure_answers
+from tests.questionnaire.conftest import step_url, walk_to_review
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_not_sure_precision_question_shows_the_assumed_precision_and_optimizer(client):
+    draft_id = walk_to_review(client, {"precision": {"not_sure": "on"}})
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    assert "Where you are not sure, we will assume number precision: BF16; optimizer: AdamW." in page
+
+
+def test_answered_questions_get_no_assumption_note():
+    assumed = assumed_for_unsure_answers(
+        {"precision": {"precision": "fp16", "optimizer": "adamw", "not_sure": False}}
+    )
+    assert "precision" not in assumed
+
+
+def test_every_question_answered_not_sure_gets_an_assumption_where_the_engine_has_one():
+    from questionnaire.questions import QUESTIONS
+
+    assumed = assumed_for_unsure_answers({q.slug: {"not_sure": True} for q in QUESTIONS})
+    assert assumed["model"] == ["model size: 7B parameters"]
+    assert "time for one run: 30 days" in assumed["timeline"]
+    assert set(assumed) <= {q.slug for q in QUESTIONS}
