@@ -1,7 +1,7 @@
 """Run the questionnaire load scenarios against gunicorn + PostgreSQL + Redis on 127.0.0.1.
 
     .venv/bin/python benchmarks/load/run.py                  # a, b and c at full size (~20 min)
-    .venv/bin/python benchmarks/load/run.py --quick          # CI-sized versions (~4 min)
+    .venv/bin/python benchmarks/load/run.py --quick          # CI-sized versions (~5 min)
     .venv/bin/python benchmarks/load/run.py --scenario b     # one scenario
 
 Scenarios (issue 6, reliability checklist test 35 and 36):
@@ -70,7 +70,7 @@ def phases_for(scenario: str, args: argparse.Namespace) -> list[Phase]:
         duration = args.duration_b or (30 if quick else 120)
         return [Phase("b", 20, 20, (0.0, 0.0), 0, duration + 60, loop_s=duration)]
     if scenario == "c":
-        count = args.burst or (20 if quick else 100)
+        count = args.burst or (10 if quick else 100)
         # ``count`` customers arrive over 60 s (12 s when quick) and each finishes one
         # questionnaire with a short think time, so ``count`` submissions land within the minute.
         window = 12 if quick else 60
@@ -207,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (2-4)")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery, scenario c")
-    parser.add_argument("--worker-nice", type=int, default=0, help="nice level of the worker")
+    # Renders share the two cores with gunicorn here; production gives the worker its own host.
+    parser.add_argument("--worker-nice", type=int, default=10, help="nice level of the worker")
     parser.add_argument("--database", default="loadtest")
     parser.add_argument("--users-a", type=int, default=0, help="override the customers in a")
     parser.add_argument("--duration-b", type=int, default=0, help="seconds of scenario b")

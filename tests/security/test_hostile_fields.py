@@ -53,9 +53,7 @@ def _assert_others_intact(draft_id, before: dict, step: str) -> None:
 
 @pytest.mark.parametrize("value", list(HOSTILE.values()), ids=list(HOSTILE))
 @pytest.mark.parametrize("step,form_class", FIELD_STEPS, ids=[step for step, _ in FIELD_STEPS])
-def test_every_field_refuses_clearly_or_keeps_a_hostile_value(
-    client, step, form_class, value
-):
+def test_every_field_refuses_clearly_or_keeps_a_hostile_value(client, step, form_class, value):
     draft_id = start(client)
     before = prefill(draft_id, except_step=step)
     data = form_data_with(form_class, value)

@@ -50,9 +50,7 @@ def _unchanged(draft_id, before) -> None:
     assert Draft.objects.get(pk=draft_id).step_data == before
 
 
-@pytest.mark.parametrize(
-    "forged", list(FORGED_STEP_NAMES.values()), ids=list(FORGED_STEP_NAMES)
-)
+@pytest.mark.parametrize("forged", list(FORGED_STEP_NAMES.values()), ids=list(FORGED_STEP_NAMES))
 def test_a_forged_current_step_is_refused_without_a_crash(client, forged):
     draft_id = start(client)
     before = prefill(draft_id, except_step="model")
