@@ -152,6 +152,8 @@ def format_quantity(value: Any, unit: str) -> str:
         return "—"
     if unit == "USD":
         return money(value)
+    if unit == "GB/s" and isinstance(value, int | float) and 0 < value < 0.1:
+        return f"{number(value * 1000)} MB/s"  # a trickle reads better in MB/s than 0.00209 GB/s
     return f"{number(value)} {unit}".strip()
 
 
