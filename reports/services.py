@@ -24,7 +24,7 @@ from sizing.pipeline import (
     LockKind,
     describe_error,
     enqueue,
-    fail_pipeline,
+    fail_step,
     inject_test_fault,
     is_latest_version,
     row_lock,
@@ -189,18 +189,7 @@ def _release_proposal(proposal: Proposal, error: str) -> None:
 
 def fail_proposal(proposal: Proposal, error: str) -> None:
     """Mark a Proposal failed for good, and its submission's pipeline; notify after commit."""
-    with transaction.atomic():
-        Proposal.objects.filter(pk=proposal.pk).update(
-            status=Proposal.Status.FAILED,
-            error=error,
-            finished_at=timezone.now(),
-            updated_at=timezone.now(),
-        )
-        proposal.status = Proposal.Status.FAILED
-        proposal.error = error
-        if _is_latest(proposal):
-            fail_pipeline(submission=proposal.submission, error=error)
-    logger.error("proposal %s failed: %s", proposal.pk, error)
+    fail_step(proposal, error)
 
 
 def retry_failed_proposal(*, recommendation: Recommendation) -> Proposal | None:

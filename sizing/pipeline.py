@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import IntEnum
+from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -124,6 +125,23 @@ def fail_pipeline(*, submission: Submission, error: str) -> None:
     with transaction.atomic():
         set_pipeline_status(submission, Submission.PipelineStatus.FAILED, error=error)
         transaction.on_commit(lambda: notify_pipeline_failed(submission), robust=True)
+
+
+def fail_step(row: Recommendation | Any, error: str) -> None:
+    """Mark one pipeline row (a Recommendation or a Proposal) failed for good, with its error;
+    when it is the submission's newest version, fail the submission's pipeline too (which
+    notifies staff after commit)."""
+    model = type(row)
+    now = timezone.now()
+    with transaction.atomic():
+        model.objects.filter(pk=row.pk).update(
+            status=model.Status.FAILED, error=error, finished_at=now, updated_at=now
+        )
+        row.status = model.Status.FAILED
+        row.error = error
+        if is_latest_version(submission_id=row.submission_id, version=row.version):
+            fail_pipeline(submission=row.submission, error=error)
+    logger.error("%s %s failed: %s", model.__name__.lower(), row.pk, error)
 
 
 def describe_error(exc: BaseException, attempt: int) -> str:

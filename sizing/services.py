@@ -27,7 +27,7 @@ from sizing.pipeline import (
     LockKind,
     describe_error,
     enqueue,
-    fail_pipeline,
+    fail_step,
     inject_test_fault,
     is_latest_version,
     row_lock,
@@ -215,18 +215,7 @@ def _finish_recommendation(
 
 def fail_recommendation(recommendation: Recommendation, error: str) -> None:
     """Mark a Recommendation failed for good, and its submission's pipeline; notify after commit."""
-    with transaction.atomic():
-        Recommendation.objects.filter(pk=recommendation.pk).update(
-            status=Recommendation.Status.FAILED,
-            error=error,
-            finished_at=timezone.now(),
-            updated_at=timezone.now(),
-        )
-        recommendation.status = Recommendation.Status.FAILED
-        recommendation.error = error
-        if _is_latest(recommendation):
-            fail_pipeline(submission=recommendation.submission, error=error)
-    logger.error("recommendation %s failed: %s", recommendation.pk, error)
+    fail_step(recommendation, error)
 
 
 # --- retry and sweep --------------------------------------------------------------------------
