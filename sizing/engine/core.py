@@ -122,7 +122,13 @@ def size(inputs: SizingInput) -> Recommendation:
     conc = concurrency(r, gpus_per_job, per_node)
     alts, excluded = _alternatives(r, flops)
     cluster = ClusterResult(acc.id, acc.name, total_gpus, nodes, per_node, gpus_per_job, spare)
-    questions = list(dict.fromkeys((*r.open_questions, *DISCOVERY_QUESTIONS)))
+    concurrency_question = (
+        (f"The cluster holds {jobs} full-size runs at once ({jobs} x {gpus_per_job} accelerators): "
+         "are some of them smaller experiments that need less?",) if jobs > 1 and r.count is None
+        else ()
+    )
+    questions = list(dict.fromkeys((*r.open_questions, *concurrency_question,
+                                    *DISCOVERY_QUESTIONS)))
     assumptions = (*r.assumptions, *_constants_used())
     return Recommendation(ENGINE_VERSION, r.model_name, compute, memory, par, cluster, timeline, net,
                           storage, hosts, resilience, deployment, cost, conc, alts, excluded,
