@@ -23,6 +23,7 @@ from .provenance import UsedAssumption
 
 TODAY = "2026-12-02"
 _CUSTOMER = "customer answer"
+_PRETRAINING_SCALE_TOKENS = 1e10  # [tokens] data volume treated as pre-training scale
 _CHINCHILLA_TOKENS_PER_PARAM = 20.0  # [tokens/param] [1]
 _DEFAULT_PARAMS = 7e9  # [param] a Llama-2-7B-class model [2]
 _DEFAULT_VOCAB = 32000  # [tokens] Llama 2 / Mistral vocabulary [2]
@@ -213,10 +214,17 @@ def resolve(inp: SizingInput) -> Resolved:  # noqa: C901 - one linear pass over 
     gbt = float(r.take("batch.global_batch_tokens", inp.batch.global_batch_tokens, gbt_default,
                        "tokens", "parallelism limits and pipeline bubble", "What global batch size?"))
     gbt = max(gbt, float(seq))
-    default_deadline = 30.0 if pretrain else (7.0 if method == "full_finetune" else 1.0)
+    # Unknown deadline: a month for pre-training-scale data (over 10B tokens, whatever the
+    # method is called), a week for a full fine-tune, a day for adapters. A fine-tune over a
+    # trillion tokens is a pre-training run in size, and a one-week guess would size a huge
+    # cluster on an assumption.
+    pretraining_scale = pretrain or tokens * epochs > _PRETRAINING_SCALE_TOKENS
+    default_deadline = 30.0 if pretraining_scale else (7.0 if method == "full_finetune" else 1.0)
     deadline_given = inp.schedule.deadline_days is not None
     deadline = float(r.take("schedule.deadline_days", inp.schedule.deadline_days, default_deadline,
-                            "d", "cluster size", "By when must one run finish?"))
+                            "d", "cluster size", "By when must one run finish?",
+                            source="engine default: 30 d for over 10B tokens, 7 d full "
+                                   "fine-tune, 1 d adapters"))
     jobs = int(r.take("schedule.concurrent_jobs", inp.schedule.concurrent_jobs, 1, "jobs",
                       "cluster size", "How many jobs must run at the same time?"))
     users = inp.schedule.users or 1
