@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
+from sizing.engine.explain import human_count
 from sizing.engine.validation import SCHEMA
 
 __all__ = [
@@ -118,7 +119,7 @@ def _in_words(item: dict[str, Any]) -> str:
     elif key in _FRACTIONS:
         shown, unit = f"{float(value):.0%}", ""
     elif isinstance(value, int | float):
-        shown = _count(float(value))
+        shown = human_count(float(value))
     else:
         shown = _VALUE_WORDS.get(str(value), str(value).replace("_", " "))
     return f"{label}: {shown}{' ' + unit if unit else ''}"
@@ -174,13 +175,6 @@ _VALUE_WORDS = {
     "qlora": "QLoRA",
     "h100-sxm": "NVIDIA H100 SXM",
 }
-
-
-def _count(number: float) -> str:
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if abs(number) >= scale:
-            return f"{number / scale:.3g}{suffix}"
-    return f"{number:,.4g}"
 
 
 def _drop_refused(engine_input: dict[str, dict[str, Any]], sources: dict[str, str]) -> None:

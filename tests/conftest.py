@@ -55,3 +55,30 @@ def fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture
+def published(monkeypatch):
+    """Messages the pipeline services publish, as (task name, row id); nothing reaches a broker."""
+    sent: list[tuple[str, int]] = []
+
+    def record(task_name: str, *, row_id: int) -> bool:
+        sent.append((task_name, row_id))
+        return True
+
+    monkeypatch.setattr("sizing.services.enqueue", record)
+    monkeypatch.setattr("reports.services.enqueue", record)
+    return sent
+
+
+@pytest.fixture
+def notified(monkeypatch):
+    """Staff notifications the pipeline sends, as (kind, reference)."""
+    calls: list[tuple[str, str]] = []
+    monkeypatch.setattr(
+        "sizing.pipeline.notify_pipeline_failed", lambda s: calls.append(("failed", s.reference))
+    )
+    monkeypatch.setattr(
+        "reports.services.notify_proposal_ready", lambda s: calls.append(("ready", s.reference))
+    )
+    return calls

@@ -16,19 +16,19 @@ DISCOVERY_QUESTIONS = (
 )
 
 
-def _count(n: float) -> str:
-    """A large count the way people say it: 350M, 7.5B, 2T [-]."""
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if n >= scale:
+def human_count(n: float) -> str:
+    """A count the way people say it: 350M, 7.5B, 2T; smaller ones with separators (4,096)."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
+        if abs(n) >= scale:
             return f"{n / scale:.3g}{suffix}"
-    return f"{n:.3g}"
+    return f"{n:,.4g}"
 
 
 def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
     """The three things that most drive the recommendation."""
     out: list[tuple[float, str]] = []
     tokens = r.tokens * r.epochs
-    out.append((3.0, f"{_count(r.total_params)} parameters x {_count(tokens)} tokens set the "
+    out.append((3.0, f"{human_count(r.total_params)} parameters x {human_count(tokens)} tokens set the "
                      f"compute: {run.gpu_hours:,.0f} GPU-hours per run"))
     if r.deadline_given or r.deadline_days < 30:
         out.append((2.5, f"the {r.deadline_days:g}-day deadline sets the cluster at {run.gpus} accelerators"))

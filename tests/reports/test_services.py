@@ -21,31 +21,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def published(monkeypatch):
-    sent: list[tuple[str, int]] = []
-
-    def record(task_name: str, *, row_id: int) -> bool:
-        sent.append((task_name, row_id))
-        return True
-
-    monkeypatch.setattr("sizing.services.enqueue", record)
-    monkeypatch.setattr("reports.services.enqueue", record)
-    return sent
-
-
-@pytest.fixture
-def notified(monkeypatch):
-    calls: list[tuple[str, str]] = []
-    monkeypatch.setattr(
-        "sizing.pipeline.notify_pipeline_failed", lambda s: calls.append(("failed", s.reference))
-    )
-    monkeypatch.setattr(
-        "reports.services.notify_proposal_ready", lambda s: calls.append(("ready", s.reference))
-    )
-    return calls
-
-
-@pytest.fixture
 def sized(published):
     """A submission sized by the real engine, with its pending proposal."""
     submission = make_submission()

@@ -22,32 +22,6 @@ from tests.reports.factories import make_submission
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def published(monkeypatch):
-    """Messages the services publish, as (task name, row id); nothing reaches a broker."""
-    sent: list[tuple[str, int]] = []
-
-    def record(task_name: str, *, row_id: int) -> bool:
-        sent.append((task_name, row_id))
-        return True
-
-    monkeypatch.setattr("sizing.services.enqueue", record)
-    monkeypatch.setattr("reports.services.enqueue", record)
-    return sent
-
-
-@pytest.fixture
-def notified(monkeypatch):
-    calls: list[tuple[str, str]] = []
-    monkeypatch.setattr(
-        "sizing.pipeline.notify_pipeline_failed", lambda s: calls.append(("failed", s.reference))
-    )
-    monkeypatch.setattr(
-        "reports.services.notify_proposal_ready", lambda s: calls.append(("ready", s.reference))
-    )
-    return calls
-
-
 def test_schedule_sizing_creates_pending_v1_and_enqueues_only_after_commit(
     published, django_capture_on_commit_callbacks
 ):
