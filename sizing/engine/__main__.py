@@ -28,8 +28,9 @@ def _fail(lines: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sizing.engine",
-                                     description="Size AI-training infrastructure.")
+    parser = argparse.ArgumentParser(
+        prog="python -m sizing.engine", description="Size AI-training infrastructure."
+    )
     parser.add_argument("input", help="input JSON file, or - for stdin")
     parser.add_argument("--format", choices=("json", "text"), default="json")
     try:

@@ -43,17 +43,28 @@ def nodes_for(gpus: int, per_node: int) -> int:
     return max(1, -(-gpus // per_node))
 
 
-def estimate_run(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int, total_flops: float,
-                 *, nic_gbps_per_gpu: float | None = None) -> RunEstimate:
+def estimate_run(
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    gpus: int,
+    total_flops: float,
+    *,
+    nic_gbps_per_gpu: float | None = None,
+) -> RunEstimate:
     """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators."""
     plan = search_plan(w, r, acc, gpus, nic_gbps_per_gpu=nic_gbps_per_gpu)
     rate = gpus * peak_tflops(acc, w.precision) * 1e12 * max(plan.mfu, 1e-6)  # [FLOP/s]
     compute_hours = total_flops / rate / 3600.0
     nodes = nodes_for(gpus, r.gpus_per_node)
-    res = plan_resilience(gpus=gpus, nodes=nodes, compute_hours=compute_hours,
-                          write_hours=r.checkpoint_minutes_max / 60.0,
-                          max_lost_hours=r.max_lost_hours,
-                          forced_interval_hours=r.checkpoint_interval_hours)
+    res = plan_resilience(
+        gpus=gpus,
+        nodes=nodes,
+        compute_hours=compute_hours,
+        write_hours=r.checkpoint_minutes_max / 60.0,
+        max_lost_hours=r.max_lost_hours,
+        forced_interval_hours=r.checkpoint_interval_hours,
+    )
     wall_hours = compute_hours / res.goodput
     return RunEstimate(gpus, nodes, plan, compute_hours, wall_hours / 24.0, wall_hours * gpus, res)
 
@@ -67,7 +78,9 @@ def candidate_counts(per_node: int, max_nodes: int) -> list[int]:
 MAX_NODES = 16384  # [nodes] search ceiling (131,072 GPUs at 8 per node)
 
 
-def size_cluster(w: Workload, r: Resolved, acc: AcceleratorSpec, total_flops: float) -> tuple[RunEstimate, int]:
+def size_cluster(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, total_flops: float
+) -> tuple[RunEstimate, int]:
     """Smallest run that meets the deadline, and the memory minimum [GPUs].
 
     Returns the estimate for the chosen size and ``min_gpus`` (the smallest
@@ -103,6 +116,7 @@ def size_cluster(w: Workload, r: Resolved, acc: AcceleratorSpec, total_flops: fl
             min_gpus = hi * per_node
     if not min_gpus:
         return run(MAX_NODES * per_node), 0
+
     # deadline: smallest count >= min_gpus meeting it (days fall as GPUs grow)
     def ok(g: int) -> bool:
         return run(g).wall_clock_days <= r.deadline_days

@@ -31,8 +31,14 @@ def lora_params(layers: int, hidden: int, heads: int, kv_heads: int, ffn: int, r
     return layers * per_layer
 
 
-def flops_per_token(active_params: float, layers: int, hidden: int, seq: int, method: str,
-                    adapter_params: float = 0.0) -> float:
+def flops_per_token(
+    active_params: float,
+    layers: int,
+    hidden: int,
+    seq: int,
+    method: str,
+    adapter_params: float = 0.0,
+) -> float:
     """Model FLOPs per training token [FLOP/token].
 
     ``6 N + 12 L h s`` [1]_ for full training; with LoRA/QLoRA the frozen
@@ -55,8 +61,9 @@ def flops_per_token(active_params: float, layers: int, hidden: int, seq: int, me
     return 6.0 * active_params + attn
 
 
-def recompute_flops_per_token(active_params: float, layers: int, hidden: int, seq: int,
-                              recompute: str) -> float:
+def recompute_flops_per_token(
+    active_params: float, layers: int, hidden: int, seq: int, recompute: str
+) -> float:
     """Extra hardware FLOPs per token from activation recomputation [FLOP/token] [4]_.
 
     ``"full"`` repeats the forward pass (``2 N + 4 L h s``); ``"selective"``

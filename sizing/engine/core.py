@@ -39,7 +39,9 @@ from .version import ENGINE_VERSION
 _RULE_MFU = 0.40  # [-] the "6 N D at 40 % MFU" rule of thumb, reported for comparison only
 
 
-def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> tuple[RunEstimate, int]:
+def _run_for(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float
+) -> tuple[RunEstimate, int]:
     if r.count is not None:
         run = estimate_run(w, r, acc, r.count, flops)
         return run, (r.count if run.plan.fits else 0)
@@ -63,8 +65,10 @@ def size(inputs: SizingInput) -> Recommendation:
     if not plan.fits:
         warnings.append(f"does not fit: {plan.reason}")
     if r.deadline_given and run.wall_clock_days > r.deadline_days:
-        warnings.append(f"one run takes {run.wall_clock_days:.1f} days, beyond the "
-                        f"{r.deadline_days:g}-day deadline")
+        warnings.append(
+            f"one run takes {run.wall_clock_days:.1f} days, beyond the "
+            f"{r.deadline_days:g}-day deadline"
+        )
     if not _allowed(r, acc):
         warnings.append(f"{acc.name} does not run CUDA-only software or custom CUDA kernels")
     jobs = r.concurrent_jobs
@@ -80,73 +84,173 @@ def size(inputs: SizingInput) -> Recommendation:
     nodes = nodes_for(total_gpus, per_node)
     spare = run.resilience.spare_nodes
     hw_flops = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, plan.recompute)
+        w.active_params, w.layers, w.hidden, w.seq, plan.recompute
+    )
     peak = peak_tflops(acc, r.precision)
     tokens_per_s = run.gpus * peak * 1e12 * plan.mfu / w.model_flops_per_token
     rule = 6.0 * r.active_params * r.tokens * r.epochs / (peak * 1e12 * _RULE_MFU) / 3600.0
-    compute = ComputeResult(flops, w.model_flops_per_token, hw_flops, flops * r.experiments,
-                            run.gpu_hours, run.gpu_hours * r.experiments, plan.mfu,
-                            run.resilience.goodput, acc.id, peak, tokens_per_s, rule)
+    compute = ComputeResult(
+        flops,
+        w.model_flops_per_token,
+        hw_flops,
+        flops * r.experiments,
+        run.gpu_hours,
+        run.gpu_hours * r.experiments,
+        plan.mfu,
+        run.resilience.goodput,
+        acc.id,
+        peak,
+        tokens_per_s,
+        rule,
+    )
     mem = plan.memory
     bpp = w.bpp
     memory = MemoryResult(
-        mem.total_gb, plan.usable_gb, plan.fits, min_gpus,
-        {"weights": mem.weights_gb, "gradients": mem.gradients_gb, "optimizer": mem.optimizer_gb,
-         "activations": mem.activations_gb, "overhead": mem.overhead_gb},
-        _bpp_dict(r, bpp.weights, bpp.gradients, bpp.optimizer))
-    forced = tuple(k for k, v in (("tensor", r.forced_tensor), ("pipeline", r.forced_pipeline),
-                                  ("data", r.forced_data), ("expert", r.forced_expert),
-                                  ("zero_stage", r.forced_zero)) if v is not None)
-    par = ParallelismResult(plan.tensor, plan.pipeline, plan.data, plan.expert, plan.zero_stage,
-                            plan.micro_batch_size, plan.recompute == "full", plan.reason, forced)
+        mem.total_gb,
+        plan.usable_gb,
+        plan.fits,
+        min_gpus,
+        {
+            "weights": mem.weights_gb,
+            "gradients": mem.gradients_gb,
+            "optimizer": mem.optimizer_gb,
+            "activations": mem.activations_gb,
+            "overhead": mem.overhead_gb,
+        },
+        _bpp_dict(r, bpp.weights, bpp.gradients, bpp.optimizer),
+    )
+    forced = tuple(
+        k
+        for k, v in (
+            ("tensor", r.forced_tensor),
+            ("pipeline", r.forced_pipeline),
+            ("data", r.forced_data),
+            ("expert", r.forced_expert),
+            ("zero_stage", r.forced_zero),
+        )
+        if v is not None
+    )
+    par = ParallelismResult(
+        plan.tensor,
+        plan.pipeline,
+        plan.data,
+        plan.expert,
+        plan.zero_stage,
+        plan.micro_batch_size,
+        plan.recompute == "full",
+        plan.reason,
+        forced,
+    )
     options = _timeline(w, r, acc, flops, run, min_gpus)
-    timeline = TimelineResult(run.wall_clock_days, r.deadline_days if r.deadline_given else None,
-                              run.wall_clock_days * r.experiments / max(1, jobs), options)
-    net = plan_network(w, plan, acc, gpus_per_node=per_node, inter_node=r.inter_node,
-                       max_comm_share=r.max_comm_share, oversubscription=r.oversubscription)
-    storage = plan_storage(r, adapter_params=w.adapter_params, tokens_per_s=tokens_per_s * jobs,
-                           gpus=total_gpus)
+    timeline = TimelineResult(
+        run.wall_clock_days,
+        r.deadline_days if r.deadline_given else None,
+        run.wall_clock_days * r.experiments / max(1, jobs),
+        options,
+    )
+    net = plan_network(
+        w,
+        plan,
+        acc,
+        gpus_per_node=per_node,
+        inter_node=r.inter_node,
+        max_comm_share=r.max_comm_share,
+        oversubscription=r.oversubscription,
+    )
+    storage = plan_storage(
+        r, adapter_params=w.adapter_params, tokens_per_s=tokens_per_s * jobs, gpus=total_gpus
+    )
     warnings.extend(storage.notes)
     warnings.extend(n for n in net.notes if "exceeds" in n)
     hosts = plan_hosts(acc, per_node, r.modality, r.preprocessing)
     res = run.resilience
-    resilience = ResilienceOut(res.checkpoint_interval_hours, res.optimal_interval_hours,
-                               res.expected_interruptions, res.job_mtbf_hours, res.expected_lost_hours,
-                               res.lost_gpu_hours, spare)
+    resilience = ResilienceOut(
+        res.checkpoint_interval_hours,
+        res.optimal_interval_hours,
+        res.expected_interruptions,
+        res.job_mtbf_hours,
+        res.expected_lost_hours,
+        res.lost_gpu_hours,
+        spare,
+    )
     allowed = _allowed_costs(r)
-    cost = plan_cost(r, acc, gpus=total_gpus, nodes=nodes, storage_tb=storage.total_capacity_tb,
-                     run_gpu_hours=run.gpu_hours, allowed=allowed)
-    pref = {"cloud_on_demand": "cloud", "cloud_reserved": "cloud", "buy": "on_prem",
-            "hybrid": "hybrid"}[cost.recommended_option]
+    cost = plan_cost(
+        r,
+        acc,
+        gpus=total_gpus,
+        nodes=nodes,
+        storage_tb=storage.total_capacity_tb,
+        run_gpu_hours=run.gpu_hours,
+        allowed=allowed,
+    )
+    pref = {
+        "cloud_on_demand": "cloud",
+        "cloud_reserved": "cloud",
+        "buy": "on_prem",
+        "hybrid": "hybrid",
+    }[cost.recommended_option]
     deployment = plan_deployment(r, acc, nodes + spare, pref)
     conc = concurrency(r, gpus_per_job, per_node)
     alts, excluded = _alternatives(r, flops)
     cluster = ClusterResult(acc.id, acc.name, total_gpus, nodes, per_node, gpus_per_job, spare)
     concurrency_question = (
-        (f"The cluster holds {jobs} full-size runs at once ({jobs} x {gpus_per_job} accelerators): "
-         "are some of them smaller experiments that need less?",) if jobs > 1 and r.count is None
+        (
+            f"The cluster holds {jobs} full-size runs at once ({jobs} x {gpus_per_job} accelerators): "
+            "are some of them smaller experiments that need less?",
+        )
+        if jobs > 1 and r.count is None
         else ()
     )
-    questions = list(dict.fromkeys((*r.open_questions, *concurrency_question,
-                                    *DISCOVERY_QUESTIONS)))
+    questions = list(
+        dict.fromkeys((*r.open_questions, *concurrency_question, *DISCOVERY_QUESTIONS))
+    )
     assumptions = (*r.assumptions, *_constants_used())
-    return Recommendation(ENGINE_VERSION, r.model_name, compute, memory, par, cluster, timeline, net,
-                          storage, hosts, resilience, deployment, cost, conc, alts, excluded,
-                          drivers(r, run, min_gpus), risks(r, run), assumptions, tuple(questions),
-                          tuple(warnings))
+    return Recommendation(
+        ENGINE_VERSION,
+        r.model_name,
+        compute,
+        memory,
+        par,
+        cluster,
+        timeline,
+        net,
+        storage,
+        hosts,
+        resilience,
+        deployment,
+        cost,
+        conc,
+        alts,
+        excluded,
+        drivers(r, run, min_gpus),
+        risks(r, run),
+        assumptions,
+        tuple(questions),
+        tuple(warnings),
+    )
 
 
 def _bpp_dict(r: Resolved, weights: float, grads: float, opt: float) -> dict[str, Any]:
     if r.method in ("lora", "qlora"):
         base = 0.516 if r.method == "qlora" else 2.0
-        return {"accounting": f"{r.method}: frozen base weights at {base:g} B/param; adapters "
-                              "train with 16 B/param (4 weights + 4 gradients + 8 Adam)",
-                "weights": base, "gradients": 0.0, "optimizer": 0.0, "total": base,
-                "adapter_total": 16.0}
-    return {"accounting": f"{r.precision} {r.optimizer}: {weights:g} weights + {grads:g} gradients + "
-                          f"{opt:g} optimizer (ZeRO paper counts 16 with 16-bit gradients; "
-                          "see docs/engine.md)",
-            "weights": weights, "gradients": grads, "optimizer": opt, "total": weights + grads + opt}
+        return {
+            "accounting": f"{r.method}: frozen base weights at {base:g} B/param; adapters "
+            "train with 16 B/param (4 weights + 4 gradients + 8 Adam)",
+            "weights": base,
+            "gradients": 0.0,
+            "optimizer": 0.0,
+            "total": base,
+            "adapter_total": 16.0,
+        }
+    return {
+        "accounting": f"{r.precision} {r.optimizer}: {weights:g} weights + {grads:g} gradients + "
+        f"{opt:g} optimizer (ZeRO paper counts 16 with 16-bit gradients; "
+        "see docs/engine.md)",
+        "weights": weights,
+        "gradients": grads,
+        "optimizer": opt,
+        "total": weights + grads + opt,
+    }
 
 
 def _allowed_costs(r: Resolved) -> tuple[str, ...]:
@@ -157,8 +261,9 @@ def _allowed_costs(r: Resolved) -> tuple[str, ...]:
     return ("cloud_on_demand", "cloud_reserved", "buy", "hybrid")
 
 
-def _timeline(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate,
-              min_gpus: int) -> tuple[TimelineOption, ...]:
+def _timeline(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate, min_gpus: int
+) -> tuple[TimelineOption, ...]:
     per_node = r.gpus_per_node
     counts = {run.gpus}
     top = max(16, 4 * nodes_for(run.gpus, per_node))
@@ -170,9 +275,16 @@ def _timeline(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run:
     out = []
     for g in sorted(counts):
         est = run if g == run.gpus else estimate_run(w, r, acc, g, flops)
-        out.append(TimelineOption(g, est.nodes, est.wall_clock_days, est.gpu_hours,
-                                  est.gpu_hours * r.cloud_usd_per_gpu_hour,
-                                  est.wall_clock_days <= r.deadline_days))
+        out.append(
+            TimelineOption(
+                g,
+                est.nodes,
+                est.wall_clock_days,
+                est.gpu_hours,
+                est.gpu_hours * r.cloud_usd_per_gpu_hour,
+                est.wall_clock_days <= r.deadline_days,
+            )
+        )
     return tuple(out)
 
 
@@ -188,9 +300,18 @@ def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], t
         rr = _with_accelerator(r, acc)
         w = workload(rr)
         est, _ = _run_for(w, rr, acc, flops)
-        alts.append(Alternative(acc.id, acc.name, est.gpus, est.nodes, est.wall_clock_days,
-                                est.gpu_hours, est.gpu_hours * acc.cloud_usd_per_gpu_hour,
-                                est.plan.fits))
+        alts.append(
+            Alternative(
+                acc.id,
+                acc.name,
+                est.gpus,
+                est.nodes,
+                est.wall_clock_days,
+                est.gpu_hours,
+                est.gpu_hours * acc.cloud_usd_per_gpu_hour,
+                est.plan.fits,
+            )
+        )
     alts.sort(key=lambda a: (not a.fits, a.run_cost_usd if math.isfinite(a.run_cost_usd) else 1e30))
     return tuple(alts[:6]), tuple(excluded)
 
@@ -203,7 +324,9 @@ def _constants_used() -> tuple[UsedAssumption, ...]:
     out = []
     for registry in (ASSUMPTIONS, PRICES):
         for key, a in registry.items():
-            out.append(UsedAssumption(key, a.value, a.unit, a.source, a.as_of, "default", a.rationale))
+            out.append(
+                UsedAssumption(key, a.value, a.unit, a.source, a.as_of, "default", a.rationale)
+            )
     return tuple(out)
 
 

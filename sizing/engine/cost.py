@@ -59,16 +59,29 @@ def _option(by_year: list[float], low: float, high: float, basis: str) -> CostOp
     return CostOption(total, tuple(by_year), total * low, total * high, basis)
 
 
-def plan_cost(r: Resolved, acc: AcceleratorSpec, *, gpus: int, nodes: int, storage_tb: float,
-              run_gpu_hours: float, allowed: tuple[str, ...]) -> CostResult:
+def plan_cost(
+    r: Resolved,
+    acc: AcceleratorSpec,
+    *,
+    gpus: int,
+    nodes: int,
+    storage_tb: float,
+    run_gpu_hours: float,
+    allowed: tuple[str, ...],
+) -> CostResult:
     """TCO of the recommended cluster (see module docstring)."""
     u, years = r.utilisation, r.years
     growth = [(1.0 + r.roadmap_growth) ** k for k in range(years)]
     storage_year = storage_tb * 1000.0 * price("storage_usd_per_gb_month") * 12.0
     idle = price("cloud_idle_share")
-    od = [gpus * _HOURS_PER_YEAR * u * (1.0 + idle) * r.cloud_usd_per_gpu_hour * g + storage_year * g
-          for g in growth]
-    res = [gpus * _HOURS_PER_YEAR * r.cloud_reserved_usd_per_gpu_hour * g + storage_year * g for g in growth]
+    od = [
+        gpus * _HOURS_PER_YEAR * u * (1.0 + idle) * r.cloud_usd_per_gpu_hour * g + storage_year * g
+        for g in growth
+    ]
+    res = [
+        gpus * _HOURS_PER_YEAR * r.cloud_reserved_usd_per_gpu_hour * g + storage_year * g
+        for g in growth
+    ]
     server_kw = acc.server_power_kw * r.gpus_per_node / 8.0
     hw_capex = gpus * r.purchase_usd_per_gpu * price("server_cost_multiplier")
     capex = hw_capex / (1.0 - price("interconnect_share"))
@@ -78,43 +91,107 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, *, gpus: int, nodes: int, stora
     for k, g in enumerate(growth):
         extra = capex * (g - prev) if k else capex
         prev = g
-        power = nodes * g * server_kw * value("server_power_draw_share") * _HOURS_PER_YEAR * r.pue \
+        power = (
+            nodes
+            * g
+            * server_kw
+            * value("server_power_draw_share")
+            * _HOURS_PER_YEAR
+            * r.pue
             * r.electricity_usd_per_kwh
+        )
         space = nodes * g * server_kw * r.colocation_usd_per_kw_month * 12.0
-        opex = price("support_share_per_year") * capex * g + power + space + \
-            staff_fte * r.staff_usd_per_year * g + storage_year * g
+        opex = (
+            price("support_share_per_year") * capex * g
+            + power
+            + space
+            + staff_fte * r.staff_usd_per_year * g
+            + storage_year * g
+        )
         buy.append(extra + opex)
-    hybrid = [_HYBRID_OWNED_SHARE * b + (1.0 - _HYBRID_OWNED_SHARE) * o for b, o in zip(buy, od, strict=True)]
+    hybrid = [
+        _HYBRID_OWNED_SHARE * b + (1.0 - _HYBRID_OWNED_SHARE) * o
+        for b, o in zip(buy, od, strict=True)
+    ]
     residual = 1.0 - years / price("depreciation_years")
     buy_low = 1.0 - max(0.0, residual) * capex / max(sum(buy), 1.0)
     lo, hi = price("cloud_low_factor"), price("cloud_high_factor")
     options = {
-        "cloud_on_demand": _option(od, lo, hi, f"{gpus} GPUs x {u:.0%} of the year at "
-                                   f"${r.cloud_usd_per_gpu_hour:.2f}/GPU-h (+{idle:.0%} idle)"),
-        "cloud_reserved": _option(res, lo, hi, f"{gpus} GPUs reserved all year at "
-                                  f"${r.cloud_reserved_usd_per_gpu_hour:.2f}/GPU-h"),
-        "buy": _option(buy, buy_low, 1.2, "hardware, network, support, power with PUE, space, "
-                       "staff, storage; low = minus residual value after the horizon"),
-        "hybrid": _option(hybrid, (buy_low + lo) / 2.0, (1.2 + hi) / 2.0,
-                          "half the capacity owned, peaks on cloud on-demand"),
+        "cloud_on_demand": _option(
+            od,
+            lo,
+            hi,
+            f"{gpus} GPUs x {u:.0%} of the year at "
+            f"${r.cloud_usd_per_gpu_hour:.2f}/GPU-h (+{idle:.0%} idle)",
+        ),
+        "cloud_reserved": _option(
+            res,
+            lo,
+            hi,
+            f"{gpus} GPUs reserved all year at ${r.cloud_reserved_usd_per_gpu_hour:.2f}/GPU-h",
+        ),
+        "buy": _option(
+            buy,
+            buy_low,
+            1.2,
+            "hardware, network, support, power with PUE, space, "
+            "staff, storage; low = minus residual value after the horizon",
+        ),
+        "hybrid": _option(
+            hybrid,
+            (buy_low + lo) / 2.0,
+            (1.2 + hi) / 2.0,
+            "half the capacity owned, peaks on cloud on-demand",
+        ),
     }
-    per_u = sum((gpus * _HOURS_PER_YEAR * (1.0 + idle) * r.cloud_usd_per_gpu_hour * g) for g in growth)
+    per_u = sum(
+        (gpus * _HOURS_PER_YEAR * (1.0 + idle) * r.cloud_usd_per_gpu_hour * g) for g in growth
+    )
     fixed_od = storage_year * sum(growth)
     breakeven = (sum(buy) - fixed_od) / per_u if per_u > 0 else None
     candidates = [k for k in options if k in allowed] or list(options)
     best = min(candidates, key=lambda k: options[k].total_usd)
     sources = (
-        {"item": f"{acc.name} cloud price", "value": f"${r.cloud_usd_per_gpu_hour:.2f}/GPU-h",
-         "source": acc.price_source, "as_of": acc.cloud_price_date},
-        {"item": f"{acc.name} purchase price", "value": f"${r.purchase_usd_per_gpu:,.0f}/GPU",
-         "source": acc.price_source, "as_of": acc.purchase_date},
-        {"item": "electricity", "value": f"${r.electricity_usd_per_kwh:.3f}/kWh", "source": "EIA 2025 / Eurostat H1 2024",
-         "as_of": "2025"},
-        {"item": "space and power capacity", "value": f"${r.colocation_usd_per_kw_month:.2f}/kW-month",
-         "source": "CBRE North America Data Center Trends H2 2024", "as_of": "2024-H2"},
-        {"item": "storage", "value": f"${price('storage_usd_per_gb_month'):.2f}/GB-month",
-         "source": "CoreWeave list price", "as_of": "2026-09-20"},
+        {
+            "item": f"{acc.name} cloud price",
+            "value": f"${r.cloud_usd_per_gpu_hour:.2f}/GPU-h",
+            "source": acc.price_source,
+            "as_of": acc.cloud_price_date,
+        },
+        {
+            "item": f"{acc.name} purchase price",
+            "value": f"${r.purchase_usd_per_gpu:,.0f}/GPU",
+            "source": acc.price_source,
+            "as_of": acc.purchase_date,
+        },
+        {
+            "item": "electricity",
+            "value": f"${r.electricity_usd_per_kwh:.3f}/kWh",
+            "source": "EIA 2025 / Eurostat H1 2024",
+            "as_of": "2025",
+        },
+        {
+            "item": "space and power capacity",
+            "value": f"${r.colocation_usd_per_kw_month:.2f}/kW-month",
+            "source": "CBRE North America Data Center Trends H2 2024",
+            "as_of": "2024-H2",
+        },
+        {
+            "item": "storage",
+            "value": f"${price('storage_usd_per_gb_month'):.2f}/GB-month",
+            "source": "CoreWeave list price",
+            "as_of": "2026-09-20",
+        },
     )
-    return CostResult(options["cloud_on_demand"], options["cloud_reserved"], options["buy"],
-                      options["hybrid"], breakeven, best, u, years,
-                      run_gpu_hours * r.cloud_usd_per_gpu_hour, sources)
+    return CostResult(
+        options["cloud_on_demand"],
+        options["cloud_reserved"],
+        options["buy"],
+        options["hybrid"],
+        breakeven,
+        best,
+        u,
+        years,
+        run_gpu_hours * r.cloud_usd_per_gpu_hour,
+        sources,
+    )

@@ -29,22 +29,30 @@ class DeploymentResult:
     cooling: str
 
 
-def plan_deployment(r: Resolved, acc: AcceleratorSpec, nodes: int, cost_preference: str) -> DeploymentResult:
+def plan_deployment(
+    r: Resolved, acc: AcceleratorSpec, nodes: int, cost_preference: str
+) -> DeploymentResult:
     """Pick a deployment model from the constraints, then the facility it needs."""
     reasons: list[str] = []
     security: list[str] = []
     choice = r.location
     if r.air_gapped or r.dedicated_hardware:
-        reasons.append("data may not leave your own data centre / needs dedicated hardware: "
-                       "shared public cloud is excluded")
+        reasons.append(
+            "data may not leave your own data centre / needs dedicated hardware: "
+            "shared public cloud is excluded"
+        )
         if choice in (None, "cloud", "hybrid"):
             choice = "on_prem"
     if r.data_residency:
         reasons.append(f"data must stay in {r.data_residency}: choose a site or cloud region there")
-        security.append(f"contractual and technical data-residency controls ({r.data_residency}); "
-                        "no replication outside the region")
+        security.append(
+            f"contractual and technical data-residency controls ({r.data_residency}); "
+            "no replication outside the region"
+        )
     if r.export_controlled:
-        reasons.append("export-controlled work: dedicated hardware with access control by nationality")
+        reasons.append(
+            "export-controlled work: dedicated hardware with access control by nationality"
+        )
         security.append("export-control screening of staff and vendors")
     if choice is None:
         choice = cost_preference
@@ -52,11 +60,16 @@ def plan_deployment(r: Resolved, acc: AcceleratorSpec, nodes: int, cost_preferen
     elif r.location is not None:
         reasons.append(f"customer preference: {r.location}")
     if r.air_gapped:
-        security += ["no internet access from training nodes; packages and models through a "
-                     "scanned, mirrored artefact repository", "one-way data import with malware scanning"]
+        security += [
+            "no internet access from training nodes; packages and models through a "
+            "scanned, mirrored artefact repository",
+            "one-way data import with malware scanning",
+        ]
     if choice in ("cloud", "hybrid"):
-        security += ["private networking (no public IPs), customer-managed encryption keys",
-                     "dedicated or single-tenant instances where policy requires"]
+        security += [
+            "private networking (no public IPs), customer-managed encryption keys",
+            "dedicated or single-tenant instances where policy requires",
+        ]
     else:
         security += ["physical access control to the racks", "encrypted storage at rest"]
     security.append("role-based access to data and checkpoints; audit logging")
@@ -67,7 +80,19 @@ def plan_deployment(r: Resolved, acc: AcceleratorSpec, nodes: int, cost_preferen
     per_rack = min(per_rack, 4)
     racks = -(-nodes // per_rack)
     rack_kw = per_rack * server_kw
-    cooling = ("air cooling (rear-door heat exchangers advisable above 30 kW/rack)"
-               if rack_kw <= air_max and server_kw < 12.0 else "direct liquid cooling")
-    return DeploymentResult(choice, tuple(reasons), tuple(dict.fromkeys(security)), it_kw,
-                            it_kw * r.pue, rack_kw, per_rack, racks, cooling)
+    cooling = (
+        "air cooling (rear-door heat exchangers advisable above 30 kW/rack)"
+        if rack_kw <= air_max and server_kw < 12.0
+        else "direct liquid cooling"
+    )
+    return DeploymentResult(
+        choice,
+        tuple(reasons),
+        tuple(dict.fromkeys(security)),
+        it_kw,
+        it_kw * r.pue,
+        rack_kw,
+        per_rack,
+        racks,
+        cooling,
+    )

@@ -78,12 +78,31 @@ def scale_out_bytes_per_s(nic_gbps_per_gpu: float, oversubscription: float) -> f
     return nic_gbps_per_gpu / 8.0 * 1e9 * value("nccl_scale_out_efficiency") / oversubscription
 
 
-def step_cost(*, acc: AcceleratorSpec, precision: str, hidden: int, layers: int, seq: int,
-              model_flops_per_token: float, hardware_flops_per_token: float,
-              params_per_gpu: float, tokens_per_step: float, gpus: int, tp: int, pp: int,
-              ep: int, micro_batch: int, zero_stage: int, top_k: int, moe: bool,
-              method: str, recompute: str, gpus_per_node: int, nic_gbps_per_gpu: float,
-              oversubscription: float) -> StepCost:
+def step_cost(
+    *,
+    acc: AcceleratorSpec,
+    precision: str,
+    hidden: int,
+    layers: int,
+    seq: int,
+    model_flops_per_token: float,
+    hardware_flops_per_token: float,
+    params_per_gpu: float,
+    tokens_per_step: float,
+    gpus: int,
+    tp: int,
+    pp: int,
+    ep: int,
+    micro_batch: int,
+    zero_stage: int,
+    top_k: int,
+    moe: bool,
+    method: str,
+    recompute: str,
+    gpus_per_node: int,
+    nic_gbps_per_gpu: float,
+    oversubscription: float,
+) -> StepCost:
     """Model FLOPs utilisation of one plan (see module docstring) [-]."""
     dp = max(1, gpus // (tp * pp))
     hfu = base_hfu(acc, precision, hidden)

@@ -28,13 +28,28 @@ def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
     """The three things that most drive the recommendation."""
     out: list[tuple[float, str]] = []
     tokens = r.tokens * r.epochs
-    out.append((3.0, f"{human_count(r.total_params)} parameters x {human_count(tokens)} tokens set the "
-                     f"compute: {run.gpu_hours:,.0f} GPU-hours per run"))
+    out.append(
+        (
+            3.0,
+            f"{human_count(r.total_params)} parameters x {human_count(tokens)} tokens set the "
+            f"compute: {run.gpu_hours:,.0f} GPU-hours per run",
+        )
+    )
     if r.deadline_given or r.deadline_days < 30:
-        out.append((2.5, f"the {r.deadline_days:g}-day deadline sets the cluster at {run.gpus} accelerators"))
+        out.append(
+            (
+                2.5,
+                f"the {r.deadline_days:g}-day deadline sets the cluster at {run.gpus} accelerators",
+            )
+        )
     if min_gpus > 1:
-        out.append((2.0 + min_gpus / max(run.gpus, 1), f"memory needs at least {min_gpus} accelerators "
-                    f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan)"))
+        out.append(
+            (
+                2.0 + min_gpus / max(run.gpus, 1),
+                f"memory needs at least {min_gpus} accelerators "
+                f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan)",
+            )
+        )
     if r.method in ("lora", "qlora"):
         out.append((2.8, f"{r.method.upper()} trains only small adapters, so one node is enough"))
     if r.concurrent_jobs > 1:
@@ -49,19 +64,27 @@ def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
 
 
 def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:
-    out = ["idle hardware while data preparation or evaluation stalls: plan the data pipeline first"]
+    out = [
+        "idle hardware while data preparation or evaluation stalls: plan the data pipeline first"
+    ]
     if r.location in (None, "cloud", "hybrid"):
-        out.append("cloud spend continues after an experiment ends unless instances are torn down "
-                   "automatically")
+        out.append(
+            "cloud spend continues after an experiment ends unless instances are torn down "
+            "automatically"
+        )
     if run.resilience.expected_interruptions >= 1:
-        out.append(f"about {run.resilience.expected_interruptions:.0f} interruptions per run: "
-                   "automated restart and node health checks are essential")
+        out.append(
+            f"about {run.resilience.expected_interruptions:.0f} interruptions per run: "
+            "automated restart and node health checks are essential"
+        )
     if r.precision == "fp8":
         out.append("FP8 training can diverge; keep a BF16 fallback")
     if r.method == "pretrain":
         out.append("loss spikes may force rollbacks to older checkpoints")
     if r.modality in ("video", "image") and r.preprocessing == "on_the_fly":
-        out.append("on-the-fly decoding can starve the accelerators; measure loader throughput early")
+        out.append(
+            "on-the-fly decoding can starve the accelerators; measure loader throughput early"
+        )
     return tuple(out)
 
 

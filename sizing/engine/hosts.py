@@ -29,16 +29,22 @@ class HostsResult:
     rationale: str
 
 
-def plan_hosts(acc: AcceleratorSpec, gpus_per_node: int, modality: str, preprocessing: str) -> HostsResult:
+def plan_hosts(
+    acc: AcceleratorSpec, gpus_per_node: int, modality: str, preprocessing: str
+) -> HostsResult:
     """Host sizing per node (see module docstring)."""
     heavy = modality in ("image", "video", "audio", "multimodal") and preprocessing == "on_the_fly"
     cores = int(value("cpu_cores_per_gpu_media" if heavy else "cpu_cores_per_gpu_text"))
     ram = value("ram_to_gpu_memory") * gpus_per_node * acc.memory_gb
     ram_rounded = _round_ram(ram)
-    why = ("on-the-fly decoding/augmentation needs more cores per GPU" if heavy
-           else "pre-tokenised data: cores for loaders, communication and checkpoint staging")
-    return HostsResult(cores * gpus_per_node, cores, ram_rounded, acc.pcie_gen,
-                       round(3.84 * gpus_per_node, 2), why)
+    why = (
+        "on-the-fly decoding/augmentation needs more cores per GPU"
+        if heavy
+        else "pre-tokenised data: cores for loaders, communication and checkpoint staging"
+    )
+    return HostsResult(
+        cores * gpus_per_node, cores, ram_rounded, acc.pcie_gen, round(3.84 * gpus_per_node, 2), why
+    )
 
 
 def _round_ram(gb: float) -> int:

@@ -56,8 +56,13 @@ class MemoryBreakdown:
 
     @property
     def total_gb(self) -> float:
-        return (self.weights_gb + self.gradients_gb + self.optimizer_gb
-                + self.activations_gb + self.overhead_gb)
+        return (
+            self.weights_gb
+            + self.gradients_gb
+            + self.optimizer_gb
+            + self.activations_gb
+            + self.overhead_gb
+        )
 
 
 def optimizer_state_bytes(optimizer: str) -> float:
@@ -71,7 +76,9 @@ def optimizer_state_bytes(optimizer: str) -> float:
     }[optimizer]
 
 
-def bytes_per_param(precision: str, optimizer: str, *, grad_bytes: float | None = None) -> BytesPerParam:
+def bytes_per_param(
+    precision: str, optimizer: str, *, grad_bytes: float | None = None
+) -> BytesPerParam:
     """Model-state bytes per parameter for full training [B/param] [1]_.
 
     Parameters
@@ -84,17 +91,25 @@ def bytes_per_param(precision: str, optimizer: str, *, grad_bytes: float | None 
     """
     moments = optimizer_state_bytes(optimizer)
     if precision in ("fp32", "tf32"):
-        return BytesPerParam(value("weight_bytes_fp32"),
-                             grad_bytes if grad_bytes is not None else value("grad_bytes_fp32"), moments)
+        return BytesPerParam(
+            value("weight_bytes_fp32"),
+            grad_bytes if grad_bytes is not None else value("grad_bytes_fp32"),
+            moments,
+        )
     weights = value("weight_bytes_16bit")
     if precision == "fp8":
         weights += value("fp8_extra_weight_bytes")
     grads = value("grad_bytes_fp16") if precision == "fp16" else value("grad_bytes_bf16")
-    return BytesPerParam(weights, grad_bytes if grad_bytes is not None else grads,
-                         value("master_weight_bytes") + moments)
+    return BytesPerParam(
+        weights,
+        grad_bytes if grad_bytes is not None else grads,
+        value("master_weight_bytes") + moments,
+    )
 
 
-def zero_model_states_gb(params: float, bpp: BytesPerParam, zero_stage: int, dp: int) -> tuple[float, float, float]:
+def zero_model_states_gb(
+    params: float, bpp: BytesPerParam, zero_stage: int, dp: int
+) -> tuple[float, float, float]:
     """Weights, gradients and optimizer state per GPU under ZeRO [GB] [1]_.
 
     Stage 1 shards the optimizer state over the ``dp`` data-parallel ranks,
@@ -115,9 +130,17 @@ def zero_model_states_gb(params: float, bpp: BytesPerParam, zero_stage: int, dp:
     return w / 1e9, g / 1e9, o / 1e9
 
 
-def activation_bytes_per_layer(seq: int, micro_batch: int, hidden: int, heads: int, tp: int,
-                               recompute: str, *, flash_attention: bool = True,
-                               top_k: int = 1) -> float:
+def activation_bytes_per_layer(
+    seq: int,
+    micro_batch: int,
+    hidden: int,
+    heads: int,
+    tp: int,
+    recompute: str,
+    *,
+    flash_attention: bool = True,
+    top_k: int = 1,
+) -> float:
     """Activation memory of one transformer layer for one micro-batch [B] [2]_.
 
     ``s b h (34 + 5 a s / h) / t`` with tensor + sequence parallelism; the
@@ -134,20 +157,35 @@ def activation_bytes_per_layer(seq: int, micro_batch: int, hidden: int, heads: i
     return sbh * coeff / tp
 
 
-def activations_gb(*, seq: int, micro_batch: int, hidden: int, heads: int, layers: int,
-                   vocab: int, tp: int, pp: int, micro_batches: float, recompute: str,
-                   top_k: int = 1) -> float:
+def activations_gb(
+    *,
+    seq: int,
+    micro_batch: int,
+    hidden: int,
+    heads: int,
+    layers: int,
+    vocab: int,
+    tp: int,
+    pp: int,
+    micro_batches: float,
+    recompute: str,
+    top_k: int = 1,
+) -> float:
     """Peak activation memory on the first pipeline stage [GB] [2]_.
 
     With 1F1B scheduling the first stage holds ``min(p, m)`` micro-batches of
     ``L / p`` layers; with full recomputation one layer's full activations
     are rebuilt at a time.  Adds FP32 logits ``4 s b V / t``.
     """
-    per_layer = activation_bytes_per_layer(seq, micro_batch, hidden, heads, tp, recompute, top_k=top_k)
+    per_layer = activation_bytes_per_layer(
+        seq, micro_batch, hidden, heads, tp, recompute, top_k=top_k
+    )
     in_flight = min(float(pp), max(1.0, micro_batches))
     total = per_layer * layers / pp * in_flight
     if recompute == "full":
-        total += activation_bytes_per_layer(seq, micro_batch, hidden, heads, tp, "none", top_k=top_k)
+        total += activation_bytes_per_layer(
+            seq, micro_batch, hidden, heads, tp, "none", top_k=top_k
+        )
     total += value("logits_bytes") * seq * micro_batch * vocab / tp
     return total / 1e9
 

@@ -48,8 +48,16 @@ class NetworkResult:
     notes: tuple[str, ...]
 
 
-def plan_network(w: Workload, plan: Plan, acc: AcceleratorSpec, *, gpus_per_node: int,
-                 inter_node: str, max_comm_share: float, oversubscription: float | None) -> NetworkResult:
+def plan_network(
+    w: Workload,
+    plan: Plan,
+    acc: AcceleratorSpec,
+    *,
+    gpus_per_node: int,
+    inter_node: str,
+    max_comm_share: float,
+    oversubscription: float | None,
+) -> NetworkResult:
     """Fabric requirements for ``plan`` (see module docstring)."""
     tp, pp, dp, ep = plan.tensor, plan.pipeline, plan.data, plan.expert
     tokens_rep = w.tokens_per_step / dp
@@ -57,10 +65,16 @@ def plan_network(w: Workload, plan: Plan, acc: AcceleratorSpec, *, gpus_per_node
     if w.method in ("lora", "qlora"):
         params_gpu = w.adapter_params / (tp * pp)
     vol = {
-        "data": (2.0 * (dp - 1) / dp * 2.0 * params_gpu * (1.5 if plan.zero_stage == 3 else 1.0)) if dp > 1 else 0.0,
-        "tensor": (4.0 * 2.0 * (tp - 1) / tp * 2.0 * w.hidden * tokens_rep * w.layers / pp) if tp > 1 else 0.0,
+        "data": (2.0 * (dp - 1) / dp * 2.0 * params_gpu * (1.5 if plan.zero_stage == 3 else 1.0))
+        if dp > 1
+        else 0.0,
+        "tensor": (4.0 * 2.0 * (tp - 1) / tp * 2.0 * w.hidden * tokens_rep * w.layers / pp)
+        if tp > 1
+        else 0.0,
         "pipeline": (2.0 * 2.0 * w.hidden * tokens_rep / tp) if pp > 1 else 0.0,
-        "expert": (4.0 * w.top_k * 2.0 * w.hidden * tokens_rep / tp * (ep - 1) / ep * w.layers / pp) if ep > 1 else 0.0,
+        "expert": (4.0 * w.top_k * 2.0 * w.hidden * tokens_rep / tp * (ep - 1) / ep * w.layers / pp)
+        if ep > 1
+        else 0.0,
     }
     rate = peak_tflops(acc, w.precision) * 1e12 * max(plan.mfu, 1e-6)
     step = w.model_flops_per_token * w.tokens_per_step / plan.gpus / rate  # [s]
@@ -87,13 +101,29 @@ def plan_network(w: Workload, plan: Plan, acc: AcceleratorSpec, *, gpus_per_node
     fabric = "non-blocking (1:1) fat tree" if chosen <= 1.0 else f"oversubscribed {chosen:g}:1"
     notes: list[str] = []
     if oversubscription is not None and oversubscription > max_os:
-        notes.append(f"requested {oversubscription:g}:1 oversubscription exceeds the {max_os:.1f}:1 "
-                     "this plan tolerates; expect slower steps")
+        notes.append(
+            f"requested {oversubscription:g}:1 oversubscription exceeds the {max_os:.1f}:1 "
+            "this plan tolerates; expect slower steps"
+        )
     if not spans:
         notes.append("single node: no scale-out fabric needed for training traffic")
-    tech = {"infiniband": "InfiniBand NDR" if nic <= 400 else "InfiniBand XDR",
-            "roce": f"RoCE v2 Ethernet {nic} GbE", "ethernet": f"Ethernet {nic} GbE (RoCE v2)"}[inter_node]
-    return NetworkResult(step, {k: v / 1e9 for k, v in vol.items()}, up_needed,
-                         acc.scale_up_gb_per_s / 2.0, out_needed, per_gpu_gbps * gpus_per_node if spans else 0.0,
-                         nic if spans else 0, nics, fabric if spans else "none (single node)", max_os,
-                         tech if spans else "none", max_comm_share, tuple(notes))
+    tech = {
+        "infiniband": "InfiniBand NDR" if nic <= 400 else "InfiniBand XDR",
+        "roce": f"RoCE v2 Ethernet {nic} GbE",
+        "ethernet": f"Ethernet {nic} GbE (RoCE v2)",
+    }[inter_node]
+    return NetworkResult(
+        step,
+        {k: v / 1e9 for k, v in vol.items()},
+        up_needed,
+        acc.scale_up_gb_per_s / 2.0,
+        out_needed,
+        per_gpu_gbps * gpus_per_node if spans else 0.0,
+        nic if spans else 0,
+        nics,
+        fabric if spans else "none (single node)",
+        max_os,
+        tech if spans else "none",
+        max_comm_share,
+        tuple(notes),
+    )

@@ -67,14 +67,32 @@ def workload(r: Resolved) -> Workload:
         expert = min(r.total_params, per_expert * r.experts)
     adapters = 0.0
     if r.method in ("lora", "qlora"):
-        adapters = lora_params(r.layers, r.hidden_size, r.attention_heads, r.kv_heads,
-                               r.ffn_hidden_size, r.lora_rank)
-    per_token = flops_per_token(r.active_params, r.layers, r.hidden_size, r.sequence_length,
-                                r.method, adapters)
-    return Workload(r.method, r.precision, r.optimizer, moe, r.total_params - expert, expert, adapters,
-                    r.layers, r.hidden_size, r.attention_heads, r.vocab_size, r.experts,
-                    r.experts_per_token if moe else 1, r.sequence_length, r.global_batch_tokens,
-                    r.active_params, per_token, bytes_per_param(r.precision, r.optimizer))
+        adapters = lora_params(
+            r.layers, r.hidden_size, r.attention_heads, r.kv_heads, r.ffn_hidden_size, r.lora_rank
+        )
+    per_token = flops_per_token(
+        r.active_params, r.layers, r.hidden_size, r.sequence_length, r.method, adapters
+    )
+    return Workload(
+        r.method,
+        r.precision,
+        r.optimizer,
+        moe,
+        r.total_params - expert,
+        expert,
+        adapters,
+        r.layers,
+        r.hidden_size,
+        r.attention_heads,
+        r.vocab_size,
+        r.experts,
+        r.experts_per_token if moe else 1,
+        r.sequence_length,
+        r.global_batch_tokens,
+        r.active_params,
+        per_token,
+        bytes_per_param(r.precision, r.optimizer),
+    )
 
 
 @dataclass(frozen=True)
@@ -100,8 +118,18 @@ class Plan:
         return self.cost.mfu
 
 
-def plan_memory(w: Workload, acc: AcceleratorSpec, *, tp: int, pp: int, dp: int, ep: int,
-                zero: int, micro_batch: int, recompute: str) -> MemoryBreakdown:
+def plan_memory(
+    w: Workload,
+    acc: AcceleratorSpec,
+    *,
+    tp: int,
+    pp: int,
+    dp: int,
+    ep: int,
+    zero: int,
+    micro_batch: int,
+    recompute: str,
+) -> MemoryBreakdown:
     """Memory breakdown of one plan on one accelerator [GB]."""
     params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
     if w.method in ("lora", "qlora"):
@@ -113,9 +141,19 @@ def plan_memory(w: Workload, acc: AcceleratorSpec, *, tp: int, pp: int, dp: int,
     else:
         weights, grads, opt = zero_model_states_gb(params_rank, w.bpp, zero, dp)
     micro_batches = w.tokens_per_step / dp / (micro_batch * w.seq)
-    act = activations_gb(seq=w.seq, micro_batch=micro_batch, hidden=w.hidden, heads=w.heads,
-                         layers=w.layers, vocab=w.vocab, tp=tp, pp=pp, micro_batches=micro_batches,
-                         recompute=recompute, top_k=w.top_k)
+    act = activations_gb(
+        seq=w.seq,
+        micro_batch=micro_batch,
+        hidden=w.hidden,
+        heads=w.heads,
+        layers=w.layers,
+        vocab=w.vocab,
+        tp=tp,
+        pp=pp,
+        micro_batches=micro_batches,
+        recompute=recompute,
+        top_k=w.top_k,
+    )
     return MemoryBreakdown(weights, grads, opt, act, value("framework_overhead_gb"))
 
 
@@ -125,8 +163,14 @@ def _degrees(limit: int, forced: int | None, divides: int | None = None) -> list
     return [d for d in _POW2 if d <= limit and (divides is None or divides % d == 0)]
 
 
-def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int,
-                *, nic_gbps_per_gpu: float | None = None) -> Plan:
+def search_plan(
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    gpus: int,
+    *,
+    nic_gbps_per_gpu: float | None = None,
+) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits)."""
     per_node = min(r.gpus_per_node, gpus)
     nic = nic_gbps_per_gpu or r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu
@@ -150,33 +194,63 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int,
             for ep in eps:
                 if dp % ep:
                     continue
-                zeros = [r.forced_zero] if r.forced_zero is not None else ([0] if dp == 1 else [1, 2, 3])
+                zeros = (
+                    [r.forced_zero]
+                    if r.forced_zero is not None
+                    else ([0] if dp == 1 else [1, 2, 3])
+                )
                 found = False
                 for recompute in recomputes:  # "none" first: recompute only if needed
                     if found:
                         break
                     mb = r.micro_batch_size or 1
                     for zero in zeros:  # lowest stage first: higher stages only add traffic
-                        mem = plan_memory(w, acc, tp=tp, pp=pp, dp=dp, ep=ep, zero=zero,
-                                          micro_batch=mb, recompute=recompute)
+                        mem = plan_memory(
+                            w,
+                            acc,
+                            tp=tp,
+                            pp=pp,
+                            dp=dp,
+                            ep=ep,
+                            zero=zero,
+                            micro_batch=mb,
+                            recompute=recompute,
+                        )
                         usable = usable_gb(acc.memory_gb)
                         fits = mem.total_gb <= usable
                         if not fits and best is not None:
                             continue
                         hw = w.model_flops_per_token + recompute_flops_per_token(
-                            w.active_params, w.layers, w.hidden, w.seq, recompute)
+                            w.active_params, w.layers, w.hidden, w.seq, recompute
+                        )
                         params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-                        cost = step_cost(acc=acc, precision=w.precision, hidden=w.hidden,
-                                         layers=w.layers, seq=w.seq,
-                                         model_flops_per_token=w.model_flops_per_token,
-                                         hardware_flops_per_token=hw, params_per_gpu=params_rank,
-                                         tokens_per_step=w.tokens_per_step, gpus=gpus, tp=tp, pp=pp,
-                                         ep=ep, micro_batch=mb, zero_stage=zero, top_k=w.top_k,
-                                         moe=w.moe, method=w.method, recompute=recompute,
-                                         gpus_per_node=per_node, nic_gbps_per_gpu=nic,
-                                         oversubscription=oversub)
-                        plan = Plan(gpus, tp, pp, dp, ep, zero, mb, recompute, mem,
-                                    usable, fits, cost, "")
+                        cost = step_cost(
+                            acc=acc,
+                            precision=w.precision,
+                            hidden=w.hidden,
+                            layers=w.layers,
+                            seq=w.seq,
+                            model_flops_per_token=w.model_flops_per_token,
+                            hardware_flops_per_token=hw,
+                            params_per_gpu=params_rank,
+                            tokens_per_step=w.tokens_per_step,
+                            gpus=gpus,
+                            tp=tp,
+                            pp=pp,
+                            ep=ep,
+                            micro_batch=mb,
+                            zero_stage=zero,
+                            top_k=w.top_k,
+                            moe=w.moe,
+                            method=w.method,
+                            recompute=recompute,
+                            gpus_per_node=per_node,
+                            nic_gbps_per_gpu=nic,
+                            oversubscription=oversub,
+                        )
+                        plan = Plan(
+                            gpus, tp, pp, dp, ep, zero, mb, recompute, mem, usable, fits, cost, ""
+                        )
                         if fits:
                             found = True
                             if best is None or cost.mfu > best.cost.mfu * 1.001:
@@ -186,24 +260,58 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int,
                             smallest = plan
     chosen = best or smallest
     if chosen is None:  # forced settings admit no plan at all: fall back to pure data parallel
-        mem = plan_memory(w, acc, tp=1, pp=1, dp=gpus, ep=1, zero=0, micro_batch=1, recompute="full")
+        mem = plan_memory(
+            w, acc, tp=1, pp=1, dp=gpus, ep=1, zero=0, micro_batch=1, recompute="full"
+        )
         hw = w.model_flops_per_token
-        cost = step_cost(acc=acc, precision=w.precision, hidden=w.hidden, layers=w.layers, seq=w.seq,
-                         model_flops_per_token=hw, hardware_flops_per_token=hw,
-                         params_per_gpu=w.dense_params + w.expert_params,
-                         tokens_per_step=w.tokens_per_step, gpus=gpus, tp=1, pp=1, ep=1,
-                         micro_batch=1, zero_stage=0, top_k=w.top_k, moe=w.moe, method=w.method,
-                         recompute="full", gpus_per_node=per_node, nic_gbps_per_gpu=nic,
-                         oversubscription=oversub)
-        return Plan(gpus, 1, 1, gpus, 1, 0, 1, "full", mem, usable_gb(acc.memory_gb), False, cost,
-                    "no plan satisfies the forced settings")
+        cost = step_cost(
+            acc=acc,
+            precision=w.precision,
+            hidden=w.hidden,
+            layers=w.layers,
+            seq=w.seq,
+            model_flops_per_token=hw,
+            hardware_flops_per_token=hw,
+            params_per_gpu=w.dense_params + w.expert_params,
+            tokens_per_step=w.tokens_per_step,
+            gpus=gpus,
+            tp=1,
+            pp=1,
+            ep=1,
+            micro_batch=1,
+            zero_stage=0,
+            top_k=w.top_k,
+            moe=w.moe,
+            method=w.method,
+            recompute="full",
+            gpus_per_node=per_node,
+            nic_gbps_per_gpu=nic,
+            oversubscription=oversub,
+        )
+        return Plan(
+            gpus,
+            1,
+            1,
+            gpus,
+            1,
+            0,
+            1,
+            "full",
+            mem,
+            usable_gb(acc.memory_gb),
+            False,
+            cost,
+            "no plan satisfies the forced settings",
+        )
     return _with_reason(chosen)
 
 
 def _with_reason(p: Plan) -> Plan:
     if not p.fits:
-        reason = (f"does not fit: even the leanest plan needs {p.memory.total_gb:.0f} GB "
-                  f"of {p.usable_gb:.0f} GB per accelerator")
+        reason = (
+            f"does not fit: even the leanest plan needs {p.memory.total_gb:.0f} GB "
+            f"of {p.usable_gb:.0f} GB per accelerator"
+        )
     else:
         parts = []
         if p.tensor > 1:
@@ -213,10 +321,28 @@ def _with_reason(p: Plan) -> Plan:
         if p.expert > 1:
             parts.append(f"expert {p.expert} spreads the experts")
         if p.zero_stage:
-            parts.append(f"ZeRO-{p.zero_stage} shards {'optimizer state' if p.zero_stage == 1 else 'model states'}")
+            parts.append(
+                f"ZeRO-{p.zero_stage} shards {'optimizer state' if p.zero_stage == 1 else 'model states'}"
+            )
         if p.recompute == "full":
             parts.append("activation recomputation trades compute for memory")
-        reason = ("fastest plan that fits: " + "; ".join(parts)) if parts else \
-            "fastest plan that fits: plain data parallelism"
-    return Plan(p.gpus, p.tensor, p.pipeline, p.data, p.expert, p.zero_stage, p.micro_batch_size,
-                p.recompute, p.memory, p.usable_gb, p.fits, p.cost, reason)
+        reason = (
+            ("fastest plan that fits: " + "; ".join(parts))
+            if parts
+            else "fastest plan that fits: plain data parallelism"
+        )
+    return Plan(
+        p.gpus,
+        p.tensor,
+        p.pipeline,
+        p.data,
+        p.expert,
+        p.zero_stage,
+        p.micro_batch_size,
+        p.recompute,
+        p.memory,
+        p.usable_gb,
+        p.fits,
+        p.cost,
+        reason,
+    )

@@ -57,8 +57,15 @@ class ResilienceResult:
     goodput: float  # [-] productive share of wall-clock time
 
 
-def plan_resilience(*, gpus: int, nodes: int, compute_hours: float, write_hours: float,
-                    max_lost_hours: float, forced_interval_hours: float | None) -> ResilienceResult:
+def plan_resilience(
+    *,
+    gpus: int,
+    nodes: int,
+    compute_hours: float,
+    write_hours: float,
+    max_lost_hours: float,
+    forced_interval_hours: float | None,
+) -> ResilienceResult:
     """Checkpoint interval, expected interruptions and goodput of one run.
 
     Parameters
@@ -91,4 +98,6 @@ def plan_resilience(*, gpus: int, nodes: int, compute_hours: float, write_hours:
     interruptions = wall / mtbf
     lost = interruptions * per_failure
     spares = math.ceil(value("spare_node_fraction") * nodes) if nodes >= 4 else 0
-    return ResilienceResult(mtbf, interval, optimal, interruptions, lost, lost * gpus, spares, goodput)
+    return ResilienceResult(
+        mtbf, interval, optimal, interruptions, lost, lost * gpus, spares, goodput
+    )

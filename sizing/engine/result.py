@@ -166,8 +166,19 @@ def _cost_option(o: CostOption) -> dict[str, Any]:
 def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
     """JSON-serialisable form of ``rec`` (the contract's output object)."""
     out: dict[str, Any] = {"engine_version": rec.engine_version, "model": rec.model_name}
-    for name in ("compute", "memory", "parallelism", "cluster", "timeline", "network", "storage",
-                 "hosts", "resilience", "deployment", "concurrency"):
+    for name in (
+        "compute",
+        "memory",
+        "parallelism",
+        "cluster",
+        "timeline",
+        "network",
+        "storage",
+        "hosts",
+        "resilience",
+        "deployment",
+        "concurrency",
+    ):
         out[name] = _clean(getattr(rec, name))
     cost = rec.cost
     out["cost"] = {
@@ -175,9 +186,19 @@ def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
         "cloud_reserved": _cost_option(cost.cloud_reserved),
         "buy": _cost_option(cost.buy),
         "hybrid": _cost_option(cost.hybrid),
-        **_clean({k: getattr(cost, k) for k in ("break_even_utilisation", "recommended_option",
-                                                "utilisation", "years", "one_run_cloud_usd",
-                                                "price_sources")}),
+        **_clean(
+            {
+                k: getattr(cost, k)
+                for k in (
+                    "break_even_utilisation",
+                    "recommended_option",
+                    "utilisation",
+                    "years",
+                    "one_run_cloud_usd",
+                    "price_sources",
+                )
+            }
+        ),
     }
     out["alternatives"] = _clean(rec.alternatives)
     out["excluded_accelerators"] = list(rec.excluded_accelerators)

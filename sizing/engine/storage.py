@@ -46,11 +46,14 @@ def checkpoint_bytes_per_param(r: Resolved) -> float:
         return 0.0
     if r.precision in ("fp32", "tf32"):
         return 4.0 + (8.0 if r.optimizer.startswith("adam") else 4.0)
-    return value("checkpoint_bytes_mixed_adam") - (8.0 - {"adamw": 8.0, "adamw_8bit": 2.0,
-                                                         "adafactor": 0.0}.get(r.optimizer, 4.0))
+    return value("checkpoint_bytes_mixed_adam") - (
+        8.0 - {"adamw": 8.0, "adamw_8bit": 2.0, "adafactor": 0.0}.get(r.optimizer, 4.0)
+    )
 
 
-def plan_storage(r: Resolved, *, adapter_params: float, tokens_per_s: float, gpus: int) -> StorageResult:
+def plan_storage(
+    r: Resolved, *, adapter_params: float, tokens_per_s: float, gpus: int
+) -> StorageResult:
     """Storage requirements for one cluster (see module docstring)."""
     bpp = checkpoint_bytes_per_param(r)
     ckpt_gb = (r.total_params * bpp + adapter_params * 12.0) / 1e9
@@ -63,12 +66,20 @@ def plan_storage(r: Resolved, *, adapter_params: float, tokens_per_s: float, gpu
         read = tokens_per_s * bytes_per_token * value("read_headroom") / 1e9
     else:
         per_token = r.dataset_size_tb * 1e12 / max(r.tokens, 1.0)
-        read = max(tokens_per_s * per_token * value("read_headroom") / 1e9,
-                   value("min_read_gb_per_s_per_gpu_media") * gpus)
+        read = max(
+            tokens_per_s * per_token * value("read_headroom") / 1e9,
+            value("min_read_gb_per_s_per_gpu_media") * gpus,
+        )
     tiers = (
-        {"tier": "local NVMe", "use": "checkpoint staging and dataset cache (flush to shared storage)"},
-        {"tier": "shared parallel file system", "use": f"hot dataset shards and the last checkpoints; "
-         f"sustain {read:.1f} GB/s read and {write:.1f} GB/s write"},
+        {
+            "tier": "local NVMe",
+            "use": "checkpoint staging and dataset cache (flush to shared storage)",
+        },
+        {
+            "tier": "shared parallel file system",
+            "use": f"hot dataset shards and the last checkpoints; "
+            f"sustain {read:.1f} GB/s read and {write:.1f} GB/s write",
+        },
         {"tier": "object storage", "use": "raw data, older checkpoints, datasets at rest"},
     )
     advice = None
@@ -76,13 +87,30 @@ def plan_storage(r: Resolved, *, adapter_params: float, tokens_per_s: float, gpu
     if r.files and r.dataset_size_tb:
         avg_mb = r.dataset_size_tb * 1e6 / r.files
     if (r.files and r.files > 1e6) or (avg_mb is not None and avg_mb < value("small_file_mb")):
-        advice = ("pack samples into large shards (WebDataset/tar or similar, 100 MB-1 GB each) "
-                  "and read them sequentially; spread object keys over prefixes (S3: ~5,500 GET/s "
-                  "per prefix)")
+        advice = (
+            "pack samples into large shards (WebDataset/tar or similar, 100 MB-1 GB each) "
+            "and read them sequentially; spread object keys over prefixes (S3: ~5,500 GET/s "
+            "per prefix)"
+        )
     notes: list[str] = []
     if r.existing_read_gb_per_s is not None and r.existing_read_gb_per_s < max(read, write):
-        notes.append(f"existing storage ({r.existing_read_gb_per_s:g} GB/s) is below the "
-                     f"{max(read, write):.1f} GB/s needed; stage checkpoints on local NVMe")
+        notes.append(
+            f"existing storage ({r.existing_read_gb_per_s:g} GB/s) is below the "
+            f"{max(read, write):.1f} GB/s needed; stage checkpoints on local NVMe"
+        )
     total = dataset_tb * 1.2 + ckpt_tb  # 20 % for tokenised copies and scratch
-    return StorageResult(ckpt_gb, bpp, write, r.checkpoint_minutes_max, r.checkpoints_retained,
-                         ckpt_tb, dataset_tb, r.dataset_size_tb, read, total, tiers, advice, tuple(notes))
+    return StorageResult(
+        ckpt_gb,
+        bpp,
+        write,
+        r.checkpoint_minutes_max,
+        r.checkpoints_retained,
+        ckpt_tb,
+        dataset_tb,
+        r.dataset_size_tb,
+        read,
+        total,
+        tiers,
+        advice,
+        tuple(notes),
+    )

@@ -9,6 +9,7 @@ def _rate(gb_per_s: float) -> str:
     """A throughput in the unit that keeps it readable [GB/s in]."""
     return f"{gb_per_s:.1f} GB/s" if gb_per_s >= 0.1 else f"{gb_per_s * 1000:.1f} MB/s"
 
+
 def recommendation_to_text(rec: Recommendation) -> str:
     """A plain-text summary, one fact per line."""
     c, m, p, cl, t = rec.compute, rec.memory, rec.parallelism, rec.cluster, rec.timeline
@@ -41,10 +42,16 @@ def recommendation_to_text(rec: Recommendation) -> str:
         "Trade-off (nodes: days, GPU-hours, cloud cost of one run):",
     ]
     for o in t.options:
-        lines.append(f"  {o.gpus:>6} GPUs / {o.nodes:>4} nodes: {o.wall_clock_days:8.1f} d "
-                     f"{o.gpu_hours:12,.0f} GPU-h  ${o.cost_usd:,.0f}")
-    for title, items in (("Drivers", rec.drivers), ("Warnings", rec.warnings),
-                         ("Risks", rec.risks), ("Open questions", rec.open_questions)):
+        lines.append(
+            f"  {o.gpus:>6} GPUs / {o.nodes:>4} nodes: {o.wall_clock_days:8.1f} d "
+            f"{o.gpu_hours:12,.0f} GPU-h  ${o.cost_usd:,.0f}"
+        )
+    for title, items in (
+        ("Drivers", rec.drivers),
+        ("Warnings", rec.warnings),
+        ("Risks", rec.risks),
+        ("Open questions", rec.open_questions),
+    ):
         if items:
             lines.append("")
             lines.append(f"{title}:")

@@ -105,12 +105,18 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "preprocessing": _enum("offline", "on_the_fly"),
     },
     "batch": {
-        "sequence_length": _int("a whole sequence length in tokens (16 to 10,000,000)", 16, 10_000_000),
-        "global_batch_tokens": _num("a positive number of tokens per step (at most 1e10)", 1.0, 1e10),
+        "sequence_length": _int(
+            "a whole sequence length in tokens (16 to 10,000,000)", 16, 10_000_000
+        ),
+        "global_batch_tokens": _num(
+            "a positive number of tokens per step (at most 1e10)", 1.0, 1e10
+        ),
         "micro_batch_size": _int("a whole number of sequences (1 to 65,536)", 1, 65_536),
     },
     "schedule": {
-        "deadline_days": _num("a positive number of days (at most 3,650)", 0.0, 3650.0, low_open=True),
+        "deadline_days": _num(
+            "a positive number of days (at most 3,650)", 0.0, 3650.0, low_open=True
+        ),
         "concurrent_jobs": _int("a whole number of jobs (1 to 1,000)", 1, 1000),
         "users": _int("a whole number of people (1 to 100,000)", 1, 100_000),
         "teams": _int("a whole number of teams (1 to 1,000)", 1, 1000),
@@ -133,18 +139,26 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
     },
     "network": {
         "inter_node": _enum("infiniband", "roce", "ethernet"),
-        "oversubscription": _num("an oversubscription ratio between 1 (non-blocking) and 16", 1.0, 16.0),
+        "oversubscription": _num(
+            "an oversubscription ratio between 1 (non-blocking) and 16", 1.0, 16.0
+        ),
         "max_comm_share": _num("a fraction of step time between 0 and 1", 0.0, 1.0, low_open=True),
         "nic_gbps_per_gpu": _num("a bandwidth in Gb/s per accelerator (1 to 3,200)", 1.0, 3200.0),
     },
     "storage": {
-        "checkpoint_minutes_max": _num("a positive number of minutes (at most 1,440)", 0.0, 1440.0, low_open=True),
+        "checkpoint_minutes_max": _num(
+            "a positive number of minutes (at most 1,440)", 0.0, 1440.0, low_open=True
+        ),
         "checkpoints_retained": _int("a whole number of checkpoints (1 to 10,000)", 1, 10_000),
         "existing_read_gb_per_s": _num("a read rate in GB/s (0 to 1,000,000)", 0.0, 1e6),
     },
     "resilience": {
-        "max_lost_hours": _num("a positive number of hours (at most 10,000)", 0.0, 10_000.0, low_open=True),
-        "checkpoint_interval_hours": _num("a positive number of hours (at most 1,000)", 0.0, 1000.0, low_open=True),
+        "max_lost_hours": _num(
+            "a positive number of hours (at most 10,000)", 0.0, 10_000.0, low_open=True
+        ),
+        "checkpoint_interval_hours": _num(
+            "a positive number of hours (at most 1,000)", 0.0, 1000.0, low_open=True
+        ),
     },
     "deployment": {
         "location": _enum("on_prem", "colocation", "cloud", "hybrid"),
@@ -166,16 +180,27 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "purchase_usd_per_gpu": _USD,
         "electricity_usd_per_kwh": _num("a price in USD/kWh (0 to 10)", 0.0, 10.0, low_open=True),
         "pue": _num("a PUE between 1 and 3", 1.0, 3.0),
-        "colocation_usd_per_kw_month": _num("a price in USD per kW-month (0 to 10,000)", 0.0, 10_000.0, low_open=True),
+        "colocation_usd_per_kw_month": _num(
+            "a price in USD per kW-month (0 to 10,000)", 0.0, 10_000.0, low_open=True
+        ),
         "staff_usd_per_year": _num("a cost in USD per year (0 to 1e9)", 0.0, 1e9),
     },
 }
 
 _SECTIONS: Mapping[str, Callable[..., Any]] = {
-    "model": ModelInput, "training": TrainingInput, "data": DataInput, "batch": BatchInput,
-    "schedule": ScheduleInput, "hardware": HardwareInput, "parallelism": ParallelismInput,
-    "software": SoftwareInput, "network": NetworkInput, "storage": StorageInput,
-    "resilience": ResilienceInput, "deployment": DeploymentInput, "roadmap": RoadmapInput,
+    "model": ModelInput,
+    "training": TrainingInput,
+    "data": DataInput,
+    "batch": BatchInput,
+    "schedule": ScheduleInput,
+    "hardware": HardwareInput,
+    "parallelism": ParallelismInput,
+    "software": SoftwareInput,
+    "network": NetworkInput,
+    "storage": StorageInput,
+    "resilience": ResilienceInput,
+    "deployment": DeploymentInput,
+    "roadmap": RoadmapInput,
     "prices": PricesInput,
 }
 
@@ -222,9 +247,11 @@ def _check(path: str, spec: _Field, value: object, problems: list[str]) -> objec
         problems.append(bad)
         return None
     # text_list
-    if isinstance(value, list) and all(
-        isinstance(v, str) and v.strip() and len(v) <= 100 and _is_text(v) for v in value
-    ) and len(value) <= 50:
+    if (
+        isinstance(value, list)
+        and all(isinstance(v, str) and v.strip() and len(v) <= 100 and _is_text(v) for v in value)
+        and len(value) <= 50
+    ):
         return tuple(v.strip().lower() for v in value)
     problems.append(bad)
     return None
@@ -263,9 +290,7 @@ def parse_input(data: object) -> SizingInput:
     sections: dict[str, Any] = {}
     for key, section in data.items():
         if key not in SCHEMA:
-            problems.append(
-                f"{key}: unknown section (expected one of {', '.join(SCHEMA)})"
-            )
+            problems.append(f"{key}: unknown section (expected one of {', '.join(SCHEMA)})")
             continue
         if section is None:
             continue
@@ -320,7 +345,12 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
         problems.append(f'model.experts: a "dense" model has no experts (got {experts})')
     hw = sections.get("hardware", {})
     count, per_node = hw.get("count"), hw.get("gpus_per_node")
-    if isinstance(count, int) and isinstance(per_node, int) and count > per_node and count % per_node:
+    if (
+        isinstance(count, int)
+        and isinstance(per_node, int)
+        and count > per_node
+        and count % per_node
+    ):
         problems.append(
             f"hardware.count: must be a multiple of hardware.gpus_per_node when it spans nodes "
             f"(got {count} with {per_node} per node)"
@@ -330,8 +360,11 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
     for key in ("tensor", "pipeline", "data"):
         value = par.get(key)
         product *= value if isinstance(value, int) else 1
-    if isinstance(count, int) and product != count and all(
-            isinstance(par.get(k), int) for k in ("tensor", "pipeline", "data")):
+    if (
+        isinstance(count, int)
+        and product != count
+        and all(isinstance(par.get(k), int) for k in ("tensor", "pipeline", "data"))
+    ):
         problems.append(
             f"parallelism.data: tensor x pipeline x data must equal hardware.count "
             f"(got {product} for {count})"
