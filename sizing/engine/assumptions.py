@@ -4,6 +4,18 @@ Prices live in :mod:`sizing.engine.prices`; accelerator figures in
 :mod:`sizing.engine.hardware`.  The efficiency-model parameters marked
 "calibrated" are fitted in ``docs/calibration.md`` on a subset of the
 published runs and checked on the rest.
+
+Two registries, one lookup (:func:`value`):
+
+* :data:`ASSUMPTIONS` is listed in every recommendation (``provided_by:
+  "default"``), so a proposal shows the constants it was sized with.
+* :data:`UNLISTED_ASSUMPTIONS` holds constants that used to be bare numbers
+  in formulas (defaults for unanswered questions, model-shape conventions,
+  thresholds).  They are sourced here like the others but not yet listed in
+  recommendations, because listing them changes the output of engine
+  2026.12.2; they join :data:`ASSUMPTIONS` with the next ``ENGINE_VERSION``.
+  A default chosen for an unanswered question is already recorded in the
+  recommendation under the answer's own key (``provided_by: "assumed"``).
 """
 
 from __future__ import annotations
@@ -18,6 +30,11 @@ _KORTH = "Korthikanti et al., Reducing Activation Recomputation, arXiv 2205.0519
 _MEGA_OPT = "Megatron-LM docs, distributed optimizer (bytes per parameter table), 2024"
 _LLAMA3 = "Llama 3 Herd of Models, arXiv 2407.21783 (2024), sec. 3.3.4"
 _ENGINE = "engine estimate (no public figure found); overridable, listed in open questions"
+_CHOICE = "engine choice (no public figure found)"
+_LLAMA2 = "Touvron et al., Llama 2, arXiv 2307.09288 (2023)"
+_CHINCHILLA = "Hoffmann et al., Training Compute-Optimal LLMs, arXiv 2203.15556 (2022), Table 3"
+_MIXTRAL = "Jiang et al., Mixtral of Experts, arXiv 2401.04088 (2024), sec. 2"
+_SUPERPOD = "NVIDIA DGX SuperPOD H100 reference architecture (2023)"
 
 A: dict[str, Assumption] = {
     # --- memory: bytes per parameter --------------------------------------------
@@ -348,7 +365,362 @@ A: dict[str, Assumption] = {
 
 ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(A)
 
+_UNLISTED: dict[str, Assumption] = {
+    # --- defaults for unanswered questions (resolve.py) -------------------------------
+    "default_total_params": Assumption(
+        7e9,
+        "parameters",
+        _LLAMA2 + ", Table 1 (7B, the smallest Llama 2)",
+        "2023",
+        "model size when the customer names neither a model nor a parameter count",
+    ),
+    "default_vocab_size": Assumption(
+        32000,
+        "tokens",
+        _LLAMA2 + ", sec. 2.2 (tokenizer: 32k-token vocabulary)",
+        "2023",
+        "embedding and logits size when neither the model nor the vocabulary is known",
+    ),
+    "chinchilla_tokens_per_param": Assumption(
+        20.0,
+        "tokens/param",
+        _CHINCHILLA + " (about 20 tokens per parameter at every size)",
+        "2022",
+        "compute-optimal pre-training data when the token count is not given",
+    ),
+    "continued_pretrain_data_share": Assumption(
+        0.1,
+        "x compute-optimal tokens",
+        _CHOICE,
+        "2026-12-02",
+        "continued pre-training is assumed to see a tenth of a compute-optimal budget",
+    ),
+    "finetune_tokens_default": Assumption(
+        1e8,
+        "tokens",
+        _CHOICE + "; a placeholder of about 100k examples of 1k tokens",
+        "2026-12-02",
+        "fine-tuning data when neither tokens, samples nor a text dataset size is given",
+    ),
+    "pretraining_scale_tokens": Assumption(
+        1e10,
+        "tokens",
+        _CHOICE,
+        "2026-12-02",
+        "data volume (tokens x epochs) above which a run is pre-training-sized whatever "
+        "the method is called, so an unknown deadline is a month",
+    ),
+    "tokens_per_sample_text": Assumption(
+        1024,
+        "tokens/sample",
+        _CHOICE + "; GPT-2's 1,024-token context (Radford et al., 2019) as a typical chunk",
+        "2026-12-02",
+        "tokens per text sample when only the number of samples is given",
+    ),
+    "tokens_per_sample_image": Assumption(
+        256,
+        "tokens/sample",
+        "Dosovitskiy et al., ViT, arXiv 2010.11929 (2020): 16 x 16 patches of a 256 x 256 image",
+        "2020",
+        "tokens per image when only the number of samples is given",
+    ),
+    "tokens_per_sample_audio": Assumption(
+        1500,
+        "tokens/sample",
+        "Radford et al., Whisper, arXiv 2212.04356 (2022), sec. 2.2-2.3: a 30-s window "
+        "is 1,500 encoder positions",
+        "2022",
+        "tokens per audio clip when only the number of samples is given",
+    ),
+    "tokens_per_sample_video": Assumption(
+        8192,
+        "tokens/sample",
+        _CHOICE,
+        "2026-12-02",
+        "tokens per video clip after spatio-temporal patching, when only samples are given",
+    ),
+    "tokens_per_sample_multimodal": Assumption(
+        1024,
+        "tokens/sample",
+        _CHOICE + "; as for text",
+        "2026-12-02",
+        "tokens per interleaved text-and-media sample when only samples are given",
+    ),
+    "media_bytes_per_sample": Assumption(
+        1e6,
+        "B/sample",
+        _CHOICE,
+        "2026-12-02",
+        "size on disk of one image, audio or video sample when not given",
+    ),
+    "moe_default_experts": Assumption(
+        8,
+        "experts",
+        _MIXTRAL + " (8 experts per layer)",
+        "2024",
+        "experts of an MoE model whose expert count is not given",
+    ),
+    "moe_default_experts_per_token": Assumption(
+        2,
+        "experts/token",
+        _MIXTRAL + " (top-2 routing)",
+        "2024",
+        "experts each token is routed to when not given",
+    ),
+    "moe_shared_param_share": Assumption(
+        0.1,
+        "-",
+        _CHOICE + "; Mixtral 8x7B (12.9B of 46.7B active, top-2 of 8) implies 3.5 %",
+        "2026-12-02",
+        "share of an MoE model's parameters (attention, embeddings) every token uses: "
+        "active = total x (s + (1 - s) top_k / experts)",
+    ),
+    "default_lora_rank": Assumption(
+        16,
+        "-",
+        "Hu et al., LoRA, arXiv 2106.09685 (2021), sec. 7.2 (ranks 1 to 64 perform alike)",
+        "2021",
+        "LoRA adapter rank when not given",
+    ),
+    "default_experiments": Assumption(
+        1, "runs", _CHOICE, "2026-12-02", "one full run unless more are planned"
+    ),
+    "default_epochs": Assumption(
+        1.0, "epochs", _CHOICE, "2026-12-02", "one pass over the data unless stated"
+    ),
+    "default_sequence_length": Assumption(
+        4096,
+        "tokens",
+        _LLAMA2 + ", Table 1 (4k context)",
+        "2023",
+        "training context when not given",
+    ),
+    "default_sequence_length_video": Assumption(
+        8192,
+        "tokens",
+        _CHOICE,
+        "2026-12-02",
+        "training context for video models when not given",
+    ),
+    "default_global_batch_tokens_large": Assumption(
+        4e6,
+        "tokens",
+        _LLAMA2 + ", sec. 2.2 (global batch of 4M tokens)",
+        "2023",
+        "pre-training batch of models from one billion parameters up",
+    ),
+    "default_global_batch_tokens_small": Assumption(
+        5e5,
+        "tokens",
+        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1 (0.5M tokens up to 760M)",
+        "2020",
+        "pre-training batch of models below one billion parameters",
+    ),
+    "large_batch_min_params": Assumption(
+        1e9,
+        "parameters",
+        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1 (1M-token batches from 1.3B)",
+        "2020",
+        "model size from which the larger pre-training batch applies",
+    ),
+    "default_finetune_batch_sequences": Assumption(
+        64,
+        "sequences",
+        _LLAMA2 + ", sec. 3.1 (supervised fine-tuning: batch size 64)",
+        "2023",
+        "fine-tuning batch when not given",
+    ),
+    "deadline_days_pretraining_scale": Assumption(
+        30.0,
+        "d",
+        _CHOICE,
+        "2026-12-02",
+        "deadline assumed for pre-training-scale runs when not given",
+    ),
+    "deadline_days_full_finetune": Assumption(
+        7.0, "d", _CHOICE, "2026-12-02", "deadline assumed for a full fine-tune when not given"
+    ),
+    "deadline_days_adapters": Assumption(
+        1.0, "d", _CHOICE, "2026-12-02", "deadline assumed for LoRA/QLoRA when not given"
+    ),
+    "default_concurrent_jobs": Assumption(
+        1, "jobs", _CHOICE, "2026-12-02", "one job at a time unless stated"
+    ),
+    "default_users": Assumption(1, "people", _CHOICE, "2026-12-02", "one user unless stated"),
+    "default_teams": Assumption(1, "teams", _CHOICE, "2026-12-02", "one team unless stated"),
+    "default_gpus_per_node": Assumption(
+        8,
+        "GPUs/node",
+        "NVIDIA DGX H100 datasheet (8 GPUs on one HGX baseboard)",
+        "2023",
+        "node size when not given",
+    ),
+    "default_data_growth": Assumption(
+        0.0, "1/yr", _CHOICE, "2026-12-02", "the dataset does not grow unless stated"
+    ),
+    "default_roadmap_growth": Assumption(
+        0.0, "1/yr", _CHOICE, "2026-12-02", "demand does not grow unless stated"
+    ),
+    "default_years": Assumption(
+        3,
+        "yr",
+        _CHOICE + "; the questionnaire asks about three years",
+        "2026-12-02",
+        "cost-comparison horizon when not given",
+    ),
+    # --- model shape for a bare parameter count (models.py, resolve.py) ----------------
+    "head_dim": Assumption(
+        128,
+        "-",
+        "Hugging Face config.json of meta-llama/Llama-2-7b-hf, Meta-Llama-3-8B and "
+        "mistralai/Mistral-7B-v0.1 (4096 / 32 heads)",
+        "2024",
+        "width of one attention head of a generated decoder shape",
+    ),
+    "aspect_ratio": Assumption(
+        128,
+        "-",
+        "Hugging Face config.json of meta-llama/Llama-2-7b-hf (d_model 4096 / 32 layers)",
+        "2023",
+        "d_model / n_layer of a generated decoder shape",
+    ),
+    "ffn_hidden_ratio": Assumption(
+        4,
+        "-",
+        "Vaswani et al., Attention Is All You Need, arXiv 1706.03762 (2017), sec. 3.3 "
+        "(d_ff 2048 = 4 x d_model 512)",
+        "2017",
+        "MLP width relative to the hidden size when not given",
+    ),
+    # --- memory (memory.py) -----------------------------------------------------------
+    "act_mlp_coefficient": Assumption(
+        19,
+        "B/(s*b*h) per layer",
+        _KORTH,
+        "2022",
+        "MLP part of the 34; an MoE layer stores it again for each extra routed expert",
+    ),
+    # --- compute (core.py) --------------------------------------------------------------
+    "rule_of_thumb_mfu": Assumption(
+        0.40,
+        "-",
+        "planning figure within the MFU of published runs: 21-46 % in Chowdhery et al., "
+        "PaLM, arXiv 2204.02311 (2022), Table 3",
+        "2022",
+        'the "6 N D at 40 % MFU" rule of thumb, reported for comparison only',
+    ),
+    # --- storage (storage.py) -----------------------------------------------------------
+    "dataset_scratch_factor": Assumption(
+        1.2,
+        "x dataset",
+        _CHOICE,
+        "2026-12-02",
+        "dataset capacity plus 20 % for tokenised copies and scratch",
+    ),
+    "many_files": Assumption(
+        1e6,
+        "files",
+        _CHOICE,
+        "2026-12-02",
+        "above this many files, advise packing samples into shards",
+    ),
+    # --- hosts (hosts.py) ---------------------------------------------------------------
+    "local_nvme_tb_per_gpu": Assumption(
+        3.84,
+        "TB/GPU",
+        "NVIDIA DGX H100 datasheet: 8 x 3.84 TB NVMe U.2 for 8 GPUs",
+        "2023",
+        "local NVMe for checkpoint staging and dataset cache",
+    ),
+    # --- resilience (resilience.py) -----------------------------------------------------
+    "spare_nodes_min_cluster_nodes": Assumption(
+        4,
+        "nodes",
+        _CHOICE,
+        "2026-12-02",
+        "clusters from this many nodes up keep hot spare nodes",
+    ),
+    # --- network (network.py) -----------------------------------------------------------
+    "max_recommended_oversubscription": Assumption(
+        4.0,
+        "x:1",
+        _CHOICE + "; Llama 3 runs 1:7 between pods (arXiv 2407.21783, sec. 3.3.1)",
+        "2026-12-02",
+        "the engine never recommends a fabric more oversubscribed than this",
+    ),
+    "single_node_oversubscription": Assumption(
+        8.0,
+        "x:1",
+        _CHOICE,
+        "2026-12-02",
+        "oversubscription reported as tolerable when no training traffic leaves the node",
+    ),
+    # --- deployment / facility (deployment.py) -------------------------------------------
+    "max_nodes_per_rack": Assumption(
+        4, "nodes/rack", _SUPERPOD + ": 1, 2 or 4 DGX per rack", "2023", "densest rack planned"
+    ),
+    "liquid_cooling_server_kw": Assumption(
+        12.0,
+        "kW",
+        _CHOICE,
+        "2026-12-02",
+        "servers drawing this much or more are planned with direct liquid cooling",
+    ),
+    # --- cost (cost.py) -----------------------------------------------------------------
+    "hybrid_owned_share": Assumption(
+        0.5,
+        "-",
+        _CHOICE,
+        "2026-12-02",
+        "owned share of peak capacity in the hybrid option; peaks run on cloud on-demand",
+    ),
+    "buy_high_factor": Assumption(
+        1.2,
+        "x",
+        _CHOICE,
+        "2026-12-02",
+        "upper end of the range for owned hardware (delays, overruns)",
+    ),
+    "staff_fte_minimum": Assumption(
+        0.25,
+        "FTE",
+        _CHOICE + "; placeholder like staff_fte_per_gpu",
+        "2026-12-02",
+        "least operations staff an owned cluster needs",
+    ),
+    # --- concurrency and scheduler (explain.py) -----------------------------------------
+    "concurrency_headroom_share": Assumption(
+        0.25,
+        "x GPUs per job",
+        _CHOICE,
+        "2026-12-02",
+        "spare capacity for concurrent jobs, as a share of one job's accelerators",
+    ),
+    "gang_scheduled_job_nodes": Assumption(
+        4,
+        "nodes",
+        _CHOICE,
+        "2026-12-02",
+        "jobs of this many nodes or more need a gang-scheduling batch system (Slurm)",
+    ),
+    "shared_cluster_users": Assumption(
+        4,
+        "people",
+        _CHOICE,
+        "2026-12-02",
+        "more users than this share GPUs through Kubernetes with a batch scheduler",
+    ),
+}
+
+UNLISTED_ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(_UNLISTED)
+
 
 def value(key: str) -> float:
-    """The numeric value of assumption ``key``."""
-    return float(ASSUMPTIONS[key].value)
+    """The numeric value of assumption ``key`` (from either registry)."""
+    found = ASSUMPTIONS.get(key) or UNLISTED_ASSUMPTIONS[key]
+    return float(found.value)
+
+
+def whole(key: str) -> int:
+    """The value of a whole-number assumption ``key`` (a count, a rank, a length)."""
+    return int(value(key))

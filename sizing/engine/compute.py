@@ -13,6 +13,10 @@ References
 from __future__ import annotations
 
 from .assumptions import value
+from .inputs import ADAPTER_METHODS
+
+# [FLOP/param/token] training: forward 2 (one multiply-add per weight) + backward 4 [2]_
+FLOPS_PER_PARAM_TOKEN = 6.0
 
 
 def attention_flops_per_token(layers: int, hidden: int, seq: int) -> float:
@@ -56,9 +60,13 @@ def flops_per_token(
         Trainable adapter parameters (LoRA/QLoRA) [parameters].
     """
     attn = attention_flops_per_token(layers, hidden, seq)
-    if method in ("lora", "qlora"):
-        return value("lora_flops_factor") * active_params + 6.0 * adapter_params + attn
-    return 6.0 * active_params + attn
+    if method in ADAPTER_METHODS:
+        return (
+            value("lora_flops_factor") * active_params
+            + FLOPS_PER_PARAM_TOKEN * adapter_params
+            + attn
+        )
+    return FLOPS_PER_PARAM_TOKEN * active_params + attn
 
 
 def recompute_flops_per_token(

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import datetime
 import math
 from dataclasses import replace
 from typing import Any
 
-from .assumptions import ASSUMPTIONS
+from .assumptions import ASSUMPTIONS, value
 from .cluster import RunEstimate, estimate_run, nodes_for, size_cluster
-from .compute import recompute_flops_per_token, training_flops
+from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
 from .cost import plan_cost
 from .deployment import plan_deployment
 from .explain import DISCOVERY_QUESTIONS, concurrency, drivers, risks
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .hosts import plan_hosts
-from .inputs import SizingInput
+from .inputs import ADAPTER_METHODS, SizingInput
+from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
 from .network import plan_network
-from .parallelism import Workload, workload
+from .parallelism import Plan, Workload, workload
 from .prices import PRICES
 from .provenance import UsedAssumption
 from .resolve import Resolved, resolve
@@ -36,7 +38,18 @@ from .storage import plan_storage
 from .validation import parse_input
 from .version import ENGINE_VERSION
 
-_RULE_MFU = 0.40  # [-] the "6 N D at 40 % MFU" rule of thumb, reported for comparison only
+_SECONDS_PER_HOUR = 3600.0
+_FLOPS_PER_TFLOP = 1e12
+_MAX_ALTERNATIVES = 6  # alternatives listed, cheapest fitting first
+_TIMELINE_MIN_NODES = 16  # the trade-off table doubles nodes up to at least this many
+_TIMELINE_SPAN = 4  # ... or up to this many times the recommended nodes
+# The cheapest cost option decides the deployment model when the customer has no preference.
+_DEPLOYMENT_FOR_COST_OPTION = {
+    "cloud_on_demand": "cloud",
+    "cloud_reserved": "cloud",
+    "buy": "on_prem",
+    "hybrid": "hybrid",
+}
 
 
 def _run_for(
@@ -52,103 +65,30 @@ def _allowed(r: Resolved, acc: AcceleratorSpec) -> bool:
     return not (r.cuda_only and acc.software != "cuda")
 
 
-def size(inputs: SizingInput) -> Recommendation:
-    """Size the infrastructure for ``inputs``."""
-    r = resolve(inputs)
+def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommendation:
+    """Size the infrastructure for ``inputs``.
+
+    Parameters
+    ----------
+    inputs : SizingInput
+    today : datetime.date, optional
+        Date of the answers, recorded as the ``as_of`` of each customer or
+        assumed entry; the current date when not given.
+    """
+    if today is None:
+        today = datetime.date.today()  # at call time, never at import
+    r = resolve(inputs, today=today)
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
     flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
     run, min_gpus = _run_for(w, r, acc, flops)
     plan = run.plan
     per_node = r.gpus_per_node
-    warnings: list[str] = []
-    if not plan.fits:
-        warnings.append(f"does not fit: {plan.reason}")
-    if r.deadline_given and run.wall_clock_days > r.deadline_days:
-        warnings.append(
-            f"one run takes {run.wall_clock_days:.1f} days, beyond the "
-            f"{r.deadline_days:g}-day deadline"
-        )
-    if not _allowed(r, acc):
-        warnings.append(f"{acc.name} does not run CUDA-only software or custom CUDA kernels")
     jobs = r.concurrent_jobs
-    gpus_per_job = run.gpus
-    if r.count is not None:
-        total_gpus = r.count
-    else:
-        total_gpus = gpus_per_job * jobs
-        if total_gpus > per_node:
-            total_gpus = nodes_for(total_gpus, per_node) * per_node
-        else:  # within one node: a power of two (servers hold 1, 2, 4 or 8)
-            total_gpus = min(per_node, 1 << (total_gpus - 1).bit_length())
+    total_gpus = _cluster_gpus(r, run)
     nodes = nodes_for(total_gpus, per_node)
-    spare = run.resilience.spare_nodes
-    hw_flops = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, plan.recompute
-    )
-    peak = peak_tflops(acc, r.precision)
-    tokens_per_s = run.gpus * peak * 1e12 * plan.mfu / w.model_flops_per_token
-    rule = 6.0 * r.active_params * r.tokens * r.epochs / (peak * 1e12 * _RULE_MFU) / 3600.0
-    compute = ComputeResult(
-        flops,
-        w.model_flops_per_token,
-        hw_flops,
-        flops * r.experiments,
-        run.gpu_hours,
-        run.gpu_hours * r.experiments,
-        plan.mfu,
-        run.resilience.goodput,
-        acc.id,
-        peak,
-        tokens_per_s,
-        rule,
-    )
-    mem = plan.memory
-    bpp = w.bpp
-    memory = MemoryResult(
-        mem.total_gb,
-        plan.usable_gb,
-        plan.fits,
-        min_gpus,
-        {
-            "weights": mem.weights_gb,
-            "gradients": mem.gradients_gb,
-            "optimizer": mem.optimizer_gb,
-            "activations": mem.activations_gb,
-            "overhead": mem.overhead_gb,
-        },
-        _bpp_dict(r, bpp.weights, bpp.gradients, bpp.optimizer),
-    )
-    forced = tuple(
-        k
-        for k, v in (
-            ("tensor", r.forced_tensor),
-            ("pipeline", r.forced_pipeline),
-            ("data", r.forced_data),
-            ("expert", r.forced_expert),
-            ("zero_stage", r.forced_zero),
-        )
-        if v is not None
-    )
-    par = ParallelismResult(
-        plan.tensor,
-        plan.pipeline,
-        plan.data,
-        plan.expert,
-        plan.zero_stage,
-        plan.micro_batch_size,
-        plan.recompute == "full",
-        plan.reason,
-        forced,
-    )
-    options = _timeline(w, r, acc, flops, run, min_gpus)
-    timeline = TimelineResult(
-        run.wall_clock_days,
-        r.deadline_days if r.deadline_given else None,
-        run.wall_clock_days * r.experiments / max(1, jobs),
-        options,
-    )
-    net = plan_network(
+    compute = _compute_result(w, r, acc, flops, run)
+    network = plan_network(
         w,
         plan,
         acc,
@@ -158,22 +98,11 @@ def size(inputs: SizingInput) -> Recommendation:
         oversubscription=r.oversubscription,
     )
     storage = plan_storage(
-        r, adapter_params=w.adapter_params, tokens_per_s=tokens_per_s * jobs, gpus=total_gpus
+        r,
+        adapter_params=w.adapter_params,
+        tokens_per_s=compute.tokens_per_s * jobs,
+        gpus=total_gpus,
     )
-    warnings.extend(storage.notes)
-    warnings.extend(n for n in net.notes if "exceeds" in n)
-    hosts = plan_hosts(acc, per_node, r.modality, r.preprocessing)
-    res = run.resilience
-    resilience = ResilienceOut(
-        res.checkpoint_interval_hours,
-        res.optimal_interval_hours,
-        res.expected_interruptions,
-        res.job_mtbf_hours,
-        res.expected_lost_hours,
-        res.lost_gpu_hours,
-        spare,
-    )
-    allowed = _allowed_costs(r)
     cost = plan_cost(
         r,
         acc,
@@ -181,67 +110,211 @@ def size(inputs: SizingInput) -> Recommendation:
         nodes=nodes,
         storage_tb=storage.total_capacity_tb,
         run_gpu_hours=run.gpu_hours,
-        allowed=allowed,
+        allowed=_allowed_costs(r),
     )
-    pref = {
-        "cloud_on_demand": "cloud",
-        "cloud_reserved": "cloud",
-        "buy": "on_prem",
-        "hybrid": "hybrid",
-    }[cost.recommended_option]
-    deployment = plan_deployment(r, acc, nodes + spare, pref)
-    conc = concurrency(r, gpus_per_job, per_node)
-    alts, excluded = _alternatives(r, flops)
-    cluster = ClusterResult(acc.id, acc.name, total_gpus, nodes, per_node, gpus_per_job, spare)
-    concurrency_question = (
-        (
-            f"The cluster holds {jobs} full-size runs at once ({jobs} x {gpus_per_job} accelerators): "
-            "are some of them smaller experiments that need less?",
-        )
-        if jobs > 1 and r.count is None
-        else ()
+    spare = run.resilience.spare_nodes
+    deployment = plan_deployment(
+        r, acc, nodes + spare, _DEPLOYMENT_FOR_COST_OPTION[cost.recommended_option]
     )
-    questions = list(
-        dict.fromkeys((*r.open_questions, *concurrency_question, *DISCOVERY_QUESTIONS))
+    alternatives, excluded = _alternatives(r, flops)
+    warnings = (
+        *_run_warnings(r, acc, run),
+        *storage.notes,
+        *(note for note in network.notes if "exceeds" in note),
     )
-    assumptions = (*r.assumptions, *_constants_used())
     return Recommendation(
-        ENGINE_VERSION,
-        r.model_name,
-        compute,
-        memory,
-        par,
-        cluster,
-        timeline,
-        net,
-        storage,
-        hosts,
-        resilience,
-        deployment,
-        cost,
-        conc,
-        alts,
-        excluded,
-        drivers(r, run, min_gpus),
-        risks(r, run),
-        assumptions,
-        tuple(questions),
-        tuple(warnings),
+        engine_version=ENGINE_VERSION,
+        model_name=r.model_name,
+        compute=compute,
+        memory=_memory_result(w, r, run, min_gpus),
+        parallelism=_parallelism_result(r, plan),
+        cluster=ClusterResult(
+            accelerator=acc.id,
+            accelerator_name=acc.name,
+            gpus=total_gpus,
+            nodes=nodes,
+            gpus_per_node=per_node,
+            gpus_per_job=run.gpus,
+            spare_nodes=spare,
+        ),
+        timeline=_timeline_result(w, r, acc, flops, run, min_gpus),
+        network=network,
+        storage=storage,
+        hosts=plan_hosts(acc, per_node, r.modality, r.preprocessing),
+        resilience=_resilience_result(run),
+        deployment=deployment,
+        cost=cost,
+        concurrency=concurrency(r, run.gpus, per_node),
+        alternatives=alternatives,
+        excluded_accelerators=excluded,
+        drivers=drivers(r, run, min_gpus),
+        risks=risks(r, run),
+        assumptions=(*r.assumptions, *_constants_used()),
+        open_questions=_open_questions(r, run.gpus),
+        warnings=warnings,
     )
 
 
-def _bpp_dict(r: Resolved, weights: float, grads: float, opt: float) -> dict[str, Any]:
-    if r.method in ("lora", "qlora"):
-        base = 0.516 if r.method == "qlora" else 2.0
+def _run_warnings(r: Resolved, acc: AcceleratorSpec, run: RunEstimate) -> tuple[str, ...]:
+    """Warnings about the run itself: memory, deadline, software."""
+    warnings: list[str] = []
+    if not run.plan.fits:
+        warnings.append(f"does not fit: {run.plan.reason}")
+    if r.deadline_given and run.wall_clock_days > r.deadline_days:
+        warnings.append(
+            f"one run takes {run.wall_clock_days:.1f} days, beyond the "
+            f"{r.deadline_days:g}-day deadline"
+        )
+    if not _allowed(r, acc):
+        warnings.append(f"{acc.name} does not run CUDA-only software or custom CUDA kernels")
+    return tuple(warnings)
+
+
+def _cluster_gpus(r: Resolved, run: RunEstimate) -> int:
+    """Accelerators in the whole cluster: the given count, or one run's times concurrent jobs.
+
+    Rounded up to whole nodes; within one node to a power of two (servers
+    hold 1, 2, 4 or 8).
+    """
+    if r.count is not None:
+        return r.count
+    per_node = r.gpus_per_node
+    gpus = run.gpus * r.concurrent_jobs
+    if gpus > per_node:
+        return nodes_for(gpus, per_node) * per_node
+    return min(per_node, 1 << (gpus - 1).bit_length())
+
+
+def _compute_result(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate
+) -> ComputeResult:
+    """FLOPs, GPU-hours and throughput of one run (and all planned runs).
+
+    The rule of thumb is ``6 N D / (P * MFU_rule)`` [GPU-h], for comparison.
+    """
+    plan = run.plan
+    hardware_flops_per_token = w.model_flops_per_token + recompute_flops_per_token(
+        w.active_params, w.layers, w.hidden, w.seq, plan.recompute
+    )
+    peak = peak_tflops(acc, r.precision)
+    tokens_per_s = run.gpus * peak * _FLOPS_PER_TFLOP * plan.mfu / w.model_flops_per_token
+    rule_flops = FLOPS_PER_PARAM_TOKEN * r.active_params * r.tokens * r.epochs
+    rule_gpu_hours = (
+        rule_flops / (peak * _FLOPS_PER_TFLOP * value("rule_of_thumb_mfu")) / _SECONDS_PER_HOUR
+    )
+    return ComputeResult(
+        training_flops=flops,
+        flops_per_token=w.model_flops_per_token,
+        hardware_flops_per_token=hardware_flops_per_token,
+        all_experiments_flops=flops * r.experiments,
+        gpu_hours=run.gpu_hours,
+        all_experiments_gpu_hours=run.gpu_hours * r.experiments,
+        assumed_mfu=plan.mfu,
+        goodput=run.resilience.goodput,
+        accelerator=acc.id,
+        peak_tflops=peak,
+        tokens_per_s=tokens_per_s,
+        rule_of_thumb_gpu_hours=rule_gpu_hours,
+    )
+
+
+def _memory_result(w: Workload, r: Resolved, run: RunEstimate, min_gpus: int) -> MemoryResult:
+    plan = run.plan
+    mem = plan.memory
+    return MemoryResult(
+        per_gpu_gb=mem.total_gb,
+        usable_gpu_gb=plan.usable_gb,
+        fits=plan.fits,
+        min_gpus=min_gpus,
+        breakdown_gb={
+            "weights": mem.weights_gb,
+            "gradients": mem.gradients_gb,
+            "optimizer": mem.optimizer_gb,
+            "activations": mem.activations_gb,
+            "overhead": mem.overhead_gb,
+        },
+        bytes_per_param=_bpp_dict(r, w.bpp),
+    )
+
+
+def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
+    forced = tuple(
+        name
+        for name, degree in (
+            ("tensor", r.forced_tensor),
+            ("pipeline", r.forced_pipeline),
+            ("data", r.forced_data),
+            ("expert", r.forced_expert),
+            ("zero_stage", r.forced_zero),
+        )
+        if degree is not None
+    )
+    return ParallelismResult(
+        tensor=plan.tensor,
+        pipeline=plan.pipeline,
+        data=plan.data,
+        expert=plan.expert,
+        zero_stage=plan.zero_stage,
+        micro_batch_size=plan.micro_batch_size,
+        gradient_checkpointing=plan.recompute == "full",
+        reason=plan.reason,
+        forced=forced,
+    )
+
+
+def _timeline_result(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate, min_gpus: int
+) -> TimelineResult:
+    return TimelineResult(
+        wall_clock_days=run.wall_clock_days,
+        deadline_days=r.deadline_days if r.deadline_given else None,
+        all_experiments_days=run.wall_clock_days * r.experiments / max(1, r.concurrent_jobs),
+        options=_timeline(w, r, acc, flops, run, min_gpus),
+    )
+
+
+def _resilience_result(run: RunEstimate) -> ResilienceOut:
+    res = run.resilience
+    return ResilienceOut(
+        checkpoint_interval_hours=res.checkpoint_interval_hours,
+        optimal_interval_hours=res.optimal_interval_hours,
+        expected_interruptions=res.expected_interruptions,
+        job_mtbf_hours=res.job_mtbf_hours,
+        expected_lost_hours=res.expected_lost_hours,
+        lost_gpu_hours=res.lost_gpu_hours,
+        spare_nodes=res.spare_nodes,
+    )
+
+
+def _open_questions(r: Resolved, gpus_per_job: int) -> tuple[str, ...]:
+    """The answers' questions, one about several full-size runs, then the discovery ones."""
+    jobs = r.concurrent_jobs
+    concurrency_question: tuple[str, ...] = ()
+    if jobs > 1 and r.count is None:
+        concurrency_question = (
+            f"The cluster holds {jobs} full-size runs at once ({jobs} x {gpus_per_job} "
+            "accelerators): are some of them smaller experiments that need less?",
+        )
+    questions = (*r.open_questions, *concurrency_question, *DISCOVERY_QUESTIONS)
+    return tuple(dict.fromkeys(questions))
+
+
+def _bpp_dict(r: Resolved, bpp: BytesPerParam) -> dict[str, Any]:
+    """Bytes per parameter and how they are counted (see ``docs/engine.md``)."""
+    if r.method in ADAPTER_METHODS:
+        base = frozen_base_bytes(r.method)
+        adapter = adapter_bytes_per_param()
         return {
             "accounting": f"{r.method}: frozen base weights at {base:g} B/param; adapters "
-            "train with 16 B/param (4 weights + 4 gradients + 8 Adam)",
+            f"train with {adapter.total:g} B/param ({adapter.weights:g} weights + "
+            f"{adapter.gradients:g} gradients + {adapter.optimizer:g} Adam)",
             "weights": base,
             "gradients": 0.0,
             "optimizer": 0.0,
             "total": base,
-            "adapter_total": 16.0,
+            "adapter_total": adapter.total,
         }
+    weights, grads, opt = bpp.weights, bpp.gradients, bpp.optimizer
     return {
         "accounting": f"{r.precision} {r.optimizer}: {weights:g} weights + {grads:g} gradients + "
         f"{opt:g} optimizer (ZeRO paper counts 16 with 16-bit gradients; "
@@ -264,9 +337,10 @@ def _allowed_costs(r: Resolved) -> tuple[str, ...]:
 def _timeline(
     w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate, min_gpus: int
 ) -> tuple[TimelineOption, ...]:
+    """The recommended size and 1, 2, 4 ... nodes from the memory minimum up."""
     per_node = r.gpus_per_node
     counts = {run.gpus}
-    top = max(16, 4 * nodes_for(run.gpus, per_node))
+    top = max(_TIMELINE_MIN_NODES, _TIMELINE_SPAN * nodes_for(run.gpus, per_node))
     k = 1
     while k <= top:
         if k * per_node >= min_gpus:
@@ -277,18 +351,19 @@ def _timeline(
         est = run if g == run.gpus else estimate_run(w, r, acc, g, flops)
         out.append(
             TimelineOption(
-                g,
-                est.nodes,
-                est.wall_clock_days,
-                est.gpu_hours,
-                est.gpu_hours * r.cloud_usd_per_gpu_hour,
-                est.wall_clock_days <= r.deadline_days,
+                gpus=g,
+                nodes=est.nodes,
+                wall_clock_days=est.wall_clock_days,
+                gpu_hours=est.gpu_hours,
+                cost_usd=est.gpu_hours * r.cloud_usd_per_gpu_hour,
+                meets_deadline=est.wall_clock_days <= r.deadline_days,
             )
         )
     return tuple(out)
 
 
 def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
+    """Every other allowed accelerator sized for the same run, and the excluded ones."""
     alts: list[Alternative] = []
     excluded: list[str] = []
     for acc in ACCELERATORS.values():
@@ -302,18 +377,23 @@ def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], t
         est, _ = _run_for(w, rr, acc, flops)
         alts.append(
             Alternative(
-                acc.id,
-                acc.name,
-                est.gpus,
-                est.nodes,
-                est.wall_clock_days,
-                est.gpu_hours,
-                est.gpu_hours * acc.cloud_usd_per_gpu_hour,
-                est.plan.fits,
+                accelerator=acc.id,
+                name=acc.name,
+                gpus=est.gpus,
+                nodes=est.nodes,
+                wall_clock_days=est.wall_clock_days,
+                gpu_hours=est.gpu_hours,
+                run_cost_usd=est.gpu_hours * acc.cloud_usd_per_gpu_hour,
+                fits=est.plan.fits,
             )
         )
-    alts.sort(key=lambda a: (not a.fits, a.run_cost_usd if math.isfinite(a.run_cost_usd) else 1e30))
-    return tuple(alts[:6]), tuple(excluded)
+    alts.sort(key=_cheapest_fitting_first)
+    return tuple(alts[:_MAX_ALTERNATIVES]), tuple(excluded)
+
+
+def _cheapest_fitting_first(alt: Alternative) -> tuple[bool, float]:
+    cost = alt.run_cost_usd if math.isfinite(alt.run_cost_usd) else math.inf
+    return (not alt.fits, cost)
 
 
 def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
@@ -321,15 +401,22 @@ def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
 
 
 def _constants_used() -> tuple[UsedAssumption, ...]:
-    out = []
-    for registry in (ASSUMPTIONS, PRICES):
-        for key, a in registry.items():
-            out.append(
-                UsedAssumption(key, a.value, a.unit, a.source, a.as_of, "default", a.rationale)
-            )
-    return tuple(out)
+    """The listed engine constants and prices, as recorded in every recommendation."""
+    return tuple(
+        UsedAssumption(
+            key=key,
+            value=a.value,
+            unit=a.unit,
+            source=a.source,
+            as_of=a.as_of,
+            provided_by="default",
+            rationale=a.rationale,
+        )
+        for registry in (ASSUMPTIONS, PRICES)
+        for key, a in registry.items()
+    )
 
 
-def size_dict(data: dict[str, Any]) -> dict[str, Any]:
-    """``recommendation_to_dict(size(parse_input(data)))``."""
-    return recommendation_to_dict(size(parse_input(data)))
+def size_dict(data: dict[str, Any], *, today: datetime.date | None = None) -> dict[str, Any]:
+    """``recommendation_to_dict(size(parse_input(data), today=today))``."""
+    return recommendation_to_dict(size(parse_input(data), today=today))

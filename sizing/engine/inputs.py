@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+PRETRAINING_METHODS = ("pretrain", "continued_pretrain")  # training.method values
+ADAPTER_METHODS = ("lora", "qlora")  # train small adapters on a frozen base model
+
 
 @dataclass(frozen=True)
 class ModelInput:

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 from .assumptions import value
 
+_BYTES_PER_GB = 1e9
+
 
 @dataclass(frozen=True)
 class BytesPerParam:
@@ -92,19 +94,37 @@ def bytes_per_param(
     moments = optimizer_state_bytes(optimizer)
     if precision in ("fp32", "tf32"):
         return BytesPerParam(
-            value("weight_bytes_fp32"),
-            grad_bytes if grad_bytes is not None else value("grad_bytes_fp32"),
-            moments,
+            weights=value("weight_bytes_fp32"),
+            gradients=grad_bytes if grad_bytes is not None else value("grad_bytes_fp32"),
+            optimizer=moments,
         )
     weights = value("weight_bytes_16bit")
     if precision == "fp8":
         weights += value("fp8_extra_weight_bytes")
     grads = value("grad_bytes_fp16") if precision == "fp16" else value("grad_bytes_bf16")
     return BytesPerParam(
-        weights,
-        grad_bytes if grad_bytes is not None else grads,
-        value("master_weight_bytes") + moments,
+        weights=weights,
+        gradients=grad_bytes if grad_bytes is not None else grads,
+        optimizer=value("master_weight_bytes") + moments,
     )
+
+
+def adapter_bytes_per_param() -> BytesPerParam:
+    """Model-state bytes per trainable LoRA/QLoRA adapter parameter [B/param] [4]_.
+
+    Adapters train like full FP32 Adam parameters: FP32 weights and
+    gradients plus the two Adam moments.
+    """
+    return BytesPerParam(
+        weights=value("weight_bytes_fp32"),
+        gradients=value("grad_bytes_fp32"),
+        optimizer=value("adam_state_bytes"),
+    )
+
+
+def frozen_base_bytes(method: str) -> float:
+    """Bytes per frozen base parameter under LoRA (16-bit) or QLoRA (NF4) [B/param] [4]_."""
+    return value("qlora_base_bytes") if method == "qlora" else value("weight_bytes_16bit")
 
 
 def zero_model_states_gb(
@@ -127,7 +147,7 @@ def zero_model_states_gb(
     w = params * bpp.weights / (dp if zero_stage >= 3 else 1)
     g = params * bpp.gradients / (dp if zero_stage >= 2 else 1)
     o = params * bpp.optimizer / (dp if zero_stage >= 1 else 1)
-    return w / 1e9, g / 1e9, o / 1e9
+    return w / _BYTES_PER_GB, g / _BYTES_PER_GB, o / _BYTES_PER_GB
 
 
 def activation_bytes_per_layer(
@@ -151,7 +171,7 @@ def activation_bytes_per_layer(
     sbh = float(seq) * micro_batch * hidden
     if recompute == "full":
         return value("act_full_recompute_coefficient") * sbh / tp
-    coeff = value("act_sbh_coefficient") + 19.0 * (top_k - 1)
+    coeff = value("act_sbh_coefficient") + value("act_mlp_coefficient") * (top_k - 1)
     if not flash_attention:
         coeff += value("act_attention_coefficient") * heads * seq / hidden
     return sbh * coeff / tp
@@ -187,7 +207,7 @@ def activations_gb(
             seq, micro_batch, hidden, heads, tp, "none", top_k=top_k
         )
     total += value("logits_bytes") * seq * micro_batch * vocab / tp
-    return total / 1e9
+    return total / _BYTES_PER_GB
 
 
 def usable_gb(memory_gb: float) -> float:

@@ -1,14 +1,23 @@
-"""Provenance of every constant the engine uses.
+"""Provenance of every constant the engine uses, and of every answer.
 
 An :class:`Assumption` is a value with its unit, its public source, the date
 the figure was observed and why the engine uses it.  Formulas never contain
 bare numbers; they read ``Assumption.value`` from the registries in
 :mod:`sizing.engine.assumptions` and :mod:`sizing.engine.prices`.
+
+An :class:`AnswerRecorder` records each answer as a :class:`UsedAssumption`:
+the customer's, or the default the engine picked when the customer was not
+sure (with the question that default raises).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
+
+CUSTOMER_ANSWER = "customer answer"
 
 
 @dataclass(frozen=True)
@@ -52,3 +61,67 @@ class UsedAssumption:
     as_of: str
     provided_by: str
     rationale: str
+
+
+@dataclass
+class AnswerRecorder:
+    """Collects, in order, one :class:`UsedAssumption` per answer and the open questions.
+
+    ``as_of`` is the ISO date of the customer's answers, and of the defaults
+    picked for them.
+    """
+
+    as_of: str
+    items: list[UsedAssumption] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+
+    def take(
+        self,
+        key: str,
+        given: T | None,
+        default: T,
+        *,
+        unit: str,
+        why: str,
+        question: str | None = None,
+        source: str = "engine default",
+    ) -> T:
+        """The customer's answer if given, else ``default`` (asking ``question``)."""
+        if given is not None:
+            self.record(key, given, unit=unit, given=True, source=source, why=why)
+            return given
+        self.record(key, default, unit=unit, given=False, source=source, why=why)
+        if question:
+            self.ask(question)
+        return default
+
+    def record(
+        self, key: str, answer: object, *, unit: str, given: bool, source: str, why: str
+    ) -> None:
+        """Record ``answer`` as the customer's (``given``) or as assumed from ``source``."""
+        self.items.append(
+            UsedAssumption(
+                key=key,
+                value=_plain(answer),
+                unit=unit,
+                source=CUSTOMER_ANSWER if given else source,
+                as_of=self.as_of,
+                provided_by="customer" if given else "assumed",
+                rationale=why,
+            )
+        )
+
+    def ask(self, question: str) -> None:
+        """Add an open question for the customer."""
+        self.questions.append(question)
+
+
+def _plain(answer: object) -> float | str | bool | None:
+    """``answer`` as a JSON scalar (a list of names becomes one comma-separated string)."""
+    if answer is None or isinstance(answer, bool | str):
+        return answer
+    if isinstance(answer, int | float):
+        return answer
+    if isinstance(answer, tuple):
+        return ", ".join(str(x) for x in answer)
+    return str(answer)

@@ -1,0 +1,191 @@
+"""Resolve the model answers: size, shape and experts.
+
+Each figure comes from the customer's answer, else the model catalog
+(:mod:`sizing.engine.models`), else a plausible decoder shape for the
+parameter count.  Defaults are sourced in :mod:`sizing.engine.assumptions`.
+
+References
+----------
+.. [1] Touvron et al., Llama 2, arXiv 2307.09288 (2023): 7B, 32k-token vocabulary.
+.. [2] J. Kaplan et al., arXiv 2001.08361 (2020): decoder shapes.
+.. [3] Jiang et al., Mixtral of Experts, arXiv 2401.04088 (2024): 8 experts, top-2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .assumptions import value, whole
+from .inputs import ModelInput
+from .models import ModelSpec, find_model, shape_from_params
+from .provenance import AnswerRecorder
+
+_BILLION = 1e9
+
+
+@dataclass(frozen=True)
+class ResolvedModel:
+    name: str
+    in_catalog: bool
+    architecture: str  # "dense" | "moe"
+    total_params: float  # [parameters]
+    active_params: float  # [parameters per token]
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int
+    ffn_hidden_size: int
+    vocab_size: int  # [tokens]
+    experts: int
+    experts_per_token: int
+
+
+@dataclass(frozen=True)
+class _Shape:
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int
+    ffn_hidden_size: int
+
+
+def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
+    """The model: the answers, else the catalog entry, else generated [1]_ [2]_."""
+    spec = find_model(answers.name) if answers.name else None
+    default_params = value("default_total_params")
+    total_params = rec.take(
+        "model.total_params",
+        answers.total_params or (spec.total_params if spec else None),
+        default_params,
+        unit="parameters",
+        why="decides memory and compute",
+        question="Which model (or at least how many parameters) will you train?",
+        source=f"engine default: a {default_params / _BILLION:g}B decoder [Llama 2]",
+    )
+    vocab_size = rec.take(
+        "model.vocab_size",
+        answers.vocab_size or (spec.vocab_size if spec else None),
+        whole("default_vocab_size"),
+        unit="tokens",
+        why="embedding and logits size",
+    )
+    shape = _shape(answers, spec, total_params, vocab_size, rec)
+    experts, experts_per_token, architecture = _experts(answers, spec, rec)
+    active_params = _active_params(
+        answers, spec, total_params, architecture, experts, experts_per_token, rec
+    )
+    if spec:
+        name = spec.name
+    else:
+        name = answers.name or f"{total_params / _BILLION:.3g}B {architecture} model"
+    return ResolvedModel(
+        name=name,
+        in_catalog=spec is not None,
+        architecture=architecture,
+        total_params=float(total_params),
+        active_params=float(active_params),
+        layers=int(shape.layers),
+        hidden_size=int(shape.hidden_size),
+        attention_heads=int(shape.attention_heads),
+        kv_heads=int(shape.kv_heads),
+        ffn_hidden_size=int(shape.ffn_hidden_size),
+        vocab_size=int(vocab_size),
+        experts=int(experts),
+        experts_per_token=int(experts_per_token),
+    )
+
+
+def _shape(
+    answers: ModelInput,
+    spec: ModelSpec | None,
+    total_params: float,
+    vocab_size: int,
+    rec: AnswerRecorder,
+) -> _Shape:
+    """Each shape figure from the answers, else the catalog, else a plausible decoder."""
+    generated = shape_from_params(total_params, vocab_size)
+    layers = answers.layers or (spec.layers if spec else generated.layers)
+    hidden_size = answers.hidden_size or (spec.hidden_size if spec else generated.hidden_size)
+    if answers.hidden_size:  # heads follow the customer's width, not the generated one
+        generated_heads = max(1, hidden_size // whole("head_dim"))
+    else:
+        generated_heads = generated.attention_heads
+    attention_heads = answers.attention_heads or (spec.attention_heads if spec else generated_heads)
+    kv_heads = answers.kv_heads or (spec.kv_heads if spec else attention_heads)
+    ffn_hidden_size = answers.ffn_hidden_size or (
+        spec.ffn_hidden_size if spec else whole("ffn_hidden_ratio") * hidden_size
+    )
+    shape = _Shape(
+        layers=layers,
+        hidden_size=hidden_size,
+        attention_heads=attention_heads,
+        kv_heads=kv_heads,
+        ffn_hidden_size=ffn_hidden_size,
+    )
+    if spec:
+        source = "model catalog: " + spec.source
+    else:
+        source = "plausible shape for the parameter count [Kaplan 2020]"
+    for key in ("layers", "hidden_size", "attention_heads", "kv_heads", "ffn_hidden_size"):
+        rec.record(
+            f"model.{key}",
+            getattr(shape, key),
+            unit="-",
+            given=bool(getattr(answers, key)),
+            source=source,
+            why="model shape",
+        )
+    return shape
+
+
+def _experts(
+    answers: ModelInput, spec: ModelSpec | None, rec: AnswerRecorder
+) -> tuple[int, int, str]:
+    """Experts, experts per token and the architecture they imply [3]_.
+
+    A dense model has one expert (its MLP) that every token uses.
+    """
+    experts = answers.experts or (spec.experts if spec else None) or 1
+    per_token = answers.experts_per_token or (spec.experts_per_token if spec else None)
+    if per_token is None:
+        per_token = whole("moe_default_experts_per_token") if experts > 1 else 1
+    architecture = answers.architecture or ("moe" if experts > 1 else "dense")
+    if architecture == "moe" and experts == 1:
+        experts = whole("moe_default_experts")
+        per_token = whole("moe_default_experts_per_token")
+        rec.ask("How many experts does the MoE model have, and how many per token?")
+    return experts, per_token, architecture
+
+
+def _active_params(
+    answers: ModelInput,
+    spec: ModelSpec | None,
+    total_params: float,
+    architecture: str,
+    experts: int,
+    experts_per_token: int,
+    rec: AnswerRecorder,
+) -> float:
+    """Parameters used per token [parameters]: given, from the catalog, or estimated.
+
+    An MoE estimate shares ``s`` of the parameters and routes each token to
+    ``k`` of ``E`` experts: ``N_active = N (s + (1 - s) k / E)``.
+    """
+    catalog_active = spec.active_params if spec and answers.total_params is None else None
+    active_params = answers.active_params or catalog_active
+    if active_params is None:
+        if architecture == "dense":
+            active_params = total_params
+        else:
+            shared = value("moe_shared_param_share")
+            active_params = total_params * (shared + (1.0 - shared) * experts_per_token / experts)
+            rec.ask("How many parameters are active per token?")
+    rec.record(
+        "model.active_params",
+        active_params,
+        unit="parameters",
+        given=bool(answers.active_params),
+        source="catalog or shared+top-k/experts estimate",
+        why="decides compute",
+    )
+    return active_params

@@ -1,0 +1,314 @@
+"""Resolve the answers about one run: training method, data, batch and schedule.
+
+Defaults are sourced in :mod:`sizing.engine.assumptions`.
+
+References
+----------
+.. [1] Hoffmann et al., Chinchilla, arXiv 2203.15556 (2022): ~20 tokens/param.
+.. [2] Touvron et al., Llama 2, arXiv 2307.09288 (2023): 4M-token batches, 4,096 context,
+       fine-tuning batches of 64 sequences.
+.. [3] Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1: 0.5M-token batches
+       below 1B parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .assumptions import value, whole
+from .inputs import (
+    ADAPTER_METHODS,
+    PRETRAINING_METHODS,
+    BatchInput,
+    DataInput,
+    ScheduleInput,
+    TrainingInput,
+)
+from .provenance import AnswerRecorder
+
+_TB = 1e12  # [B/TB]
+_BILLION = 1e9
+
+_MEDIA_DECODED_ON_THE_FLY = ("image", "video")
+_DEFAULT_METHOD_CATALOG_MODEL = "full_finetune"  # a named public model is usually fine-tuned
+_DEFAULT_METHOD_OWN_MODEL = "pretrain"
+_DEFAULT_PRECISION = "bf16"  # mixed BF16, as in Llama 2 [2]
+_DEFAULT_OPTIMIZER = "adamw"  # AdamW, as in Llama 2 [2]
+_DEFAULT_MODALITY = "text"
+
+
+@dataclass(frozen=True)
+class ResolvedTraining:
+    method: str
+    precision: str
+    optimizer: str
+    gradient_checkpointing: bool | None  # None: the plan search decides
+    lora_rank: int
+    experiments: int  # [full runs]
+
+
+def resolve_training(
+    answers: TrainingInput, *, model_in_catalog: bool, rec: AnswerRecorder
+) -> ResolvedTraining:
+    """Method, precision, optimizer, adapter rank and number of runs."""
+    method = rec.take(
+        "training.method",
+        answers.method,
+        _DEFAULT_METHOD_CATALOG_MODEL if model_in_catalog else _DEFAULT_METHOD_OWN_MODEL,
+        unit="-",
+        why="training method",
+        question="Pre-training, full fine-tuning or LoRA/QLoRA?",
+    )
+    precision = rec.take(
+        "training.precision",
+        answers.precision,
+        _DEFAULT_PRECISION,
+        unit="-",
+        why="numeric precision",
+        question="Which precision (BF16 is assumed)?",
+    )
+    optimizer = rec.take(
+        "training.optimizer",
+        answers.optimizer,
+        _DEFAULT_OPTIMIZER,
+        unit="-",
+        why="optimizer state size",
+    )
+    if method in ADAPTER_METHODS:
+        lora_rank = rec.take(
+            "training.lora_rank",
+            answers.lora_rank,
+            whole("default_lora_rank"),
+            unit="-",
+            why="LoRA adapter size",
+        )
+    else:  # no adapters: the rank is carried along but is no assumption of this sizing
+        lora_rank = answers.lora_rank or whole("default_lora_rank")
+    experiments = rec.take(
+        "training.experiments",
+        answers.experiments,
+        whole("default_experiments"),
+        unit="runs",
+        why="runs planned",
+        question="How many full runs (phases, repeats, ablations) are planned?",
+    )
+    return ResolvedTraining(
+        method=str(method),
+        precision=str(precision),
+        optimizer=str(optimizer),
+        gradient_checkpointing=answers.gradient_checkpointing,
+        lora_rank=int(lora_rank),
+        experiments=int(experiments),
+    )
+
+
+def resolve_sequence_length(batch: BatchInput, data: DataInput, rec: AnswerRecorder) -> int:
+    """Training context [tokens]; video models train on longer sequences [2]_."""
+    if data.modality == "video":
+        default = whole("default_sequence_length_video")
+    else:
+        default = whole("default_sequence_length")
+    sequence_length = rec.take(
+        "batch.sequence_length",
+        batch.sequence_length,
+        default,
+        unit="tokens",
+        why="activation memory, attention FLOPs",
+        question="What sequence length (context) will you train at?",
+    )
+    return int(sequence_length)
+
+
+@dataclass(frozen=True)
+class ResolvedData:
+    modality: str
+    tokens: float  # [tokens per epoch]
+    epochs: float
+    dataset_size_tb: float  # [TB]
+    samples: float | None
+    files: float | None
+    growth: float  # [1/yr]
+    preprocessing: str  # "offline" | "on_the_fly"
+
+
+def resolve_data(
+    answers: DataInput, *, method: str, total_params: float, rec: AnswerRecorder
+) -> ResolvedData:
+    """Modality, tokens, epochs, dataset size, growth and preprocessing."""
+    modality = rec.take(
+        "data.modality",
+        answers.modality,
+        _DEFAULT_MODALITY,
+        unit="-",
+        why="host CPU and storage",
+    )
+    tokens = _tokens_per_epoch(answers, str(modality), method, total_params, rec)
+    epochs = rec.take(
+        "data.epochs",
+        answers.epochs,
+        value("default_epochs"),
+        unit="epochs",
+        why="passes over the data",
+    )
+    dataset_size_tb = rec.take(
+        "data.dataset_size_tb",
+        answers.dataset_size_tb,
+        _raw_dataset_bytes(answers, str(modality), tokens) / _TB,
+        unit="TB",
+        why="storage capacity",
+        question="How large is the dataset on disk?",
+    )
+    growth = rec.take(
+        "data.annual_growth",
+        answers.annual_growth,
+        value("default_data_growth"),
+        unit="1/yr",
+        why="storage growth",
+    )
+    preprocessing = rec.take(
+        "data.preprocessing",
+        answers.preprocessing,
+        "on_the_fly" if modality in _MEDIA_DECODED_ON_THE_FLY else "offline",
+        unit="-",
+        why="host CPUs",
+    )
+    return ResolvedData(
+        modality=str(modality),
+        tokens=tokens,
+        epochs=float(epochs),
+        dataset_size_tb=float(dataset_size_tb),
+        samples=answers.samples,
+        files=answers.files,
+        growth=float(growth),
+        preprocessing=str(preprocessing),
+    )
+
+
+def _tokens_per_sample(modality: str) -> float:
+    """Tokens in one sample of ``modality`` [tokens/sample]."""
+    return value(f"tokens_per_sample_{modality}")
+
+
+def _tokens_per_epoch(
+    answers: DataInput, modality: str, method: str, total_params: float, rec: AnswerRecorder
+) -> float:
+    """Training tokens per epoch [tokens]: given, from samples or text size, or assumed [1]_.
+
+    Assumed: ``20 N`` to pre-train, a tenth of that to continue pre-training,
+    a fixed placeholder to fine-tune.
+    """
+    tokens = answers.tokens
+    if tokens is None and answers.samples:
+        tokens = answers.samples * _tokens_per_sample(modality)
+    if tokens is None and answers.dataset_size_tb and modality == "text":
+        tokens = answers.dataset_size_tb * _TB / value("raw_text_bytes_per_token")
+    tokens_per_param = value("chinchilla_tokens_per_param")
+    if method == "pretrain":
+        default = tokens_per_param * total_params
+    elif method in PRETRAINING_METHODS:
+        default = value("continued_pretrain_data_share") * tokens_per_param * total_params
+    else:
+        default = value("finetune_tokens_default")
+    tokens = rec.take(
+        "data.tokens",
+        tokens,
+        default,
+        unit="tokens/epoch",
+        why="decides compute",
+        question="How many training tokens (or samples and their length) per epoch?",
+        source=f"Chinchilla {tokens_per_param:g} tokens/param [Hoffmann 2022] "
+        "or engine placeholder",
+    )
+    return float(tokens)
+
+
+def _raw_dataset_bytes(answers: DataInput, modality: str, tokens: float) -> float:
+    """Dataset size on disk when not given [B]: raw text per token, or samples x sample size."""
+    if modality == "text":
+        return tokens * value("raw_text_bytes_per_token")
+    samples = answers.samples or tokens / _tokens_per_sample(modality)
+    return samples * (answers.bytes_per_sample or value("media_bytes_per_sample"))
+
+
+def resolve_global_batch_tokens(
+    batch: BatchInput,
+    *,
+    method: str,
+    total_params: float,
+    sequence_length: int,
+    rec: AnswerRecorder,
+) -> float:
+    """Tokens per optimizer step [tokens], at least one sequence [2]_ [3]_."""
+    if method in PRETRAINING_METHODS:
+        if total_params >= value("large_batch_min_params"):
+            pretraining_batch = value("default_global_batch_tokens_large")
+        else:
+            pretraining_batch = value("default_global_batch_tokens_small")
+        default = max(float(sequence_length), pretraining_batch)
+    else:
+        default = value("default_finetune_batch_sequences") * sequence_length
+    global_batch_tokens = rec.take(
+        "batch.global_batch_tokens",
+        batch.global_batch_tokens,
+        default,
+        unit="tokens",
+        why="parallelism limits and pipeline bubble",
+        question="What global batch size?",
+    )
+    return max(float(global_batch_tokens), float(sequence_length))
+
+
+@dataclass(frozen=True)
+class ResolvedSchedule:
+    deadline_days: float  # [d]
+    deadline_given: bool
+    concurrent_jobs: int
+    users: int
+    teams: int
+
+
+def resolve_schedule(
+    answers: ScheduleInput, *, method: str, tokens_all_epochs: float, rec: AnswerRecorder
+) -> ResolvedSchedule:
+    """Deadline and concurrency.
+
+    Unknown deadline: a month for pre-training-scale data (over 10B tokens,
+    whatever the method is called), a week for a full fine-tune, a day for
+    adapters.  A fine-tune over a trillion tokens is a pre-training run in
+    size, and a one-week guess would size a huge cluster on an assumption.
+    """
+    month = value("deadline_days_pretraining_scale")
+    week = value("deadline_days_full_finetune")
+    day = value("deadline_days_adapters")
+    scale_tokens = value("pretraining_scale_tokens")
+    if method in PRETRAINING_METHODS or tokens_all_epochs > scale_tokens:
+        default_deadline = month
+    elif method == "full_finetune":
+        default_deadline = week
+    else:
+        default_deadline = day
+    deadline_days = rec.take(
+        "schedule.deadline_days",
+        answers.deadline_days,
+        default_deadline,
+        unit="d",
+        why="cluster size",
+        question="By when must one run finish?",
+        source=f"engine default: {month:g} d for over {scale_tokens / _BILLION:g}B tokens, "
+        f"{week:g} d full fine-tune, {day:g} d adapters",
+    )
+    concurrent_jobs = rec.take(
+        "schedule.concurrent_jobs",
+        answers.concurrent_jobs,
+        whole("default_concurrent_jobs"),
+        unit="jobs",
+        why="cluster size",
+        question="How many jobs must run at the same time?",
+    )
+    return ResolvedSchedule(
+        deadline_days=float(deadline_days),
+        deadline_given=answers.deadline_days is not None,
+        concurrent_jobs=int(concurrent_jobs),
+        users=answers.users or whole("default_users"),
+        teams=answers.teams or whole("default_teams"),
+    )
