@@ -18,12 +18,20 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .hardware import AcceleratorSpec, peak_tflops
 from .parallelism import Plan, Workload, search_plan
 from .resilience import ResilienceResult, plan_resilience
 from .resolve import Resolved
+
+_FLOPS_PER_TFLOP = 1e12
+_SECONDS_PER_HOUR = 3600.0
+_MINUTES_PER_HOUR = 60.0
+_HOURS_PER_DAY = 24.0
+_MIN_MFU = 1e-6  # [-] guards the division when a plan computes nothing useful
+SUB_NODE_GPUS = (1, 2, 4, 8, 16, 32, 64)  # sizes below one node: powers of two
 
 
 @dataclass(frozen=True)
@@ -40,6 +48,7 @@ class RunEstimate:
 
 
 def nodes_for(gpus: int, per_node: int) -> int:
+    """Whole nodes that hold ``gpus`` accelerators (at least one)."""
     return max(1, -(-gpus // per_node))
 
 
@@ -49,30 +58,31 @@ def estimate_run(
     acc: AcceleratorSpec,
     gpus: int,
     total_flops: float,
-    *,
-    nic_gbps_per_gpu: float | None = None,
 ) -> RunEstimate:
     """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators."""
-    plan = search_plan(w, r, acc, gpus, nic_gbps_per_gpu=nic_gbps_per_gpu)
-    rate = gpus * peak_tflops(acc, w.precision) * 1e12 * max(plan.mfu, 1e-6)  # [FLOP/s]
-    compute_hours = total_flops / rate / 3600.0
+    plan = search_plan(w, r, acc, gpus)
+    peak = peak_tflops(acc, w.precision)
+    rate = gpus * peak * _FLOPS_PER_TFLOP * max(plan.mfu, _MIN_MFU)  # [FLOP/s]
+    compute_hours = total_flops / rate / _SECONDS_PER_HOUR
     nodes = nodes_for(gpus, r.gpus_per_node)
     res = plan_resilience(
         gpus=gpus,
         nodes=nodes,
         compute_hours=compute_hours,
-        write_hours=r.checkpoint_minutes_max / 60.0,
+        write_hours=r.checkpoint_minutes_max / _MINUTES_PER_HOUR,
         max_lost_hours=r.max_lost_hours,
         forced_interval_hours=r.checkpoint_interval_hours,
     )
     wall_hours = compute_hours / res.goodput
-    return RunEstimate(gpus, nodes, plan, compute_hours, wall_hours / 24.0, wall_hours * gpus, res)
-
-
-def candidate_counts(per_node: int, max_nodes: int) -> list[int]:
-    """1, 2, 4 ... up to one node, then whole nodes."""
-    small = [g for g in (1, 2, 4, 8, 16, 32, 64) if g < per_node]
-    return small + [per_node * k for k in range(1, max_nodes + 1)]
+    return RunEstimate(
+        gpus=gpus,
+        nodes=nodes,
+        plan=plan,
+        compute_hours=compute_hours,
+        wall_clock_days=wall_hours / _HOURS_PER_DAY,
+        gpu_hours=wall_hours * gpus,
+        resilience=res,
+    )
 
 
 MAX_NODES = 16384  # [nodes] search ceiling (131,072 GPUs at 8 per node)
@@ -87,55 +97,69 @@ def size_cluster(
     count with a plan that fits; ``0`` when nothing fits up to the ceiling).
     """
     per_node = r.gpus_per_node
-    small = [g for g in (1, 2, 4, 8, 16, 32, 64) if g < per_node]
     cache: dict[int, RunEstimate] = {}
 
-    def run(g: int) -> RunEstimate:
-        if g not in cache:
-            cache[g] = estimate_run(w, r, acc, g, total_flops)
-        return cache[g]
+    def run(gpus: int) -> RunEstimate:
+        if gpus not in cache:
+            cache[gpus] = estimate_run(w, r, acc, gpus, total_flops)
+        return cache[gpus]
 
-    # memory minimum: scan sub-node sizes, then double nodes, then bisect
-    min_gpus = 0
-    for g in small:
-        if run(g).plan.fits:
-            min_gpus = g
-            break
-    if not min_gpus:
-        hi = 1
-        while hi <= MAX_NODES and not run(hi * per_node).plan.fits:
-            hi *= 2
-        if hi <= MAX_NODES:
-            lo = hi // 2  # lo nodes does not fit (or 0)
-            while hi - lo > 1:
-                mid = (lo + hi) // 2
-                if run(mid * per_node).plan.fits:
-                    hi = mid
-                else:
-                    lo = mid
-            min_gpus = hi * per_node
+    min_gpus = _memory_minimum(run, per_node)
     if not min_gpus:
         return run(MAX_NODES * per_node), 0
+    return _deadline_size(run, per_node, min_gpus, r.deadline_days), min_gpus
 
-    # deadline: smallest count >= min_gpus meeting it (days fall as GPUs grow)
-    def ok(g: int) -> bool:
-        return run(g).wall_clock_days <= r.deadline_days
 
-    for g in [s for s in small if s >= min_gpus]:
-        if ok(g):
-            return run(g), min_gpus
+def _memory_minimum(run: Callable[[int], RunEstimate], per_node: int) -> int:
+    """Fewest GPUs with a plan that fits: sub-node sizes, then doubling nodes, then bisection.
+
+    ``0`` when nothing fits up to :data:`MAX_NODES`.
+    """
+    for gpus in (g for g in SUB_NODE_GPUS if g < per_node):
+        if run(gpus).plan.fits:
+            return gpus
+    hi = 1
+    while hi <= MAX_NODES and not run(hi * per_node).plan.fits:
+        hi *= 2
+    if hi > MAX_NODES:
+        return 0
+    lo = hi // 2  # lo nodes does not fit (or 0)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if run(mid * per_node).plan.fits:
+            hi = mid
+        else:
+            lo = mid
+    return hi * per_node
+
+
+def _deadline_size(
+    run: Callable[[int], RunEstimate], per_node: int, min_gpus: int, deadline_days: float
+) -> RunEstimate:
+    """Smallest count from ``min_gpus`` up that meets the deadline (days fall as GPUs grow).
+
+    Sub-node sizes first, then doubling whole nodes and bisecting; the
+    ceiling of :data:`MAX_NODES` when no size meets it.
+    """
+
+    def meets_deadline(gpus: int) -> bool:
+        return run(gpus).wall_clock_days <= deadline_days
+
+    for gpus in (g for g in SUB_NODE_GPUS if min_gpus <= g < per_node):
+        if meets_deadline(gpus):
+            return run(gpus)
     lo_nodes = max(1, min_gpus // per_node)
-    if ok(lo_nodes * per_node):
-        return run(lo_nodes * per_node), min_gpus
+    if meets_deadline(lo_nodes * per_node):
+        return run(lo_nodes * per_node)
     hi = lo_nodes * 2
-    while hi <= MAX_NODES and not ok(hi * per_node):
+    while hi <= MAX_NODES and not meets_deadline(hi * per_node):
         lo_nodes, hi = hi, hi * 2
     if hi > MAX_NODES:
-        return run(MAX_NODES * per_node), min_gpus
+        return run(MAX_NODES * per_node)
     while hi - lo_nodes > 1:
         mid = (lo_nodes + hi) // 2
-        if ok(mid * per_node):
+        if meets_deadline(mid * per_node):
             hi = mid
         else:
             lo_nodes = mid
-    return run(hi * per_node), min_gpus
+    return run(hi * per_node)

@@ -15,23 +15,31 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 from .assumptions import value
 from .compute import flops_per_token, lora_params, recompute_flops_per_token
 from .efficiency import StepCost, step_cost
 from .hardware import AcceleratorSpec
+from .inputs import ADAPTER_METHODS
 from .memory import (
     BytesPerParam,
     MemoryBreakdown,
     activations_gb,
+    adapter_bytes_per_param,
     bytes_per_param,
+    frozen_base_bytes,
     usable_gb,
     zero_model_states_gb,
 )
 from .resolve import Resolved
 
+_BYTES_PER_GB = 1e9
 _POW2 = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+# A fitting plan replaces the best one only if its MFU is 0.1 % higher: near-ties go to the
+# simpler plan, which the search meets first.
+_MFU_TIE_MARGIN = 1.001
 
 
 @dataclass(frozen=True)
@@ -66,7 +74,7 @@ def workload(r: Resolved) -> Workload:
         per_expert = (r.total_params - r.active_params) / (r.experts - r.experts_per_token)
         expert = min(r.total_params, per_expert * r.experts)
     adapters = 0.0
-    if r.method in ("lora", "qlora"):
+    if r.method in ADAPTER_METHODS:
         adapters = lora_params(
             r.layers, r.hidden_size, r.attention_heads, r.kv_heads, r.ffn_hidden_size, r.lora_rank
         )
@@ -74,24 +82,24 @@ def workload(r: Resolved) -> Workload:
         r.active_params, r.layers, r.hidden_size, r.sequence_length, r.method, adapters
     )
     return Workload(
-        r.method,
-        r.precision,
-        r.optimizer,
-        moe,
-        r.total_params - expert,
-        expert,
-        adapters,
-        r.layers,
-        r.hidden_size,
-        r.attention_heads,
-        r.vocab_size,
-        r.experts,
-        r.experts_per_token if moe else 1,
-        r.sequence_length,
-        r.global_batch_tokens,
-        r.active_params,
-        per_token,
-        bytes_per_param(r.precision, r.optimizer),
+        method=r.method,
+        precision=r.precision,
+        optimizer=r.optimizer,
+        moe=moe,
+        dense_params=r.total_params - expert,
+        expert_params=expert,
+        adapter_params=adapters,
+        layers=r.layers,
+        hidden=r.hidden_size,
+        heads=r.attention_heads,
+        vocab=r.vocab_size,
+        experts=r.experts,
+        top_k=r.experts_per_token if moe else 1,
+        seq=r.sequence_length,
+        tokens_per_step=r.global_batch_tokens,
+        active_params=r.active_params,
+        model_flops_per_token=per_token,
+        bpp=bytes_per_param(r.precision, r.optimizer),
     )
 
 
@@ -132,12 +140,14 @@ def plan_memory(
 ) -> MemoryBreakdown:
     """Memory breakdown of one plan on one accelerator [GB]."""
     params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-    if w.method in ("lora", "qlora"):
-        base = value("qlora_base_bytes") if w.method == "qlora" else value("weight_bytes_16bit")
-        base_gb = params_rank * base / (dp if zero >= 3 else 1) / 1e9
-        ad = w.adapter_params / (tp * pp)
-        ad_w, ad_g, ad_o = zero_model_states_gb(ad, BytesPerParam(4.0, 4.0, 8.0), zero, dp)
-        weights, grads, opt = base_gb + ad_w, ad_g, ad_o
+    if w.method in ADAPTER_METHODS:
+        base = frozen_base_bytes(w.method)
+        base_gb = params_rank * base / (dp if zero >= 3 else 1) / _BYTES_PER_GB
+        adapters_rank = w.adapter_params / (tp * pp)
+        adapter_w, adapter_g, adapter_o = zero_model_states_gb(
+            adapters_rank, adapter_bytes_per_param(), zero, dp
+        )
+        weights, grads, opt = base_gb + adapter_w, adapter_g, adapter_o
     else:
         weights, grads, opt = zero_model_states_gb(params_rank, w.bpp, zero, dp)
     micro_batches = w.tokens_per_step / dp / (micro_batch * w.seq)
@@ -154,7 +164,13 @@ def plan_memory(
         recompute=recompute,
         top_k=w.top_k,
     )
-    return MemoryBreakdown(weights, grads, opt, act, value("framework_overhead_gb"))
+    return MemoryBreakdown(
+        weights_gb=weights,
+        gradients_gb=grads,
+        optimizer_gb=opt,
+        activations_gb=act,
+        overhead_gb=value("framework_overhead_gb"),
+    )
 
 
 def _degrees(limit: int, forced: int | None, divides: int | None = None) -> list[int]:
@@ -163,26 +179,31 @@ def _degrees(limit: int, forced: int | None, divides: int | None = None) -> list
     return [d for d in _POW2 if d <= limit and (divides is None or divides % d == 0)]
 
 
-def search_plan(
-    w: Workload,
-    r: Resolved,
-    acc: AcceleratorSpec,
-    gpus: int,
-    *,
-    nic_gbps_per_gpu: float | None = None,
-) -> Plan:
-    """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits)."""
-    per_node = min(r.gpus_per_node, gpus)
-    nic = nic_gbps_per_gpu or r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu
-    oversub = r.oversubscription or 1.0
+@dataclass(frozen=True)
+class _Layout:
+    """Parallel degrees of one plan: tensor x pipeline x data GPUs, experts across data."""
+
+    tensor: int
+    pipeline: int
+    data: int
+    expert: int
+
+
+@dataclass(frozen=True)
+class _Fabric:
+    gpus_per_node: int
+    nic_gbps_per_gpu: float  # [Gb/s]
+    oversubscription: float  # [x:1]
+
+
+def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_Layout]:
+    """Every layout of ``gpus`` the forced settings allow, simplest first [1]_.
+
+    Tensor degrees stay inside a node and divide the heads; data-parallel
+    replicas never exceed the sequences in a step; expert degrees divide the
+    experts and the data degree.
+    """
     sequences = max(1.0, w.tokens_per_step / w.seq)
-    recomputes = ["none", "full"]
-    if r.gradient_checkpointing is True:
-        recomputes = ["full"]
-    elif r.gradient_checkpointing is False:
-        recomputes = ["none"]
-    best: Plan | None = None
-    smallest: Plan | None = None
     for tp in _degrees(per_node, r.forced_tensor, w.heads):
         for pp in _degrees(min(w.layers, gpus), r.forced_pipeline):
             if gpus % (tp * pp):
@@ -192,121 +213,185 @@ def search_plan(
                 continue
             eps = _degrees(min(dp, w.experts), r.forced_expert, w.experts) if w.moe else [1]
             for ep in eps:
-                if dp % ep:
-                    continue
-                zeros = (
-                    [r.forced_zero]
-                    if r.forced_zero is not None
-                    else ([0] if dp == 1 else [1, 2, 3])
+                if dp % ep == 0:
+                    yield _Layout(tensor=tp, pipeline=pp, data=dp, expert=ep)
+
+
+def _recompute_options(r: Resolved) -> tuple[str, ...]:
+    """Recomputation settings to try, "none" first: recompute only if needed."""
+    if r.gradient_checkpointing is True:
+        return ("full",)
+    if r.gradient_checkpointing is False:
+        return ("none",)
+    return ("none", "full")
+
+
+def _zero_stages(r: Resolved, layout: _Layout) -> tuple[int, ...]:
+    """ZeRO stages to try, lowest first: higher stages only add traffic [2]_."""
+    if r.forced_zero is not None:
+        return (r.forced_zero,)
+    return (0,) if layout.data == 1 else (1, 2, 3)
+
+
+def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Plan:
+    """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
+
+    For each layout, the first recomputation setting and ZeRO stage that fit
+    give its plan; the plan with the highest MFU wins.
+    """
+    fabric = _Fabric(
+        gpus_per_node=min(r.gpus_per_node, gpus),
+        nic_gbps_per_gpu=r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu,
+        oversubscription=r.oversubscription or 1.0,
+    )
+    micro_batch = r.micro_batch_size or 1
+    usable = usable_gb(acc.memory_gb)
+    best: Plan | None = None
+    smallest: Plan | None = None
+    for layout in _layouts(w, r, gpus, fabric.gpus_per_node):
+        for recompute in _recompute_options(r):
+            fitting: Plan | None = None
+            for zero in _zero_stages(r, layout):
+                memory = plan_memory(
+                    w,
+                    acc,
+                    tp=layout.tensor,
+                    pp=layout.pipeline,
+                    dp=layout.data,
+                    ep=layout.expert,
+                    zero=zero,
+                    micro_batch=micro_batch,
+                    recompute=recompute,
                 )
-                found = False
-                for recompute in recomputes:  # "none" first: recompute only if needed
-                    if found:
-                        break
-                    mb = r.micro_batch_size or 1
-                    for zero in zeros:  # lowest stage first: higher stages only add traffic
-                        mem = plan_memory(
-                            w,
-                            acc,
-                            tp=tp,
-                            pp=pp,
-                            dp=dp,
-                            ep=ep,
-                            zero=zero,
-                            micro_batch=mb,
-                            recompute=recompute,
-                        )
-                        usable = usable_gb(acc.memory_gb)
-                        fits = mem.total_gb <= usable
-                        if not fits and best is not None:
-                            continue
-                        hw = w.model_flops_per_token + recompute_flops_per_token(
-                            w.active_params, w.layers, w.hidden, w.seq, recompute
-                        )
-                        params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-                        cost = step_cost(
-                            acc=acc,
-                            precision=w.precision,
-                            hidden=w.hidden,
-                            layers=w.layers,
-                            seq=w.seq,
-                            model_flops_per_token=w.model_flops_per_token,
-                            hardware_flops_per_token=hw,
-                            params_per_gpu=params_rank,
-                            tokens_per_step=w.tokens_per_step,
-                            gpus=gpus,
-                            tp=tp,
-                            pp=pp,
-                            ep=ep,
-                            micro_batch=mb,
-                            zero_stage=zero,
-                            top_k=w.top_k,
-                            moe=w.moe,
-                            method=w.method,
-                            recompute=recompute,
-                            gpus_per_node=per_node,
-                            nic_gbps_per_gpu=nic,
-                            oversubscription=oversub,
-                        )
-                        plan = Plan(
-                            gpus, tp, pp, dp, ep, zero, mb, recompute, mem, usable, fits, cost, ""
-                        )
-                        if fits:
-                            found = True
-                            if best is None or cost.mfu > best.cost.mfu * 1.001:
-                                best = plan
-                            break
-                        elif smallest is None or mem.total_gb < smallest.memory.total_gb:
-                            smallest = plan
+                fits = memory.total_gb <= usable
+                if not fits and best is not None:
+                    continue  # a plan that fits exists: skip costing one that does not
+                plan = _plan(
+                    w, acc, gpus, layout, zero, micro_batch, recompute, memory, usable, fabric
+                )
+                if fits:
+                    fitting = plan
+                    break
+                if smallest is None or memory.total_gb < smallest.memory.total_gb:
+                    smallest = plan
+            if fitting is not None:
+                if best is None or fitting.mfu > best.mfu * _MFU_TIE_MARGIN:
+                    best = fitting
+                break
     chosen = best or smallest
-    if chosen is None:  # forced settings admit no plan at all: fall back to pure data parallel
-        mem = plan_memory(
-            w, acc, tp=1, pp=1, dp=gpus, ep=1, zero=0, micro_batch=1, recompute="full"
-        )
-        hw = w.model_flops_per_token
-        cost = step_cost(
-            acc=acc,
-            precision=w.precision,
-            hidden=w.hidden,
-            layers=w.layers,
-            seq=w.seq,
-            model_flops_per_token=hw,
-            hardware_flops_per_token=hw,
-            params_per_gpu=w.dense_params + w.expert_params,
-            tokens_per_step=w.tokens_per_step,
-            gpus=gpus,
-            tp=1,
-            pp=1,
-            ep=1,
-            micro_batch=1,
-            zero_stage=0,
-            top_k=w.top_k,
-            moe=w.moe,
-            method=w.method,
-            recompute="full",
-            gpus_per_node=per_node,
-            nic_gbps_per_gpu=nic,
-            oversubscription=oversub,
-        )
-        return Plan(
-            gpus,
-            1,
-            1,
-            gpus,
-            1,
-            0,
-            1,
-            "full",
-            mem,
-            usable_gb(acc.memory_gb),
-            False,
-            cost,
-            "no plan satisfies the forced settings",
-        )
+    if chosen is None:  # forced settings admit no plan at all
+        return _data_parallel_fallback(w, acc, gpus, usable, fabric)
     return _with_reason(chosen)
 
 
+def _plan(
+    w: Workload,
+    acc: AcceleratorSpec,
+    gpus: int,
+    layout: _Layout,
+    zero: int,
+    micro_batch: int,
+    recompute: str,
+    memory: MemoryBreakdown,
+    usable: float,
+    fabric: _Fabric,
+) -> Plan:
+    """Cost one layout with its memory breakdown (the reason is written later)."""
+    tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
+    hardware_flops_per_token = w.model_flops_per_token + recompute_flops_per_token(
+        w.active_params, w.layers, w.hidden, w.seq, recompute
+    )
+    params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
+    cost = step_cost(
+        acc=acc,
+        precision=w.precision,
+        hidden=w.hidden,
+        layers=w.layers,
+        seq=w.seq,
+        model_flops_per_token=w.model_flops_per_token,
+        hardware_flops_per_token=hardware_flops_per_token,
+        params_per_gpu=params_rank,
+        tokens_per_step=w.tokens_per_step,
+        gpus=gpus,
+        tp=tp,
+        pp=pp,
+        ep=ep,
+        micro_batch=micro_batch,
+        zero_stage=zero,
+        top_k=w.top_k,
+        moe=w.moe,
+        method=w.method,
+        recompute=recompute,
+        gpus_per_node=fabric.gpus_per_node,
+        nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
+        oversubscription=fabric.oversubscription,
+    )
+    return Plan(
+        gpus=gpus,
+        tensor=tp,
+        pipeline=pp,
+        data=layout.data,
+        expert=ep,
+        zero_stage=zero,
+        micro_batch_size=micro_batch,
+        recompute=recompute,
+        memory=memory,
+        usable_gb=usable,
+        fits=memory.total_gb <= usable,
+        cost=cost,
+        reason="",
+    )
+
+
+def _data_parallel_fallback(
+    w: Workload, acc: AcceleratorSpec, gpus: int, usable: float, fabric: _Fabric
+) -> Plan:
+    """Pure data parallelism with full recomputation, reported as not fitting."""
+    memory = plan_memory(w, acc, tp=1, pp=1, dp=gpus, ep=1, zero=0, micro_batch=1, recompute="full")
+    flops_per_token = w.model_flops_per_token
+    cost = step_cost(
+        acc=acc,
+        precision=w.precision,
+        hidden=w.hidden,
+        layers=w.layers,
+        seq=w.seq,
+        model_flops_per_token=flops_per_token,
+        hardware_flops_per_token=flops_per_token,
+        params_per_gpu=w.dense_params + w.expert_params,
+        tokens_per_step=w.tokens_per_step,
+        gpus=gpus,
+        tp=1,
+        pp=1,
+        ep=1,
+        micro_batch=1,
+        zero_stage=0,
+        top_k=w.top_k,
+        moe=w.moe,
+        method=w.method,
+        recompute="full",
+        gpus_per_node=fabric.gpus_per_node,
+        nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
+        oversubscription=fabric.oversubscription,
+    )
+    return Plan(
+        gpus=gpus,
+        tensor=1,
+        pipeline=1,
+        data=gpus,
+        expert=1,
+        zero_stage=0,
+        micro_batch_size=1,
+        recompute="full",
+        memory=memory,
+        usable_gb=usable,
+        fits=False,
+        cost=cost,
+        reason="no plan satisfies the forced settings",
+    )
+
+
 def _with_reason(p: Plan) -> Plan:
+    """``p`` with the plain-language reason for its layout."""
     if not p.fits:
         reason = (
             f"does not fit: even the leanest plan needs {p.memory.total_gb:.0f} GB "
@@ -331,18 +416,4 @@ def _with_reason(p: Plan) -> Plan:
             if parts
             else "fastest plan that fits: plain data parallelism"
         )
-    return Plan(
-        p.gpus,
-        p.tensor,
-        p.pipeline,
-        p.data,
-        p.expert,
-        p.zero_stage,
-        p.micro_batch_size,
-        p.recompute,
-        p.memory,
-        p.usable_gb,
-        p.fits,
-        p.cost,
-        reason,
-    )
+    return replace(p, reason=reason)
