@@ -25,6 +25,9 @@ References
 .. [1] S. Williams, A. Waterman, D. Patterson, "Roofline", CACM 52(4), 2009.
 .. [2] Narayanan et al., Megatron-LM PTD-P, arXiv 2104.04473 (2021), sec. 3
        (pipeline bubble (p-1)/m, tensor-parallel all-reduces per layer).
+.. [3] nccl-tests doc/PERFORMANCE.md: a ring all-reduce moves 2 (n-1)/n of the buffer.
+.. [4] Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 7: 16-bit gradients;
+       stage 3 moves 1.5x the data-parallel volume.
 """
 
 from __future__ import annotations
@@ -33,6 +36,22 @@ from dataclasses import dataclass
 
 from .assumptions import value
 from .hardware import AcceleratorSpec, peak_tflops
+from .inputs import ADAPTER_METHODS
+
+_FLOPS_PER_TFLOP = 1e12
+_BYTES_PER_GB = 1e9
+_BITS_PER_BYTE = 8.0
+_DIRECTIONS = 2.0  # scale-up bandwidth is quoted both ways; one way is half
+
+# Communication per step, by collective (volumes in the module docstring of network.py)
+RING_ALL_REDUCE = 2.0  # a ring all-reduce sends 2 (n-1)/n of the buffer per GPU [3]_
+BYTES_PER_VALUE = 2.0  # [B] activations and gradients travel in 16 bits [4]_
+# Tensor parallelism all-reduces each layer's output twice forward and twice backward;
+# full recomputation repeats the forward pair [2]_.
+TP_ALL_REDUCES_PER_LAYER = 4.0
+TP_ALL_REDUCES_PER_LAYER_RECOMPUTE = 6.0
+EP_ALL_TO_ALLS_PER_LAYER = 4.0  # expert dispatch and combine, forward and backward
+ZERO3_COMM_FACTOR = 1.5  # ZeRO-3 also gathers parameters: 1.5x the all-reduce volume [4]_
 
 
 @dataclass(frozen=True)
@@ -70,12 +89,18 @@ def base_hfu(acc: AcceleratorSpec, precision: str, hidden: int) -> float:
 
 def scale_up_bytes_per_s(acc: AcceleratorSpec) -> float:
     """Achievable one-way scale-up bandwidth per GPU [B/s]."""
-    return acc.scale_up_gb_per_s / 2.0 * 1e9 * value("nccl_scale_up_efficiency")
+    return acc.scale_up_gb_per_s / _DIRECTIONS * _BYTES_PER_GB * value("nccl_scale_up_efficiency")
 
 
 def scale_out_bytes_per_s(nic_gbps_per_gpu: float, oversubscription: float) -> float:
     """Achievable one-way scale-out bandwidth per GPU [B/s]."""
-    return nic_gbps_per_gpu / 8.0 * 1e9 * value("nccl_scale_out_efficiency") / oversubscription
+    return (
+        nic_gbps_per_gpu
+        / _BITS_PER_BYTE
+        * _BYTES_PER_GB
+        * value("nccl_scale_out_efficiency")
+        / oversubscription
+    )
 
 
 def step_cost(
@@ -106,7 +131,7 @@ def step_cost(
     """Model FLOPs utilisation of one plan (see module docstring) [-]."""
     dp = max(1, gpus // (tp * pp))
     hfu = base_hfu(acc, precision, hidden)
-    peak = peak_tflops(acc, precision) * 1e12
+    peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP
     t_comp = hardware_flops_per_token * tokens_per_step / gpus / (peak * hfu)  # [s]
     up = scale_up_bytes_per_s(acc)
     out = scale_out_bytes_per_s(nic_gbps_per_gpu, oversubscription)
@@ -115,19 +140,26 @@ def step_cost(
     # (6 with full recomputation), ring volume 2(t-1)/t  [2]
     t_tp = 0.0
     if tp > 1:
-        reduces = 6.0 if recompute == "full" else 4.0
-        vol = reduces * 2.0 * (tp - 1) / tp * 2.0 * hidden * tokens_per_replica * layers / pp
+        if recompute == "full":
+            reduces = TP_ALL_REDUCES_PER_LAYER_RECOMPUTE
+        else:
+            reduces = TP_ALL_REDUCES_PER_LAYER
+        ring = RING_ALL_REDUCE
+        vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_replica
+        vol = vol * layers / pp
         t_tp = vol / up
     # data parallel: all-reduce of 16-bit gradients (x1.5 for ZeRO-3 parameter gathers)
     t_dp = 0.0
     if dp > 1:
-        vol = 2.0 * (dp - 1) / dp * 2.0 * params_per_gpu * (1.5 if zero_stage == 3 else 1.0)
+        zero_factor = ZERO3_COMM_FACTOR if zero_stage == 3 else 1.0
+        vol = RING_ALL_REDUCE * (dp - 1) / dp * BYTES_PER_VALUE * params_per_gpu * zero_factor
         spans_nodes = gpus > gpus_per_node
         t_dp = vol / (out if spans_nodes else up)
     # expert parallel: dispatch + combine, forward + backward, top-k copies of each token
     t_ep = 0.0
     if moe and ep > 1:
-        vol = 4.0 * top_k * hidden * 2.0 * (ep - 1) / ep * tokens_per_replica / tp * layers / pp
+        vol = EP_ALL_TO_ALLS_PER_LAYER * top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
+        vol = vol * tokens_per_replica / tp * layers / pp
         t_ep = vol / (up if ep * tp <= gpus_per_node else out)
     micro_batches = max(1.0, tokens_per_replica / (micro_batch * seq))
     bubble = (pp - 1) / (micro_batches + pp - 1)
@@ -136,6 +168,13 @@ def step_cost(
     mfu = hfu * (model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
     if moe:
         mfu *= value("eff_moe_factor")
-    if method in ("lora", "qlora"):
+    if method in ADAPTER_METHODS:
         mfu *= value("eff_small_kernel_penalty")
-    return StepCost(hfu, t_tp / t_comp, t_dp / t_comp, t_ep / t_comp, bubble, mfu)
+    return StepCost(
+        hfu_base=hfu,
+        tp_comm_ratio=t_tp / t_comp,
+        dp_comm_ratio=t_dp / t_comp,
+        ep_comm_ratio=t_ep / t_comp,
+        pp_bubble=bubble,
+        mfu=mfu,
+    )

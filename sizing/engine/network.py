@@ -25,10 +25,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import value
+from .efficiency import (
+    BYTES_PER_VALUE,
+    EP_ALL_TO_ALLS_PER_LAYER,
+    RING_ALL_REDUCE,
+    TP_ALL_REDUCES_PER_LAYER,
+    ZERO3_COMM_FACTOR,
+)
 from .hardware import AcceleratorSpec, peak_tflops
+from .inputs import ADAPTER_METHODS
 from .parallelism import Plan, Workload
 
 _NIC_STEPS_GBPS = (100, 200, 400, 800)  # [Gb/s] InfiniBand EDR/HDR/NDR/XDR ports [2]
+_NDR_GBPS = 400  # [Gb/s] fastest InfiniBand NDR port; faster ones are XDR
+_FLOPS_PER_TFLOP = 1e12
+_BYTES_PER_GB = 1e9
+_BITS_PER_BYTE = 8.0
+_DIRECTIONS = 2.0  # scale-up bandwidth is quoted both ways; one way is half
+_MIN_MFU = 1e-6  # [-] guards the division when a plan computes nothing useful
+_PIPELINE_TRANSFERS = 2.0  # activations forward, their gradients backward
+_SMALLEST_OVERSUBSCRIPTION = 2.0  # oversubscribed fabrics come in whole ratios from 2:1
 
 
 @dataclass(frozen=True)
@@ -62,21 +78,44 @@ def plan_network(
     tp, pp, dp, ep = plan.tensor, plan.pipeline, plan.data, plan.expert
     tokens_rep = w.tokens_per_step / dp
     params_gpu = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-    if w.method in ("lora", "qlora"):
+    if w.method in ADAPTER_METHODS:
         params_gpu = w.adapter_params / (tp * pp)
-    vol = {
-        "data": (2.0 * (dp - 1) / dp * 2.0 * params_gpu * (1.5 if plan.zero_stage == 3 else 1.0))
-        if dp > 1
-        else 0.0,
-        "tensor": (4.0 * 2.0 * (tp - 1) / tp * 2.0 * w.hidden * tokens_rep * w.layers / pp)
+    zero_factor = ZERO3_COMM_FACTOR if plan.zero_stage == 3 else 1.0
+    ring, value_bytes = RING_ALL_REDUCE, BYTES_PER_VALUE
+    vol = {  # [B] per step and accelerator
+        "data": (ring * (dp - 1) / dp * value_bytes * params_gpu * zero_factor) if dp > 1 else 0.0,
+        "tensor": (
+            TP_ALL_REDUCES_PER_LAYER
+            * ring
+            * (tp - 1)
+            / tp
+            * value_bytes
+            * w.hidden
+            * tokens_rep
+            * w.layers
+            / pp
+        )
         if tp > 1
         else 0.0,
-        "pipeline": (2.0 * 2.0 * w.hidden * tokens_rep / tp) if pp > 1 else 0.0,
-        "expert": (4.0 * w.top_k * 2.0 * w.hidden * tokens_rep / tp * (ep - 1) / ep * w.layers / pp)
+        "pipeline": (_PIPELINE_TRANSFERS * value_bytes * w.hidden * tokens_rep / tp)
+        if pp > 1
+        else 0.0,
+        "expert": (
+            EP_ALL_TO_ALLS_PER_LAYER
+            * w.top_k
+            * value_bytes
+            * w.hidden
+            * tokens_rep
+            / tp
+            * (ep - 1)
+            / ep
+            * w.layers
+            / pp
+        )
         if ep > 1
         else 0.0,
     }
-    rate = peak_tflops(acc, w.precision) * 1e12 * max(plan.mfu, 1e-6)
+    rate = peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP * max(plan.mfu, _MIN_MFU)
     step = w.model_flops_per_token * w.tokens_per_step / plan.gpus / rate  # [s]
     spans = plan.gpus > gpus_per_node
     inside = vol["tensor"] + (vol["expert"] if ep * tp <= gpus_per_node else 0.0)
@@ -86,18 +125,23 @@ def plan_network(
         if ep * tp > gpus_per_node:
             outside += vol["expert"]
     budget = max_comm_share * step
-    up_needed = inside / budget / 1e9 if inside else 0.0
-    out_needed = outside / budget / 1e9 if outside else 0.0  # [GB/s per GPU]
+    up_needed = inside / budget / _BYTES_PER_GB if inside else 0.0
+    out_needed = outside / budget / _BYTES_PER_GB if outside else 0.0  # [GB/s per GPU]
     eff = value("nccl_scale_out_efficiency")
-    per_gpu_gbps = out_needed * 8.0 / eff
+    per_gpu_gbps = out_needed * _BITS_PER_BYTE / eff
     nic = next((n for n in _NIC_STEPS_GBPS if n >= per_gpu_gbps), _NIC_STEPS_GBPS[-1])
     nics = gpus_per_node if spans else 0
     have = nic if spans else 0.0
-    max_os = max(1.0, have / per_gpu_gbps) if per_gpu_gbps > 0 else 8.0
+    if per_gpu_gbps > 0:
+        max_os = max(1.0, have / per_gpu_gbps)
+    else:
+        max_os = value("single_node_oversubscription")
     if oversubscription is not None:
         chosen = oversubscription
+    elif max_os < _SMALLEST_OVERSUBSCRIPTION:
+        chosen = 1.0
     else:
-        chosen = 1.0 if max_os < 2.0 else min(4.0, float(int(max_os)))
+        chosen = min(value("max_recommended_oversubscription"), float(int(max_os)))
     fabric = "non-blocking (1:1) fat tree" if chosen <= 1.0 else f"oversubscribed {chosen:g}:1"
     notes: list[str] = []
     if oversubscription is not None and oversubscription > max_os:
@@ -108,22 +152,22 @@ def plan_network(
     if not spans:
         notes.append("single node: no scale-out fabric needed for training traffic")
     tech = {
-        "infiniband": "InfiniBand NDR" if nic <= 400 else "InfiniBand XDR",
+        "infiniband": "InfiniBand NDR" if nic <= _NDR_GBPS else "InfiniBand XDR",
         "roce": f"RoCE v2 Ethernet {nic} GbE",
         "ethernet": f"Ethernet {nic} GbE (RoCE v2)",
     }[inter_node]
     return NetworkResult(
-        step,
-        {k: v / 1e9 for k, v in vol.items()},
-        up_needed,
-        acc.scale_up_gb_per_s / 2.0,
-        out_needed,
-        per_gpu_gbps * gpus_per_node if spans else 0.0,
-        nic if spans else 0,
-        nics,
-        fabric if spans else "none (single node)",
-        max_os,
-        tech if spans else "none",
-        max_comm_share,
-        tuple(notes),
+        step_time_s=step,
+        per_step_gb={kind: volume / _BYTES_PER_GB for kind, volume in vol.items()},
+        scale_up_gb_per_s_needed=up_needed,
+        scale_up_gb_per_s_available=acc.scale_up_gb_per_s / _DIRECTIONS,
+        scale_out_gb_per_s_per_gpu_needed=out_needed,
+        scale_out_gbps_per_node_needed=per_gpu_gbps * gpus_per_node if spans else 0.0,
+        nic_gbps=nic if spans else 0,
+        nics_per_node=nics,
+        fabric=fabric if spans else "none (single node)",
+        max_oversubscription=max_os,
+        technology=tech if spans else "none",
+        max_comm_share=max_comm_share,
+        notes=tuple(notes),
     )
