@@ -7,7 +7,7 @@ Per year ``k`` (demand grows by ``(1 + g)^(k-1)``)::
     buy_1       = gpus * price_gpu * server_mult / (1 - net_share) + opex
     opex_k      = support * capex + power + space + staff + storage
     power       = nodes * server_kW * draw * 8760 * PUE * USD/kWh
-    hybrid_k    = f * buy_k + (1 - f) * on_demand_k          (f = 0.5 owned base)
+    hybrid_k    = f * buy_k + (1 - f) * on_demand_k          (f: hybrid_owned_share)
 
 The break-even utilisation solves ``on_demand(u) = buy``.
 
@@ -23,12 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import value
-from .hardware import AcceleratorSpec
+from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
 from .prices import price
 from .resolve import Resolved
 
 _HOURS_PER_YEAR = 8760.0
-_HYBRID_OWNED_SHARE = 0.5  # [-] owned share of peak capacity in the hybrid option
+_MONTHS_PER_YEAR = 12.0
+_GB_PER_TB = 1000.0
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,17 @@ class CostResult:
 
 def _option(by_year: list[float], low: float, high: float, basis: str) -> CostOption:
     total = sum(by_year)
-    return CostOption(total, tuple(by_year), total * low, total * high, basis)
+    return CostOption(
+        total_usd=total,
+        by_year_usd=tuple(by_year),
+        low_usd=total * low,
+        high_usd=total * high,
+        basis=basis,
+    )
+
+
+def _midpoint(a: float, b: float) -> float:
+    return (a + b) / 2.0
 
 
 def plan_cost(
@@ -72,7 +83,7 @@ def plan_cost(
     """TCO of the recommended cluster (see module docstring)."""
     u, years = r.utilisation, r.years
     growth = [(1.0 + r.roadmap_growth) ** k for k in range(years)]
-    storage_year = storage_tb * 1000.0 * price("storage_usd_per_gb_month") * 12.0
+    storage_year = storage_tb * _GB_PER_TB * price("storage_usd_per_gb_month") * _MONTHS_PER_YEAR
     idle = price("cloud_idle_share")
     od = [
         gpus * _HOURS_PER_YEAR * u * (1.0 + idle) * r.cloud_usd_per_gpu_hour * g + storage_year * g
@@ -82,39 +93,14 @@ def plan_cost(
         gpus * _HOURS_PER_YEAR * r.cloud_reserved_usd_per_gpu_hour * g + storage_year * g
         for g in growth
     ]
-    server_kw = acc.server_power_kw * r.gpus_per_node / 8.0
-    hw_capex = gpus * r.purchase_usd_per_gpu * price("server_cost_multiplier")
-    capex = hw_capex / (1.0 - price("interconnect_share"))
-    staff_fte = max(0.25, gpus * price("staff_fte_per_gpu"))
-    buy: list[float] = []
-    prev = 1.0
-    for k, g in enumerate(growth):
-        extra = capex * (g - prev) if k else capex
-        prev = g
-        power = (
-            nodes
-            * g
-            * server_kw
-            * value("server_power_draw_share")
-            * _HOURS_PER_YEAR
-            * r.pue
-            * r.electricity_usd_per_kwh
-        )
-        space = nodes * g * server_kw * r.colocation_usd_per_kw_month * 12.0
-        opex = (
-            price("support_share_per_year") * capex * g
-            + power
-            + space
-            + staff_fte * r.staff_usd_per_year * g
-            + storage_year * g
-        )
-        buy.append(extra + opex)
-    hybrid = [
-        _HYBRID_OWNED_SHARE * b + (1.0 - _HYBRID_OWNED_SHARE) * o
-        for b, o in zip(buy, od, strict=True)
-    ]
+    capex, buy = _buy_by_year(
+        r, acc, gpus=gpus, nodes=nodes, growth=growth, storage_year=storage_year
+    )
+    owned = value("hybrid_owned_share")
+    hybrid = [owned * b + (1.0 - owned) * o for b, o in zip(buy, od, strict=True)]
     residual = 1.0 - years / price("depreciation_years")
     buy_low = 1.0 - max(0.0, residual) * capex / max(sum(buy), 1.0)
+    buy_high = value("buy_high_factor")
     lo, hi = price("cloud_low_factor"), price("cloud_high_factor")
     options = {
         "cloud_on_demand": _option(
@@ -133,15 +119,15 @@ def plan_cost(
         "buy": _option(
             buy,
             buy_low,
-            1.2,
+            buy_high,
             "hardware, network, support, power with PUE, space, "
             "staff, storage; low = minus residual value after the horizon",
         ),
         "hybrid": _option(
             hybrid,
-            (buy_low + lo) / 2.0,
-            (1.2 + hi) / 2.0,
-            "half the capacity owned, peaks on cloud on-demand",
+            _midpoint(buy_low, lo),
+            _midpoint(buy_high, hi),
+            "half the capacity owned, peaks on cloud on-demand",  # hybrid_owned_share 0.5
         ),
     }
     per_u = sum(
@@ -151,7 +137,67 @@ def plan_cost(
     breakeven = (sum(buy) - fixed_od) / per_u if per_u > 0 else None
     candidates = [k for k in options if k in allowed] or list(options)
     best = min(candidates, key=lambda k: options[k].total_usd)
-    sources = (
+    return CostResult(
+        cloud_on_demand=options["cloud_on_demand"],
+        cloud_reserved=options["cloud_reserved"],
+        buy=options["buy"],
+        hybrid=options["hybrid"],
+        break_even_utilisation=breakeven,
+        recommended_option=best,
+        utilisation=u,
+        years=years,
+        one_run_cloud_usd=run_gpu_hours * r.cloud_usd_per_gpu_hour,
+        price_sources=_price_sources(r, acc),
+    )
+
+
+def _buy_by_year(
+    r: Resolved,
+    acc: AcceleratorSpec,
+    *,
+    gpus: int,
+    nodes: int,
+    growth: list[float],
+    storage_year: float,
+) -> tuple[float, list[float]]:
+    """Capital cost and the cost of owning the cluster each year [USD] [1]_ [2]_.
+
+    Year one buys the cluster; later years buy the growth.  Every year pays
+    support, power with PUE, space, staff and storage.
+    """
+    server_kw = acc.server_power_kw * r.gpus_per_node / REFERENCE_SERVER_GPUS
+    hw_capex = gpus * r.purchase_usd_per_gpu * price("server_cost_multiplier")
+    capex = hw_capex / (1.0 - price("interconnect_share"))
+    staff_fte = max(value("staff_fte_minimum"), gpus * price("staff_fte_per_gpu"))
+    buy: list[float] = []
+    prev = 1.0
+    for k, g in enumerate(growth):
+        extra = capex * (g - prev) if k else capex
+        prev = g
+        power = (
+            nodes
+            * g
+            * server_kw
+            * value("server_power_draw_share")
+            * _HOURS_PER_YEAR
+            * r.pue
+            * r.electricity_usd_per_kwh
+        )
+        space = nodes * g * server_kw * r.colocation_usd_per_kw_month * _MONTHS_PER_YEAR
+        opex = (
+            price("support_share_per_year") * capex * g
+            + power
+            + space
+            + staff_fte * r.staff_usd_per_year * g
+            + storage_year * g
+        )
+        buy.append(extra + opex)
+    return capex, buy
+
+
+def _price_sources(r: Resolved, acc: AcceleratorSpec) -> tuple[dict[str, str], ...]:
+    """The prices behind the comparison, with where and when they were read."""
+    return (
         {
             "item": f"{acc.name} cloud price",
             "value": f"${r.cloud_usd_per_gpu_hour:.2f}/GPU-h",
@@ -182,16 +228,4 @@ def plan_cost(
             "source": "CoreWeave list price",
             "as_of": "2026-09-20",
         },
-    )
-    return CostResult(
-        options["cloud_on_demand"],
-        options["cloud_reserved"],
-        options["buy"],
-        options["hybrid"],
-        breakeven,
-        best,
-        u,
-        years,
-        run_gpu_hours * r.cloud_usd_per_gpu_hour,
-        sources,
     )

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .assumptions import value
-from .hardware import AcceleratorSpec
+from .assumptions import value, whole
+from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
 from .resolve import Resolved
 
 
@@ -73,26 +73,35 @@ def plan_deployment(
     else:
         security += ["physical access control to the racks", "encrypted storage at rest"]
     security.append("role-based access to data and checkpoints; audit logging")
-    server_kw = acc.server_power_kw * r.gpus_per_node / 8.0
+    server_kw = acc.server_power_kw * r.gpus_per_node / REFERENCE_SERVER_GPUS
     it_kw = server_kw * nodes
+    per_rack, rack_kw, cooling = _racks(server_kw)
+    return DeploymentResult(
+        recommended_model=choice,
+        reasons=tuple(reasons),
+        security_measures=tuple(dict.fromkeys(security)),
+        facility_power_kw=it_kw,
+        facility_power_with_pue_kw=it_kw * r.pue,
+        rack_power_kw=rack_kw,
+        nodes_per_rack=per_rack,
+        racks=-(-nodes // per_rack),
+        cooling=cooling,
+    )
+
+
+def _racks(server_kw: float) -> tuple[int, float, str]:
+    """Nodes per rack, rack power [kW] and cooling for servers of ``server_kw`` [1]_.
+
+    As many servers as fit under the air-cooled rack limit, at most the
+    densest rack of the reference architecture; liquid cooling above the
+    limit or for servers that draw too much to cool by air.
+    """
     air_max = value("rack_power_air_max_kw")
     per_rack = max(1, int(air_max // server_kw)) if server_kw <= air_max else 1
-    per_rack = min(per_rack, 4)
-    racks = -(-nodes // per_rack)
+    per_rack = min(per_rack, whole("max_nodes_per_rack"))
     rack_kw = per_rack * server_kw
-    cooling = (
-        "air cooling (rear-door heat exchangers advisable above 30 kW/rack)"
-        if rack_kw <= air_max and server_kw < 12.0
-        else "direct liquid cooling"
-    )
-    return DeploymentResult(
-        choice,
-        tuple(reasons),
-        tuple(dict.fromkeys(security)),
-        it_kw,
-        it_kw * r.pue,
-        rack_kw,
-        per_rack,
-        racks,
-        cooling,
-    )
+    if rack_kw <= air_max and server_kw < value("liquid_cooling_server_kw"):
+        cooling = "air cooling (rear-door heat exchangers advisable above 30 kW/rack)"
+    else:
+        cooling = "direct liquid cooling"
+    return per_rack, rack_kw, cooling

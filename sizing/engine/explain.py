@@ -6,7 +6,9 @@ apply are appended to the open questions.
 
 from __future__ import annotations
 
+from .assumptions import value, whole
 from .cluster import RunEstimate
+from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .resolve import Resolved
 from .result import ConcurrencyResult
 
@@ -25,7 +27,11 @@ def human_count(n: float) -> str:
 
 
 def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
-    """The three things that most drive the recommendation."""
+    """The three things that most drive the recommendation.
+
+    Each candidate has a rank (higher first); they order sentences, they are
+    no estimate of anything.
+    """
     out: list[tuple[float, str]] = []
     tokens = r.tokens * r.epochs
     out.append(
@@ -35,7 +41,7 @@ def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
             f"compute: {run.gpu_hours:,.0f} GPU-hours per run",
         )
     )
-    if r.deadline_given or r.deadline_days < 30:
+    if r.deadline_given or r.deadline_days < value("deadline_days_pretraining_scale"):
         out.append(
             (
                 2.5,
@@ -50,7 +56,7 @@ def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
                 f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan)",
             )
         )
-    if r.method in ("lora", "qlora"):
+    if r.method in ADAPTER_METHODS:
         out.append((2.8, f"{r.method.upper()} trains only small adapters, so one node is enough"))
     if r.concurrent_jobs > 1:
         out.append((2.2, f"{r.concurrent_jobs} jobs at once multiply the cluster"))
@@ -90,15 +96,24 @@ def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:
 
 def concurrency(r: Resolved, gpus_per_job: int, per_node: int) -> ConcurrencyResult:
     """Capacity for concurrent jobs and a scheduler recommendation."""
-    headroom = 0 if r.concurrent_jobs == 1 else gpus_per_job // 4
-    big = gpus_per_job >= 4 * per_node
-    if big or r.method in ("pretrain", "continued_pretrain"):
+    if r.concurrent_jobs == 1:
+        headroom = 0
+    else:
+        headroom = int(gpus_per_job * value("concurrency_headroom_share"))
+    big = gpus_per_job >= whole("gang_scheduled_job_nodes") * per_node
+    if big or r.method in PRETRAINING_METHODS:
         sched = "Slurm"
         why = "multi-node gang-scheduled training jobs; Slurm's topology-aware scheduling"
-    elif r.teams > 1 or r.users > 4:
+    elif r.teams > 1 or r.users > whole("shared_cluster_users"):
         sched = "Kubernetes with a batch scheduler (Kueue or Volcano)"
         why = "several teams sharing GPUs with quotas and mostly single-node jobs"
     else:
         sched = "Slurm"
         why = "a few users running batch jobs; simplest to operate"
-    return ConcurrencyResult(r.concurrent_jobs, gpus_per_job, headroom, sched, why)
+    return ConcurrencyResult(
+        concurrent_jobs=r.concurrent_jobs,
+        gpus_per_job=gpus_per_job,
+        headroom_gpus=headroom,
+        scheduler=sched,
+        reason=why,
+    )

@@ -22,6 +22,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .prices import price
+
+REFERENCE_SERVER_GPUS = 8  # server_power_kw is quoted for a server of this many GPUs
+
 
 @dataclass(frozen=True)
 class AcceleratorSpec:
@@ -48,7 +52,7 @@ class AcceleratorSpec:
     scale_up_name: str
     pcie_gen: int
     nic_gbps_per_gpu: float  # compute-fabric NIC per GPU in reference nodes
-    server_power_kw: float  # 8-GPU server max power
+    server_power_kw: float  # max power of a REFERENCE_SERVER_GPUS-GPU server [kW]
     purchase_usd_per_gpu: float
     purchase_date: str
     cloud_usd_per_gpu_hour: float
@@ -66,8 +70,8 @@ _NV = "NVIDIA datasheet via glennklockwood.com / cli99 llm-analysis @ d841e40"
 _EPP = "Epoch AI training-cost-trends 'Hardware prices.csv' @ 263c40a"
 # Reserved (3-year commitment) prices where no provider publishes one are the
 # on-demand price times the observed 3-yr/on-demand ratio of GCP a3-highgpu
-# (4.86/11.06 = 0.44, 2025-03-17); see prices.RESERVED_DISCOUNT.
-_RES = 0.44
+# (4.86/11.06 = 0.44, 2025-03-17): the price "reserved_discount".
+_RES = price("reserved_discount")
 
 _SPECS = (
     _spec(

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from .assumptions import value
 from .hardware import AcceleratorSpec
 
+_MEDIA_MODALITIES = ("image", "video", "audio", "multimodal")  # decoded by the host CPUs
+
 
 @dataclass(frozen=True)
 class HostsResult:
@@ -33,7 +35,7 @@ def plan_hosts(
     acc: AcceleratorSpec, gpus_per_node: int, modality: str, preprocessing: str
 ) -> HostsResult:
     """Host sizing per node (see module docstring)."""
-    heavy = modality in ("image", "video", "audio", "multimodal") and preprocessing == "on_the_fly"
+    heavy = modality in _MEDIA_MODALITIES and preprocessing == "on_the_fly"
     cores = int(value("cpu_cores_per_gpu_media" if heavy else "cpu_cores_per_gpu_text"))
     ram = value("ram_to_gpu_memory") * gpus_per_node * acc.memory_gb
     ram_rounded = _round_ram(ram)
@@ -43,7 +45,12 @@ def plan_hosts(
         else "pre-tokenised data: cores for loaders, communication and checkpoint staging"
     )
     return HostsResult(
-        cores * gpus_per_node, cores, ram_rounded, acc.pcie_gen, round(3.84 * gpus_per_node, 2), why
+        cpu_cores_per_node=cores * gpus_per_node,
+        cpu_cores_per_gpu=cores,
+        ram_gb_per_node=ram_rounded,
+        pcie_generation=acc.pcie_gen,
+        local_nvme_tb_per_node=round(value("local_nvme_tb_per_gpu") * gpus_per_node, 2),
+        rationale=why,
     )
 
 

@@ -16,7 +16,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .assumptions import value
+from .assumptions import value, whole
+
+# An interval shorter than two checkpoint writes would stall half the time or more; and
+# no interval is shorter than a minute.
+_MIN_WRITES_PER_INTERVAL = 2.0
+_MIN_INTERVAL_HOURS = 1.0 / 60.0
 
 
 def job_mtbf_hours(gpus: int) -> float:
@@ -90,14 +95,24 @@ def plan_resilience(
     mtbf = job_mtbf_hours(gpus)
     optimal = daly_interval_hours(write_hours, mtbf)
     interval = forced_interval_hours or min(optimal, max_lost_hours)
-    interval = max(interval, write_hours * 2.0, 1.0 / 60.0)
+    interval = max(interval, write_hours * _MIN_WRITES_PER_INTERVAL, _MIN_INTERVAL_HOURS)
     per_failure = value("restart_hours") + interval / 2.0
     overhead = write_hours / interval + per_failure / mtbf + value("run_overhead_share")
     goodput = 1.0 / (1.0 + overhead)
     wall = compute_hours / goodput
     interruptions = wall / mtbf
     lost = interruptions * per_failure
-    spares = math.ceil(value("spare_node_fraction") * nodes) if nodes >= 4 else 0
+    if nodes >= whole("spare_nodes_min_cluster_nodes"):
+        spares = math.ceil(value("spare_node_fraction") * nodes)
+    else:
+        spares = 0
     return ResilienceResult(
-        mtbf, interval, optimal, interruptions, lost, lost * gpus, spares, goodput
+        job_mtbf_hours=mtbf,
+        checkpoint_interval_hours=interval,
+        optimal_interval_hours=optimal,
+        expected_interruptions=interruptions,
+        expected_lost_hours=lost,
+        lost_gpu_hours=lost * gpus,
+        spare_nodes=spares,
+        goodput=goodput,
     )

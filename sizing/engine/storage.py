@@ -20,7 +20,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import value
+from .inputs import ADAPTER_METHODS
+from .memory import adapter_bytes_per_param, optimizer_state_bytes
 from .resolve import Resolved
+
+_BYTES_PER_GB = 1e9
+_BYTES_PER_TB = 1e12
+_GB_PER_TB = 1e3
+_MB_PER_TB = 1e6
+_SECONDS_PER_MINUTE = 60.0
+# Tokenised text stores each token id in 16 bits when the vocabulary fits, else in 32.
+_UINT16_VALUES = 2**16
+_TOKEN_ID_BYTES_SMALL_VOCAB = 2.0
+_TOKEN_ID_BYTES_LARGE_VOCAB = 4.0
 
 
 @dataclass(frozen=True)
@@ -42,12 +54,19 @@ class StorageResult:
 
 def checkpoint_bytes_per_param(r: Resolved) -> float:
     """Bytes per parameter in a resumable checkpoint [B/param] [1]_."""
-    if r.method in ("lora", "qlora"):
-        return 0.0
+    if r.method in ADAPTER_METHODS:
+        return 0.0  # the frozen base is not checkpointed; the adapters are counted apart
     if r.precision in ("fp32", "tf32"):
-        return 4.0 + (8.0 if r.optimizer.startswith("adam") else 4.0)
+        # FP32 weights plus full-size moments: every Adam variant is counted at FP32 Adam's 8
+        # (8-bit Adam and Adafactor included), anything else at one momentum buffer.
+        if r.optimizer.startswith("adam"):
+            moments = value("adam_state_bytes")
+        else:
+            moments = value("momentum_state_bytes")
+        return value("weight_bytes_fp32") + moments
+    # BLOOM's 14 B/param for mixed-precision Adam, with Adam's moments swapped for this optimizer's
     return value("checkpoint_bytes_mixed_adam") - (
-        8.0 - {"adamw": 8.0, "adamw_8bit": 2.0, "adafactor": 0.0}.get(r.optimizer, 4.0)
+        value("adam_state_bytes") - optimizer_state_bytes(r.optimizer)
     )
 
 
@@ -56,18 +75,23 @@ def plan_storage(
 ) -> StorageResult:
     """Storage requirements for one cluster (see module docstring)."""
     bpp = checkpoint_bytes_per_param(r)
-    ckpt_gb = (r.total_params * bpp + adapter_params * 12.0) / 1e9
-    write = ckpt_gb / (r.checkpoint_minutes_max * 60.0)
-    ckpt_tb = ckpt_gb * r.checkpoints_retained * max(1, r.concurrent_jobs) / 1e3
+    adapter = adapter_bytes_per_param()
+    adapter_checkpoint_bpp = adapter.weights + adapter.optimizer  # no gradients in a checkpoint
+    ckpt_gb = (r.total_params * bpp + adapter_params * adapter_checkpoint_bpp) / _BYTES_PER_GB
+    write = ckpt_gb / (r.checkpoint_minutes_max * _SECONDS_PER_MINUTE)
+    ckpt_tb = ckpt_gb * r.checkpoints_retained * max(1, r.concurrent_jobs) / _GB_PER_TB
     growth = (1.0 + r.data_growth) ** max(0, r.years - 1)
     dataset_tb = r.dataset_size_tb * growth
     if r.modality == "text":
-        bytes_per_token = 2.0 if r.vocab_size <= 65536 else 4.0
-        read = tokens_per_s * bytes_per_token * value("read_headroom") / 1e9
+        if r.vocab_size <= _UINT16_VALUES:
+            bytes_per_token = _TOKEN_ID_BYTES_SMALL_VOCAB
+        else:
+            bytes_per_token = _TOKEN_ID_BYTES_LARGE_VOCAB
+        read = tokens_per_s * bytes_per_token * value("read_headroom") / _BYTES_PER_GB
     else:
-        per_token = r.dataset_size_tb * 1e12 / max(r.tokens, 1.0)
+        per_token = r.dataset_size_tb * _BYTES_PER_TB / max(r.tokens, 1.0)
         read = max(
-            tokens_per_s * per_token * value("read_headroom") / 1e9,
+            tokens_per_s * per_token * value("read_headroom") / _BYTES_PER_GB,
             value("min_read_gb_per_s_per_gpu_media") * gpus,
         )
     tiers = (
@@ -85,8 +109,9 @@ def plan_storage(
     advice = None
     avg_mb = None
     if r.files and r.dataset_size_tb:
-        avg_mb = r.dataset_size_tb * 1e6 / r.files
-    if (r.files and r.files > 1e6) or (avg_mb is not None and avg_mb < value("small_file_mb")):
+        avg_mb = r.dataset_size_tb * _MB_PER_TB / r.files
+    many_files = bool(r.files and r.files > value("many_files"))
+    if many_files or (avg_mb is not None and avg_mb < value("small_file_mb")):
         advice = (
             "pack samples into large shards (WebDataset/tar or similar, 100 MB-1 GB each) "
             "and read them sequentially; spread object keys over prefixes (S3: ~5,500 GET/s "
@@ -98,19 +123,19 @@ def plan_storage(
             f"existing storage ({r.existing_read_gb_per_s:g} GB/s) is below the "
             f"{max(read, write):.1f} GB/s needed; stage checkpoints on local NVMe"
         )
-    total = dataset_tb * 1.2 + ckpt_tb  # 20 % for tokenised copies and scratch
+    total = dataset_tb * value("dataset_scratch_factor") + ckpt_tb
     return StorageResult(
-        ckpt_gb,
-        bpp,
-        write,
-        r.checkpoint_minutes_max,
-        r.checkpoints_retained,
-        ckpt_tb,
-        dataset_tb,
-        r.dataset_size_tb,
-        read,
-        total,
-        tiers,
-        advice,
-        tuple(notes),
+        checkpoint_size_gb=ckpt_gb,
+        checkpoint_bytes_per_param=bpp,
+        checkpoint_write_gb_per_s=write,
+        checkpoint_minutes_target=r.checkpoint_minutes_max,
+        checkpoints_retained=r.checkpoints_retained,
+        checkpoint_capacity_tb=ckpt_tb,
+        dataset_capacity_tb=dataset_tb,
+        dataset_size_tb=r.dataset_size_tb,
+        read_gb_per_s=read,
+        total_capacity_tb=total,
+        tiers=tiers,
+        small_files_advice=advice,
+        notes=tuple(notes),
     )
