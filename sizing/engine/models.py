@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .assumptions import whole
+
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -57,21 +59,21 @@ def _m(
     aliases: tuple[str, ...] = (),
 ) -> ModelSpec:
     return ModelSpec(
-        name,
-        family,
-        "moe" if experts else "dense",
-        total,
-        active if active is not None else total,
-        layers,
-        hidden,
-        heads,
-        kv,
-        ffn,
-        vocab,
-        experts,
-        top_k,
-        source,
-        aliases,
+        name=name,
+        family=family,
+        architecture="moe" if experts else "dense",
+        total_params=total,
+        active_params=active if active is not None else total,
+        layers=layers,
+        hidden_size=hidden,
+        attention_heads=heads,
+        kv_heads=kv,
+        ffn_hidden_size=ffn,
+        vocab_size=vocab,
+        experts=experts,
+        experts_per_token=top_k,
+        source=source,
+        aliases=aliases,
     )
 
 
@@ -677,15 +679,19 @@ class Shape:
     ffn_hidden_size: int
 
 
-HEAD_DIM = 128  # [-] head dimension of modern decoders (Llama 2/3, Mistral: 128) [2]
-ASPECT_RATIO = 128  # [-] d_model / n_layer of Llama-like decoders (4096/32 = 128) [2]
+# Decoders wider than this keep a head count divisible by the largest tensor-parallel degree
+# inside a node, as every published large decoder does [2]_.
+_WIDE_DECODER_HIDDEN = 2048
+_TENSOR_PARALLEL_HEADS = 8
+_MIN_BODY_SHARE = 0.5  # the embeddings never take more than half the parameters
+_FIXED_POINT_ITERATIONS = 20
 
 
 def shape_from_params(params: float, vocab_size: int) -> Shape:
     """A plausible decoder shape for a parameter count.
 
     Solves ``N = 12 L h^2 + 2 V h`` with ``L = h / 128`` (Llama-2 7B's aspect
-    ratio) [1]_ [2]_ for the number of layers, rounded to a whole layer, then solves
+    ratio, assumption ``aspect_ratio``) [1]_ [2]_ for the number of layers, rounded to a whole layer, then solves
     the same equation for ``h`` with that ``L``. ``h`` is left unrounded (to the
     nearest unit) on purpose: rounding it to a multiple of 128 would make results
     jump non-monotonically between neighbouring parameter counts (a larger model
@@ -702,16 +708,24 @@ def shape_from_params(params: float, vocab_size: int) -> Shape:
     -------
     Shape
     """
-    hidden = (params * ASPECT_RATIO / 12.0) ** (1.0 / 3.0)
-    for _ in range(20):  # fixed point including the embedding term
-        body = max(params - 2.0 * vocab_size * hidden, params * 0.5)
-        hidden = (body * ASPECT_RATIO / 12.0) ** (1.0 / 3.0)
-    layers = max(1, int(round(hidden / ASPECT_RATIO)))
-    for _ in range(20):  # h for that whole number of layers, embedding included
-        body = max(params - 2.0 * vocab_size * hidden, params * 0.5)
+    aspect_ratio = whole("aspect_ratio")
+    head_dim = whole("head_dim")
+    hidden = (params * aspect_ratio / 12.0) ** (1.0 / 3.0)
+    for _ in range(_FIXED_POINT_ITERATIONS):  # fixed point including the embedding term
+        body = max(params - 2.0 * vocab_size * hidden, params * _MIN_BODY_SHARE)
+        hidden = (body * aspect_ratio / 12.0) ** (1.0 / 3.0)
+    layers = max(1, int(round(hidden / aspect_ratio)))
+    for _ in range(_FIXED_POINT_ITERATIONS):  # h for that whole number of layers
+        body = max(params - 2.0 * vocab_size * hidden, params * _MIN_BODY_SHARE)
         hidden = (body / (12.0 * layers)) ** 0.5
-    h = max(HEAD_DIM, int(round(hidden)))
-    # Large models keep a head count divisible by 8 so tensor parallelism up to 8 stays
-    # possible, as in every published large decoder [2]_.
-    heads = 8 * max(1, round(h / (8 * HEAD_DIM))) if h > 2048 else max(1, round(h / HEAD_DIM))
-    return Shape(layers=layers, hidden_size=h, attention_heads=heads, ffn_hidden_size=4 * h)
+    h = max(head_dim, int(round(hidden)))
+    if h > _WIDE_DECODER_HIDDEN:
+        heads = _TENSOR_PARALLEL_HEADS * max(1, round(h / (_TENSOR_PARALLEL_HEADS * head_dim)))
+    else:
+        heads = max(1, round(h / head_dim))
+    return Shape(
+        layers=layers,
+        hidden_size=h,
+        attention_heads=heads,
+        ffn_hidden_size=whole("ffn_hidden_ratio") * h,
+    )
