@@ -29,12 +29,12 @@ from .resolve_run import (
 )
 from .resolve_site import (
     ask_about_deployment,
+    needs_cuda,
     resolve_hardware,
     resolve_max_lost_hours,
     resolve_network,
     resolve_prices,
     resolve_roadmap,
-    resolve_software,
     resolve_storage,
 )
 
@@ -65,7 +65,6 @@ class Resolved:
     epochs: float
     modality: str
     dataset_size_tb: float
-    samples: float | None
     files: float | None
     data_growth: float
     preprocessing: str
@@ -85,9 +84,7 @@ class Resolved:
     forced_data: int | None
     forced_expert: int | None
     forced_zero: int | None
-    frameworks: tuple[str, ...]
-    custom_cuda_kernels: bool
-    cuda_only: bool
+    cuda_only: bool  # CUDA-only software or kernels: NVIDIA accelerators only
     inter_node: str
     oversubscription: float | None
     max_comm_share: float
@@ -145,7 +142,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         tokens_all_epochs=data.tokens * data.epochs,
         rec=rec,
     )
-    software = resolve_software(answers.software)
+    cuda_only = needs_cuda(answers.software)
     hardware = resolve_hardware(answers.hardware, rec)
     network = resolve_network(answers.network, rec)
     storage = resolve_storage(answers.storage, rec)
@@ -183,7 +180,6 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         epochs=data.epochs,
         modality=data.modality,
         dataset_size_tb=data.dataset_size_tb,
-        samples=data.samples,
         files=data.files,
         data_growth=data.growth,
         preprocessing=data.preprocessing,
@@ -203,9 +199,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         forced_data=forced.data,
         forced_expert=forced.expert,
         forced_zero=forced.zero_stage,
-        frameworks=software.frameworks,
-        custom_cuda_kernels=software.custom_cuda_kernels,
-        cuda_only=software.cuda_only,
+        cuda_only=cuda_only,
         inter_node=network.inter_node,
         oversubscription=answers.network.oversubscription,
         max_comm_share=network.max_comm_share,

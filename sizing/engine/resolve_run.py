@@ -125,7 +125,6 @@ class ResolvedData:
     tokens: float  # [tokens per epoch]
     epochs: float
     dataset_size_tb: float  # [TB]
-    samples: float | None
     files: float | None
     growth: float  # [1/yr]
     preprocessing: str  # "offline" | "on_the_fly"
@@ -177,7 +176,6 @@ def resolve_data(
         tokens=tokens,
         epochs=float(epochs),
         dataset_size_tb=float(dataset_size_tb),
-        samples=answers.samples,
         files=answers.files,
         growth=float(growth),
         preprocessing=str(preprocessing),

@@ -43,22 +43,13 @@ _CUDA_ONLY = (
 _EUROPEAN_REGIONS = ("EU", "UK", "EUROPE")  # residency answers priced at European power rates
 
 
-@dataclass(frozen=True)
-class ResolvedSoftware:
-    frameworks: tuple[str, ...]
-    custom_cuda_kernels: bool
-    cuda_only: bool  # only NVIDIA accelerators can run it
+def needs_cuda(answers: SoftwareInput) -> bool:
+    """Whether custom CUDA kernels or a CUDA-only framework tie the run to NVIDIA.
 
-
-def resolve_software(answers: SoftwareInput) -> ResolvedSoftware:
-    """Frameworks and whether they tie the run to CUDA (not recorded: no default matters)."""
+    Not recorded as an assumption: the default framework (PyTorch) runs anywhere.
+    """
     frameworks = answers.frameworks or _DEFAULT_FRAMEWORKS
-    custom = bool(answers.custom_cuda_kernels)
-    return ResolvedSoftware(
-        frameworks=frameworks,
-        custom_cuda_kernels=custom,
-        cuda_only=custom or any(f in _CUDA_ONLY for f in frameworks),
-    )
+    return bool(answers.custom_cuda_kernels) or any(f in _CUDA_ONLY for f in frameworks)
 
 
 @dataclass(frozen=True)
