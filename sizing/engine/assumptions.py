@@ -540,7 +540,7 @@ _UNLISTED: dict[str, Assumption] = {
     "deadline_days_full_finetune": Assumption(
         7.0, "d", _CHOICE, "2026-12-02", "deadline assumed for a full fine-tune when not given"
     ),
-    "deadline_days_adapters": Assumption(
+    "deadline_days_adapter_training": Assumption(
         1.0, "d", _CHOICE, "2026-12-02", "deadline assumed for LoRA/QLoRA when not given"
     ),
     "default_concurrent_jobs": Assumption(

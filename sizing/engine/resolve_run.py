@@ -277,7 +277,7 @@ def resolve_schedule(
     """
     month = value("deadline_days_pretraining_scale")
     week = value("deadline_days_full_finetune")
-    day = value("deadline_days_adapters")
+    day = value("deadline_days_adapter_training")
     scale_tokens = value("pretraining_scale_tokens")
     if method in PRETRAINING_METHODS or tokens_all_epochs > scale_tokens:
         default_deadline = month
