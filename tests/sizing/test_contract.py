@@ -45,7 +45,20 @@ def example_output() -> dict[str, Any]:
 
 
 def test_contract_input_example_is_valid() -> None:
-    parse_input(_jsonc(BLOCKS[0]))
+    example = _jsonc(BLOCKS[0])
+    inputs = parse_input(example)
+    given = {
+        (section, name): answer
+        for section, fields in example.items()
+        for name, answer in fields.items()
+        if answer is not None
+    }
+    assert len(given) >= 20  # the example answers most questions
+    for (section, name), answer in given.items():
+        parsed = getattr(getattr(inputs, section), name)
+        expected = tuple(answer) if isinstance(answer, list) else answer
+        assert parsed == expected, f"{section}.{name}"
+    assert inputs.model.experts is None  # null means "not sure yet"
 
 
 def test_every_contract_output_key_is_present(example_output: dict[str, Any]) -> None:
@@ -60,16 +73,44 @@ def test_contract_accelerator_ids_are_known() -> None:
 EXTRAS = {
     "timeline": ["options", "deadline_days"],
     "memory": ["breakdown_gb", "usable_gpu_gb", "bytes_per_param"],
-    "cost": ["cloud_on_demand", "cloud_reserved", "buy", "hybrid", "break_even_utilisation",
-             "recommended_option", "price_sources"],
-    "storage": ["read_gb_per_s", "checkpoint_write_gb_per_s", "total_capacity_tb", "tiers",
-                "small_files_advice"],
-    "network": ["per_step_gb", "scale_up_gb_per_s_needed", "scale_out_gb_per_s_per_gpu_needed",
-                "nics_per_node", "fabric", "technology"],
-    "resilience": ["checkpoint_interval_hours", "expected_interruptions", "spare_nodes",
-                   "expected_lost_hours"],
-    "deployment": ["recommended_model", "reasons", "security_measures", "facility_power_kw",
-                   "racks", "cooling"],
+    "cost": [
+        "cloud_on_demand",
+        "cloud_reserved",
+        "buy",
+        "hybrid",
+        "break_even_utilisation",
+        "recommended_option",
+        "price_sources",
+    ],
+    "storage": [
+        "read_gb_per_s",
+        "checkpoint_write_gb_per_s",
+        "total_capacity_tb",
+        "tiers",
+        "small_files_advice",
+    ],
+    "network": [
+        "per_step_gb",
+        "scale_up_gb_per_s_needed",
+        "scale_out_gb_per_s_per_gpu_needed",
+        "nics_per_node",
+        "fabric",
+        "technology",
+    ],
+    "resilience": [
+        "checkpoint_interval_hours",
+        "expected_interruptions",
+        "spare_nodes",
+        "expected_lost_hours",
+    ],
+    "deployment": [
+        "recommended_model",
+        "reasons",
+        "security_measures",
+        "facility_power_kw",
+        "racks",
+        "cooling",
+    ],
     "concurrency": ["scheduler"],
 }
 
@@ -88,7 +129,11 @@ def test_documented_extras_are_present(example_output: dict[str, Any]) -> None:
     assert len(example_output["drivers"]) == 3
     a = example_output["assumptions"][0]
     assert {"key", "value", "unit", "source", "as_of", "provided_by", "rationale"} <= set(a)
-    assert {x["provided_by"] for x in example_output["assumptions"]} <= {"customer", "assumed", "default"}
+    assert {x["provided_by"] for x in example_output["assumptions"]} <= {
+        "customer",
+        "assumed",
+        "default",
+    }
 
 
 def test_output_is_json_serialisable_without_nan(example_output: dict[str, Any]) -> None:
@@ -103,8 +148,23 @@ def test_hardware_count_is_evaluated_not_sized(example_output: dict[str, Any]) -
 def test_model_catalog_has_at_least_25_models_with_sources() -> None:
     assert len(MODEL_CATALOG) >= 25
     families = {m.family for m in MODEL_CATALOG}
-    assert {"Llama 2", "Llama 3", "Llama 3.1", "Llama 3.2", "Mistral", "Mixtral", "Qwen2.5",
-            "Gemma 2", "DeepSeek", "Phi-3", "GPT-2", "BERT", "T5", "Falcon", "OLMo"} <= families
+    assert {
+        "Llama 2",
+        "Llama 3",
+        "Llama 3.1",
+        "Llama 3.2",
+        "Mistral",
+        "Mixtral",
+        "Qwen2.5",
+        "Gemma 2",
+        "DeepSeek",
+        "Phi-3",
+        "GPT-2",
+        "BERT",
+        "T5",
+        "Falcon",
+        "OLMo",
+    } <= families
     assert all(m.source for m in MODEL_CATALOG)
 
 
@@ -115,14 +175,25 @@ def test_missing_answers_are_assumed_and_asked() -> None:
 
 
 def test_custom_cuda_kernels_exclude_other_vendors() -> None:
-    out = size_dict({"model": {"name": "Llama 2 7B"}, "data": {"tokens": 1e9},
-                     "software": {"custom_cuda_kernels": True}})
+    out = size_dict(
+        {
+            "model": {"name": "Llama 2 7B"},
+            "data": {"tokens": 1e9},
+            "software": {"custom_cuda_kernels": True},
+        }
+    )
     assert all(ACCELERATORS[a["accelerator"]].vendor == "NVIDIA" for a in out["alternatives"])
     assert any(e.startswith("mi300x") for e in out["excluded_accelerators"])
 
 
 def test_forced_parallelism_is_honoured() -> None:
-    out = size_dict({"model": {"name": "Llama 2 13B"}, "data": {"tokens": 1e9},
-                     "hardware": {"count": 16}, "parallelism": {"tensor": 4, "pipeline": 2}})
+    out = size_dict(
+        {
+            "model": {"name": "Llama 2 13B"},
+            "data": {"tokens": 1e9},
+            "hardware": {"count": 16},
+            "parallelism": {"tensor": 4, "pipeline": 2},
+        }
+    )
     p = out["parallelism"]
     assert (p["tensor"], p["pipeline"], p["data"]) == (4, 2, 2)

@@ -4,29 +4,33 @@ from __future__ import annotations
 
 import pytest
 
-from sizing.engine import InvalidInput, parse_input
+from sizing.engine import InvalidInput, SizingInput, parse_input
+from sizing.engine.inputs import TrainingInput
 
 
-@pytest.mark.parametrize(("data", "field"), [
-    ({"model": {"total_params": "-7"}}, "model.total_params"),
-    ({"model": {"total_params": -7}}, "model.total_params"),
-    ({"model": {"total_params": True}}, "model.total_params"),
-    ({"model": {"total_params": float("nan")}}, "model.total_params"),
-    ({"model": {"total_params": float("inf")}}, "model.total_params"),
-    ({"model": {"total_params": 1e300}}, "model.total_params"),
-    ({"model": {"layers": 3.5}}, "model.layers"),
-    ({"model": {"nmae": "x"}}, "model.nmae"),
-    ({"modle": {}}, "modle"),
-    ({"training": {"method": "rlhf"}}, "training.method"),
-    ({"hardware": {"accelerator": "tpu-v9"}}, "hardware.accelerator"),
-    ({"data": {"epochs": 0}}, "data.epochs"),
-    ({"schedule": {"deadline_days": -1}}, "schedule.deadline_days"),
-    ({"roadmap": {"utilisation": 1.5}}, "roadmap.utilisation"),
-    ({"model": {"total_params": 7e9, "active_params": 8e9}}, "model.active_params"),
-    ({"model": {"name": "no such model anywhere"}}, "model.name"),
-    ({"training": "lora"}, "training"),
-    ({"software": {"frameworks": "pytorch"}}, "software.frameworks"),
-])
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"model": {"total_params": "-7"}}, "model.total_params"),
+        ({"model": {"total_params": -7}}, "model.total_params"),
+        ({"model": {"total_params": True}}, "model.total_params"),
+        ({"model": {"total_params": float("nan")}}, "model.total_params"),
+        ({"model": {"total_params": float("inf")}}, "model.total_params"),
+        ({"model": {"total_params": 1e300}}, "model.total_params"),
+        ({"model": {"layers": 3.5}}, "model.layers"),
+        ({"model": {"nmae": "x"}}, "model.nmae"),
+        ({"modle": {}}, "modle"),
+        ({"training": {"method": "rlhf"}}, "training.method"),
+        ({"hardware": {"accelerator": "tpu-v9"}}, "hardware.accelerator"),
+        ({"data": {"epochs": 0}}, "data.epochs"),
+        ({"schedule": {"deadline_days": -1}}, "schedule.deadline_days"),
+        ({"roadmap": {"utilisation": 1.5}}, "roadmap.utilisation"),
+        ({"model": {"total_params": 7e9, "active_params": 8e9}}, "model.active_params"),
+        ({"model": {"name": "no such model anywhere"}}, "model.name"),
+        ({"training": "lora"}, "training"),
+        ({"software": {"frameworks": "pytorch"}}, "software.frameworks"),
+    ],
+)
 def test_each_problem_names_its_field(data: dict[str, object], field: str) -> None:
     with pytest.raises(InvalidInput) as exc:
         parse_input(data)
@@ -50,5 +54,9 @@ def test_non_object_input_is_rejected(data: object) -> None:
 
 
 def test_empty_input_is_valid_and_null_means_not_sure() -> None:
-    parse_input({})
-    parse_input({"model": None, "training": {"method": None}})
+    not_sure = SizingInput()  # every answer None
+    assert parse_input({}) == not_sure
+    assert parse_input({"model": None, "training": {"method": None}}) == not_sure
+    assert parse_input({"training": {"method": None, "precision": "bf16"}}) == SizingInput(
+        training=TrainingInput(precision="bf16")
+    )
