@@ -3,9 +3,12 @@
 Public API::
 
     parse_input(data) -> SizingInput          raises InvalidInput
-    size(inputs) -> Recommendation
+    size(inputs, *, today=None) -> Recommendation
     recommendation_to_dict(rec) -> dict       the JSON contract (docs/engine-contract.md)
-    size_dict(data) -> dict
+    size_dict(data, *, today=None) -> dict
+
+``today`` (a ``datetime.date``) dates the customer's answers (their ``as_of``);
+``None`` means the current date, read at call time.
 """
 
 from .core import size, size_dict
