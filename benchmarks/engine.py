@@ -35,8 +35,12 @@ def main() -> None:
     cli = []
     for _ in range(max(3, repeats // 2)):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "sizing.engine", str(EXAMPLES[0])], cwd=ROOT,
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "sizing.engine", str(EXAMPLES[0])],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
         cli.append(time.perf_counter() - start)
     print(f"CLI call ({EXAMPLES[0].name:<30})   median {statistics.median(cli) * 1e3:7.1f} ms")
 

@@ -34,10 +34,10 @@ from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from pipeline.services import schedule_sizing  # noqa: E402
 from questionnaire.models import Submission  # noqa: E402
 from reports.demo import demo_answers, demo_data  # noqa: E402
 from reports.document import render_data  # noqa: E402
-from sizing.services import schedule_sizing  # noqa: E402
 
 
 def time_renders(count: int) -> list[float]:

@@ -24,7 +24,9 @@ class DatabaseOutageMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
-        logger.error("database unavailable during %s %s: %s", request.method, request.path, exception)
+        logger.error(
+            "database unavailable during %s %s: %s", request.method, request.path, exception
+        )
         # Rendered without the request context: the session and user may be unreadable now.
         body = render_to_string("503_database.html", {"path": request.path})
         response = HttpResponse(body, status=503)

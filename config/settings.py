@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "questionnaire",
     "sizing",
     "reports",
+    "pipeline",
     "staff",
 ]
 

@@ -7,6 +7,6 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("staff/", include("staff.urls")),
-    path("proposals/", include("reports.urls")),
+    path("proposals/", include("staff.download_urls")),
     path("", include("questionnaire.urls")),
 ]

@@ -286,7 +286,3 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
 )
 
 GLOSSARY: dict[str, Term] = {key: Term(key, name, definition) for key, name, definition in _TERMS}
-
-
-def get_term(key: str) -> Term:
-    return GLOSSARY[key]

@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from sizing.engine.numbers import format_count, format_decimal
+
 
 class Kind(StrEnum):
     COUNT = "count"  # parameters, tokens, samples, experiments [1]
@@ -321,21 +323,18 @@ def _cap(what: str) -> str:
 
 
 def describe(value: float, kind: Kind) -> str:
-    """A short human form of a value in the kind's base unit: ``7e10`` → ``"70 billion"``."""
+    """A short human form of a value in the kind's base unit: ``7e10`` → ``"70 billion"``.
+
+    Counts keep five significant digits, so what the customer typed comes back recognisably
+    ("1.2345 billion"); other quantities keep two decimals.
+    """
     unit = BASE_UNITS[kind]
     if kind in (Kind.COUNT, Kind.DATA, Kind.CONTEXT):
-        for size, word in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million")):
-            if value >= size:
-                return f"{_trim(value / size)} {word}" + (f" {unit}" if unit else "")
-        return f"{value:,.0f}" + (f" {unit}" if unit else "")
+        return format_count(value, digits=5) + (f" {unit}" if unit else "")
     if kind is Kind.SIZE and value >= 1000:
-        return f"{_trim(value / 1000)} TB"
+        return f"{format_decimal(value / 1000)} TB"
     if kind is Kind.DURATION and value >= 48:
-        return f"{_trim(value / 24)} days"
+        return f"{format_decimal(value / 24)} days"
     if kind is Kind.DURATION and value == 1:
         return "1 hour"
-    return f"{_trim(value)} {unit}"
-
-
-def _trim(number: float) -> str:
-    return f"{number:,.2f}".rstrip("0").rstrip(".")
+    return f"{format_decimal(value)} {unit}"

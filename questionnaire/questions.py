@@ -430,3 +430,47 @@ SLUGS: tuple[str, ...] = tuple(_BY_SLUG)
 def get_question(slug: str) -> Question:
     """The question with this slug; ``KeyError`` for an unknown one."""
     return _BY_SLUG[slug]
+
+
+@dataclass(frozen=True)
+class AnsweredQuestion:
+    """One question with a customer's answer, as every page and document shows it."""
+
+    question: Question
+    lines: list[AnswerLine]
+
+    @property
+    def number(self) -> int:
+        return self.question.number
+
+    @property
+    def slug(self) -> str:
+        return self.question.slug
+
+    @property
+    def title(self) -> str:
+        return plain(self.question.title)
+
+    @property
+    def not_sure(self) -> bool:
+        return any(line.not_sure for line in self.lines)
+
+
+def answered_question(question: Question, answer: dict[str, Any] | None) -> AnsweredQuestion:
+    return AnsweredQuestion(question=question, lines=question.answer_lines(answer))
+
+
+def answered_questions(answers: dict[str, Any] | None) -> list[AnsweredQuestion]:
+    """All fifteen questions in registry order with the customer's answer lines: the one list
+    behind the review page, the staff page, the PDF and the emails (never a second list)."""
+    answers = answers or {}
+    return [answered_question(question, answers.get(question.slug)) for question in QUESTIONS]
+
+
+def answer_columns(answers: dict[str, Any] | None) -> dict[str, str]:
+    """All answers flattened to ``<slug>.<item>`` text columns, in registry order (CSV)."""
+    answers = answers or {}
+    columns: dict[str, str] = {}
+    for question in QUESTIONS:
+        columns.update(question.flatten(answers.get(question.slug)))
+    return columns

@@ -11,7 +11,7 @@ from django.utils.datastructures import MultiValueDict
 from questionnaire.answers import AnswerLine
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
-from questionnaire.questions import QUESTIONS, Question, plain
+from questionnaire.questions import QUESTIONS, Question, answered_question
 from questionnaire.services import question_form
 from sizing.adapters import assumed_for_unsure_answers
 
@@ -32,7 +32,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     for question in QUESTIONS:
         form = question_form(question.slug, question.form_class, draft)
         change_url = f"{step_url(question.slug)}?change=1"
-        title = plain(question.title)
+        title = answered_question(question, None).title
         if form is None:
             rows.append(
                 ReviewRow(
@@ -46,15 +46,14 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         elif not form.is_valid():
             first = next(iter(form.errors.values()))[0]
             rows.append(
-                ReviewRow(question, title, question.answer_lines({}), change_url, str(first))
+                ReviewRow(
+                    question, title, answered_question(question, {}).lines, change_url, str(first)
+                )
             )
         else:
             answers[question.slug] = form.to_answer()
-            rows.append(
-                ReviewRow(
-                    question, title, question.answer_lines(answers[question.slug]), change_url, ""
-                )
-            )
+            lines = answered_question(question, answers[question.slug]).lines
+            rows.append(ReviewRow(question, title, lines, change_url, ""))
     assumed = assumed_for_unsure_answers(answers)
     rows = [
         replace(row, assumed=tuple(assumed.get(row.question.slug, ()))) if not row.problem else row

@@ -15,20 +15,24 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.sessions.models import Session
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
 
+from config.celery import publish
 from questionnaire.forms.base import QuestionForm
 from questionnaire.models import Draft, ReferenceCounter, Submission
 from questionnaire.questions import QUESTIONS, SCHEMA_VERSION
-from sizing.services import schedule_sizing
-from staff.notifications import notify_submission_received
 
 logger = logging.getLogger(__name__)
 
 StepData = dict[str, list[str]]
+
+# What a new submission queues, by name: the pipeline (which imports this app, never the other
+# way) registers the task and does the sizing, the proposal and the staff email.
+START_PIPELINE_TASK = "pipeline.start"
 
 
 @dataclass(frozen=True)
@@ -86,9 +90,7 @@ def _raw_step_data(step: str, data: Mapping[str, Any]) -> StepData:
         )
     prefix = f"{step}-"
     return {
-        key: [_storable(str(v)) for v in values]
-        for key, values in items
-        if key.startswith(prefix)
+        key: [_storable(str(v)) for v in values] for key, values in items if key.startswith(prefix)
     }
 
 
@@ -190,7 +192,7 @@ def next_reference() -> str:
 
 
 def submit_answers(*, draft: Draft, contact: Contact) -> Submission:
-    """Turn a complete draft into its one Submission and start the sizing pipeline.
+    """Turn a complete draft into its one Submission and queue the pipeline after commit.
 
     Idempotent: a double click, a refresh or a replay returns the submission made the first
     time. Raises :class:`IncompleteAnswers` when a question is missing or invalid.
@@ -218,8 +220,10 @@ def submit_answers(*, draft: Draft, contact: Contact) -> Submission:
                 schema_version=SCHEMA_VERSION,
                 pipeline_status=Submission.PipelineStatus.PENDING,
             )
-            schedule_sizing(submission=submission)
-            transaction.on_commit(lambda: notify_submission_received(submission))
+            submission_id = submission.pk
+            # A broker outage is only logged: the submission stays pending and the pipeline's
+            # sweeper starts it later, so the customer's commit never depends on the broker.
+            transaction.on_commit(lambda: publish(START_PIPELINE_TASK, submission_id), robust=True)
     except IntegrityError:
         # The one-to-one draft link is the last line of defence against a duplicate.
         existing = Submission.objects.filter(draft_id=draft.pk).first()
@@ -227,3 +231,14 @@ def submit_answers(*, draft: Draft, contact: Contact) -> Submission:
             raise
         return existing
     return submission
+
+
+# --- housekeeping ------------------------------------------------------------------------------
+
+
+def purge_expired_drafts_and_sessions() -> dict[str, int]:
+    """Delete drafts untouched for DRAFT_RETENTION_DAYS and expired sessions (both hold answers)."""
+    cutoff = timezone.now() - timedelta(days=settings.DRAFT_RETENTION_DAYS)
+    drafts, _ = Draft.objects.filter(updated_at__lt=cutoff).delete()
+    sessions, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
+    return {"drafts": drafts, "sessions": sessions}

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from sizing.engine.numbers import format_count
+
 WIDTH, HEIGHT = 640, 300
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 24, 50
 # One palette for every chart; the stylesheet uses the same accent colour.
@@ -43,6 +45,11 @@ def _svg(width: int, height: int, title: str, body: SafeString) -> SafeString:
 
 def _join(parts: Iterable[SafeString]) -> SafeString:
     return mark_safe("".join(parts))  # noqa: S308 - every part comes from format_html
+
+
+def _short(value: float) -> str:
+    """A chart label: 1234 → "1,234", 0.5 → "0.5", 2.5e6 → "2.5M" (the one count formatter)."""
+    return format_count(value, short=True)
 
 
 TEXT_COLOURS = {"label": "#1d1d1f", "axis-title": "#5f6368", "deadline": WARNING}
@@ -109,17 +116,6 @@ def _f(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-def nice_number(value: float) -> str:
-    """A short human label: 1234 → "1,234", 0.5 → "0.5", 2.5e6 → "2.5M"."""
-    magnitude = abs(value)
-    for limit, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if magnitude >= limit:
-            return f"{value / limit:.3g}{suffix}"
-    if magnitude >= 100:
-        return f"{value:,.0f}"
-    return f"{value:.3g}"
-
-
 def _nice_ceiling(value: float) -> float:
     """The next "round" axis maximum above value (1, 2, 2.5, 5, 10 × a power of ten)."""
     if value <= 0:
@@ -137,7 +133,7 @@ def _y_axis(top: float, plot_h: float, y_max: float, x0: float, x1: float, unit:
         value = y_max * i / 4
         y = top + plot_h - plot_h * i / 4
         parts.append(_line(x0, y, x1, y, colour="#e3e3e3"))
-        parts.append(_text(x0 - 6, y + 4, nice_number(value), anchor="end", size=10))
+        parts.append(_text(x0 - 6, y + 4, _short(value), anchor="end", size=10))
     parts.append(_text(14, top + plot_h / 2, unit, size=10, anchor="middle", cls="axis-title"))
     return _join(parts)
 
@@ -181,7 +177,7 @@ def timeline_chart(
     ordered = sorted(points, key=lambda point: point[0] != recommended_gpus)
     for gpus, _days in ordered:  # the recommended count first, then any that do not collide
         if all(abs(x_of(gpus) - x) >= 30 for x in labelled):
-            parts.append(_text(x_of(gpus), top + plot_h + 16, nice_number(gpus), size=10))
+            parts.append(_text(x_of(gpus), top + plot_h + 16, _short(gpus), size=10))
             labelled.append(x_of(gpus))
     for gpus, days in points:
         recommended = recommended_gpus is not None and gpus == recommended_gpus
@@ -199,7 +195,7 @@ def timeline_chart(
                 _text(
                     x_of(gpus),
                     y_of(days) - 10,
-                    f"recommended: {nice_number(days)} d",
+                    f"recommended: {_short(days)} d",
                     size=10,
                     weight="bold",
                 )
@@ -211,7 +207,7 @@ def timeline_chart(
             _text(
                 left + 4,
                 y - 5,
-                f"deadline: {nice_number(deadline_days)} days",
+                f"deadline: {_short(deadline_days)} days",
                 anchor="start",
                 size=10,
                 cls="deadline",
@@ -243,17 +239,15 @@ def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> 
         value = x_max * i / 4
         gx = left + plot_w * i / 4
         parts.append(_line(gx, top + bar_h, gx, top + bar_h + 4, colour="#555"))
-        parts.append(_text(gx, top + bar_h + 16, f"{nice_number(value)} GB", size=10))
+        parts.append(_text(gx, top + bar_h + 16, f"{_short(value)} GB", size=10))
     if usable_gb:
         ux = left + usable_gb * scale
         parts.append(_line(ux, top - 12, ux, top + bar_h + 4, colour=WARNING, width=2, dash="5 3"))
-        parts.append(
-            _text(ux, top - 16, f"usable {nice_number(usable_gb)} GB", size=10, cls="deadline")
-        )
+        parts.append(_text(ux, top - 16, f"usable {_short(usable_gb)} GB", size=10, cls="deadline"))
     legend_y = top + bar_h + 44
     lx = left
     for i, (name, value) in enumerate(items):
-        label = f"{name.replace('_', ' ')} {nice_number(value)} GB"
+        label = f"{name.replace('_', ' ')} {_short(value)} GB"
         parts.append(_rect(lx, legend_y - 9, 10, 10, PALETTE[i % len(PALETTE)]))
         parts.append(_text(lx + 14, legend_y, label, anchor="start", size=10))
         lx += 24 + 6.2 * len(label)
@@ -313,7 +307,7 @@ def bar_chart(bars: Sequence[Bar], *, unit: str, title: str) -> SafeString:
             _text(
                 label_w + w + 6,
                 y + 16,
-                f"{nice_number(bar.value)} {unit}",
+                f"{_short(bar.value)} {unit}",
                 anchor="start",
                 size=11,
                 weight="bold",

@@ -47,9 +47,7 @@ def demo_data(*, answers: dict[str, Any] | None = None, today: date | None = Non
     """A sized demo proposal, computed in-process (no database, no broker)."""
     answers = demo_answers() if answers is None else answers
     today = today or date.today()
-    built = adapters.build_engine_input(answers=answers, today=today)
-    result = adapters.run_engine(built.engine_input)
-    result["input_sources"] = built.sources
+    sized = adapters.size_answers(answers=answers, today=today)
     return ProposalData(
         reference=DEMO_REFERENCE,
         company="Example Research Ltd",
@@ -58,7 +56,8 @@ def demo_data(*, answers: dict[str, Any] | None = None, today: date | None = Non
         issued_on=today,
         version=1,
         answers=answers,
-        engine_input=built.engine_input,
-        result=result,
-        engine_version=str(result.get("engine_version", adapters.ENGINE_VERSION)),
+        engine_input=sized.engine_input,
+        result=sized.result,
+        input_sources=sized.sources,
+        engine_version=sized.engine_version,
     )

@@ -1,6 +1,6 @@
 """Storage for proposal PDFs: files that must never have a public address."""
 
-from django.core.files.storage import FileSystemStorage
+from django.core.files.storage import FileSystemStorage, storages
 
 
 class PrivateFileSystemStorage(FileSystemStorage):
@@ -15,3 +15,13 @@ class PrivateFileSystemStorage(FileSystemStorage):
         raise NotImplementedError(
             "proposal files have no public URL; link to the permission-checked download view"
         )
+
+
+def proposal_storage():
+    """The storage of proposal PDFs; a callable, so tests and deployments can swap it."""
+    return storages["proposals"]
+
+
+def proposal_path(instance, filename: str) -> str:
+    """Where one proposal version's PDF is kept: under the submission's public id."""
+    return f"proposals/{instance.submission.public_id}/v{instance.version}-{filename}"

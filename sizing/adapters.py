@@ -13,8 +13,8 @@ from datetime import date
 from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
-from sizing.engine.explain import human_count
 from sizing.engine.validation import SCHEMA
+from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 
 __all__ = [
     "ENGINE_VERSION",
@@ -23,7 +23,8 @@ __all__ = [
     "build_engine_input",
     "check_engine_input",
     "nest_overrides",
-    "run_engine",
+    "SizedAnswers",
+    "size_answers",
     "unknown_override_paths",
 ]
 
@@ -91,90 +92,64 @@ def build_engine_input(
     )
 
 
+@dataclass(frozen=True)
+class SizedAnswers:
+    """One sizing of a customer's answers: the engine's input, its result, and per input field
+    where the value came from (and which question it belongs to)."""
+
+    engine_input: dict[str, Any]
+    result: dict[str, Any]
+    sources: dict[str, str]
+    question_of: dict[str, str]
+
+    @property
+    def engine_version(self) -> str:
+        return str(self.result.get("engine_version", ENGINE_VERSION))
+
+
+def size_answers(
+    *, answers: dict[str, Any], overrides: dict[str, Any] | None = None, today: date | None = None
+) -> SizedAnswers:
+    """Size a customer's answers (plus any engineer overrides): the one way to do it.
+
+    The pipeline's task, the demo proposal, the review page and the staff pages all call this.
+    Raises ``InvalidInput`` when the engine refuses the input (only an override can cause that:
+    an answer the engine would refuse is dropped as ``unusable`` first).
+    """
+    today = today or date.today()
+    built = build_engine_input(answers=answers, overrides=overrides, today=today)
+    result = size_dict(built.engine_input, today=today)
+    return SizedAnswers(
+        engine_input=built.engine_input,
+        result=result,
+        sources=built.sources,
+        question_of=built.question_of,
+    )
+
+
 def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
     """What the engine will assume for each answer the customer is not sure of, by question slug.
 
     Shown on the "check your answers" page ("Not sure yet — we will assume BF16"). Runs the
     engine, which takes milliseconds; nothing here renders or queues anything.
     """
-    built = build_engine_input(answers=answers)
     try:
-        result = run_engine(built.engine_input)
+        sized = size_answers(answers=answers)
     except InvalidInput:
         return {}
     assumed: dict[str, list[str]] = {}
-    for item in result["assumptions"]:
+    for item in sized.result["assumptions"]:
         key = item["key"]
-        if item["provided_by"] == "assumed" and built.sources.get(key) == "not_sure":
-            assumed.setdefault(built.question_of[key], []).append(_in_words(item))
+        if item["provided_by"] == "assumed" and sized.sources.get(key) == "not_sure":
+            assumed.setdefault(sized.question_of[key], []).append(_in_words(item))
     return assumed
 
 
 def _in_words(item: dict[str, Any]) -> str:
-    key, value = item["key"], item["value"]
-    label = _LABELS.get(key) or key.rpartition(".")[2].replace("_", " ")
-    unit = _UNIT_WORDS.get(item["unit"], item["unit"])
-    if isinstance(value, bool):
-        shown = "yes" if value else "no"
-    elif key in _FRACTIONS:
-        shown, unit = f"{float(value):.0%}", ""
-    elif isinstance(value, int | float):
-        shown = human_count(float(value))
-    else:
-        shown = _VALUE_WORDS.get(str(value), str(value).replace("_", " "))
-    return f"{label}: {shown}{' ' + unit if unit else ''}"
-
-
-_LABELS = {
-    "model.total_params": "model size",
-    "training.method": "training method",
-    "training.precision": "number precision",
-    "training.experiments": "full runs planned",
-    "batch.global_batch_tokens": "global batch",
-    "data.tokens": "training tokens per pass",
-    "data.epochs": "passes over the data",
-    "data.modality": "kind of data",
-    "data.annual_growth": "data growth per year",
-    "data.preprocessing": "preprocessing",
-    "schedule.deadline_days": "time for one run",
-    "schedule.concurrent_jobs": "jobs at the same time",
-    "hardware.accelerator": "accelerator",
-    "network.inter_node": "network between servers",
-    "resilience.max_lost_hours": "work you can afford to lose",
-    "storage.checkpoint_minutes_max": "time to save a checkpoint",
-    "roadmap.utilisation": "share of the year the hardware is busy",
-    "roadmap.years": "planning horizon",
-    "roadmap.annual_growth": "growth of your needs per year",
-}
-_FRACTIONS = {"data.annual_growth", "roadmap.utilisation", "roadmap.annual_growth"}
-_UNIT_WORDS = {
-    "-": "",
-    "d": "days",
-    "h": "hours",
-    "min": "minutes",
-    "yr": "years",
-    "tokens/epoch": "tokens",
-    "epochs": "",
-    "runs": "",
-    "jobs": "",
-}
-_VALUE_WORDS = {
-    "bf16": "BF16",
-    "fp16": "FP16",
-    "fp8": "FP8",
-    "fp32": "FP32",
-    "tf32": "TF32",
-    "adamw": "AdamW",
-    "adamw_8bit": "8-bit AdamW",
-    "infiniband": "InfiniBand",
-    "roce": "Ethernet (RoCE)",
-    "pretrain": "training from scratch",
-    "continued_pretrain": "continued pre-training",
-    "full_finetune": "full fine-tuning",
-    "lora": "LoRA",
-    "qlora": "QLoRA",
-    "h100-sxm": "NVIDIA H100 SXM",
-}
+    """One assumption as the review page says it: "number precision: BF16"."""
+    key = item["key"]
+    value = describe_value(key, item["value"], engine_unit=item["unit"])
+    return f"{in_sentence(input_term(key).label)}: {value}"
 
 
 def _drop_refused(engine_input: dict[str, dict[str, Any]], sources: dict[str, str]) -> None:
@@ -198,11 +173,6 @@ def _drop_refused(engine_input: dict[str, dict[str, Any]], sources: dict[str, st
 def check_engine_input(engine_input: dict[str, Any]) -> None:
     """Raise ``InvalidInput`` if the engine would refuse this input."""
     parse_input(engine_input)
-
-
-def run_engine(engine_input: dict[str, Any]) -> dict[str, Any]:
-    """Size the input; the engine's JSON-ready result dict."""
-    return size_dict(engine_input)
 
 
 # --- answers → input ----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 
 from questionnaire.models import Submission
-from staff.answers import answer_columns
+from questionnaire.questions import answer_columns
 from staff.summary import recommended_cluster
 
 FIXED_COLUMNS = [
@@ -62,7 +62,7 @@ def export_csv(submissions: Iterable[Submission]) -> str:
     rows = []
     answer_names: dict[str, None] = {}  # ordered set over all rows
     for submission in submissions:
-        answers = answer_columns(submission)
+        answers = answer_columns(submission.answers)
         answer_names.update(dict.fromkeys(answers))
         rows.append({**_fixed(submission), **answers})
     header = FIXED_COLUMNS + list(answer_names)

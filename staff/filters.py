@@ -11,22 +11,12 @@ from collections.abc import Callable
 from django.contrib import admin
 from django.db.models import QuerySet
 
+from sizing.engine.vocabulary import VALUES
 from staff.summary import SIZE_BANDS, Facts, facts
 
-METHODS = [
-    ("pretrain", "Pre-training"),
-    ("continued_pretrain", "Continued pre-training"),
-    ("full_finetune", "Full fine-tuning"),
-    ("lora", "LoRA"),
-    ("qlora", "QLoRA"),
-]
-ARCHITECTURES = [("dense", "Dense"), ("moe", "Mixture of experts")]
-DEPLOYMENTS = [
-    ("on_prem", "On premises"),
-    ("colocation", "Colocation"),
-    ("cloud", "Cloud"),
-    ("hybrid", "Hybrid"),
-]
+METHODS = list(VALUES["training.method"].items())
+ARCHITECTURES = list(VALUES["model.architecture"].items())
+DEPLOYMENTS = list(VALUES["deployment.location"].items())
 NOT_SURE = ("not_sure", "Not sure / not answered")
 
 

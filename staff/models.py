@@ -98,7 +98,7 @@ class ShareLink(models.Model):
     """
 
     proposal = models.ForeignKey(
-        "reports.Proposal", on_delete=models.CASCADE, related_name="share_links"
+        "pipeline.Proposal", on_delete=models.CASCADE, related_name="share_links"
     )
     token = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     created_by = models.ForeignKey(
@@ -126,7 +126,7 @@ class ProposalDownload(models.Model):
     """One download of a proposal PDF, by a staff member or through a share link."""
 
     proposal = models.ForeignKey(
-        "reports.Proposal", on_delete=models.CASCADE, related_name="downloads"
+        "pipeline.Proposal", on_delete=models.CASCADE, related_name="downloads"
     )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -1,6 +1,6 @@
 """Staff-triggered pipeline work: re-run with overrides, regenerate, retry.
 
-The pipeline itself belongs to ``sizing.services`` and ``reports.services``; this module only
+The pipeline itself belongs to ``pipeline.services``; this module only
 adds what staff actions need on top: permission-free business calls plus the audit trail
 and an optional note, so the admin, tests and any later API behave the same.
 """
@@ -10,19 +10,14 @@ from typing import Any
 
 from django.db import transaction
 
+from pipeline import services as pipeline_services
+from pipeline.models import Proposal, Recommendation
+from pipeline.versions import latest_finished, latest_recommendation
 from questionnaire.models import Submission
-from reports import services as report_services
-from reports.models import Proposal
-from sizing import services as sizing_services
-from sizing.models import Recommendation
 from staff.models import AuditEvent, Note
 from staff.workflow import record
 
-InvalidOverrides = sizing_services.InvalidOverrides
-
-
-def latest_recommendation(submission: Submission) -> Recommendation | None:
-    return submission.recommendations.order_by("-version").first()
+InvalidOverrides = pipeline_services.InvalidOverrides
 
 
 def rerun_with_overrides(
@@ -34,7 +29,7 @@ def rerun_with_overrides(
     refuses; nothing is written then.
     """
     with transaction.atomic():
-        recommendation = sizing_services.rerun_sizing(
+        recommendation = pipeline_services.rerun_sizing(
             submission=submission, overrides=overrides, user=user
         )
         summary = ", ".join(f"{k}={_short(v)}" for k, v in sorted(_dotted(overrides).items()))
@@ -69,11 +64,7 @@ def regenerate_proposal(*, submission: Submission, user) -> Recommendation | Non
     overwritten (it may have been sent): the submission is sized again with the same
     overrides, giving a new recommendation and proposal version.
     """
-    latest = (
-        submission.recommendations.filter(status=Recommendation.Status.DONE)
-        .order_by("-version")
-        .first()
-    )
+    latest = latest_finished(submission)
     if latest is None:
         return None
     proposal = Proposal.objects.filter(recommendation=latest).first()
@@ -83,9 +74,9 @@ def regenerate_proposal(*, submission: Submission, user) -> Recommendation | Non
         )
     with transaction.atomic():
         if proposal is not None and proposal.status == Proposal.Status.FAILED:
-            report_services.retry_failed_proposal(recommendation=latest)
+            pipeline_services.retry_failed_proposal(recommendation=latest)
         else:
-            report_services.schedule_proposal(recommendation=latest)
+            pipeline_services.schedule_proposal(latest)
         record(
             submission=submission,
             actor=user,
@@ -98,7 +89,7 @@ def regenerate_proposal(*, submission: Submission, user) -> Recommendation | Non
 def retry_failed(*, submission: Submission, user) -> bool:
     """Give a failed run fresh attempts; False if nothing had failed."""
     with transaction.atomic():
-        retried = sizing_services.retry_failed(submission=submission)
+        retried = pipeline_services.retry_failed(submission=submission)
         if retried is None:
             return False
         record(

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from pipeline.models import Proposal
 from questionnaire.models import Draft, Submission
-from reports.models import Proposal
 from staff.models import DeletionRecord
 
 logger = logging.getLogger(__name__)

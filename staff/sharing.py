@@ -13,7 +13,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from reports.models import Proposal
+from pipeline.models import Proposal
 from staff.models import AuditEvent, ProposalDownload, ShareLink
 from staff.workflow import record
 
@@ -27,7 +27,7 @@ def _signer() -> signing.TimestampSigner:
 def share_url(link: ShareLink) -> str:
     """The absolute URL to give the customer."""
     signed = _signer().sign(str(link.token))
-    return settings.SITE_URL + reverse("reports:shared_proposal", args=[signed])
+    return settings.SITE_URL + reverse("proposals:shared_proposal", args=[signed])
 
 
 def create_share_link(*, proposal: Proposal, user) -> ShareLink:

@@ -8,10 +8,11 @@ parameters, dense or MoE, training method, deployment location.
 import logging
 from dataclasses import dataclass
 
+from pipeline.models import Recommendation
 from questionnaire.models import Submission
 from sizing import adapters
-from sizing.engine import ACCELERATORS
-from sizing.models import Recommendation
+from sizing.engine.numbers import format_count
+from sizing.results import read_result
 
 logger = logging.getLogger(__name__)
 
@@ -60,18 +61,9 @@ def facts(submission: Submission) -> Facts:
     )
 
 
-def format_params(params: float | None) -> str:
-    if params is None:
-        return ""
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if params >= scale:
-            return f"{params / scale:.3g}{suffix}"
-    return f"{params:.3g}"
-
-
 def model_and_size(f: Facts) -> str:
     """E.g. "Llama 3.1 8B", "custom · 13B", "Mixtral 8x7B · 46.7B · MoE"."""
-    size = format_params(f.total_params)
+    size = "" if f.total_params is None else format_count(f.total_params, short=True)
     name = f.model_name or ""
     # Model names usually carry their size ("Llama 3.1 8B"); do not say it twice.
     if size and size.lower() in name.lower().replace(" ", ""):
@@ -86,10 +78,8 @@ def recommended_cluster(recommendation: Recommendation | None, *, short: bool = 
     """E.g. "64 × NVIDIA H100 SXM5 80GB" ("64 × h100-sxm" when short); "" if not finished."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
-    cluster = (recommendation.result or {}).get("cluster") or {}
-    accelerator, gpus = cluster.get("accelerator"), cluster.get("gpus")
-    if not accelerator:
+    result = read_result(recommendation.result)
+    if not result.accelerator:
         return ""
-    spec = ACCELERATORS.get(accelerator)
-    name = spec.name if spec and not short else accelerator
-    return f"{gpus} × {name}" if gpus else name
+    name = result.accelerator if short else result.accelerator_name
+    return f"{result.gpus} × {name}" if result.gpus else name

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from pipeline.notifications import ACCOUNT_MANAGERS
 from questionnaire.models import Submission
 from staff.models import AuditEvent, Note
 
@@ -27,9 +28,6 @@ TRANSITIONS: dict[str, frozenset[str]] = {
 }
 # A submission in one of these is finished; ``closed_at`` starts its retention clock.
 FINISHED = frozenset({Status.WON, Status.LOST, Status.CLOSED})
-
-ACCOUNT_MANAGERS = "Account managers"
-ENGINEERS = "Engineers"
 
 
 def allowed_transitions(current: str) -> list[str]:

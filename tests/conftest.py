@@ -57,17 +57,21 @@ def fresh_cache():
     yield
 
 
+# Every module that publishes a task by name (``config.celery.publish``).
+PUBLISHERS = ("questionnaire.services", "pipeline.steps", "pipeline.services")
+
+
 @pytest.fixture
 def published(monkeypatch):
-    """Messages the pipeline services publish, as (task name, row id); nothing reaches a broker."""
+    """Messages the app publishes, as (task name, id); nothing reaches a broker."""
     sent: list[tuple[str, int]] = []
 
-    def record(task_name: str, *, row_id: int) -> bool:
-        sent.append((task_name, row_id))
+    def record(task_name: str, *args: object) -> bool:
+        sent.append((task_name, *args))
         return True
 
-    monkeypatch.setattr("sizing.services.enqueue", record)
-    monkeypatch.setattr("reports.services.enqueue", record)
+    for module in PUBLISHERS:
+        monkeypatch.setattr(f"{module}.publish", record)
     return sent
 
 
@@ -76,9 +80,13 @@ def notified(monkeypatch):
     """Staff notifications the pipeline sends, as (kind, reference)."""
     calls: list[tuple[str, str]] = []
     monkeypatch.setattr(
-        "sizing.pipeline.notify_pipeline_failed", lambda s: calls.append(("failed", s.reference))
+        "pipeline.steps.notify_pipeline_failed", lambda s: calls.append(("failed", s.reference))
     )
     monkeypatch.setattr(
-        "reports.services.notify_proposal_ready", lambda s: calls.append(("ready", s.reference))
+        "pipeline.services.notify_proposal_ready", lambda s: calls.append(("ready", s.reference))
+    )
+    monkeypatch.setattr(
+        "pipeline.services.notify_submission_received",
+        lambda s: calls.append(("received", s.reference)),
     )
     return calls

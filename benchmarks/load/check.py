@@ -35,10 +35,9 @@ django.setup()
 from django.db import OperationalError, connection  # noqa: E402
 from django.db.models import Count, Max, Min  # noqa: E402
 
+from pipeline.models import Proposal, Recommendation  # noqa: E402
 from questionnaire.models import Submission  # noqa: E402
 from questionnaire.questions import QUESTIONS  # noqa: E402
-from reports.models import Proposal  # noqa: E402
-from sizing.models import Recommendation  # noqa: E402
 
 P95_TARGET_MS = 300
 P99_TARGET_MS = 600

@@ -51,7 +51,10 @@ def answer(page, question, violations: list[str]) -> None:
 
 
 def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
-    browser, live_server, start_worker, screenshot_dir  # noqa: F811
+    browser,
+    live_server,
+    start_worker,  # noqa: F811 - the fixture imported above
+    screenshot_dir,
 ):
     start_worker()
     violations: list[str] = []

@@ -6,9 +6,8 @@ override is saved, so the new version's PDF is there when the page comes back.
 
 import pytest
 
-from reports.models import Proposal
-from sizing.models import Recommendation
-from sizing.services import schedule_sizing
+from pipeline.models import Proposal, Recommendation
+from pipeline.services import schedule_sizing
 from tests.staff.factories import PASSWORD, make_submission, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

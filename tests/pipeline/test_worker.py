@@ -1,7 +1,7 @@
 """The pipeline with a real worker process and Redis: nothing lost, nothing produced twice.
 
 Each test starts ``celery -A config worker`` (see conftest.py) against the test database. Test
-hooks: PIPELINE_TEST_FAULTS (sizing/pipeline.py, read only by that worker) slows or crashes a
+hooks: PIPELINE_TEST_FAULTS (pipeline/steps.py, read only by that worker) slows or crashes a
 step; nothing else differs from production.
 """
 
@@ -18,16 +18,18 @@ from django.test import Client
 from django.utils import timezone
 from pypdf import PdfReader
 
+from config.celery import registered_task
+from pipeline import services as pipeline_services
+from pipeline.models import Proposal
+from pipeline.steps import MAX_ATTEMPTS, RENDERING
 from questionnaire.models import Draft, Submission
 from questionnaire.questions import QUESTIONS
 from questionnaire.services import Contact, issue_resume_token, submit_answers
 from reports.demo import DEMO_FORM_DATA
-from reports.models import Proposal
-from reports.services import RENDER_TASK
-from sizing import services as sizing_services
-from sizing.models import Recommendation
-from sizing.pipeline import MAX_ATTEMPTS, task_for
+from tests.conftest import PUBLISHERS
 from tests.pipeline.conftest import DEAD_BROKER, use_broker
+
+RENDER_TASK = RENDERING.task_name
 
 pytestmark = pytest.mark.worker
 
@@ -56,11 +58,16 @@ def stored_pdf(proposal: Proposal) -> bytes:
         return stored.read()
 
 
+def publish_nothing(monkeypatch) -> None:
+    for module in PUBLISHERS:
+        monkeypatch.setattr(f"{module}.publish", lambda *args: True)
+
+
 def pending_proposal() -> Proposal:
     """A sized submission whose proposal is pending and not yet published anywhere."""
     submission, _draft = submit()
-    recommendation = submission.recommendations.get()
-    sizing_services.run_sizing(recommendation_id=recommendation.pk)  # in this process
+    recommendation = pipeline_services.start_pipeline(submission_id=submission.pk)
+    pipeline_services.run_sizing(recommendation_id=recommendation.pk)  # in this process
     proposal = Proposal.objects.get(recommendation=recommendation)
     assert proposal.status == "pending"
     return proposal
@@ -92,14 +99,13 @@ def test_submit_then_the_worker_sizes_and_renders_the_proposal(start_worker):
 
 
 def test_the_render_task_twice_at_once_makes_one_proposal(start_worker, monkeypatch):
-    monkeypatch.setattr("sizing.services.enqueue", lambda *a, **k: True)
-    monkeypatch.setattr("reports.services.enqueue", lambda *a, **k: True)
+    publish_nothing(monkeypatch)
     proposal = pending_proposal()
     worker = start_worker(concurrency=2, PIPELINE_TEST_FAULTS="sleep:render:*:3")
-    task_for(RENDER_TASK).apply_async(args=[proposal.pk])
-    task_for(RENDER_TASK).apply_async(args=[proposal.pk])
+    registered_task(RENDER_TASK).apply_async(args=[proposal.pk])
+    registered_task(RENDER_TASK).apply_async(args=[proposal.pk])
     worker.wait_for(
-        lambda: "is being rendered by another worker" in worker.output(),
+        lambda: f"Proposal {proposal.pk} is being worked on by another worker" in worker.output(),
         30,
         "the duplicate to find the lock taken",
     )
@@ -111,11 +117,10 @@ def test_the_render_task_twice_at_once_makes_one_proposal(start_worker, monkeypa
 def test_killing_the_worker_child_mid_render_redelivers_and_makes_one_proposal(
     start_worker, monkeypatch
 ):
-    monkeypatch.setattr("sizing.services.enqueue", lambda *a, **k: True)
-    monkeypatch.setattr("reports.services.enqueue", lambda *a, **k: True)
+    publish_nothing(monkeypatch)
     proposal = pending_proposal()
     worker = start_worker(PIPELINE_TEST_FAULTS="sleep:render:*:4")
-    task_for(RENDER_TASK).apply_async(args=[proposal.pk])
+    registered_task(RENDER_TASK).apply_async(args=[proposal.pk])
     worker.wait_for(
         lambda: Proposal.objects.get(pk=proposal.pk).status == "rendering",
         30,
@@ -166,11 +171,11 @@ def test_redis_down_at_submit_the_customer_still_gets_confirmation_and_the_sweep
     use_broker(broker)  # Redis is back
     worker = start_worker()
     time.sleep(1)
-    assert Recommendation.objects.get(submission=submission).status == "pending"  # lost message
-    Recommendation.objects.filter(submission=submission).update(
-        updated_at=timezone.now() - timedelta(hours=1)
+    assert not submission.recommendations.exists()  # the start message was lost
+    Submission.objects.filter(pk=submission.pk).update(
+        submitted_at=timezone.now() - timedelta(hours=1)
     )
-    task_for(sizing_services.SWEEP_TASK).apply_async()  # what celery beat sends every minute
+    registered_task(pipeline_services.SWEEP_TASK).apply_async()  # what celery beat sends
     worker.wait_for(lambda: ready(submission), 60, "the swept submission's proposal")
     assert submission.pipeline_status == "ready"
     assert_one_good_pdf(Proposal.objects.get(submission=submission))

@@ -11,7 +11,9 @@ pytestmark = pytest.mark.django_db
 def test_a_not_sure_precision_question_shows_the_assumed_precision_and_optimizer(client):
     draft_id = walk_to_review(client, {"precision": {"not_sure": "on"}})
     page = client.get(step_url(draft_id, "review")).content.decode()
-    assert "Where you are not sure, we will assume number precision: BF16; optimizer: AdamW." in page
+    assert (
+        "Where you are not sure, we will assume number precision: BF16; optimizer: AdamW." in page
+    )
 
 
 def test_answered_questions_get_no_assumption_note():
@@ -25,6 +27,6 @@ def test_every_question_answered_not_sure_gets_an_assumption_where_the_engine_ha
     from questionnaire.questions import QUESTIONS
 
     assumed = assumed_for_unsure_answers({q.slug: {"not_sure": True} for q in QUESTIONS})
-    assert assumed["model"] == ["model size: 7B parameters"]
+    assert assumed["model"] == ["model size: 7 billion parameters"]
     assert "time for one run: 30 days" in assumed["timeline"]
     assert set(assumed) <= {q.slug for q in QUESTIONS}

@@ -1,19 +1,24 @@
 """Submitting: references, idempotency, the pipeline hand-off and the demo scenarios."""
 
 import threading
+from datetime import timedelta
 
 import pytest
+from django.contrib.sessions.models import Session
 from django.core import mail
 from django.core.management import call_command
 from django.db import connection
+from django.utils import timezone
 
 from questionnaire.demo import INSURANCE, SCENARIOS
 from questionnaire.management.commands.load_demo import load_scenario
 from questionnaire.models import Draft, Submission
 from questionnaire.questions import QUESTIONS
 from questionnaire.services import (
+    START_PIPELINE_TASK,
     IncompleteAnswers,
     next_reference,
+    purge_expired_drafts_and_sessions,
     save_step,
     start_draft,
     step_data_from_answer_data,
@@ -39,13 +44,18 @@ def test_references_count_up_within_the_year():
 
 
 @pytest.mark.django_db
-def test_submitting_twice_returns_the_first_submission_and_schedules_sizing_once():
+def test_submitting_twice_returns_the_first_submission_and_queues_the_pipeline_once(
+    published, django_capture_on_commit_callbacks
+):
     draft = complete_draft()
-    first = submit_answers(draft=draft, contact=INSURANCE.contact)
-    again = submit_answers(draft=draft, contact=INSURANCE.contact)
+    with django_capture_on_commit_callbacks(execute=True):
+        first = submit_answers(draft=draft, contact=INSURANCE.contact)
+        assert published == []  # nothing leaves before the commit
+    with django_capture_on_commit_callbacks(execute=True):
+        again = submit_answers(draft=draft, contact=INSURANCE.contact)
     assert again.pk == first.pk
     assert Submission.objects.count() == 1
-    assert first.recommendations.count() == 1
+    assert published == [(START_PIPELINE_TASK, first.pk)]
     assert first.pipeline_status == Submission.PipelineStatus.PENDING
 
 
@@ -59,8 +69,10 @@ def test_account_managers_hear_of_a_submission_only_after_commit(
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submission = submit_answers(draft=draft, contact=INSURANCE.contact)
         assert not [m for m in mail.outbox if "New sizing request" in m.subject]
-    for callback in callbacks:
-        callback()
+    with django_capture_on_commit_callbacks(execute=True):  # the in-process pipeline's own
+        for callback in callbacks:
+            callback()
+    assert submission.recommendations.count() == 1
     notices = [m for m in mail.outbox if m.subject == f"New sizing request {submission.reference}"]
     assert len(notices) == 1
     assert "Llama" not in notices[0].body  # a link, never the answers
@@ -140,3 +152,22 @@ def test_load_demo_is_idempotent(capsys):
         s.contact.email for s in SCENARIOS
     }
     assert "Already there:" in capsys.readouterr().out
+
+
+@pytest.mark.django_db
+def test_purge_removes_old_drafts_and_expired_sessions_only(settings):
+    old = Draft.objects.create()
+    recent = Draft.objects.create()
+    Draft.objects.filter(pk=old.pk).update(
+        updated_at=timezone.now() - timedelta(days=settings.DRAFT_RETENTION_DAYS + 1)
+    )
+    Session.objects.create(
+        session_key="expired", session_data="x", expire_date=timezone.now() - timedelta(days=1)
+    )
+    Session.objects.create(
+        session_key="live", session_data="x", expire_date=timezone.now() + timedelta(days=1)
+    )
+    counts = purge_expired_drafts_and_sessions()
+    assert counts == {"drafts": 1, "sessions": 1}
+    assert list(Draft.objects.values_list("pk", flat=True)) == [recent.pk]
+    assert list(Session.objects.values_list("session_key", flat=True)) == ["live"]

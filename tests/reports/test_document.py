@@ -12,7 +12,8 @@ from reports import charts
 from reports.demo import demo_answers, demo_data
 from reports.document import AREAS, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
-from reports.figures import money_short, number
+from sizing.engine.numbers import format_money_short as money_short
+from sizing.engine.numbers import format_number as number
 from tests.reports.conftest import embedded_files, pdf_text, squash
 
 A4_POINTS = (595.28, 841.89)
@@ -138,7 +139,7 @@ def test_answers_the_customer_was_unsure_about_are_marked_in_the_assumptions():
     text = pdf_text(render_data(data).pdf)
     assumptions = text[text.index("What we assumed") :]
     assert "NOT SURE" in assumptions.upper()
-    assert data.result["input_sources"]["training.precision"] == "not_sure"
+    assert data.input_sources["training.precision"] == "not_sure"
 
 
 HOSTILE = [

@@ -73,4 +73,9 @@ def test_unknown_override_fields_are_named():
 
 def test_empty_answers_give_an_input_the_engine_sizes_with_its_defaults():
     built = adapters.build_engine_input(answers={})
-    parse_input(built.engine_input)
+    assert built.engine_input == {}
+    parse_input(built.engine_input)  # the engine takes it as it is
+    sized = adapters.size_answers(answers={})
+    assert sized.result["cluster"]["gpus"] >= 1
+    assert "customer" not in {a["provided_by"] for a in sized.result["assumptions"]}
+    assert sized.result["open_questions"]

@@ -66,19 +66,32 @@ def table(*, include_excluded: bool = False) -> list[dict[str, Any]]:
         if row["role"] == "excluded" and not include_excluded:
             continue
         obs, pred, rule = observed(row), predicted(row), rule_of_thumb(row)
-        out.append({"id": row["id"], "metric": row["metric"], "role": row["role"],
-                    "observed": obs, "predicted": pred, "rule": rule,
-                    "log2_err": abs(math.log2(pred / obs)), "rule_log2_err": abs(math.log2(rule / obs))})
+        out.append(
+            {
+                "id": row["id"],
+                "metric": row["metric"],
+                "role": row["role"],
+                "observed": obs,
+                "predicted": pred,
+                "rule": rule,
+                "log2_err": abs(math.log2(pred / obs)),
+                "rule_log2_err": abs(math.log2(rule / obs)),
+            }
+        )
     return out
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| run | metric | role | published | engine | ratio | 6ND@40% | ratio |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| run | metric | role | published | engine | ratio | 6ND@40% | ratio |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r['id']} | {r['metric']} | {r['role']} | {r['observed']:.4g} | "
-                     f"{r['predicted']:.4g} | {r['predicted'] / r['observed']:.2f} | {r['rule']:.4g} | "
-                     f"{r['rule'] / r['observed']:.2f} |")
+        lines.append(
+            f"| {r['id']} | {r['metric']} | {r['role']} | {r['observed']:.4g} | "
+            f"{r['predicted']:.4g} | {r['predicted'] / r['observed']:.2f} | {r['rule']:.4g} | "
+            f"{r['rule'] / r['observed']:.2f} |"
+        )
     med = statistics.median(r["log2_err"] for r in rows)
     worst = max(2 ** r["log2_err"] for r in rows)
     rmed = statistics.median(r["rule_log2_err"] for r in rows)
@@ -86,9 +99,11 @@ def format_table(rows: list[dict[str, Any]]) -> str:
     held = [r for r in rows if r["role"] == "holdout"]
     hmed = statistics.median(r["log2_err"] for r in held)
     lines.append("")
-    lines.append(f"engine: median |log2 error| {med:.3f}, worst ratio {worst:.2f}x "
-                 f"(held-out rows only: median {hmed:.3f}, n={len(held)}); "
-                 f"6ND@40%: median {rmed:.3f}, worst {rworst:.2f}x; rows: {len(rows)}")
+    lines.append(
+        f"engine: median |log2 error| {med:.3f}, worst ratio {worst:.2f}x "
+        f"(held-out rows only: median {hmed:.3f}, n={len(held)}); "
+        f"6ND@40%: median {rmed:.3f}, worst {rworst:.2f}x; rows: {len(rows)}"
+    )
     return "\n".join(lines)
 
 

@@ -14,8 +14,14 @@ EXAMPLES = sorted((ROOT / "sizing" / "engine" / "examples").glob("*.json"))
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "sizing.engine", *args], input=stdin, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sizing.engine", *args],
+        input=stdin,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_four_customer_scenarios_are_examples() -> None:
@@ -35,11 +41,20 @@ def test_stdin_and_text_format() -> None:
     assert "Cluster:" in proc.stdout
 
 
-@pytest.mark.parametrize("payload", [
-    '{"model": {"total_params": "-7"}}', "{not json", "[1, 2]", '{"data": {"tokens": NaN}}',
-    '{"data": {"tokens": Infinity}}', '{"data": {"tokens": 1e999}}', '{"modle": {}}', "",
-    "[" * 100000,
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        '{"model": {"total_params": "-7"}}',
+        "{not json",
+        "[1, 2]",
+        '{"data": {"tokens": NaN}}',
+        '{"data": {"tokens": Infinity}}',
+        '{"data": {"tokens": 1e999}}',
+        '{"modle": {}}',
+        "",
+        "[" * 100000,
+    ],
+)
 def test_invalid_input_exits_2_with_nothing_on_stdout(payload: str) -> None:
     proc = run("-", stdin=payload)
     assert proc.returncode == 2

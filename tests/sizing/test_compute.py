@@ -21,22 +21,38 @@ def test_lora_skips_weight_gradients() -> None:
 
 def test_recomputation_is_hardware_work_not_model_work() -> None:
     assert recompute_flops_per_token(7e9, 32, 4096, 2048, "full") == 2 * 7e9 + 4 * 32 * 4096 * 2048
-    out = size_dict({"model": {"name": "Llama 2 7B"}, "training": {"gradient_checkpointing": True},
-                     "data": {"tokens": 1e9}})
+    out = size_dict(
+        {
+            "model": {"name": "Llama 2 7B"},
+            "training": {"gradient_checkpointing": True},
+            "data": {"tokens": 1e9},
+        }
+    )
     c = out["compute"]
     assert c["hardware_flops_per_token"] > c["flops_per_token"]
     assert c["training_flops"] == pytest.approx(c["flops_per_token"] * 1e9, rel=1e-5)
 
 
 def test_moe_compute_uses_active_parameters() -> None:
-    out = size_dict({"model": {"name": "Mixtral 8x7B"}, "data": {"tokens": 1e9},
-                     "batch": {"sequence_length": 4096}})
+    out = size_dict(
+        {
+            "model": {"name": "Mixtral 8x7B"},
+            "data": {"tokens": 1e9},
+            "batch": {"sequence_length": 4096},
+        }
+    )
     assert out["compute"]["flops_per_token"] < 6 * 20e9
 
 
 def _days(tokens: float, gpus: int) -> tuple[float, float]:
-    out = size_dict({"model": {"name": "Llama 2 7B"}, "training": {"method": "full_finetune"},
-                     "data": {"tokens": tokens}, "hardware": {"accelerator": "h100-sxm", "count": gpus}})
+    out = size_dict(
+        {
+            "model": {"name": "Llama 2 7B"},
+            "training": {"method": "full_finetune"},
+            "data": {"tokens": tokens},
+            "hardware": {"accelerator": "h100-sxm", "count": gpus},
+        }
+    )
     return out["compute"]["gpu_hours"], out["timeline"]["wall_clock_days"]
 
 

@@ -25,7 +25,11 @@ def assumed(result: dict, key: str):
 )
 def test_an_unknown_deadline_defaults_by_method_and_data_volume(method, tokens, days):
     result = size_dict(
-        {"model": {"name": "Llama 3.1 8B"}, "training": {"method": method}, "data": {"tokens": tokens}}
+        {
+            "model": {"name": "Llama 3.1 8B"},
+            "training": {"method": method},
+            "data": {"tokens": tokens},
+        }
     )
     assert assumed(result, "schedule.deadline_days") == days
     assert "By when must one run finish?" in result["open_questions"]

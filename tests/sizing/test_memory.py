@@ -51,21 +51,34 @@ def test_tensor_and_sequence_parallel_divide_activations_by_t() -> None:
 
 
 def test_full_recomputation_keeps_2sbh_per_layer() -> None:
-    assert activation_bytes_per_layer(2048, 1, 4096, 32, 1, "full") == pytest.approx(2 * 2048 * 4096)
+    assert activation_bytes_per_layer(2048, 1, 4096, 32, 1, "full") == pytest.approx(
+        2 * 2048 * 4096
+    )
 
 
 def test_qlora_70b_fits_on_one_80gb_gpu() -> None:
-    out = size_dict({"model": {"name": "Llama 2 70B"},
-                     "training": {"method": "qlora", "gradient_checkpointing": True},
-                     "data": {"tokens": 1e7}, "batch": {"sequence_length": 2048},
-                     "hardware": {"accelerator": "a100-80gb", "count": 1}})
+    out = size_dict(
+        {
+            "model": {"name": "Llama 2 70B"},
+            "training": {"method": "qlora", "gradient_checkpointing": True},
+            "data": {"tokens": 1e7},
+            "batch": {"sequence_length": 2048},
+            "hardware": {"accelerator": "a100-80gb", "count": 1},
+        }
+    )
     assert out["memory"]["fits"] is True
     assert out["memory"]["per_gpu_gb"] < 80
 
 
 def test_full_finetune_70b_does_not_fit_on_one_gpu() -> None:
-    out = size_dict({"model": {"name": "Llama 2 70B"}, "training": {"method": "full_finetune"},
-                     "data": {"tokens": 1e7}, "hardware": {"accelerator": "h100-sxm", "count": 1}})
+    out = size_dict(
+        {
+            "model": {"name": "Llama 2 70B"},
+            "training": {"method": "full_finetune"},
+            "data": {"tokens": 1e7},
+            "hardware": {"accelerator": "h100-sxm", "count": 1},
+        }
+    )
     assert out["memory"]["fits"] is False
     assert any("does not fit" in w for w in out["warnings"])
 

@@ -19,11 +19,16 @@ methods = st.sampled_from(["pretrain", "full_finetune", "lora", "qlora"])
 accs = st.sampled_from(["h100-sxm", "a100-80gb", "mi300x", "l40s", "b200"])
 
 
-def _inp(n: float, d: float, method: str, acc: str, epochs: float = 1.0,
-         deadline: float = 30.0) -> dict[str, Any]:
-    return {"model": {"total_params": n}, "training": {"method": method},
-            "data": {"tokens": d, "epochs": epochs}, "hardware": {"accelerator": acc},
-            "schedule": {"deadline_days": deadline}}
+def _inp(
+    n: float, d: float, method: str, acc: str, epochs: float = 1.0, deadline: float = 30.0
+) -> dict[str, Any]:
+    return {
+        "model": {"total_params": n},
+        "training": {"method": method},
+        "data": {"tokens": d, "epochs": epochs},
+        "hardware": {"accelerator": acc},
+        "schedule": {"deadline_days": deadline},
+    }
 
 
 def _finite(x: Any) -> bool:
@@ -47,8 +52,9 @@ def test_results_are_finite_and_deterministic(n: float, d: float, method: str, a
 
 @FAST
 @given(params, tokens, methods, st.floats(min_value=1.01, max_value=4.0))
-def test_more_params_never_need_fewer_gpu_hours_or_less_memory(n: float, d: float, method: str,
-                                                              k: float) -> None:
+def test_more_params_never_need_fewer_gpu_hours_or_less_memory(
+    n: float, d: float, method: str, k: float
+) -> None:
     small = size_dict({**_inp(n, d, method, "h100-sxm"), "hardware": {"count": 8}})
     big = size_dict({**_inp(n * k, d, method, "h100-sxm"), "hardware": {"count": 8}})
     assert big["compute"]["gpu_hours"] >= small["compute"]["gpu_hours"] * 0.999
@@ -56,17 +62,30 @@ def test_more_params_never_need_fewer_gpu_hours_or_less_memory(n: float, d: floa
 
 
 @FAST
-@given(params, tokens, st.floats(min_value=1.01, max_value=4.0), st.floats(min_value=1.0, max_value=4.0))
-def test_more_tokens_or_epochs_never_need_fewer_gpu_hours(n: float, d: float, k: float, e: float) -> None:
+@given(
+    params,
+    tokens,
+    st.floats(min_value=1.01, max_value=4.0),
+    st.floats(min_value=1.0, max_value=4.0),
+)
+def test_more_tokens_or_epochs_never_need_fewer_gpu_hours(
+    n: float, d: float, k: float, e: float
+) -> None:
     base = size_dict({**_inp(n, d, "pretrain", "h100-sxm"), "hardware": {"count": 16}})
-    more = size_dict({**_inp(n, d * k, "pretrain", "h100-sxm", epochs=e), "hardware": {"count": 16}})
+    more = size_dict(
+        {**_inp(n, d * k, "pretrain", "h100-sxm", epochs=e), "hardware": {"count": 16}}
+    )
     assert more["compute"]["gpu_hours"] >= base["compute"]["gpu_hours"] * 0.999
     assert more["memory"]["per_gpu_gb"] >= base["memory"]["per_gpu_gb"] * 0.999
 
 
 @FAST
-@given(params, tokens, st.floats(min_value=0.5, max_value=200), st.floats(min_value=1.0, max_value=5.0))
-def test_longer_deadline_never_needs_more_accelerators(n: float, d: float, days: float, k: float) -> None:
+@given(
+    params, tokens, st.floats(min_value=0.5, max_value=200), st.floats(min_value=1.0, max_value=5.0)
+)
+def test_longer_deadline_never_needs_more_accelerators(
+    n: float, d: float, days: float, k: float
+) -> None:
     short = size_dict(_inp(n, d, "pretrain", "h100-sxm", deadline=days))
     long = size_dict(_inp(n, d, "pretrain", "h100-sxm", deadline=days * k))
     assert long["cluster"]["gpus"] <= short["cluster"]["gpus"]
@@ -74,11 +93,19 @@ def test_longer_deadline_never_needs_more_accelerators(n: float, d: float, days:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=8,
 )
-bad_numbers = st.one_of(st.booleans(), st.text(max_size=4), st.just(float("nan")),
-                        st.floats(max_value=0), st.just(float("inf")), st.just(1e200))
+bad_numbers = st.one_of(
+    st.booleans(),
+    st.text(max_size=4),
+    st.just(float("nan")),
+    st.floats(max_value=0),
+    st.just(float("inf")),
+    st.just(1e200),
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -91,8 +118,19 @@ def test_arbitrary_json_either_parses_or_raises_invalid_input(data: Any) -> None
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.sampled_from(["model.total_params", "data.tokens", "data.epochs", "schedule.deadline_days",
-                        "hardware.count", "batch.sequence_length"]), bad_numbers)
+@given(
+    st.sampled_from(
+        [
+            "model.total_params",
+            "data.tokens",
+            "data.epochs",
+            "schedule.deadline_days",
+            "hardware.count",
+            "batch.sequence_length",
+        ]
+    ),
+    bad_numbers,
+)
 def test_bad_numbers_always_raise_invalid_input(field: str, bad: Any) -> None:
     section, name = field.split(".")
     try:

@@ -22,8 +22,13 @@ print(json.dumps(sorted(set(new))))
 
 
 def test_engine_imports_only_the_standard_library() -> None:
-    proc = subprocess.run([sys.executable, "-I", "-c", "ROOT_DIR = " + repr(str(ROOT)) + "\n" + PROBE], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", "ROOT_DIR = " + repr(str(ROOT)) + "\n" + PROBE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     imported = set(json.loads(proc.stdout))
     third_party = {m for m in imported - {"sizing"} if m not in sys.stdlib_module_names}

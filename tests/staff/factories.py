@@ -11,10 +11,9 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 from pypdf import PdfWriter
 
+from pipeline.models import Proposal, Recommendation
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
-from reports.models import Proposal
-from sizing.models import Recommendation
 
 PASSWORD = "a-long-test-password-9f3k"  # noqa: S105 (test users only)
 _numbers = itertools.count(1)

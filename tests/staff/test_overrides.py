@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from sizing.models import Recommendation
+from pipeline.models import Recommendation
 from staff import pipeline_actions
 from staff.models import AuditEvent, Note
 from tests.staff.factories import make_proposal, make_ready_submission, make_recommendation

@@ -13,8 +13,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from reports.models import Proposal
-from sizing.models import Recommendation
+from pipeline.models import Proposal, Recommendation
 from staff.models import AuditEvent, Note, ShareLink
 from tests.staff.factories import make_ready_submission, make_user
 
@@ -53,8 +52,8 @@ def staff_urls(s) -> dict[str, str]:
         "override form": f"/admin/questionnaire/submission/{s.pk}/override/",
         "submission delete": f"/admin/questionnaire/submission/{s.pk}/delete/",
         "submission add": "/admin/questionnaire/submission/add/",
-        "recommendations": "/admin/sizing/recommendation/",
-        "proposals": "/admin/reports/proposal/",
+        "recommendations": "/admin/pipeline/recommendation/",
+        "proposals": "/admin/pipeline/proposal/",
         "audit events": "/admin/staff/auditevent/",
         "downloads log": "/admin/staff/proposaldownload/",
         "overview": "/staff/overview/",

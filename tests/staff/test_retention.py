@@ -7,8 +7,8 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from pipeline.models import Proposal
 from questionnaire.models import Draft, Submission
-from reports.models import Proposal
 from staff.models import DeletionRecord
 from staff.retention import purge_closed_submissions
 from staff.tasks import purge_closed_submissions_task

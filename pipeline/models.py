@@ -1,0 +1,106 @@
+"""The pipeline's two steps, as rows of one kind: a sizing run and the proposal rendered from it.
+
+Each row is its own outbox entry: it is written pending, a task is published after commit, and
+the task claims, works and finishes it (``pipeline.steps``). Both tables keep the names they had
+when they lived in ``sizing`` and ``reports`` (migrations 0001 of this app), so no data moved.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from reports.storage import proposal_path, proposal_storage
+
+
+class PipelineStep(models.Model):
+    """What every step row has: its attempts, its last error and when it finished.
+
+    Subclasses define ``Status`` with PENDING, DONE and FAILED, and name the status a claimed
+    row is in while it works (``WORKING``).
+    """
+
+    version = models.PositiveIntegerField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    engine_version = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["submission", "-version"]
+
+
+class Recommendation(PipelineStep):
+    """One run of the sizing engine over a submission's answers (plus any engineer overrides).
+
+    Each re-run is a new version; earlier versions are kept so a sent proposal can always be
+    explained later with the exact engine input, version and assumptions it used.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    WORKING = Status.RUNNING
+
+    submission = models.ForeignKey(
+        "questionnaire.Submission", on_delete=models.CASCADE, related_name="recommendations"
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    overrides = models.JSONField(default=dict, blank=True)
+    engine_input = models.JSONField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    # Per engine-input field, where its value came from ("customer", "not_sure", "override" …).
+    input_sources = models.JSONField(default=dict, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta(PipelineStep.Meta):
+        db_table = "sizing_recommendation"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission", "version"], name="unique_recommendation_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Recommendation v{self.version} for {self.submission_id}"
+
+
+class Proposal(PipelineStep):
+    """A rendered PDF proposal; one per recommendation version."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        RENDERING = "rendering", "Rendering"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    WORKING = Status.RENDERING
+
+    submission = models.ForeignKey(
+        "questionnaire.Submission", on_delete=models.CASCADE, related_name="proposals"
+    )
+    recommendation = models.OneToOneField(
+        Recommendation, on_delete=models.CASCADE, related_name="proposal"
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    pdf = models.FileField(storage=proposal_storage, upload_to=proposal_path, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+    size_bytes = models.PositiveIntegerField(null=True, blank=True)
+    page_count = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta(PipelineStep.Meta):
+        db_table = "reports_proposal"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["submission", "version"], name="unique_proposal_version"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Proposal v{self.version} for {self.submission_id}"

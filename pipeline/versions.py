@@ -1,0 +1,69 @@
+"""Comparing two versions of a submission's sizing: what an engineer's re-run changed."""
+
+from typing import Any
+
+from pipeline.models import Recommendation
+
+
+def previous_version(recommendation: Recommendation) -> Recommendation | None:
+    return (
+        Recommendation.objects.filter(
+            submission_id=recommendation.submission_id, version__lt=recommendation.version
+        )
+        .order_by("-version")
+        .first()
+    )
+
+
+def latest_recommendation(submission) -> Recommendation | None:
+    return submission.recommendations.order_by("-version").first()
+
+
+def latest_finished(submission) -> Recommendation | None:
+    return (
+        submission.recommendations.filter(status=Recommendation.Status.DONE)
+        .order_by("-version")
+        .first()
+    )
+
+
+def describe_changes(previous: Recommendation, current: Recommendation) -> dict[str, Any]:
+    """What changed between two versions: engine inputs, overrides, outputs and engine version.
+
+    Returns ``{"inputs": [...], "overrides": [...], "outputs": [...], "engine_version":
+    {"before", "after"} | None}``, each change ``{"field": "model.total_params", "before": …,
+    "after": …}`` with dotted paths in the engine contract's vocabulary. Lists are compared
+    whole; the engine version is reported on its own, not as an output.
+    """
+    outputs_before = dict(previous.result or {})
+    outputs_after = dict(current.result or {})
+    outputs_before.pop("engine_version", None)
+    outputs_after.pop("engine_version", None)
+    engine_version = None
+    if previous.engine_version != current.engine_version:
+        engine_version = {"before": previous.engine_version, "after": current.engine_version}
+    return {
+        "inputs": _diff(previous.engine_input or {}, current.engine_input or {}),
+        "overrides": _diff(previous.overrides or {}, current.overrides or {}),
+        "outputs": _diff(outputs_before, outputs_after),
+        "engine_version": engine_version,
+    }
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        flat: dict[str, Any] = {}
+        for key, item in value.items():
+            flat.update(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return flat
+    return {prefix: value}
+
+
+def _diff(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    flat_before, flat_after = _flatten(before), _flatten(after)
+    changes = []
+    for field in sorted(flat_before.keys() | flat_after.keys()):
+        old, new = flat_before.get(field), flat_after.get(field)
+        if old != new:
+            changes.append({"field": field, "before": old, "after": new})
+    return changes

@@ -1,0 +1,92 @@
+"""The one number formatter: counts, money, quantities and shares, the way people read them.
+
+The engine's own sentences (drivers, the text summary), the questionnaire's review page, the
+proposal, its charts and the staff pages all format numbers here, so "70B", "70 billion" and
+"$1.20 million" are spelled the same wherever they appear.
+"""
+
+from __future__ import annotations
+
+# (threshold, short suffix, word): 7.5e9 → "7.5B" or "7.5 billion".
+_SCALES = ((1e12, "T", "trillion"), (1e9, "B", "billion"), (1e6, "M", "million"))
+# From here on a plain number is written in powers of ten (FLOPs run to 10²⁵).
+_SCIENTIFIC_FROM = 1e15
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+# Below this a throughput reads better in MB/s than in GB/s (0.00209 GB/s → 2.09 MB/s).
+_SLOW_GB_PER_S = 0.1
+NO_VALUE = "—"
+
+
+def format_count(value: float, *, short: bool = False, digits: int = 3) -> str:
+    """A count as people say it: ``7.5e9`` → "7.5 billion" (``short``: "7.5B"); ``4096`` →
+    "4,096"; ``0.457`` → "0.457". ``digits`` is the number of significant digits kept."""
+    magnitude = abs(value)
+    for scale, suffix, word in _SCALES:
+        if magnitude >= scale:
+            scaled = f"{value / scale:,.{digits}g}"
+            return f"{scaled}{suffix}" if short else f"{scaled} {word}"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    if magnitude >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.{digits}g}"
+
+
+def format_decimal(value: float, *, places: int = 2) -> str:
+    """A measured value with at most ``places`` decimals and no trailing zeros: ``512.50`` →
+    "512.5", ``2.0`` → "2", ``1234.567`` → "1,234.57"."""
+    return f"{value:,.{places}f}".rstrip("0").rstrip(".")
+
+
+def format_number(value: object) -> str:
+    """Any figure of a result: counts in words, very large numbers in powers of ten, yes/no for
+    booleans, "—" for a missing value, text as it is (``2.5e21`` → "2.5 × 10²¹")."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return NO_VALUE
+    if not isinstance(value, int | float):
+        return str(value)
+    if abs(value) >= _SCIENTIFIC_FROM:
+        mantissa, exponent = f"{value:.3e}".split("e")
+        return f"{float(mantissa):.3g} × 10{str(int(exponent)).translate(_SUPERSCRIPTS)}"
+    return format_count(value)
+
+
+def format_money(value: float | None) -> str:
+    """US dollars for a sentence or a total: "$850,000", "$14.70 million"."""
+    if value is None:
+        return NO_VALUE
+    amount = float(value)
+    if abs(amount) >= 1e9:
+        return f"${amount / 1e9:,.2f} billion"
+    if abs(amount) >= 1e6:
+        return f"${amount / 1e6:,.2f} million"
+    return f"${amount:,.0f}"
+
+
+def format_money_short(value: float | None) -> str:
+    """US dollars for a narrow table cell or a chart: "$14.7M", "$850k"."""
+    if value is None:
+        return NO_VALUE
+    amount = float(value)
+    for limit, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(amount) >= limit:
+            return f"${amount / limit:,.3g}{suffix}"
+    return f"${amount:,.0f}"
+
+
+def format_percent(fraction: float, *, digits: int = 0) -> str:
+    """A share given as a fraction: ``0.457`` → "46 %"."""
+    return f"{fraction * 100:.{digits}f} %"
+
+
+def format_quantity(value: object, unit: str) -> str:
+    """A figure with its unit: "1,200 GB", "2.09 MB/s", "$1.20 million"; "—" when missing."""
+    if value is None:
+        return NO_VALUE
+    if unit == "USD" and isinstance(value, int | float):
+        return format_money(value)
+    if unit == "GB/s" and isinstance(value, int | float) and 0 < value < _SLOW_GB_PER_S:
+        return f"{format_number(value * 1000)} MB/s"
+    return f"{format_number(value)} {unit}".strip()

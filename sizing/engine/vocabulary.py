@@ -1,0 +1,308 @@
+"""The one vocabulary of the engine's fields: each input and output field's label and unit, and
+the words for each enumerated value.
+
+The questionnaire's review page, the proposal, the staff pages and the CSV all name an engine
+field through here; the answers' own labels live in the question registry
+(``questionnaire/questions.py``). Labels are sentence case without the unit; ``in_sentence``
+gives the form used inside a sentence ("we will assume number precision: BF16").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hardware import ACCELERATORS
+from .numbers import format_number, format_percent
+
+
+@dataclass(frozen=True)
+class Term:
+    """How people call a field: its label and the unit its value is in ("" when none)."""
+
+    label: str
+    unit: str = ""
+
+
+# Engine input fields by dotted path (docs/engine-contract.md).
+INPUTS: dict[str, Term] = {
+    "model.name": Term("Model"),
+    "model.architecture": Term("Architecture"),
+    "model.total_params": Term("Model size", "parameters"),
+    "model.active_params": Term("Parameters used per token", "parameters"),
+    "model.layers": Term("Layers"),
+    "model.hidden_size": Term("Hidden size"),
+    "model.attention_heads": Term("Attention heads"),
+    "model.kv_heads": Term("Key-value heads"),
+    "model.ffn_hidden_size": Term("Feed-forward size"),
+    "model.vocab_size": Term("Vocabulary size", "tokens"),
+    "training.method": Term("Training method"),
+    "training.precision": Term("Number precision"),
+    "training.optimizer": Term("Optimizer"),
+    "training.gradient_checkpointing": Term("Recompute activations (gradient checkpointing)"),
+    "training.lora_rank": Term("LoRA rank"),
+    "training.experiments": Term("Full runs planned"),
+    "data.tokens": Term("Training tokens per pass", "tokens"),
+    "data.epochs": Term("Passes over the data (epochs)"),
+    "data.modality": Term("Kind of data"),
+    "data.dataset_size_tb": Term("Dataset size", "TB"),
+    "data.samples": Term("Samples", "samples"),
+    "data.bytes_per_sample": Term("Size of one sample", "bytes"),
+    "data.annual_growth": Term("Data growth per year", "%"),
+    "data.preprocessing": Term("Preprocessing"),
+    "batch.sequence_length": Term("Sequence length", "tokens"),
+    "batch.global_batch_tokens": Term("Global batch", "tokens"),
+    "batch.micro_batch_size": Term("Micro-batch size", "samples"),
+    "schedule.deadline_days": Term("Time for one run", "days"),
+    "schedule.concurrent_jobs": Term("Jobs at the same time"),
+    "schedule.teams": Term("Teams sharing the cluster"),
+    "hardware.accelerator": Term("Accelerator"),
+    "hardware.count": Term("Accelerators", "GPUs"),
+    "hardware.gpus_per_node": Term("Accelerators per node"),
+    "software.frameworks": Term("Frameworks"),
+    "software.custom_cuda_kernels": Term("Custom CUDA kernels"),
+    "network.inter_node": Term("Network between servers"),
+    "network.oversubscription": Term("Network oversubscription", ": 1"),
+    "network.max_comm_share": Term("Most time spent communicating", "%"),
+    "storage.checkpoint_minutes_max": Term("Time to save a checkpoint", "minutes"),
+    "storage.checkpoints_retained": Term("Checkpoints kept", "checkpoints"),
+    "resilience.max_lost_hours": Term("Work you can afford to lose", "hours"),
+    "resilience.checkpoint_interval_hours": Term("Time between checkpoints", "hours"),
+    "deployment.location": Term("Where it runs"),
+    "deployment.data_residency": Term("Data residency"),
+    "deployment.air_gapped": Term("No internet connection (air-gapped)"),
+    "deployment.dedicated_hardware": Term("Dedicated hardware"),
+    "roadmap.runs_per_month": Term("Runs per month"),
+    "roadmap.hours_per_run": Term("Hours per run", "hours"),
+    "roadmap.utilisation": Term("Share of the year the hardware is busy", "%"),
+    "roadmap.annual_growth": Term("Growth of your needs per year", "%"),
+    "roadmap.years": Term("Planning horizon", "years"),
+}
+
+# Words for enumerated values, by the input field they belong to.
+VALUES: dict[str, dict[str, str]] = {
+    "model.architecture": {"dense": "Dense", "moe": "Mixture of experts (MoE)"},
+    "training.method": {
+        "pretrain": "Pre-training from scratch",
+        "continued_pretrain": "Continued pre-training",
+        "full_finetune": "Full fine-tuning",
+        "lora": "LoRA",
+        "qlora": "QLoRA",
+    },
+    "training.precision": {
+        "fp32": "FP32",
+        "tf32": "TF32",
+        "fp16": "FP16",
+        "bf16": "BF16",
+        "fp8": "FP8",
+    },
+    "training.optimizer": {
+        "adamw": "AdamW",
+        "adamw_8bit": "8-bit AdamW",
+        "adafactor": "Adafactor",
+        "sgd": "SGD",
+        "lion": "Lion",
+    },
+    "data.modality": {
+        "text": "Text",
+        "image": "Images",
+        "audio": "Audio",
+        "video": "Video",
+        "multimodal": "Several kinds (multimodal)",
+    },
+    "data.preprocessing": {
+        "offline": "Done before training",
+        "on_the_fly": "During training (on the fly)",
+    },
+    "network.inter_node": {
+        "infiniband": "InfiniBand",
+        "roce": "Ethernet with RDMA (RoCE)",
+        "ethernet": "Ethernet",
+    },
+    "deployment.location": {
+        "on_prem": "On premises (your own data centre)",
+        "colocation": "Colocation (your hardware in a rented data centre)",
+        "cloud": "Cloud",
+        "hybrid": "Hybrid (your own hardware and the cloud)",
+    },
+    "hardware.accelerator": {spec_id: spec.name for spec_id, spec in ACCELERATORS.items()},
+}
+
+# The cost options of the three-year comparison, by result key.
+COST_OPTIONS: dict[str, str] = {
+    "cloud_on_demand": "Cloud, on demand",
+    "cloud_reserved": "Cloud, reserved",
+    "buy": "Buy (on premises)",
+    "hybrid": "Hybrid",
+}
+
+# Where an input value came from (``sizing.adapters``) in words for the customer.
+SOURCES: dict[str, str] = {
+    "customer": "you told us",
+    "override": "set by our engineer",
+    "not_sure": "you were not sure: we assumed",
+    "unusable": "we could not use your answer: we assumed",
+    "derived": "worked out from your answers",
+}
+
+# Output fields by name, where the words of the name are not good enough.
+OUTPUTS: dict[str, str] = {
+    "training_flops": "Training compute (FLOPs)",
+    "flops_per_token": "Compute per token (FLOPs)",
+    "gpu_hours": "Accelerator-hours",
+    "assumed_mfu": "Assumed efficiency (MFU)",
+    "per_gpu_gb": "Peak memory per accelerator",
+    "usable_gpu_gb": "Usable memory per accelerator",
+    "min_gpus": "Fewest accelerators that fit the model",
+    "fits": "Fits in memory",
+    "zero_stage": "ZeRO / FSDP stage",
+    "gpus": "Accelerators",
+    "nodes": "Nodes",
+    "gpus_per_node": "Accelerators per node",
+    "wall_clock_days": "Wall-clock time",
+    "nic_gbps": "Network port speed",
+    "cpu_cores_per_node": "CPU cores per node",
+    "ram_gb_per_node": "RAM per node",
+    "job_mtbf_hours": "Mean time between job failures",
+    "goodput": "Productive share of time (goodput)",
+    "facility_power_kw": "IT power",
+    "facility_power_with_pue_kw": "Facility power incl. cooling",
+    "break_even_utilisation": "Break-even utilisation (buy vs cloud)",
+    "one_run_cloud_usd": "One run in the cloud",
+    "all_experiments_gpu_hours": "Accelerator-hours, all planned runs",
+    "all_experiments_flops": "Training compute, all planned runs (FLOPs)",
+    "hardware_flops_per_token": "Hardware compute per token, incl. recomputation (FLOPs)",
+    "rule_of_thumb_gpu_hours": "Rule-of-thumb check (6 × parameters × tokens)",
+    "peak_tflops": "Peak speed per accelerator",
+    "tokens_per_s": "Training throughput (tokens)",
+    "accelerator_name": "Accelerator",
+    "step_time_s": "Time per training step",
+    "headroom_gpus": "Spare accelerators for other work",
+    "gpus_per_job": "Accelerators per job",
+    "spare_nodes": "Spare nodes",
+    "recommended_model": "Recommended way to run it",
+    "recommended_option": "Recommended option",
+}
+# Output fields that are shares (0.45 → 45 %).
+SHARES = frozenset(
+    {"assumed_mfu", "goodput", "utilisation", "break_even_utilisation", "max_comm_share"}
+)
+# Unit tokens inside output field names → the unit shown (longest first).
+_UNIT_TOKENS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("gb", "per", "s"), "GB/s"),
+    (("per", "s"), "per second"),
+    (("gbps",), "Gb/s"),
+    (("tflops",), "TFLOPS"),
+    (("gb",), "GB"),
+    (("tb",), "TB"),
+    (("usd",), "USD"),
+    (("kw",), "kW"),
+    (("hours",), "h"),
+    (("days",), "days"),
+    (("minutes",), "min"),
+    (("s",), "s"),
+)
+_WORDS = {
+    "cpu": "CPU",
+    "gpu": "accelerator",
+    "gpus": "accelerators",
+    "ram": "RAM",
+    "nvme": "NVMe",
+    "pcie": "PCIe",
+    "nics": "network ports",
+    "mfu": "MFU",
+    "flops": "FLOPs",
+    "pue": "PUE",
+    "mtbf": "MTBF",
+    "tb": "TB",
+    "gb": "GB",
+}
+# The engine's unit symbols for assumptions → words after a value ("" when none is needed).
+_UNIT_WORDS = {
+    "-": "",
+    "1": "",
+    "x": "×",
+    "d": "days",
+    "h": "hours",
+    "min": "minutes",
+    "yr": "years",
+    "tokens/epoch": "tokens",
+    "epochs": "",
+    "runs": "",
+    "jobs": "",
+}
+
+
+def input_term(path: str) -> Term:
+    """The label and unit of an engine input (or assumption) key; a readable fallback for keys
+    with no entry (``eff_moe_factor`` → "Eff moe factor")."""
+    term = INPUTS.get(path)
+    if term is not None:
+        return term
+    section, _, name = path.partition(".")
+    label, unit = output_label_and_unit(name or section)
+    return Term(f"{label} ({section})" if name else label, unit)
+
+
+def value_words(path: str, value: object) -> str:
+    """An enumerated value in words (``training.method``, ``lora`` → "LoRA"); an unknown value
+    of an enumerated field with its underscores as spaces; free text (a model's name, a
+    residency rule) exactly as given."""
+    if path not in VALUES:
+        return str(value)
+    words = VALUES[path].get(str(value))
+    return words if words is not None else str(value).replace("_", " ")
+
+
+def unit_words(unit: str) -> str:
+    """An engine unit symbol as written after a value ("d" → "days", "-" → "")."""
+    return _UNIT_WORDS.get(unit, unit)
+
+
+def in_sentence(label: str) -> str:
+    """A label inside a sentence: "Number precision" → "number precision"; acronyms and names
+    ("LoRA rank", "CPU cores") keep their capitals."""
+    if len(label) > 1 and label[1].isupper():
+        return label
+    return label[:1].lower() + label[1:]
+
+
+def output_label_and_unit(name: str) -> tuple[str, str]:
+    """An output field's label and unit: ``scale_up_gb_per_s_needed`` → ("Scale up needed",
+    "GB/s"); ``OUTPUTS`` wins for the label. Units come from the name, as the contract
+    promises, so a new output field reads sensibly without a change here."""
+    tokens = name.split("_")
+    unit = ""
+    for pattern, shown in _UNIT_TOKENS:
+        size = len(pattern)
+        for start in range(len(tokens) - size + 1):
+            if tuple(tokens[start : start + size]) == pattern:
+                unit = shown
+                tokens = tokens[:start] + tokens[start + size :]
+                break
+        if unit:
+            break
+    words = [_WORDS.get(token, token) for token in tokens if token]
+    label = " ".join(words) or name
+    label = label[0].upper() + label[1:]
+    return OUTPUTS.get(name, label), unit
+
+
+def describe_value(path: str, value: object, *, engine_unit: str = "") -> str:
+    """An input or assumed value in words with its unit: ``model.total_params``, ``7e10`` →
+    "70 billion parameters"; ``data.annual_growth``, ``0.3`` → "30 %"; ``training.method``,
+    ``"lora"`` → "LoRA". ``engine_unit`` (an assumption's own unit symbol) is used for keys
+    this vocabulary does not list."""
+    if isinstance(value, bool) or value is None:
+        return format_number(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(value_words(path, item) for item in value)
+    if isinstance(value, str):
+        return value_words(path, value)
+    if not isinstance(value, int | float):
+        return str(value)
+    unit = INPUTS[path].unit if path in INPUTS else unit_words(engine_unit)
+    if unit == "%":
+        return format_percent(value)
+    if unit == ": 1":
+        return f"{format_number(value)}:1"
+    return f"{format_number(value)} {unit}".strip()

@@ -1,0 +1,185 @@
+"""The one typed reader of a stored engine result (the JSON of docs/engine-contract.md).
+
+The proposal, the confirmation page and the staff pages read a result through
+:func:`read_result` instead of each guessing at keys. A section the stored result lacks (an
+older engine version, a failed run) reads as empty, never as an error: the pages then show "—".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sizing.engine.vocabulary import COST_OPTIONS, value_words
+
+
+@dataclass(frozen=True)
+class CostOption:
+    """One way to pay over the planning horizon [USD]."""
+
+    key: str
+    label: str
+    total_usd: float | None
+    low_usd: float | None
+    high_usd: float | None
+    by_year_usd: tuple[float, ...]
+    basis: str
+    recommended: bool
+
+
+@dataclass(frozen=True)
+class UsedAssumption:
+    """One value the engine used, with its source (``provided_by``: customer or assumed)."""
+
+    key: str
+    value: Any
+    unit: str
+    source: str
+    rationale: str
+    provided_by: str
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    """A stored engine result, typed where pages read it; ``section`` gives any part whole."""
+
+    raw: Mapping[str, Any]
+
+    def section(self, name: str) -> Mapping[str, Any]:
+        part = self.raw.get(name)
+        return part if isinstance(part, Mapping) else {}
+
+    def _number(self, section: str, name: str) -> float | None:
+        value = self.section(section).get(name)
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    def _texts(self, name: str) -> tuple[str, ...]:
+        return tuple(str(item) for item in self.raw.get(name) or () if item)
+
+    # --- the recommended cluster ----------------------------------------------------------------
+
+    @property
+    def accelerator(self) -> str:
+        return str(self.section("cluster").get("accelerator") or "")
+
+    @property
+    def accelerator_name(self) -> str:
+        """The accelerator's name as stored, or from the catalog for results without it."""
+        stored = self.section("cluster").get("accelerator_name")
+        return str(stored) if stored else value_words("hardware.accelerator", self.accelerator)
+
+    @property
+    def gpus(self) -> int | None:
+        value = self._number("cluster", "gpus")
+        return None if value is None else int(value)
+
+    @property
+    def nodes(self) -> int | None:
+        value = self._number("cluster", "nodes")
+        return None if value is None else int(value)
+
+    @property
+    def gpus_per_node(self) -> int | None:
+        value = self._number("cluster", "gpus_per_node")
+        return None if value is None else int(value)
+
+    @property
+    def gpus_per_job(self) -> int | None:
+        value = self._number("cluster", "gpus_per_job")
+        return self.gpus if value is None else int(value)
+
+    @property
+    def wall_clock_days(self) -> float | None:
+        return self._number("timeline", "wall_clock_days")
+
+    @property
+    def deadline_days(self) -> float | None:
+        return self._number("timeline", "deadline_days")
+
+    @property
+    def timeline_options(self) -> tuple[Mapping[str, Any], ...]:
+        options = self.section("timeline").get("options") or ()
+        return tuple(option for option in options if isinstance(option, Mapping))
+
+    # --- cost -----------------------------------------------------------------------------------
+
+    @property
+    def years(self) -> int:
+        value = self._number("cost", "years")
+        return 3 if value is None else int(value)
+
+    @property
+    def recommended_option(self) -> str:
+        return str(self.section("cost").get("recommended_option") or "")
+
+    @property
+    def cost_options(self) -> tuple[CostOption, ...]:
+        """The options the engine priced, in the vocabulary's order."""
+        cost = self.section("cost")
+        options = []
+        for key, label in COST_OPTIONS.items():
+            option = cost.get(key)
+            if not isinstance(option, Mapping):
+                continue
+            low, high = (list(option.get("range_usd") or []) + [None, None])[:2]
+            options.append(
+                CostOption(
+                    key=key,
+                    label=label,
+                    total_usd=option.get("total_usd"),
+                    low_usd=low,
+                    high_usd=high,
+                    by_year_usd=tuple(float(v or 0) for v in option.get("by_year_usd") or ()),
+                    basis=str(option.get("basis") or ""),
+                    recommended=key == self.recommended_option,
+                )
+            )
+        return tuple(options)
+
+    # --- what the engine says in words ------------------------------------------------------------
+
+    @property
+    def drivers(self) -> tuple[str, ...]:
+        return self._texts("drivers")
+
+    @property
+    def open_questions(self) -> tuple[str, ...]:
+        return self._texts("open_questions")
+
+    @property
+    def risks(self) -> tuple[str, ...]:
+        return self._texts("risks")
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self._texts("warnings")
+
+    @property
+    def assumptions(self) -> tuple[UsedAssumption, ...]:
+        return tuple(
+            UsedAssumption(
+                key=str(item.get("key", "")),
+                value=item.get("value"),
+                unit=str(item.get("unit") or ""),
+                source=str(item.get("source") or ""),
+                rationale=str(item.get("rationale") or ""),
+                provided_by=str(item.get("provided_by") or ""),
+            )
+            for item in self.raw.get("assumptions") or ()
+            if isinstance(item, Mapping)
+        )
+
+    @property
+    def alternatives(self) -> tuple[Mapping[str, Any], ...]:
+        return tuple(a for a in self.raw.get("alternatives") or () if isinstance(a, Mapping))
+
+    @property
+    def price_sources(self) -> tuple[Mapping[str, Any], ...]:
+        sources = self.section("cost").get("price_sources") or ()
+        return tuple(item for item in sources if isinstance(item, Mapping))
+
+
+def read_result(result: Mapping[str, Any] | None) -> StoredResult:
+    """A stored engine result (or None, for a version not sized yet) ready to read."""
+    return StoredResult(raw=result or {})
