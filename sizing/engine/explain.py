@@ -9,6 +9,7 @@ from __future__ import annotations
 from .assumptions import value, whole
 from .cluster import RunEstimate
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
+from .numbers import format_count
 from .resolve import Resolved
 from .result import ConcurrencyResult
 
@@ -16,14 +17,6 @@ DISCOVERY_QUESTIONS = (
     "Is the data ready and cleaned, or will data preparation run while the hardware waits?",
     "Who operates the cluster day to day (drivers, scheduler, failures)?",
 )
-
-
-def human_count(n: float) -> str:
-    """A count the way people say it: 350M, 7.5B, 2T; smaller ones with separators (4,096)."""
-    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M")):
-        if abs(n) >= scale:
-            return f"{n / scale:.3g}{suffix}"
-    return f"{n:,.4g}"
 
 
 def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
@@ -37,7 +30,8 @@ def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
     out.append(
         (
             3.0,
-            f"{human_count(r.total_params)} parameters x {human_count(tokens)} tokens set the "
+            f"{format_count(r.total_params, short=True)} parameters x "
+            f"{format_count(tokens, short=True)} tokens set the "
             f"compute: {run.gpu_hours:,.0f} GPU-hours per run",
         )
     )

@@ -51,7 +51,7 @@ INPUTS: dict[str, Term] = {
     "data.preprocessing": Term("Preprocessing"),
     "batch.sequence_length": Term("Sequence length", "tokens"),
     "batch.global_batch_tokens": Term("Global batch", "tokens"),
-    "batch.micro_batch_size": Term("Micro-batch size", "samples"),
+    "batch.micro_batch_size": Term("Micro-batch size (samples per accelerator)"),
     "schedule.deadline_days": Term("Time for one run", "days"),
     "schedule.concurrent_jobs": Term("Jobs at the same time"),
     "schedule.teams": Term("Teams sharing the cluster"),
