@@ -7,7 +7,7 @@ one formatter (``sizing.engine.numbers``); this module only chooses which fields
 from typing import Any
 
 from sizing.engine.numbers import format_percent, format_quantity
-from sizing.engine.vocabulary import SHARES, SOURCES, describe_value, input_term
+from sizing.engine.vocabulary import OUTPUT_VALUES, SHARES, SOURCES, describe_value, input_term
 from sizing.engine.vocabulary import output_label_and_unit as label_and_unit
 
 # Fields that have a sentence, a chart or a table of their own elsewhere in the proposal.
@@ -51,6 +51,8 @@ def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
         label, unit = label_and_unit(name)
         if name in SHARES and isinstance(value, int | float):
             rows.append((label, format_percent(value)))
+        elif name in OUTPUT_VALUES:
+            rows.append((label, OUTPUT_VALUES[name].get(str(value), str(value))))
         else:
             rows.append((label, format_quantity(value, unit)))
     return rows

@@ -135,6 +135,12 @@ COST_OPTIONS: dict[str, str] = {
     "hybrid": "Hybrid",
 }
 
+# Words for enumerated output values, by output field name.
+OUTPUT_VALUES: dict[str, dict[str, str]] = {
+    "recommended_option": COST_OPTIONS,
+    "recommended_model": VALUES["deployment.location"],
+}
+
 # Where an input value came from (``sizing.adapters``) in words for the customer.
 SOURCES: dict[str, str] = {
     "customer": "you told us",
