@@ -119,10 +119,10 @@ VALUES: dict[str, dict[str, str]] = {
         "ethernet": "Ethernet",
     },
     "deployment.location": {
-        "on_prem": "On premises (your own data centre)",
-        "colocation": "Colocation (your hardware in a rented data centre)",
+        "on_prem": "On premises",
+        "colocation": "Colocation",
         "cloud": "Cloud",
-        "hybrid": "Hybrid (your own hardware and the cloud)",
+        "hybrid": "Hybrid",
     },
     "hardware.accelerator": {spec_id: spec.name for spec_id, spec in ACCELERATORS.items()},
 }
