@@ -338,6 +338,18 @@ A: dict[str, Assumption] = {
         "2023",
         "host RAM at least twice the node's GPU memory (pinned buffers, checkpoint staging)",
     ),
+    # --- cluster size when no size meets the deadline (cluster.py) ----------------------
+    "knee_marginal_efficiency": Assumption(
+        0.5,
+        "-",
+        _CHOICE + "; production runs scale while each doubling stays ~90 % efficient: "
+        "Llama 3 (arXiv 2407.21783, Table 4) went from 8,192 to 16,384 H100 at 43 % to 41 % "
+        "MFU, MegaScale (arXiv 2402.15627, Table 2) kept 175B at ~55 % MFU on 12,288 GPUs",
+        "2026-12-02",
+        "when no size meets the deadline the engine stops doubling GPUs once a doubling adds "
+        "less than this share of the added GPUs' work (speed-up below 1.5x, GPU-hours up by "
+        "a third or more): past that point GPUs are bought to wait on communication",
+    ),
     # --- deployment / facility -----------------------------------------------------------
     "rack_power_air_max_kw": Assumption(
         40,

@@ -10,10 +10,28 @@ utilisation ``MFU`` (:mod:`sizing.engine.efficiency`) and goodput ``g``
 The recommended size is the smallest whole number of nodes (or, below one
 node, power-of-two GPUs) that meets the deadline and fits in memory.
 
+Time does not always fall as GPUs grow: past some size the data-parallel
+degree runs out of sequences, pipelines deepen into their bubble and
+failures eat the gain, so the time curve has a minimum.  The search walks
+sizes doubling from the memory minimum and stops where the time stops
+falling.  When no size on that walk meets the deadline, the recommendation
+is the *knee* of the curve: the last size before a doubling whose marginal
+efficiency::
+
+    E_m = (t(n) / t(k n) - 1) / (k - 1)            (k = 2 on the doubling walk)
+
+(the share of the added GPUs' work that shortens the run) falls below
+``knee_marginal_efficiency`` [2]_ [3]_.  The knee is never beyond the
+minimum of the time curve, so more GPUs never make the recommended run slower.
+
 References
 ----------
 .. [1] Narayanan et al., arXiv 2104.04473 (2021), eq. 4: training time
        ~ 8 T P / (n X) with recomputation (6 T P without).
+.. [2] Llama 3 Herd of Models, arXiv 2407.21783 (2024), Table 4: 8,192 to
+       16,384 H100 at 43 % to 41 % MFU (a doubling ~95 % efficient).
+.. [3] Jiang et al., MegaScale, arXiv 2402.15627 (2024), Table 2 (strong
+       scaling of a 175B model to 12,288 GPUs).
 """
 
 from __future__ import annotations
@@ -21,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .assumptions import value
 from .hardware import AcceleratorSpec, peak_tflops
 from .parallelism import Plan, Workload, search_plan
 from .resilience import ResilienceResult, plan_resilience
@@ -60,8 +79,17 @@ def estimate_run(
     total_flops: float,
 ) -> RunEstimate:
     """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators."""
-    plan = search_plan(w, r, acc, gpus)
-    peak = peak_tflops(acc, w.precision)
+    return time_plan(search_plan(w, r, acc, gpus), r, acc, total_flops)
+
+
+def time_plan(plan: Plan, r: Resolved, acc: AcceleratorSpec, total_flops: float) -> RunEstimate:
+    """Time one run of ``total_flops`` model FLOPs with ``plan`` (see module docstring).
+
+    The plan depends on the step, not on the length of the run, so a run of
+    other FLOPs on the same cluster is timed without searching again.
+    """
+    gpus = plan.gpus
+    peak = peak_tflops(acc, r.precision)
     rate = gpus * peak * _FLOPS_PER_TFLOP * max(plan.mfu, _MIN_MFU)  # [FLOP/s]
     compute_hours = total_flops / rate / _SECONDS_PER_HOUR
     nodes = nodes_for(gpus, r.gpus_per_node)
@@ -88,13 +116,27 @@ def estimate_run(
 MAX_NODES = 16384  # [nodes] search ceiling (131,072 GPUs at 8 per node)
 
 
+@dataclass(frozen=True)
+class ClusterSizing:
+    """The recommended run, the memory minimum and whether the deadline is met.
+
+    ``fastest`` is the fastest size the search found when no size meets the
+    deadline (``None`` when one does).
+    """
+
+    run: RunEstimate
+    min_gpus: int  # [GPUs] 0 when nothing fits up to the ceiling
+    deadline_met: bool
+    fastest: RunEstimate | None
+
+
 def size_cluster(
     w: Workload, r: Resolved, acc: AcceleratorSpec, total_flops: float
-) -> tuple[RunEstimate, int]:
-    """Smallest run that meets the deadline, and the memory minimum [GPUs].
+) -> ClusterSizing:
+    """Smallest run that meets the deadline, else the knee of the time curve.
 
-    Returns the estimate for the chosen size and ``min_gpus`` (the smallest
-    count with a plan that fits; ``0`` when nothing fits up to the ceiling).
+    ``min_gpus`` is the smallest count with a plan that fits (``0`` when
+    nothing fits up to the ceiling).
     """
     per_node = r.gpus_per_node
     cache: dict[int, RunEstimate] = {}
@@ -106,8 +148,21 @@ def size_cluster(
 
     min_gpus = _memory_minimum(run, per_node)
     if not min_gpus:
-        return run(MAX_NODES * per_node), 0
-    return _deadline_size(run, per_node, min_gpus, r.deadline_days), min_gpus
+        ceiling = run(MAX_NODES * per_node)
+        met = ceiling.wall_clock_days <= r.deadline_days
+        return ClusterSizing(ceiling, 0, met, None if met else ceiling)
+    return _deadline_size(run, per_node, min_gpus, r.deadline_days)
+
+
+def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:
+    """Share of the added GPUs' work that shortens the run [-] [2]_.
+
+    ``(t_small / t_large - 1) / (n_large / n_small - 1)``: 1 for perfect
+    strong scaling, 0 when the added GPUs change nothing, negative when they
+    slow the run down.
+    """
+    speedup = smaller.wall_clock_days / larger.wall_clock_days
+    return (speedup - 1.0) / (larger.gpus / smaller.gpus - 1.0)
 
 
 def _memory_minimum(run: Callable[[int], RunEstimate], per_node: int) -> int:
@@ -133,33 +188,53 @@ def _memory_minimum(run: Callable[[int], RunEstimate], per_node: int) -> int:
     return hi * per_node
 
 
+def _ladder(per_node: int, min_gpus: int) -> list[int]:
+    """Sizes the search walks: sub-node powers of two, then doubling whole nodes."""
+    sizes = [g for g in SUB_NODE_GPUS if min_gpus <= g < per_node]
+    nodes = max(1, min_gpus // per_node)
+    while nodes <= MAX_NODES:
+        sizes.append(nodes * per_node)
+        nodes *= 2
+    return sizes
+
+
 def _deadline_size(
     run: Callable[[int], RunEstimate], per_node: int, min_gpus: int, deadline_days: float
-) -> RunEstimate:
-    """Smallest count from ``min_gpus`` up that meets the deadline (days fall as GPUs grow).
+) -> ClusterSizing:
+    """Smallest count from ``min_gpus`` up that meets the deadline, else the knee.
 
-    Sub-node sizes first, then doubling whole nodes and bisecting; the
-    ceiling of :data:`MAX_NODES` when no size meets it.
+    Walks :func:`_ladder` while the time still falls; bisects whole nodes
+    between the last size that misses the deadline and the first that meets
+    it.  When none meets it, the knee (module docstring) is recommended.
     """
+    threshold = value("knee_marginal_efficiency")
+    prev: RunEstimate | None = None
+    knee: RunEstimate | None = None
+    for gpus in _ladder(per_node, min_gpus):
+        est = run(gpus)
+        if prev is not None and est.wall_clock_days >= prev.wall_clock_days:
+            break  # past the minimum of the time curve
+        if est.wall_clock_days <= deadline_days:
+            if prev is not None and prev.gpus >= per_node:
+                est = _bisect_nodes(
+                    run, per_node, prev.gpus // per_node, gpus // per_node, deadline_days
+                )
+            return ClusterSizing(est, min_gpus, True, None)
+        if prev is not None and knee is None and marginal_efficiency(prev, est) < threshold:
+            knee = prev
+        prev = est
+    assert prev is not None  # the ladder starts at the memory minimum
+    return ClusterSizing(knee or prev, min_gpus, False, prev)
 
-    def meets_deadline(gpus: int) -> bool:
-        return run(gpus).wall_clock_days <= deadline_days
 
-    for gpus in (g for g in SUB_NODE_GPUS if min_gpus <= g < per_node):
-        if meets_deadline(gpus):
-            return run(gpus)
-    lo_nodes = max(1, min_gpus // per_node)
-    if meets_deadline(lo_nodes * per_node):
-        return run(lo_nodes * per_node)
-    hi = lo_nodes * 2
-    while hi <= MAX_NODES and not meets_deadline(hi * per_node):
-        lo_nodes, hi = hi, hi * 2
-    if hi > MAX_NODES:
-        return run(MAX_NODES * per_node)
-    while hi - lo_nodes > 1:
-        mid = (lo_nodes + hi) // 2
-        if meets_deadline(mid * per_node):
+def _bisect_nodes(
+    run: Callable[[int], RunEstimate], per_node: int, lo: int, hi: int, deadline_days: float
+) -> RunEstimate:
+    """Fewest nodes in ``(lo, hi]`` meeting the deadline (``lo`` misses it, ``hi`` meets it)."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if run(mid * per_node).wall_clock_days <= deadline_days:
             hi = mid
         else:
-            lo_nodes = mid
+            lo = mid
     return run(hi * per_node)

@@ -8,11 +8,12 @@ from dataclasses import replace
 from typing import Any
 
 from .assumptions import ASSUMPTIONS, value
-from .cluster import RunEstimate, estimate_run, nodes_for, size_cluster
+from .cluster import ClusterSizing, RunEstimate, estimate_run, nodes_for, size_cluster
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
 from .cost import plan_cost
+from .deadline import deadline_result
 from .deployment import plan_deployment
-from .explain import DISCOVERY_QUESTIONS, concurrency, drivers, risks
+from .explain import DISCOVERY_QUESTIONS, concurrency, deadline_warnings, drivers, risks
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .hosts import plan_hosts
 from .inputs import ADAPTER_METHODS, SizingInput
@@ -26,6 +27,7 @@ from .result import (
     Alternative,
     ClusterResult,
     ComputeResult,
+    DeadlineResult,
     MemoryResult,
     ParallelismResult,
     Recommendation,
@@ -52,12 +54,11 @@ _DEPLOYMENT_FOR_COST_OPTION = {
 }
 
 
-def _run_for(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float
-) -> tuple[RunEstimate, int]:
+def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> ClusterSizing:
     if r.count is not None:
         run = estimate_run(w, r, acc, r.count, flops)
-        return run, (r.count if run.plan.fits else 0)
+        met = run.wall_clock_days <= r.deadline_days
+        return ClusterSizing(run, r.count if run.plan.fits else 0, met, None)
     return size_cluster(w, r, acc, flops)
 
 
@@ -81,7 +82,9 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
     flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
-    run, min_gpus = _run_for(w, r, acc, flops)
+    sizing = _run_for(w, r, acc, flops)
+    run, min_gpus = sizing.run, sizing.min_gpus
+    deadline = deadline_result(w, r, acc, sizing, flops)
     plan = run.plan
     per_node = r.gpus_per_node
     jobs = r.concurrent_jobs
@@ -118,7 +121,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     )
     alternatives, excluded = _alternatives(r, flops)
     warnings = (
-        *_run_warnings(r, acc, run),
+        *_run_warnings(r, acc, run, deadline),
         *storage.notes,
         *(note for note in network.notes if "exceeds" in note),
     )
@@ -137,7 +140,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             gpus_per_job=run.gpus,
             spare_nodes=spare,
         ),
-        timeline=_timeline_result(w, r, acc, flops, run, min_gpus),
+        timeline=_timeline_result(w, r, acc, flops, run, min_gpus, deadline),
         network=network,
         storage=storage,
         hosts=plan_hosts(acc, per_node, r.modality, r.preprocessing),
@@ -147,7 +150,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         concurrency=concurrency(r, run.gpus, per_node),
         alternatives=alternatives,
         excluded_accelerators=excluded,
-        drivers=drivers(r, run, min_gpus),
+        drivers=drivers(r, run, min_gpus, deadline),
         risks=risks(r, run),
         assumptions=(*r.assumptions, *_constants_used()),
         open_questions=_open_questions(r, run.gpus),
@@ -155,16 +158,15 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     )
 
 
-def _run_warnings(r: Resolved, acc: AcceleratorSpec, run: RunEstimate) -> tuple[str, ...]:
+def _run_warnings(
+    r: Resolved, acc: AcceleratorSpec, run: RunEstimate, deadline: DeadlineResult
+) -> tuple[str, ...]:
     """Warnings about the run itself: memory, deadline, software."""
     warnings: list[str] = []
     if not run.plan.fits:
         warnings.append(f"does not fit: {run.plan.reason}")
-    if r.deadline_given and run.wall_clock_days > r.deadline_days:
-        warnings.append(
-            f"one run takes {run.wall_clock_days:.1f} days, beyond the "
-            f"{r.deadline_days:g}-day deadline"
-        )
+    if r.deadline_given:
+        warnings.extend(deadline_warnings(r, run, deadline))
     if not _allowed(r, acc):
         warnings.append(f"{acc.name} does not run CUDA-only software or custom CUDA kernels")
     return tuple(warnings)
@@ -263,13 +265,20 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
 
 
 def _timeline_result(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate, min_gpus: int
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    flops: float,
+    run: RunEstimate,
+    min_gpus: int,
+    deadline: DeadlineResult,
 ) -> TimelineResult:
     return TimelineResult(
         wall_clock_days=run.wall_clock_days,
         deadline_days=r.deadline_days if r.deadline_given else None,
         all_experiments_days=run.wall_clock_days * r.experiments / max(1, r.concurrent_jobs),
         options=_timeline(w, r, acc, flops, run, min_gpus),
+        deadline=deadline,
     )
 
 
@@ -374,7 +383,7 @@ def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], t
             continue
         rr = _with_accelerator(r, acc)
         w = workload(rr)
-        est, _ = _run_for(w, rr, acc, flops)
+        est = _run_for(w, rr, acc, flops).run
         alts.append(
             Alternative(
                 accelerator=acc.id,

@@ -11,7 +11,7 @@ from .cluster import RunEstimate
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count
 from .resolve import Resolved
-from .result import ConcurrencyResult
+from .result import ConcurrencyResult, DeadlineResult
 
 DISCOVERY_QUESTIONS = (
     "Is the data ready and cleaned, or will data preparation run while the hardware waits?",
@@ -19,7 +19,9 @@ DISCOVERY_QUESTIONS = (
 )
 
 
-def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
+def drivers(
+    r: Resolved, run: RunEstimate, min_gpus: int, deadline: DeadlineResult
+) -> tuple[str, ...]:
     """The three things that most drive the recommendation.
 
     Each candidate has a rank (higher first); they order sentences, they are
@@ -35,7 +37,15 @@ def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
             f"compute: {run.gpu_hours:,.0f} GPU-hours per run",
         )
     )
-    if r.deadline_given or r.deadline_days < value("deadline_days_pretraining_scale"):
+    if not deadline.met:
+        out.append(
+            (
+                3.5,
+                f"the {r.deadline_days:g}-day deadline cannot be met: {run.gpus:,} accelerators, "
+                f"where more stop paying for themselves, take {run.wall_clock_days:.0f} days",
+            )
+        )
+    elif r.deadline_given or r.deadline_days < value("deadline_days_pretraining_scale"):
         out.append(
             (
                 2.5,
@@ -61,6 +71,37 @@ def drivers(r: Resolved, run: RunEstimate, min_gpus: int) -> tuple[str, ...]:
     out.append((1.0, f"{run.plan.mfu:.0%} expected utilisation of {r.accelerator}"))
     out.sort(key=lambda x: -x[0])
     return tuple(s for _, s in out[:3])
+
+
+def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -> tuple[str, ...]:
+    """A missed deadline said plainly, and what would fit in it instead."""
+    if deadline.met:
+        return ()
+    days = f"{r.deadline_days:g} days"
+    out = [
+        f"the {r.deadline_days:g}-day deadline cannot be met: one run takes "
+        f"{run.wall_clock_days:.0f} days on the recommended {run.gpus:,} accelerators"
+    ]
+    if deadline.fastest_gpus is not None and deadline.fastest_days is not None:
+        out[0] += (
+            f"; no size is faster than {deadline.fastest_days:.0f} days "
+            f"({deadline.fastest_gpus:,} accelerators), and beyond the recommended size "
+            "each added accelerator does less than half its share"
+        )
+    if deadline.tokens_within_deadline is not None:
+        out.append(
+            f"to finish in {days} on {run.gpus:,} accelerators: train "
+            f"{format_count(deadline.tokens_within_deadline, short=True)} tokens instead of "
+            f"{format_count(r.tokens * r.epochs, short=True)}"
+            + (
+                f", or a model of about "
+                f"{format_count(deadline.params_within_deadline, short=True)} parameters"
+                if deadline.params_within_deadline
+                else ""
+            )
+            + f", or allow {run.wall_clock_days:.0f} days"
+        )
+    return tuple(out)
 
 
 def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:

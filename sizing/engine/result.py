@@ -79,11 +79,23 @@ class TimelineOption:
 
 
 @dataclass(frozen=True)
+class DeadlineResult:
+    """Whether one run meets the deadline; if not, the fastest run and what would fit."""
+
+    met: bool
+    fastest_gpus: int | None  # [GPUs] the size with the fewest days
+    fastest_days: float | None  # [d]
+    tokens_within_deadline: float | None  # [tokens] on the recommended cluster
+    params_within_deadline: float | None  # [param] about, on the recommended cluster
+
+
+@dataclass(frozen=True)
 class TimelineResult:
     wall_clock_days: float
     deadline_days: float | None
     all_experiments_days: float
     options: tuple[TimelineOption, ...]
+    deadline: DeadlineResult
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,72 @@
+"""What it would take to meet a deadline that no cluster size meets.
+
+When the search in :mod:`sizing.engine.cluster` finds no size that meets
+the deadline, it recommends the knee of the time curve.  This module says
+what would fit in the deadline on that cluster instead:
+
+* fewer tokens: the plan depends on the step, not on the length of the run,
+  so the run is re-timed with fewer FLOPs until it fits (a fixed point of
+  ``D' = D * deadline / t(D)``; one step when goodput does not depend on
+  the length of the run);
+* a smaller model: the same fixed point on the parameter FLOPs per token
+  (``6 N`` of ``6 N + 12 L h s`` [1]_), at the utilisation of the
+  recommended plan; an estimate, since a smaller model runs a different plan;
+* more time: the recommended run's days, and the fastest any size achieves.
+
+References
+----------
+.. [1] Chowdhery et al., PaLM, arXiv 2204.02311 (2022), appendix B.
+"""
+
+from __future__ import annotations
+
+from .cluster import ClusterSizing, RunEstimate, time_plan
+from .compute import attention_flops_per_token
+from .hardware import AcceleratorSpec
+from .parallelism import Workload
+from .resolve import Resolved
+from .result import DeadlineResult
+
+_FIXED_POINT_STEPS = 3  # converges in one step while goodput is independent of run length
+
+
+def deadline_result(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, sizing: ClusterSizing, total_flops: float
+) -> DeadlineResult:
+    """Whether the deadline is met, and if not the fastest run and what would fit.
+
+    ``sizing.fastest`` is ``None`` when the customer fixed the count (no search).
+    """
+    if sizing.deadline_met:
+        return DeadlineResult(
+            met=True,
+            fastest_gpus=None,
+            fastest_days=None,
+            tokens_within_deadline=None,
+            params_within_deadline=None,
+        )
+    run = sizing.run
+    fastest = sizing.fastest
+    share = _share_within_deadline(r, acc, run, total_flops)
+    attention = attention_flops_per_token(w.layers, w.hidden, w.seq)
+    param_flops = w.model_flops_per_token - attention
+    param_share = max(0.0, (share * w.model_flops_per_token - attention) / param_flops)
+    return DeadlineResult(
+        met=False,
+        fastest_gpus=fastest.gpus if fastest else None,
+        fastest_days=fastest.wall_clock_days if fastest else None,
+        tokens_within_deadline=r.tokens * share,
+        params_within_deadline=r.total_params * param_share,
+    )
+
+
+def _share_within_deadline(
+    r: Resolved, acc: AcceleratorSpec, run: RunEstimate, total_flops: float
+) -> float:
+    """Share of the run's FLOPs that ``run``'s plan completes within the deadline [-]."""
+    share = 1.0
+    days = run.wall_clock_days
+    for _ in range(_FIXED_POINT_STEPS):
+        share *= r.deadline_days / days
+        days = time_plan(run.plan, r, acc, total_flops * share).wall_clock_days
+    return share
