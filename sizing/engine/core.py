@@ -13,7 +13,15 @@ from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_
 from .cost import plan_cost
 from .deadline import deadline_result
 from .deployment import plan_deployment
-from .explain import DISCOVERY_QUESTIONS, concurrency, deadline_warnings, drivers, risks
+from .explain import (
+    DISCOVERY_QUESTIONS,
+    concurrency,
+    deadline_warnings,
+    drivers,
+    full_size_runs,
+    headroom_gpus,
+    risks,
+)
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .hosts import plan_hosts
 from .inputs import ADAPTER_METHODS, SizingInput
@@ -22,6 +30,7 @@ from .network import plan_network
 from .parallelism import Plan, Workload, workload
 from .prices import PRICES
 from .provenance import UsedAssumption
+from .resilience import spare_nodes
 from .resolve import Resolved, resolve
 from .result import (
     Alternative,
@@ -87,7 +96,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     deadline = deadline_result(w, r, acc, sizing, flops)
     plan = run.plan
     per_node = r.gpus_per_node
-    jobs = r.concurrent_jobs
+    runs_at_once = full_size_runs(r)
     total_gpus = _cluster_gpus(r, run)
     nodes = nodes_for(total_gpus, per_node)
     compute = _compute_result(w, r, acc, flops, run)
@@ -99,11 +108,12 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         inter_node=r.inter_node,
         max_comm_share=r.max_comm_share,
         oversubscription=r.oversubscription,
+        assumed_gbps=(r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu) / (r.oversubscription or 1.0),
     )
     storage = plan_storage(
         r,
         adapter_params=w.adapter_params,
-        tokens_per_s=compute.tokens_per_s * jobs,
+        tokens_per_s=compute.tokens_per_s * runs_at_once,
         gpus=total_gpus,
     )
     cost = plan_cost(
@@ -115,7 +125,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         run_gpu_hours=run.gpu_hours,
         allowed=_allowed_costs(r),
     )
-    spare = run.resilience.spare_nodes
+    spare = spare_nodes(nodes)
     deployment = plan_deployment(
         r, acc, nodes + spare, _DEPLOYMENT_FOR_COST_OPTION[cost.recommended_option]
     )
@@ -144,7 +154,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         network=network,
         storage=storage,
         hosts=plan_hosts(acc, per_node, r.modality, r.preprocessing),
-        resilience=_resilience_result(run),
+        resilience=_resilience_result(run, spare),
         deployment=deployment,
         cost=cost,
         concurrency=concurrency(r, run.gpus, per_node),
@@ -173,15 +183,17 @@ def _run_warnings(
 
 
 def _cluster_gpus(r: Resolved, run: RunEstimate) -> int:
-    """Accelerators in the whole cluster: the given count, or one run's times concurrent jobs.
+    """Accelerators in the whole cluster: the given count, or the jobs it holds at once.
 
-    Rounded up to whole nodes; within one node to a power of two (servers
-    hold 1, 2, 4 or 8).
+    The full-size runs held at once (concurrent jobs, at most the planned
+    runs) times one run's accelerators, plus headroom for the other
+    concurrent jobs; rounded up to whole nodes, within one node to a power
+    of two (servers hold 1, 2, 4 or 8).
     """
     if r.count is not None:
         return r.count
     per_node = r.gpus_per_node
-    gpus = run.gpus * r.concurrent_jobs
+    gpus = run.gpus * full_size_runs(r) + headroom_gpus(r, run.gpus)
     if gpus > per_node:
         return nodes_for(gpus, per_node) * per_node
     return min(per_node, 1 << (gpus - 1).bit_length())
@@ -276,13 +288,14 @@ def _timeline_result(
     return TimelineResult(
         wall_clock_days=run.wall_clock_days,
         deadline_days=r.deadline_days if r.deadline_given else None,
-        all_experiments_days=run.wall_clock_days * r.experiments / max(1, r.concurrent_jobs),
+        all_experiments_days=run.wall_clock_days * math.ceil(r.experiments / full_size_runs(r)),
         options=_timeline(w, r, acc, flops, run, min_gpus),
         deadline=deadline,
     )
 
 
-def _resilience_result(run: RunEstimate) -> ResilienceOut:
+def _resilience_result(run: RunEstimate, spare: int) -> ResilienceOut:
+    """One run's failures and checkpoints; ``spare`` nodes for the whole cluster."""
     res = run.resilience
     return ResilienceOut(
         checkpoint_interval_hours=res.checkpoint_interval_hours,
@@ -291,19 +304,29 @@ def _resilience_result(run: RunEstimate) -> ResilienceOut:
         job_mtbf_hours=res.job_mtbf_hours,
         expected_lost_hours=res.expected_lost_hours,
         lost_gpu_hours=res.lost_gpu_hours,
-        spare_nodes=res.spare_nodes,
+        spare_nodes=spare,
     )
 
 
 def _open_questions(r: Resolved, gpus_per_job: int) -> tuple[str, ...]:
-    """The answers' questions, one about several full-size runs, then the discovery ones."""
+    """The answers' questions, one about how concurrent jobs share the cluster, then discovery."""
     jobs = r.concurrent_jobs
+    runs = full_size_runs(r)
     concurrency_question: tuple[str, ...] = ()
     if jobs > 1 and r.count is None:
-        concurrency_question = (
-            f"The cluster holds {jobs} full-size runs at once ({jobs} x {gpus_per_job} "
-            "accelerators): are some of them smaller experiments that need less?",
-        )
+        held = f"The cluster holds {runs} full-size run{'s' if runs > 1 else ''} at once"
+        if runs == jobs:
+            question = (
+                f"{held} ({jobs} x {gpus_per_job} accelerators): are some of them smaller "
+                "experiments that need less?"
+            )
+        else:
+            question = (
+                f"{held} ({runs} x {gpus_per_job} accelerators, as many as the planned runs) "
+                f"and {headroom_gpus(r, gpus_per_job)} accelerators for the other "
+                f"{jobs - runs} of {jobs} jobs: are those smaller experiments, or more full runs?"
+            )
+        concurrency_question = (question,)
     questions = (*r.open_questions, *concurrency_question, *DISCOVERY_QUESTIONS)
     return tuple(dict.fromkeys(questions))
 

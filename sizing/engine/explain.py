@@ -6,6 +6,8 @@ apply are appended to the open questions.
 
 from __future__ import annotations
 
+import math
+
 from .assumptions import value, whole
 from .cluster import RunEstimate
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
@@ -63,7 +65,11 @@ def drivers(
     if r.method in ADAPTER_METHODS:
         out.append((2.8, f"{r.method.upper()} trains only small adapters, so one node is enough"))
     if r.concurrent_jobs > 1:
-        out.append((2.2, f"{r.concurrent_jobs} jobs at once multiply the cluster"))
+        runs = full_size_runs(r)
+        room = f"room for {runs} full-size run{'s' if runs > 1 else ''}"
+        if runs < r.concurrent_jobs:
+            room += " and smaller jobs"
+        out.append((2.2, f"{r.concurrent_jobs} jobs at once: the cluster has {room}"))
     if r.air_gapped or r.dedicated_hardware or r.data_residency:
         out.append((1.8, "data-location rules limit where the cluster can run"))
     if r.cuda_only:
@@ -129,12 +135,32 @@ def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:
     return tuple(out)
 
 
+def full_size_runs(r: Resolved) -> int:
+    """Full-size runs the cluster holds at once [runs].
+
+    ``min(concurrent jobs, planned runs)``: a job beyond the planned full runs
+    is a smaller experiment, test or evaluation sharing the cluster.  A
+    count the customer fixed holds one run on all of it.
+    """
+    if r.count is not None:
+        return 1
+    return max(1, min(r.concurrent_jobs, r.experiments))
+
+
+def headroom_gpus(r: Resolved, gpus_per_job: int) -> int:
+    """Accelerators for the concurrent jobs beyond the full-size runs [GPUs].
+
+    ``ceil(concurrency_headroom_share x gpus_per_job)`` when some concurrent
+    jobs are not full runs, else none.
+    """
+    if r.count is not None or r.concurrent_jobs <= full_size_runs(r):
+        return 0
+    return math.ceil(gpus_per_job * value("concurrency_headroom_share"))
+
+
 def concurrency(r: Resolved, gpus_per_job: int, per_node: int) -> ConcurrencyResult:
     """Capacity for concurrent jobs and a scheduler recommendation."""
-    if r.concurrent_jobs == 1:
-        headroom = 0
-    else:
-        headroom = int(gpus_per_job * value("concurrency_headroom_share"))
+    headroom = headroom_gpus(r, gpus_per_job)
     big = gpus_per_job >= whole("gang_scheduled_job_nodes") * per_node
     if big or r.method in PRETRAINING_METHODS:
         sched = "Slurm"
@@ -147,6 +173,7 @@ def concurrency(r: Resolved, gpus_per_job: int, per_node: int) -> ConcurrencyRes
         why = "a few users running batch jobs; simplest to operate"
     return ConcurrencyResult(
         concurrent_jobs=r.concurrent_jobs,
+        full_size_runs=full_size_runs(r),
         gpus_per_job=gpus_per_job,
         headroom_gpus=headroom,
         scheduler=sched,

@@ -9,7 +9,12 @@ collectives move ``2 (n-1)/n`` of the buffer for all-reduce)::
     expert   4 * k * 2 B * h * tokens * (e-1)/e * L/p
 
 The scale-out bandwidth needed keeps exposed communication below
-``max_comm_share`` of the step time.
+``max_comm_share`` of the step time, and is never below the bandwidth the
+plan's utilisation was computed with: the slowest effective bandwidth per
+GPU (NIC speed / oversubscription) at which the efficiency model
+(:func:`sizing.engine.parallelism.cost_on_fabric`) still gives the plan's
+MFU.  The step time is the one that MFU implies, so a NIC sized here runs
+the step the timeline assumed.
 
 References
 ----------
@@ -22,6 +27,7 @@ References
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .assumptions import value
@@ -34,7 +40,7 @@ from .efficiency import (
 )
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
-from .parallelism import Plan, Workload
+from .parallelism import Plan, Workload, cost_on_fabric
 
 _NIC_STEPS_GBPS = (100, 200, 400, 800)  # [Gb/s] InfiniBand EDR/HDR/NDR/XDR ports [2]
 _NDR_GBPS = 400  # [Gb/s] fastest InfiniBand NDR port; faster ones are XDR
@@ -45,6 +51,36 @@ _DIRECTIONS = 2.0  # scale-up bandwidth is quoted both ways; one way is half
 _MIN_MFU = 1e-6  # [-] guards the division when a plan computes nothing useful
 _PIPELINE_TRANSFERS = 2.0  # activations forward, their gradients backward
 _SMALLEST_OVERSUBSCRIPTION = 2.0  # oversubscribed fabrics come in whole ratios from 2:1
+_MIN_GBPS = 1.0  # [Gb/s] bandwidth search floor (the slowest NIC the input accepts)
+_BISECTIONS = 12  # 12 halvings of the log range: within 0.2 % of the bandwidth needed
+_MFU_KEPT = 0.999  # the fabric may cost the plan 0.1 % of its MFU (the search's tie margin)
+
+
+def _gbps_for_mfu(
+    w: Workload, plan: Plan, acc: AcceleratorSpec, *, gpus_per_node: int, assumed_gbps: float
+) -> float:
+    """Slowest effective bandwidth per GPU that keeps the plan's MFU [Gb/s].
+
+    Bisection in log space between :data:`_MIN_GBPS` and ``assumed_gbps``
+    (MFU never falls as bandwidth grows).
+    """
+
+    def keeps_mfu(gbps: float) -> bool:
+        cost = cost_on_fabric(
+            w, acc, plan, gpus_per_node=gpus_per_node, nic_gbps_per_gpu=gbps, oversubscription=1.0
+        )
+        return cost.mfu >= plan.mfu * _MFU_KEPT
+
+    lo, hi = _MIN_GBPS, assumed_gbps
+    if keeps_mfu(lo):
+        return 0.0
+    for _ in range(_BISECTIONS):
+        mid = math.sqrt(lo * hi)
+        if keeps_mfu(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 @dataclass(frozen=True)
@@ -73,8 +109,13 @@ def plan_network(
     inter_node: str,
     max_comm_share: float,
     oversubscription: float | None,
+    assumed_gbps: float,
 ) -> NetworkResult:
-    """Fabric requirements for ``plan`` (see module docstring)."""
+    """Fabric requirements for ``plan`` (see module docstring).
+
+    ``assumed_gbps`` is the effective scale-out bandwidth per GPU the plan was
+    costed with (NIC speed / oversubscription) [Gb/s].
+    """
     tp, pp, dp, ep = plan.tensor, plan.pipeline, plan.data, plan.expert
     tokens_rep = w.tokens_per_step / dp
     params_gpu = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
@@ -129,7 +170,14 @@ def plan_network(
     out_needed = outside / budget / _BYTES_PER_GB if outside else 0.0  # [GB/s per GPU]
     eff = value("nccl_scale_out_efficiency")
     per_gpu_gbps = out_needed * _BITS_PER_BYTE / eff
-    nic = next((n for n in _NIC_STEPS_GBPS if n >= per_gpu_gbps), _NIC_STEPS_GBPS[-1])
+    if spans:
+        per_gpu_gbps = max(
+            per_gpu_gbps,
+            _gbps_for_mfu(w, plan, acc, gpus_per_node=gpus_per_node, assumed_gbps=assumed_gbps),
+        )
+    # a NIC behind the customer's oversubscription delivers 1/oversubscription of its speed
+    port_gbps = per_gpu_gbps * (oversubscription or 1.0)
+    nic = next((n for n in _NIC_STEPS_GBPS if n >= port_gbps), _NIC_STEPS_GBPS[-1])
     nics = gpus_per_node if spans else 0
     have = nic if spans else 0.0
     if per_gpu_gbps > 0:

@@ -343,6 +343,40 @@ def _plan(
     )
 
 
+def cost_on_fabric(
+    w: Workload,
+    acc: AcceleratorSpec,
+    plan: Plan,
+    *,
+    gpus_per_node: int,
+    nic_gbps_per_gpu: float,
+    oversubscription: float,
+) -> StepCost:
+    """Step cost of ``plan`` on another scale-out fabric (NIC speed [Gb/s], oversubscription).
+
+    The same model that chose the plan, so a fabric sized from it delivers
+    the plan's utilisation.
+    """
+    layout = _Layout(tensor=plan.tensor, pipeline=plan.pipeline, data=plan.data, expert=plan.expert)
+    fabric = _Fabric(
+        gpus_per_node=min(gpus_per_node, plan.gpus),
+        nic_gbps_per_gpu=nic_gbps_per_gpu,
+        oversubscription=oversubscription,
+    )
+    return _plan(
+        w,
+        acc,
+        plan.gpus,
+        layout,
+        plan.zero_stage,
+        plan.micro_batch_size,
+        plan.recompute,
+        plan.memory,
+        plan.usable_gb,
+        fabric,
+    ).cost
+
+
 def _data_parallel_fallback(
     w: Workload, acc: AcceleratorSpec, gpus: int, usable: float, fabric: _Fabric
 ) -> Plan:

@@ -102,10 +102,6 @@ def plan_resilience(
     wall = compute_hours / goodput
     interruptions = wall / mtbf
     lost = interruptions * per_failure
-    if nodes >= whole("spare_nodes_min_cluster_nodes"):
-        spares = math.ceil(value("spare_node_fraction") * nodes)
-    else:
-        spares = 0
     return ResilienceResult(
         job_mtbf_hours=mtbf,
         checkpoint_interval_hours=interval,
@@ -113,6 +109,17 @@ def plan_resilience(
         expected_interruptions=interruptions,
         expected_lost_hours=lost,
         lost_gpu_hours=lost * gpus,
-        spare_nodes=spares,
+        spare_nodes=spare_nodes(nodes),
         goodput=goodput,
     )
+
+
+def spare_nodes(nodes: int) -> int:
+    """Hot spare nodes for a cluster of ``nodes`` (none below the minimum cluster size).
+
+    ``ceil(spare_node_fraction x nodes)``: spares replace failed nodes of any
+    job, so they scale with the whole cluster, not with one job.
+    """
+    if nodes < whole("spare_nodes_min_cluster_nodes"):
+        return 0
+    return math.ceil(value("spare_node_fraction") * nodes)

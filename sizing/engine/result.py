@@ -112,8 +112,9 @@ class ResilienceOut:
 @dataclass(frozen=True)
 class ConcurrencyResult:
     concurrent_jobs: int
+    full_size_runs: int  # [runs] held at once: concurrent jobs, at most the planned runs
     gpus_per_job: int
-    headroom_gpus: int
+    headroom_gpus: int  # [GPUs] for the concurrent jobs beyond the full-size runs
     scheduler: str
     reason: str
 

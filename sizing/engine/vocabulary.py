@@ -183,6 +183,7 @@ OUTPUTS: dict[str, str] = {
     "accelerator_name": "Accelerator",
     "step_time_s": "Time per training step",
     "headroom_gpus": "Spare accelerators for other work",
+    "full_size_runs": "Full-size runs at once",
     "gpus_per_job": "Accelerators per job",
     "spare_nodes": "Spare nodes",
     "recommended_model": "Recommended way to run it",

@@ -86,9 +86,52 @@ def test_more_tokens_or_epochs_never_need_fewer_gpu_hours(
 def test_longer_deadline_never_needs_more_accelerators(
     n: float, d: float, days: float, k: float
 ) -> None:
+    """Among deadlines that can be met; a missed one gets the knee, which may be smaller
+    than the size a longer deadline needs just past it (see test_deadline.py)."""
     short = size_dict(_inp(n, d, "pretrain", "h100-sxm", deadline=days))
     long = size_dict(_inp(n, d, "pretrain", "h100-sxm", deadline=days * k))
-    assert long["cluster"]["gpus"] <= short["cluster"]["gpus"]
+    if short["timeline"]["deadline"]["met"]:
+        assert long["cluster"]["gpus"] <= short["cluster"]["gpus"]
+    else:
+        fastest = short["timeline"]["deadline"]["fastest_gpus"]
+        assert long["cluster"]["gpus_per_job"] <= fastest
+
+
+@FAST
+@given(params, tokens, st.floats(min_value=0.5, max_value=200))
+def test_the_recommended_size_is_not_beyond_the_minimum_of_the_time_curve(
+    n: float, d: float, days: float
+) -> None:
+    out = size_dict(_inp(n, d, "pretrain", "h100-sxm", deadline=days))
+    gpus, run_days = out["cluster"]["gpus_per_job"], out["timeline"]["wall_clock_days"]
+    options = out["timeline"]["options"]
+    fastest = min(options, key=lambda o: o["wall_clock_days"])
+    assert gpus <= fastest["gpus"] or run_days <= fastest["wall_clock_days"] * 1.001
+    larger = [o for o in options if o["gpus"] > gpus]
+    if larger:  # the next larger size is not slower: time still falls where we stand
+        assert min(larger, key=lambda o: o["gpus"])["wall_clock_days"] <= run_days * 1.001
+    if not out["timeline"]["deadline"]["met"]:
+        assert out["timeline"]["deadline"]["fastest_days"] <= run_days
+
+
+@FAST
+@given(params, st.floats(min_value=1e9, max_value=5e12))
+def test_doubling_tokens_roughly_doubles_gpu_hours(n: float, d: float) -> None:
+    one = size_dict({**_inp(n, d, "pretrain", "h100-sxm"), "hardware": {"count": 64}})
+    two = size_dict({**_inp(n, 2 * d, "pretrain", "h100-sxm"), "hardware": {"count": 64}})
+    ratio = two["compute"]["gpu_hours"] / one["compute"]["gpu_hours"]
+    assert 1.9 <= ratio <= 2.1
+
+
+@FAST
+@given(params, tokens, st.floats(min_value=1.01, max_value=4.0), st.sampled_from([8, 64, 512]))
+def test_a_larger_model_never_trains_faster_on_the_same_cluster(
+    n: float, d: float, k: float, gpus: int
+) -> None:
+    small = size_dict({**_inp(n, d, "pretrain", "h100-sxm"), "hardware": {"count": gpus}})
+    big = size_dict({**_inp(n * k, d, "pretrain", "h100-sxm"), "hardware": {"count": gpus}})
+    if small["memory"]["fits"] and big["memory"]["fits"]:
+        assert big["timeline"]["wall_clock_days"] >= small["timeline"]["wall_clock_days"] * 0.999
 
 
 json_values = st.recursive(
