@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from .assumptions import value
 from .hardware import AcceleratorSpec, peak_tflops
-from .parallelism import Plan, Workload, search_plan
+from .parallelism import Plan, Workload, any_plan_fits, search_plan
 from .resilience import ResilienceResult, plan_resilience
 from .resolve import Resolved
 
@@ -146,7 +146,14 @@ def size_cluster(
             cache[gpus] = estimate_run(w, r, acc, gpus, total_flops)
         return cache[gpus]
 
-    min_gpus = _memory_minimum(run, per_node)
+    fit_cache: dict[int, bool] = {}
+
+    def fits(gpus: int) -> bool:
+        if gpus not in fit_cache:
+            fit_cache[gpus] = any_plan_fits(w, r, acc, gpus)
+        return fit_cache[gpus]
+
+    min_gpus = _memory_minimum(fits, per_node)
     if not min_gpus:
         ceiling = run(MAX_NODES * per_node)
         met = ceiling.wall_clock_days <= r.deadline_days
@@ -165,23 +172,23 @@ def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:
     return (speedup - 1.0) / (larger.gpus / smaller.gpus - 1.0)
 
 
-def _memory_minimum(run: Callable[[int], RunEstimate], per_node: int) -> int:
+def _memory_minimum(fits: Callable[[int], bool], per_node: int) -> int:
     """Fewest GPUs with a plan that fits: sub-node sizes, then doubling nodes, then bisection.
 
     ``0`` when nothing fits up to :data:`MAX_NODES`.
     """
     for gpus in (g for g in SUB_NODE_GPUS if g < per_node):
-        if run(gpus).plan.fits:
+        if fits(gpus):
             return gpus
     hi = 1
-    while hi <= MAX_NODES and not run(hi * per_node).plan.fits:
+    while hi <= MAX_NODES and not fits(hi * per_node):
         hi *= 2
     if hi > MAX_NODES:
         return 0
     lo = hi // 2  # lo nodes does not fit (or 0)
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if run(mid * per_node).plan.fits:
+        if fits(mid * per_node):
             hi = mid
         else:
             lo = mid

@@ -233,6 +233,34 @@ def _zero_stages(r: Resolved, layout: _Layout) -> tuple[int, ...]:
     return (0,) if layout.data == 1 else (1, 2, 3)
 
 
+def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> bool:
+    """Whether some plan :func:`search_plan` would consider fits in memory on ``gpus``.
+
+    The same layouts and settings, memory only and stopping at the first fit:
+    the memory-minimum search needs no step costs.
+    """
+    per_node = min(r.gpus_per_node, gpus)
+    micro_batch = r.micro_batch_size or 1
+    usable = usable_gb(acc.memory_gb)
+    for layout in _layouts(w, r, gpus, per_node):
+        for recompute in _recompute_options(r):
+            for zero in _zero_stages(r, layout):
+                memory = plan_memory(
+                    w,
+                    acc,
+                    tp=layout.tensor,
+                    pp=layout.pipeline,
+                    dp=layout.data,
+                    ep=layout.expert,
+                    zero=zero,
+                    micro_batch=micro_batch,
+                    recompute=recompute,
+                )
+                if memory.total_gb <= usable:
+                    return True
+    return False
+
+
 def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
 
