@@ -9,11 +9,23 @@ The model has four calibrated parameters (``docs/calibration.md``):
   balance ``P / B`` and shrinks with the hidden size ``h``;
 * ``eff_comm_overlap``: share of data-parallel communication hidden behind
   the backward pass;
-* ``eff_moe_factor``: routing and load-imbalance losses of MoE layers.
+* ``eff_moe_factor``: routing and load-imbalance losses of MoE layers (the
+  smaller expert GEMMs are modelled, not folded into this factor).
 
-Hardware utilisation of the compute itself [1]_ [2]_::
+Hardware utilisation of the compute itself is a roofline sum of times per
+FLOP [1]_ [5]_::
 
-    HFU_0 = 1 / (1/eta + c * P / (B * h))          P [TFLOPS], B [TB/s], h [-]
+    1 / (P HFU_0) = (1 - a - e) / (eta P) + a / (eta P_16)
+                    + e * max(1 / (eta P), 1 / (B I_e)) + c / (B (h + s/6))
+
+with P the peak of the training precision (FP8 peak for FP8: linear layers run
+in FP8 [6]_), P_16 the BF16 peak (attention stays in BF16 [6]_), a the share of
+FLOPs in attention (``12 L h s``), e the share in expert GEMMs, and I_e the
+arithmetic intensity of one expert GEMM of ``m`` routed tokens,
+``2 m h n / (bytes (m h + h n + m n))`` [FLOP/B].  Memory-bound kernels move
+``O(h)`` bytes per token and layer against ``72 h^2 + 12 h s = 72 h (h + s/6)``
+FLOPs (PaLM's count with ``N = 12 L h^2``), hence ``h + s/6``: long sequences
+add compute-bound attention work, so small hidden sizes are not over-penalised.
 
 and of a plan, with exposed communication and the pipeline bubble::
 
@@ -28,13 +40,19 @@ References
 .. [3] nccl-tests doc/PERFORMANCE.md: a ring all-reduce moves 2 (n-1)/n of the buffer.
 .. [4] Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 7: 16-bit gradients;
        stage 3 moves 1.5x the data-parallel volume.
+.. [5] Chowdhery et al., PaLM, arXiv 2204.02311 (2022), app. B: 6 N + 12 L h s.
+.. [6] DeepSeek-V3 report, arXiv 2412.19437 (2024), sec. 3.3.1: GEMMs in FP8;
+       attention, embedding, output head, gating and norms in BF16/FP32
+       (NVIDIA Transformer Engine likewise runs Linear layers in FP8).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .assumptions import value
+from .compute import FLOPS_PER_PARAM_TOKEN, attention_flops_per_token
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 
@@ -52,6 +70,12 @@ TP_ALL_REDUCES_PER_LAYER = 4.0
 TP_ALL_REDUCES_PER_LAYER_RECOMPUTE = 6.0
 EP_ALL_TO_ALLS_PER_LAYER = 4.0  # expert dispatch and combine, forward and backward
 ZERO3_COMM_FACTOR = 1.5  # ZeRO-3 also gathers parameters: 1.5x the all-reduce volume [4]_
+# [B] bytes per value a GEMM reads: FP8 operands are one byte, 16-bit two [6]_
+GEMM_BYTES_PER_VALUE = {"fp8": 1.0}
+# Weight matrices per expert MLP: gate, up and down projections (SwiGLU; Mixtral, DeepSeek, Qwen3)
+EXPERT_MATRICES = 3.0
+# FLOPs per token per layer are 72 h^2 + 12 h s = 72 h (h + s / 6) [5]_
+ATTENTION_SEQ_PER_HIDDEN = 6.0
 
 
 @dataclass(frozen=True)
@@ -66,8 +90,17 @@ class StepCost:
     mfu: float
 
 
-def base_hfu(acc: AcceleratorSpec, precision: str, hidden: int) -> float:
-    """Hardware FLOPs utilisation of the computation alone [-].
+def base_hfu(
+    acc: AcceleratorSpec,
+    precision: str,
+    hidden: int,
+    *,
+    seq: int = 0,
+    attention_share: float = 0.0,
+    expert_share: float = 0.0,
+    expert_intensity: float = math.inf,
+) -> float:
+    """Hardware FLOPs utilisation of the computation alone, of the precision's peak [-].
 
     Parameters
     ----------
@@ -75,16 +108,39 @@ def base_hfu(acc: AcceleratorSpec, precision: str, hidden: int) -> float:
     precision : str
     hidden : int
         Model hidden size [-].
+    seq : int
+        Sequence length [tokens].
+    attention_share, expert_share : float
+        Shares of the FLOPs in attention scores and in expert GEMMs [-].
+    expert_intensity : float
+        Arithmetic intensity of one expert GEMM [FLOP/B].
     """
     p = peak_tflops(acc, precision)
+    p16 = peak_tflops(acc, "bf16") if precision == "fp8" else p
     eta = value("eff_matmul_ceiling")
     c = value("eff_memory_bound_coefficient")
-    hfu = 1.0 / (1.0 / eta + c * p / (acc.memory_bw_tbps * hidden))
-    if precision == "fp8" and acc.peak_fp8_tflops:
-        # realised FP8 speed-up over BF16 is capped by non-GEMM work
-        bf16 = 1.0 / (1.0 / eta + c * acc.peak_bf16_tflops / (acc.memory_bw_tbps * hidden))
-        hfu = min(hfu, bf16 * acc.peak_bf16_tflops * value("eff_fp8_speedup") / p)
-    return hfu
+    bw = acc.memory_bw_tbps
+    gemm = 1.0 / (eta * p)
+    expert = max(gemm, 1.0 / (bw * expert_intensity))
+    dense_share = max(0.0, 1.0 - attention_share - expert_share)
+    seconds_per_tflop = (
+        dense_share * gemm
+        + attention_share / (eta * p16)
+        + expert_share * expert
+        + c / (bw * (hidden + seq / ATTENTION_SEQ_PER_HIDDEN))
+    )
+    return 1.0 / (p * seconds_per_tflop)
+
+
+def expert_gemm_intensity(*, tokens: float, hidden: int, ffn: float, precision: str) -> float:
+    """Arithmetic intensity of an ``m x h`` by ``h x n`` expert GEMM [FLOP/B] [1]_.
+
+    ``I = 2 m h n / (bytes (m h + h n + m n))``: with few tokens per expert the
+    weights dominate the traffic and the GEMM is bandwidth-bound.
+    """
+    nbytes = GEMM_BYTES_PER_VALUE.get(precision, BYTES_PER_VALUE)
+    m = max(1.0, tokens)
+    return 2.0 * m * hidden * ffn / (nbytes * (m * hidden + hidden * ffn + m * ffn))
 
 
 def scale_up_bytes_per_s(acc: AcceleratorSpec) -> float:
@@ -127,10 +183,34 @@ def step_cost(
     gpus_per_node: int,
     nic_gbps_per_gpu: float,
     oversubscription: float,
+    experts: int = 1,
+    expert_params: float = 0.0,
 ) -> StepCost:
     """Model FLOPs utilisation of one plan (see module docstring) [-]."""
     dp = max(1, gpus // (tp * pp))
-    hfu = base_hfu(acc, precision, hidden)
+    attention = min(1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token)
+    expert_share = 0.0
+    intensity = math.inf
+    if moe and experts > 1 and expert_params > 0:
+        active_expert = expert_params * top_k / experts
+        expert_share = min(
+            1.0 - attention, FLOPS_PER_PARAM_TOKEN * active_expert / model_flops_per_token
+        )
+        # each expert GEMM sees the routed tokens of one micro-batch from ep ranks
+        routed = seq * micro_batch * top_k * ep / experts
+        ffn = expert_params / (experts * layers * EXPERT_MATRICES * hidden) / tp
+        intensity = expert_gemm_intensity(
+            tokens=routed, hidden=hidden, ffn=ffn, precision=precision
+        )
+    hfu = base_hfu(
+        acc,
+        precision,
+        hidden,
+        seq=seq,
+        attention_share=attention,
+        expert_share=expert_share,
+        expert_intensity=intensity,
+    )
     peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP
     t_comp = hardware_flops_per_token * tokens_per_step / gpus / (peak * hfu)  # [s]
     up = scale_up_bytes_per_s(acc)

@@ -353,6 +353,8 @@ def _plan(
         gpus_per_node=fabric.gpus_per_node,
         nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
         oversubscription=fabric.oversubscription,
+        experts=w.experts,
+        expert_params=w.expert_params,
     )
     return Plan(
         gpus=gpus,
@@ -434,6 +436,8 @@ def _data_parallel_fallback(
         gpus_per_node=fabric.gpus_per_node,
         nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
         oversubscription=fabric.oversubscription,
+        experts=w.experts,
+        expert_params=w.expert_params,
     )
     return Plan(
         gpus=gpus,
