@@ -11,6 +11,14 @@ References
 .. [1] Narayanan et al., arXiv 2104.04473 (2021): keep tensor parallelism
        inside a node, use pipeline parallelism across nodes.
 .. [2] Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019).
+.. [3] Rajbhandari et al., DeepSpeed-MoE, arXiv 2201.05596 (2022), sec. 5;
+       DeepSpeed ``deepspeed/utils/groups.py``, ``_create_expert_and_data_parallel``:
+       with 16 ranks and expert-parallel size 2, expert parameters are reduced
+       over expert-data-parallel groups of 8 ranks, dense ones over all 16.
+.. [4] Liu et al., MoE Parallel Folding, arXiv 2504.14960 (2025), sec. 3
+       (Megatron-Core): the expert-data-parallel group is the data-parallel
+       group divided by the expert-parallel degree; the distributed optimizer
+       shards expert states over it.
 """
 
 from __future__ import annotations
@@ -138,18 +146,46 @@ def plan_memory(
     micro_batch: int,
     recompute: str,
 ) -> MemoryBreakdown:
-    """Memory breakdown of one plan on one accelerator [GB]."""
-    params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
+    """Memory breakdown of one plan on one accelerator [GB].
+
+    Dense parameters ``N_d`` are split over tensor and pipeline ranks and
+    their states sharded by ZeRO over the ``d`` data-parallel ranks [2]_.
+    Expert parameters ``N_e`` are also split over the ``e`` expert-parallel
+    ranks, which are carved out of the data-parallel group; each expert then
+    has ``d / e`` replicas (its expert-data-parallel group), and ZeRO shards
+    its states over those only [3]_ [4]_::
+
+        dense  = zero(N_d / (t p),   stage, d)
+        expert = zero(N_e / (t p e), stage, d / e)
+
+    Under ZeRO-3 the states summed over all ``t p d`` accelerators are
+    exactly ``(N_d + N_e) x bytes per parameter``: no state is divided twice.
+
+    Parameters
+    ----------
+    tp, pp, dp, ep : int
+        Tensor, pipeline, data and expert degrees [-]; ``ep`` divides ``dp``.
+    zero : int
+        ZeRO stage (0-3).
+    """
+    dense_rank = w.dense_params / (tp * pp)
+    expert_rank = w.expert_params / (tp * pp * ep)
+    expert_dp = max(1, dp // ep)
     if w.method in ADAPTER_METHODS:
         base = frozen_base_bytes(w.method)
-        base_gb = params_rank * base / (dp if zero >= 3 else 1) / _BYTES_PER_GB
+        base_gb = (
+            dense_rank * base / (dp if zero >= 3 else 1)
+            + expert_rank * base / (expert_dp if zero >= 3 else 1)
+        ) / _BYTES_PER_GB
         adapters_rank = w.adapter_params / (tp * pp)
         adapter_w, adapter_g, adapter_o = zero_model_states_gb(
             adapters_rank, adapter_bytes_per_param(), zero, dp
         )
         weights, grads, opt = base_gb + adapter_w, adapter_g, adapter_o
     else:
-        weights, grads, opt = zero_model_states_gb(params_rank, w.bpp, zero, dp)
+        dense_states = zero_model_states_gb(dense_rank, w.bpp, zero, dp)
+        expert_states = zero_model_states_gb(expert_rank, w.bpp, zero, expert_dp)
+        weights, grads, opt = (d + e for d, e in zip(dense_states, expert_states, strict=True))
     micro_batches = w.tokens_per_step / dp / (micro_batch * w.seq)
     act = activations_gb(
         seq=w.seq,

@@ -2,14 +2,28 @@
 
 from __future__ import annotations
 
+import datetime
+from typing import Any
+
 import pytest
 
-from sizing.engine import size_dict
+from sizing.engine import parse_input, size_dict
+from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.memory import (
     activation_bytes_per_layer,
     bytes_per_param,
     zero_model_states_gb,
 )
+from sizing.engine.parallelism import Workload, plan_memory, workload
+from sizing.engine.resolve import resolve
+
+# Published MoE shapes.  Mixtral 8x7B: 46.7B parameters, 12.9B per token, 32 layers, 8 experts,
+# top-2 (Jiang et al., arXiv 2401.04088; Mistral AI, "Mixtral of experts", 2023-12-11).
+# DeepSeek-V3: 671B parameters, 37B per token, 61 layers, 256 routed experts + 1 shared, top-8
+# (DeepSeek-AI, arXiv 2412.19437, sec. 4.2).  Both are in the engine's model catalog.
+MIXTRAL_PARAMS = 46.7e9
+DEEPSEEK_V3_PARAMS = 671e9
+BF16_ADAMW_BYTES = 18  # 2 weights + 4 FP32 gradients + 12 master and moments (docs/engine.md)
 
 
 @pytest.mark.parametrize(
@@ -89,3 +103,63 @@ def test_lora_needs_less_memory_than_full_finetuning() -> None:
     full = size_dict({**base, "training": {"method": "full_finetune"}})
     assert lora["memory"]["min_gpus"] <= full["memory"]["min_gpus"]
     assert lora["memory"]["bytes_per_param"]["total"] < full["memory"]["bytes_per_param"]["total"]
+
+
+def _pretrain(model: str, accelerator: str, count: int | None = None) -> dict[str, Any]:
+    hardware: dict[str, Any] = {"accelerator": accelerator}
+    if count is not None:
+        hardware["count"] = count
+    return {
+        "model": {"name": model},
+        "training": {"method": "pretrain"},
+        "data": {"tokens": 1e11},
+        "hardware": hardware,
+    }
+
+
+def _workload(model: str) -> Workload:
+    inputs = parse_input(_pretrain(model, "h100-sxm"))
+    return workload(resolve(inputs, today=datetime.date(2026, 1, 1)))
+
+
+def _states_gb(w: Workload, *, tp: int, pp: int, dp: int, ep: int, zero: int) -> float:
+    m = plan_memory(
+        w,
+        ACCELERATORS["h100-sxm"],
+        tp=tp,
+        pp=pp,
+        dp=dp,
+        ep=ep,
+        zero=zero,
+        micro_batch=1,
+        recompute="full",
+    )
+    return m.weights_gb + m.gradients_gb + m.optimizer_gb
+
+
+@pytest.mark.parametrize(
+    ("tp", "pp", "dp", "ep"),
+    [(1, 1, 4, 4), (1, 1, 16, 8), (2, 2, 8, 2), (8, 4, 32, 8), (1, 1, 8, 1)],
+)
+def test_zero3_moe_states_summed_over_all_gpus_are_the_whole_model(
+    tp: int, pp: int, dp: int, ep: int
+) -> None:
+    # ZeRO-3 keeps exactly one copy of every state: 46.7B x 18 B = 841 GB over the cluster.
+    w = _workload("Mixtral 8x7B")
+    per_gpu = _states_gb(w, tp=tp, pp=pp, dp=dp, ep=ep, zero=3)
+    assert per_gpu * tp * pp * dp == pytest.approx(MIXTRAL_PARAMS * BF16_ADAMW_BYTES / 1e9)
+
+
+def test_zero_shards_expert_states_only_over_the_expert_data_parallel_group() -> None:
+    # DeepSpeed-MoE (deepspeed/utils/groups.py, _create_expert_and_data_parallel) and
+    # Megatron-Core (MoE parallel folding, arXiv 2504.14960): with EP = 8 inside DP = 16,
+    # expert gradients are reduced and their optimizer state sharded over DP / EP = 2 ranks,
+    # the dense ones over all 16.  ZeRO-1: weights and gradients whole, optimizer sharded.
+    w = _workload("Mixtral 8x7B")
+    bpp = w.bpp
+    dense, expert = w.dense_params, w.expert_params / 8
+    expected = (
+        dense * (bpp.weights + bpp.gradients + bpp.optimizer / 16)
+        + expert * (bpp.weights + bpp.gradients + bpp.optimizer / 2)
+    ) / 1e9
+    assert _states_gb(w, tp=1, pp=1, dp=16, ep=8, zero=1) == pytest.approx(expected)
