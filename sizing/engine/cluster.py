@@ -172,6 +172,15 @@ def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:
     return (speedup - 1.0) / (larger.gpus / smaller.gpus - 1.0)
 
 
+def memory_minimum(w: Workload, r: Resolved, acc: AcceleratorSpec) -> int:
+    """Fewest GPUs with a plan that fits, whatever count the customer gave.
+
+    The same memory-only search as :func:`size_cluster` (``0`` when nothing
+    fits up to :data:`MAX_NODES`).
+    """
+    return _memory_minimum(lambda gpus: any_plan_fits(w, r, acc, gpus), r.gpus_per_node)
+
+
 def _memory_minimum(fits: Callable[[int], bool], per_node: int) -> int:
     """Fewest GPUs with a plan that fits: sub-node sizes, then doubling nodes, then bisection.
 

@@ -8,7 +8,15 @@ from dataclasses import replace
 from typing import Any
 
 from .assumptions import ASSUMPTIONS, value
-from .cluster import ClusterSizing, RunEstimate, estimate_run, nodes_for, size_cluster
+from .cluster import (
+    MAX_NODES,
+    ClusterSizing,
+    RunEstimate,
+    estimate_run,
+    memory_minimum,
+    nodes_for,
+    size_cluster,
+)
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
 from .cost import plan_cost
 from .deadline import deadline_result
@@ -27,6 +35,7 @@ from .hosts import plan_hosts
 from .inputs import ADAPTER_METHODS, SizingInput
 from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
 from .network import plan_network
+from .numbers import format_count
 from .parallelism import Plan, Workload, workload
 from .prices import PRICES
 from .provenance import UsedAssumption
@@ -64,11 +73,24 @@ _DEPLOYMENT_FOR_COST_OPTION = {
 
 
 def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> ClusterSizing:
+    """The run on the given count (else the sized one) and the memory minimum [GPUs].
+
+    The minimum never depends on the given count: it is the fewest
+    accelerators on which a plan fits, so a count that is too small can say
+    how many it would take.
+    """
     if r.count is not None:
         run = estimate_run(w, r, acc, r.count, flops)
         met = run.wall_clock_days <= r.deadline_days
-        return ClusterSizing(run, r.count if run.plan.fits else 0, met, None)
+        return ClusterSizing(run, memory_minimum(w, r, acc), met, None)
     return size_cluster(w, r, acc, flops)
+
+
+def _sized_run(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> RunEstimate:
+    """The run on the given count, else on the size that meets the deadline."""
+    if r.count is not None:
+        return estimate_run(w, r, acc, r.count, flops)
+    return size_cluster(w, r, acc, flops).run
 
 
 def _allowed(r: Resolved, acc: AcceleratorSpec) -> bool:
@@ -131,7 +153,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     )
     alternatives, excluded = _alternatives(r, flops)
     warnings = (
-        *_run_warnings(r, acc, run, deadline),
+        *_run_warnings(r, acc, run, deadline, min_gpus),
         *storage.notes,
         *(note for note in network.notes if "exceeds" in note),
     )
@@ -169,17 +191,39 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
 
 
 def _run_warnings(
-    r: Resolved, acc: AcceleratorSpec, run: RunEstimate, deadline: DeadlineResult
+    r: Resolved,
+    acc: AcceleratorSpec,
+    run: RunEstimate,
+    deadline: DeadlineResult,
+    min_gpus: int,
 ) -> tuple[str, ...]:
     """Warnings about the run itself: memory, deadline, software."""
     warnings: list[str] = []
     if not run.plan.fits:
-        warnings.append(f"does not fit: {run.plan.reason}")
+        warnings.append(_memory_warning(r, run, min_gpus))
     if r.deadline_given:
         warnings.extend(deadline_warnings(r, run, deadline))
     if not _allowed(r, acc):
         warnings.append(f"{acc.name} does not run CUDA-only software or custom CUDA kernels")
     return tuple(warnings)
+
+
+def _memory_warning(r: Resolved, run: RunEstimate, min_gpus: int) -> str:
+    """Why the run does not fit, and how many accelerators it would take."""
+    detail = run.plan.reason.removeprefix("does not fit: ")
+    if not min_gpus:
+        ceiling = format_count(MAX_NODES * r.gpus_per_node)
+        return f"does not fit: {detail}; no size up to {ceiling} accelerators fits"
+    given = format_count(run.gpus)
+    if min_gpus > run.gpus:
+        return (
+            f"does not fit: {detail}; {given} accelerators are too few, "
+            f"memory needs at least {format_count(min_gpus)}"
+        )
+    return (
+        f"does not fit: {detail}; no plan fits on {given} accelerators, "
+        f"though one fits on {format_count(min_gpus)}"
+    )
 
 
 def _cluster_gpus(r: Resolved, run: RunEstimate) -> int:
@@ -406,7 +450,7 @@ def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], t
             continue
         rr = _with_accelerator(r, acc)
         w = workload(rr)
-        est = _run_for(w, rr, acc, flops).run
+        est = _sized_run(w, rr, acc, flops)
         alts.append(
             Alternative(
                 accelerator=acc.id,

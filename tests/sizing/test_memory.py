@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import math
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.memory import (
     activation_bytes_per_layer,
     bytes_per_param,
+    usable_gb,
     zero_model_states_gb,
 )
 from sizing.engine.parallelism import Workload, plan_memory, workload
@@ -163,3 +165,47 @@ def test_zero_shards_expert_states_only_over_the_expert_data_parallel_group() ->
         + expert * (bpp.weights + bpp.gradients + bpp.optimizer / 2)
     ) / 1e9
     assert _states_gb(w, tp=1, pp=1, dp=16, ep=8, zero=1) == pytest.approx(expected)
+
+
+def test_mixtral_8x7b_full_pretraining_does_not_fit_on_4_h100() -> None:
+    # 841 GB of model states alone exceed 4 x 76 GB usable.
+    out = size_dict(_pretrain("Mixtral 8x7B", "h100-sxm", count=4))
+    assert out["memory"]["fits"] is False
+    usable = usable_gb(ACCELERATORS["h100-sxm"].memory_gb)
+    assert out["memory"]["min_gpus"] >= math.ceil(MIXTRAL_PARAMS * BF16_ADAMW_BYTES / 1e9 / usable)
+
+
+def test_deepseek_v3_pretraining_does_not_fit_on_32_h800() -> None:
+    # 671B x 18 B = 12.1 TB of model states: at least 159 H800 (76 GB usable) before activations.
+    out = size_dict(_pretrain("DeepSeek-V3", "h800", count=32))
+    assert out["memory"]["fits"] is False
+    usable = usable_gb(ACCELERATORS["h800"].memory_gb)
+    need = math.ceil(DEEPSEEK_V3_PARAMS * BF16_ADAMW_BYTES / 1e9 / usable)
+    assert out["memory"]["min_gpus"] >= need
+
+
+def _finetune_65b(count: int | None) -> dict[str, Any]:
+    hardware: dict[str, Any] = {"accelerator": "a100-80gb"}
+    if count is not None:
+        hardware["count"] = count
+    return {
+        "model": {"total_params": 65e9},
+        "training": {"method": "full_finetune"},
+        "data": {"tokens": 1e9},
+        "hardware": hardware,
+    }
+
+
+def test_65b_full_finetune_on_8_a100_reports_the_memory_minimum_and_warns() -> None:
+    # 65B x 18 B = 1,170 GB of states: 8 x 76 GB cannot hold them, 16 can (ZeRO-3).
+    alone = size_dict(_finetune_65b(None))
+    out = size_dict(_finetune_65b(8))
+    assert out["memory"]["fits"] is False
+    assert out["memory"]["min_gpus"] == alone["memory"]["min_gpus"] == 16
+    assert any("at least 16" in w for w in out["warnings"])
+
+
+@pytest.mark.parametrize("count", [8, 16, 64])
+def test_min_gpus_does_not_depend_on_the_given_count(count: int) -> None:
+    alone = size_dict(_finetune_65b(None))
+    assert size_dict(_finetune_65b(count))["memory"]["min_gpus"] == alone["memory"]["min_gpus"]
