@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sizing.engine import InvalidInput, parse_input, size_dict
+from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.inputs import ADAPTER_METHODS
+from sizing.engine.memory import adapter_bytes_per_param, frozen_base_bytes
+from sizing.engine.parallelism import Workload, search_plan, workload
+from sizing.engine.resolve import Resolved, resolve
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -58,7 +65,69 @@ def test_more_params_never_need_fewer_gpu_hours_or_less_memory(
     small = size_dict({**_inp(n, d, method, "h100-sxm"), "hardware": {"count": 8}})
     big = size_dict({**_inp(n * k, d, method, "h100-sxm"), "hardware": {"count": 8}})
     assert big["compute"]["gpu_hours"] >= small["compute"]["gpu_hours"] * 0.999
-    assert big["memory"]["min_gpus"] >= small["memory"]["min_gpus"] or not big["memory"]["fits"]
+    assert big["memory"]["min_gpus"] >= small["memory"]["min_gpus"]
+
+
+# MoE shapes (experts, experts per token): Mixtral 8x7B (8, 2; arXiv 2401.04088), DeepSeek-V2
+# (160, 6; arXiv 2405.04434), DeepSeek-V3 (256, 8; arXiv 2412.19437), Switch (128, 1;
+# arXiv 2101.03961).  The active share follows from them (resolve_model._active_params).
+moe_shapes = st.sampled_from([(8, 2), (16, 2), (160, 6), (128, 1), (256, 8)])
+architectures = st.one_of(st.none(), moe_shapes)
+full_methods = st.sampled_from(["pretrain", "full_finetune"])
+gpu_counts = st.sampled_from([1, 2, 4, 8, 16, 64, 256, 1024])
+TODAY = datetime.date(2026, 1, 1)
+
+
+def _resolved(n: float, moe: tuple[int, int] | None, method: str) -> Resolved:
+    model: dict[str, Any] = {"total_params": n}
+    if moe is not None:
+        model.update(architecture="moe", experts=moe[0], experts_per_token=moe[1])
+    return resolve(parse_input({**_inp(n, 1e10, method, "h100-sxm"), "model": model}), today=TODAY)
+
+
+def _whole_model_states_gb(r: Resolved, w: Workload) -> float:
+    """Every byte of model state once: frozen base and adapters, or all trainable states."""
+    if r.method in ADAPTER_METHODS:
+        base = r.total_params * frozen_base_bytes(r.method)
+        return (base + w.adapter_params * adapter_bytes_per_param().total) / 1e9
+    return r.total_params * w.bpp.total / 1e9
+
+
+@FAST
+@given(st.floats(min_value=1e9, max_value=1e12), architectures, methods, gpu_counts)
+def test_model_states_summed_over_all_gpus_cover_the_whole_model(
+    n: float, moe: tuple[int, int] | None, method: str, gpus: int
+) -> None:
+    """No state is divided twice: per-GPU states times GPUs hold every byte of the model once
+    (exactly once under ZeRO-3), for the plan the engine chooses, dense or MoE."""
+    r = _resolved(n, moe, method)
+    w = workload(r)
+    plan = search_plan(w, r, ACCELERATORS[r.accelerator], gpus)
+    m = plan.memory
+    summed = (m.weights_gb + m.gradients_gb + m.optimizer_gb) * plan.gpus
+    whole = _whole_model_states_gb(r, w)
+    assert summed >= whole * (1 - 1e-9)
+    if plan.zero_stage == 3:
+        assert summed == pytest.approx(whole)
+
+
+@FAST
+@given(st.floats(min_value=1e9, max_value=3e11), architectures, full_methods, st.floats(1.01, 4.0))
+def test_a_larger_model_never_needs_fewer_gpus_to_fit(
+    n: float, moe: tuple[int, int] | None, method: str, k: float
+) -> None:
+    """On any given count (here 8), the reported memory minimum grows with the model."""
+
+    def min_gpus(params: float) -> int:
+        model: dict[str, Any] = {"total_params": params}
+        if moe is not None:
+            model.update(architecture="moe", experts=moe[0], experts_per_token=moe[1])
+        inp = {**_inp(params, 1e10, method, "h100-sxm"), "model": model}
+        return int(size_dict({**inp, "hardware": {"count": 8}})["memory"]["min_gpus"])
+
+    small, big = min_gpus(n), min_gpus(n * k)
+    assert small > 0
+    assert big >= small
 
 
 @FAST
