@@ -77,13 +77,17 @@ def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> Cl
 
     The minimum never depends on the given count: it is the fewest
     accelerators on which a plan fits, so a count that is too small can say
-    how many it would take.
+    how many it would take.  A given count that fits bounds it: forced
+    degrees (say tensor 8 x pipeline 35) may admit no other count the search
+    tries.
     """
-    if r.count is not None:
-        run = estimate_run(w, r, acc, r.count, flops)
-        met = run.wall_clock_days <= r.deadline_days
-        return ClusterSizing(run, memory_minimum(w, r, acc), met, None)
-    return size_cluster(w, r, acc, flops)
+    if r.count is None:
+        return size_cluster(w, r, acc, flops)
+    run = estimate_run(w, r, acc, r.count, flops)
+    least = memory_minimum(w, r, acc)
+    if run.plan.fits and not 0 < least <= r.count:
+        least = r.count
+    return ClusterSizing(run, least, run.wall_clock_days <= r.deadline_days, None)
 
 
 def _sized_run(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> RunEstimate:

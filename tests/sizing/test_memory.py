@@ -209,3 +209,26 @@ def test_65b_full_finetune_on_8_a100_reports_the_memory_minimum_and_warns() -> N
 def test_min_gpus_does_not_depend_on_the_given_count(count: int) -> None:
     alone = size_dict(_finetune_65b(None))
     assert size_dict(_finetune_65b(count))["memory"]["min_gpus"] == alone["memory"]["min_gpus"]
+
+
+def test_a_given_count_that_fits_bounds_min_gpus_under_forced_degrees() -> None:
+    # Korthikanti et al. (arXiv 2205.05198, table 3): 530B on 280 A100 as tensor 8 x pipeline 35.
+    # No power of two or doubling of nodes is a multiple of 280, so the search alone finds none.
+    out = size_dict(
+        {
+            "model": {
+                "total_params": 530e9,
+                "layers": 105,
+                "hidden_size": 20480,
+                "attention_heads": 128,
+                "vocab_size": 51200,
+            },
+            "training": {"method": "pretrain", "gradient_checkpointing": True},
+            "data": {"tokens": 1e12},
+            "batch": {"sequence_length": 2048, "global_batch_tokens": 573440},
+            "hardware": {"accelerator": "a100-80gb", "count": 280},
+            "parallelism": {"tensor": 8, "pipeline": 35},
+        }
+    )
+    assert out["memory"]["fits"] is True
+    assert out["memory"]["min_gpus"] == 280
