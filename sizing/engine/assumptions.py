@@ -187,7 +187,7 @@ A: dict[str, Assumption] = {
         "share of data-parallel communication hidden behind compute",
     ),
     "eff_moe_factor": Assumption(
-        0.6,
+        0.8,
         "-",
         "fitted by leave-one-group-out cross-validation over 62 published rows (benchmarks/calibration.py, docs/calibration.md); cf. DeepSeek-V2 vs DeepSeek 67B on the same cluster (arXiv 2405.04434, sec. 3.5)",
         "2026-12-02",
