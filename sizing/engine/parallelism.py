@@ -281,20 +281,32 @@ def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> 
     for layout in _layouts(w, r, gpus, per_node):
         for recompute in _recompute_options(r):
             for zero in _zero_stages(r, layout):
-                memory = plan_memory(
-                    w,
-                    acc,
-                    tp=layout.tensor,
-                    pp=layout.pipeline,
-                    dp=layout.data,
-                    ep=layout.expert,
-                    zero=zero,
-                    micro_batch=micro_batch,
-                    recompute=recompute,
-                )
+                memory = _layout_memory(w, acc, layout, zero, micro_batch, recompute)
                 if memory.total_gb <= usable:
                     return True
     return False
+
+
+def _layout_memory(
+    w: Workload,
+    acc: AcceleratorSpec,
+    layout: _Layout,
+    zero: int,
+    micro_batch: int,
+    recompute: str,
+) -> MemoryBreakdown:
+    """Per-GPU memory of one candidate (layout, ZeRO stage, micro-batch, recomputation)."""
+    return plan_memory(
+        w,
+        acc,
+        tp=layout.tensor,
+        pp=layout.pipeline,
+        dp=layout.data,
+        ep=layout.expert,
+        zero=zero,
+        micro_batch=micro_batch,
+        recompute=recompute,
+    )
 
 
 def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Plan:
@@ -316,17 +328,7 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
         for recompute in _recompute_options(r):
             fitting: Plan | None = None
             for zero in _zero_stages(r, layout):
-                memory = plan_memory(
-                    w,
-                    acc,
-                    tp=layout.tensor,
-                    pp=layout.pipeline,
-                    dp=layout.data,
-                    ep=layout.expert,
-                    zero=zero,
-                    micro_batch=micro_batch,
-                    recompute=recompute,
-                )
+                memory = _layout_memory(w, acc, layout, zero, micro_batch, recompute)
                 fits = memory.total_gb <= usable
                 if not fits and best is not None:
                     continue  # a plan that fits exists: skip costing one that does not
