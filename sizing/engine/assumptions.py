@@ -186,6 +186,16 @@ A: dict[str, Assumption] = {
         "2026-12-02",
         "share of data-parallel communication hidden behind compute",
     ),
+    "eff_ep_overlap": Assumption(
+        0.5,
+        "-",
+        _ENGINE
+        + "; bounded by DeepSeek-V3 (arXiv 2412.19437, sec. 3.2.1: DualPipe hides nearly all"
+        " all-to-all) and by schedules that overlap none of it",
+        "2026-12-02",
+        "share of expert-parallel all-to-all hidden behind the computation of another micro-batch;"
+        " midway between a tuned schedule (about 1) and none (0), as customers' stacks vary",
+    ),
     "eff_moe_factor": Assumption(
         0.8,
         "-",
@@ -617,7 +627,33 @@ _UNLISTED: dict[str, Assumption] = {
         "B/(s*b*h) per layer",
         _KORTH,
         "2022",
-        "MLP part of the 34; an MoE layer stores it again for each extra routed expert",
+        "MLP part of the 34 for a 4h-wide MLP: inputs of both linears (2 + 8), GeLU input (8), dropout mask (1)",
+    ),
+    "act_mlp_fixed_coefficient": Assumption(
+        3,
+        "B/(s*b*h) per MLP",
+        _KORTH,
+        "2022",
+        "the parts of an MLP's activations that do not grow with its width: the 16-bit input of the"
+        " first linear (2) and the dropout mask (1); the rest is 4 bytes per element of width"
+        " (activation-function input and second linear input), so a routed expert of width f"
+        " stores 3 + 4 f / h",
+    ),
+    "act_layernorm_coefficient": Assumption(
+        4,
+        "B/(s*b*h) per layer",
+        _KORTH,
+        "2022",
+        "the two layer norms' 16-bit outputs, part of the 34; selective recomputation rebuilds them",
+    ),
+    "selective_recompute_memory_bound_share": Assumption(
+        0.25,
+        "-",
+        _ENGINE,
+        "2026-12-02",
+        "selective recomputation re-runs the forward of the norms and activation functions: memory-"
+        "bound kernels with negligible FLOPs, about a quarter of a step's memory-bound work (the"
+        " forward is a third of forward + backward, and these are most of its elementwise kernels)",
     ),
     # --- compute (core.py) --------------------------------------------------------------
     "rule_of_thumb_mfu": Assumption(

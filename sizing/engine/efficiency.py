@@ -69,7 +69,11 @@ BYTES_PER_VALUE = 2.0  # [B] activations and gradients travel in 16 bits [4]_
 TP_ALL_REDUCES_PER_LAYER = 4.0
 TP_ALL_REDUCES_PER_LAYER_RECOMPUTE = 6.0
 EP_ALL_TO_ALLS_PER_LAYER = 4.0  # expert dispatch and combine, forward and backward
-ZERO3_COMM_FACTOR = 1.5  # ZeRO-3 also gathers parameters: 1.5x the all-reduce volume [4]_
+# ZeRO-3 gathers the weights for forward and backward and reduce-scatters the gradients of
+# every micro-batch: 3 half all-reduces each (the paper's 1.5x all-reduce for one) [4]_
+ZERO3_UNITS_PER_MICRO_BATCH = 3.0
+# A pipeline stage sends activations forward and gradients back per micro-batch and chunk [2]_
+PP_TRANSFERS_PER_CHUNK = 2.0
 # [B] bytes per value a GEMM reads: FP8 operands are one byte, 16-bit two [6]_
 GEMM_BYTES_PER_VALUE = {"fp8": 1.0}
 # Weight matrices per expert MLP: gate, up and down projections (SwiGLU; Mixtral, DeepSeek, Qwen3)
@@ -99,6 +103,8 @@ def base_hfu(
     attention_share: float = 0.0,
     expert_share: float = 0.0,
     expert_intensity: float = math.inf,
+    dense_intensity: float = math.inf,
+    memory_bound_extra: float = 0.0,
 ) -> float:
     """Hardware FLOPs utilisation of the computation alone, of the precision's peak [-].
 
@@ -112,8 +118,13 @@ def base_hfu(
         Sequence length [tokens].
     attention_share, expert_share : float
         Shares of the FLOPs in attention scores and in expert GEMMs [-].
-    expert_intensity : float
-        Arithmetic intensity of one expert GEMM [FLOP/B].
+    expert_intensity, dense_intensity : float
+        Arithmetic intensity of one expert GEMM and of the smallest dense GEMM
+        of a micro-batch [FLOP/B]; below the machine balance ``P / B`` the GEMM
+        is bandwidth-bound.
+    memory_bound_extra : float
+        Memory-bound work repeated by selective recomputation, as a share of
+        the memory-bound term [-].
     """
     p = peak_tflops(acc, precision)
     p16 = peak_tflops(acc, "bf16") if precision == "fp8" else p
@@ -122,21 +133,24 @@ def base_hfu(
     bw = acc.memory_bw_tbps
     gemm = 1.0 / (eta * p)
     expert = max(gemm, 1.0 / (bw * expert_intensity))
+    dense = max(gemm, 1.0 / (bw * dense_intensity))
     dense_share = max(0.0, 1.0 - attention_share - expert_share)
+    memory_bound = c / (bw * (hidden + seq / ATTENTION_SEQ_PER_HIDDEN))
     seconds_per_tflop = (
-        dense_share * gemm
+        dense_share * dense
         + attention_share / (eta * p16)
         + expert_share * expert
-        + c / (bw * (hidden + seq / ATTENTION_SEQ_PER_HIDDEN))
+        + memory_bound * (1.0 + memory_bound_extra)
     )
     return 1.0 / (p * seconds_per_tflop)
 
 
-def expert_gemm_intensity(*, tokens: float, hidden: int, ffn: float, precision: str) -> float:
-    """Arithmetic intensity of an ``m x h`` by ``h x n`` expert GEMM [FLOP/B] [1]_.
+def gemm_intensity(*, tokens: float, hidden: int, ffn: float, precision: str) -> float:
+    """Arithmetic intensity of an ``m x h`` by ``h x n`` GEMM [FLOP/B] [1]_.
 
-    ``I = 2 m h n / (bytes (m h + h n + m n))``: with few tokens per expert the
-    weights dominate the traffic and the GEMM is bandwidth-bound.
+    ``I = 2 m h n / (bytes (m h + h n + m n))``: with few tokens (a small
+    micro-batch, or few tokens routed to an expert) the weights dominate the
+    traffic and the GEMM is bandwidth-bound.
     """
     nbytes = GEMM_BYTES_PER_VALUE.get(precision, BYTES_PER_VALUE)
     m = max(1.0, tokens)
@@ -185,10 +199,34 @@ def step_cost(
     oversubscription: float,
     experts: int = 1,
     expert_params: float = 0.0,
+    virtual_stages: int = 1,
 ) -> StepCost:
-    """Model FLOPs utilisation of one plan (see module docstring) [-]."""
+    """Model FLOPs utilisation of one plan (see module docstring) [-].
+
+    Communication per step and GPU, each over the fastest link its group spans:
+
+    * tensor parallel: 4 all-reduces of ``s b h`` 16-bit values per layer and
+      micro-batch (6 with full recomputation), ring volume ``2 (t-1)/t`` [2]_;
+    * data parallel, in units of ``2 (d-1)/d`` bytes per parameter of the rank
+      (one all-reduce, or one reduce-scatter plus one all-gather) [4]_: ZeRO-0/1
+      reduce once per step (2 units); ZeRO-2 reduce-scatters the gradients of
+      every micro-batch and gathers the weights once (``m + 1``); ZeRO-3 also
+      gathers the weights for every micro-batch's forward and backward
+      (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  A share
+      ``eff_comm_overlap`` of compute time can hide it;
+    * expert parallel: dispatch and combine, forward and backward, of the
+      ``top_k`` copies of each token; ``eff_ep_overlap`` of it is hidden
+      behind another micro-batch's computation;
+    * pipeline: each stage sends its output forward and its gradient back for
+      every micro-batch and model chunk (``2 v`` transfers of ``s b h / t``),
+      not hidden.
+
+    The interleaved schedule with ``v`` model chunks per stage shrinks the
+    bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
+    """
     dp = max(1, gpus // (tp * pp))
     attention = min(1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token)
+    tokens_per_micro_batch = float(seq) * micro_batch
     expert_share = 0.0
     intensity = math.inf
     if moe and experts > 1 and expert_params > 0:
@@ -197,11 +235,14 @@ def step_cost(
             1.0 - attention, FLOPS_PER_PARAM_TOKEN * active_expert / model_flops_per_token
         )
         # each expert GEMM sees the routed tokens of one micro-batch from ep ranks
-        routed = seq * micro_batch * top_k * ep / experts
-        ffn = expert_params / (experts * layers * EXPERT_MATRICES * hidden) / tp
-        intensity = expert_gemm_intensity(
-            tokens=routed, hidden=hidden, ffn=ffn, precision=precision
-        )
+        routed = tokens_per_micro_batch * top_k * ep / experts
+        ffn = expert_width(expert_params, experts, layers, hidden) * hidden / tp
+        intensity = gemm_intensity(tokens=routed, hidden=hidden, ffn=ffn, precision=precision)
+    # the narrowest dense GEMM of a micro-batch: a projection h -> h / t
+    dense_intensity = gemm_intensity(
+        tokens=tokens_per_micro_batch, hidden=hidden, ffn=hidden / tp, precision=precision
+    )
+    extra = value("selective_recompute_memory_bound_share") if recompute == "selective" else 0.0
     hfu = base_hfu(
         acc,
         precision,
@@ -210,14 +251,15 @@ def step_cost(
         attention_share=attention,
         expert_share=expert_share,
         expert_intensity=intensity,
+        dense_intensity=dense_intensity,
+        memory_bound_extra=extra,
     )
     peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP
     t_comp = hardware_flops_per_token * tokens_per_step / gpus / (peak * hfu)  # [s]
     up = scale_up_bytes_per_s(acc)
     out = scale_out_bytes_per_s(nic_gbps_per_gpu, oversubscription)
     tokens_per_replica = tokens_per_step / dp
-    # tensor parallel: 4 all-reduces of s*b*h 16-bit values per layer and micro-batch
-    # (6 with full recomputation), ring volume 2(t-1)/t  [2]
+    micro_batches = max(1.0, tokens_per_replica / tokens_per_micro_batch)
     t_tp = 0.0
     if tp > 1:
         if recompute == "full":
@@ -228,23 +270,26 @@ def step_cost(
         vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_replica
         vol = vol * layers / pp
         t_tp = vol / up
-    # data parallel: all-reduce of 16-bit gradients (x1.5 for ZeRO-3 parameter gathers)
     t_dp = 0.0
     if dp > 1:
-        zero_factor = ZERO3_COMM_FACTOR if zero_stage == 3 else 1.0
-        vol = RING_ALL_REDUCE * (dp - 1) / dp * BYTES_PER_VALUE * params_per_gpu * zero_factor
+        units = data_parallel_units(zero_stage, micro_batches)
+        vol = units * (dp - 1) / dp * BYTES_PER_VALUE * params_per_gpu
         spans_nodes = gpus > gpus_per_node
         t_dp = vol / (out if spans_nodes else up)
-    # expert parallel: dispatch + combine, forward + backward, top-k copies of each token
     t_ep = 0.0
     if moe and ep > 1:
         vol = EP_ALL_TO_ALLS_PER_LAYER * top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
         vol = vol * tokens_per_replica / tp * layers / pp
         t_ep = vol / (up if ep * tp <= gpus_per_node else out)
-    micro_batches = max(1.0, tokens_per_replica / (micro_batch * seq))
-    bubble = (pp - 1) / (micro_batches + pp - 1)
+    t_pp = 0.0
+    if pp > 1:
+        vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
+        vol = vol * tokens_per_replica / tp
+        t_pp = vol / (up if tp * pp <= gpus_per_node else out)
+    bubble = (pp - 1) / (virtual_stages * micro_batches + pp - 1)
     exposed_dp = max(0.0, t_dp - value("eff_comm_overlap") * t_comp)
-    stretch = 1.0 + (t_tp + t_ep + exposed_dp) / t_comp
+    exposed_ep = t_ep * (1.0 - value("eff_ep_overlap"))
+    stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp) / t_comp
     mfu = hfu * (model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
     if moe:
         mfu *= value("eff_moe_factor")
@@ -258,3 +303,26 @@ def step_cost(
         pp_bubble=bubble,
         mfu=mfu,
     )
+
+
+def data_parallel_units(zero_stage: int, micro_batches: float) -> float:
+    """Data-parallel traffic per step in all-reduce halves (see :func:`step_cost`) [-] [4]_.
+
+    One unit moves ``(d-1)/d`` of the rank's 16-bit parameters: an all-reduce
+    is 2, ZeRO-2 ``m + 1``, ZeRO-3 ``3 m`` for ``m`` micro-batches per step.
+    """
+    if zero_stage >= 3:
+        return ZERO3_UNITS_PER_MICRO_BATCH * micro_batches
+    if zero_stage == 2:
+        return micro_batches + 1.0
+    return RING_ALL_REDUCE
+
+
+def expert_width(expert_params: float, experts: int, layers: int, hidden: int) -> float:
+    """Width of one routed expert's MLP over the hidden size, ``f_e / h`` [-].
+
+    Each expert is a gated MLP of three ``h x f_e`` matrices per layer.
+    """
+    if experts <= 0 or layers <= 0 or expert_params <= 0:
+        return 0.0
+    return expert_params / (experts * layers * EXPERT_MATRICES * hidden) / hidden

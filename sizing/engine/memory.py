@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from .assumptions import value
 
 _BYTES_PER_GB = 1e9
+# Korthikanti et al. count activations for an MLP 4 h wide (GPT-3) [2]_
+_DENSE_MLP_WIDTH = 4.0
 
 
 @dataclass(frozen=True)
@@ -160,21 +162,62 @@ def activation_bytes_per_layer(
     *,
     flash_attention: bool = True,
     top_k: int = 1,
+    expert_width: float = 0.0,
 ) -> float:
     """Activation memory of one transformer layer for one micro-batch [B] [2]_.
 
     ``s b h (34 + 5 a s / h) / t`` with tensor + sequence parallelism; the
-    ``5 a s / h`` term vanishes with flash attention [3]_; full recomputation
-    keeps ``2 s b h / t``.  MoE layers store the MLP part (19 of the 34) for
-    each of the ``top_k`` experts.
+    ``5 a s / h`` term vanishes with flash attention [3]_.  Of the 34, 19 are
+    the MLP's (for a ``4 h``-wide MLP: 3 that do not depend on its width plus
+    4 per unit of width ``f / h``).  An MoE layer stores one MLP per routed
+    expert, each ``3 + 4 f_e / h`` for experts of width ``f_e`` (``expert_width``
+    = ``f_e / h``; 0 means dense).
+
+    Recomputation:
+
+    * ``"selective"`` rebuilds the two layer norms' outputs (4) and each MLP's
+      activation-function output (``2 f / h``), elementwise work without GEMMs;
+    * ``"full"`` keeps only each layer's 16-bit input, ``2 s b h / t``.
+
+    Parameters
+    ----------
+    seq, micro_batch : int
+        Sequence length [tokens] and micro-batch size [sequences].
+    hidden, heads, tp : int
+        Hidden size, attention heads and tensor-parallel degree [-].
+    recompute : str
+        ``"none" | "selective" | "full"``.
+    top_k : int
+        Routed experts per token [-] (1 for a dense layer).
+    expert_width : float
+        Width of one routed expert over the hidden size, ``f_e / h`` [-].
     """
     sbh = float(seq) * micro_batch * hidden
     if recompute == "full":
         return value("act_full_recompute_coefficient") * sbh / tp
-    coeff = value("act_sbh_coefficient") + value("act_mlp_coefficient") * (top_k - 1)
+    dense_mlp = value("act_mlp_coefficient")
+    fixed = value("act_mlp_fixed_coefficient")
+    width_bytes = (dense_mlp - fixed) / _DENSE_MLP_WIDTH  # 4 B per unit of width
+    mlps = float(top_k)  # one MLP per routed expert (1 for a dense layer)
+    width = expert_width or _DENSE_MLP_WIDTH
+    coeff = value("act_sbh_coefficient") - dense_mlp + mlps * (fixed + width_bytes * width)
+    if recompute == "selective":
+        coeff -= value("act_layernorm_coefficient") + mlps * width_bytes / 2.0 * width
     if not flash_attention:
         coeff += value("act_attention_coefficient") * heads * seq / hidden
     return sbh * coeff / tp
+
+
+def interleaving_memory_factor(pp: int, virtual_stages: int) -> float:
+    """Extra activation memory of an interleaved pipeline schedule [-] [2]_.
+
+    With ``v`` model chunks per stage the first stage holds ``1 + (p - 1) / (p v)``
+    times the activations of the plain 1F1B schedule (Korthikanti et al.,
+    sec. 4.2.3); without interleaving (``v = 1``) the factor is 1.
+    """
+    if virtual_stages <= 1 or pp <= 1:
+        return 1.0
+    return 1.0 + (pp - 1) / (pp * virtual_stages)
 
 
 def activations_gb(
@@ -190,21 +233,24 @@ def activations_gb(
     micro_batches: float,
     recompute: str,
     top_k: int = 1,
+    expert_width: float = 0.0,
+    virtual_stages: int = 1,
 ) -> float:
     """Peak activation memory on the first pipeline stage [GB] [2]_.
 
     With 1F1B scheduling the first stage holds ``min(p, m)`` micro-batches of
-    ``L / p`` layers; with full recomputation one layer's full activations
-    are rebuilt at a time.  Adds FP32 logits ``4 s b V / t``.
+    ``L / p`` layers (times :func:`interleaving_memory_factor` when interleaved);
+    with full recomputation one layer's activations are rebuilt at a time.
+    Adds FP32 logits ``4 s b V / t``.
     """
     per_layer = activation_bytes_per_layer(
-        seq, micro_batch, hidden, heads, tp, recompute, top_k=top_k
+        seq, micro_batch, hidden, heads, tp, recompute, top_k=top_k, expert_width=expert_width
     )
     in_flight = min(float(pp), max(1.0, micro_batches))
-    total = per_layer * layers / pp * in_flight
+    total = per_layer * layers / pp * in_flight * interleaving_memory_factor(pp, virtual_stages)
     if recompute == "full":
         total += activation_bytes_per_layer(
-            seq, micro_batch, hidden, heads, tp, "none", top_k=top_k
+            seq, micro_batch, hidden, heads, tp, "none", top_k=top_k, expert_width=expert_width
         )
     total += value("logits_bytes") * seq * micro_batch * vocab / tp
     return total / _BYTES_PER_GB

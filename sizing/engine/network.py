@@ -34,9 +34,10 @@ from .assumptions import value
 from .efficiency import (
     BYTES_PER_VALUE,
     EP_ALL_TO_ALLS_PER_LAYER,
+    PP_TRANSFERS_PER_CHUNK,
     RING_ALL_REDUCE,
     TP_ALL_REDUCES_PER_LAYER,
-    ZERO3_COMM_FACTOR,
+    data_parallel_units,
 )
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
@@ -49,7 +50,6 @@ _BYTES_PER_GB = 1e9
 _BITS_PER_BYTE = 8.0
 _DIRECTIONS = 2.0  # scale-up bandwidth is quoted both ways; one way is half
 _MIN_MFU = 1e-6  # [-] guards the division when a plan computes nothing useful
-_PIPELINE_TRANSFERS = 2.0  # activations forward, their gradients backward
 _SMALLEST_OVERSUBSCRIPTION = 2.0  # oversubscribed fabrics come in whole ratios from 2:1
 _MIN_GBPS = 1.0  # [Gb/s] bandwidth search floor (the slowest NIC the input accepts)
 _BISECTIONS = 12  # 12 halvings of the log range: within 0.2 % of the bandwidth needed
@@ -121,10 +121,11 @@ def plan_network(
     params_gpu = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
     if w.method in ADAPTER_METHODS:
         params_gpu = w.adapter_params / (tp * pp)
-    zero_factor = ZERO3_COMM_FACTOR if plan.zero_stage == 3 else 1.0
+    micro_batches = max(1.0, tokens_rep / (plan.micro_batch_size * w.seq))
+    units = data_parallel_units(plan.zero_stage, micro_batches)
     ring, value_bytes = RING_ALL_REDUCE, BYTES_PER_VALUE
     vol = {  # [B] per step and accelerator
-        "data": (ring * (dp - 1) / dp * value_bytes * params_gpu * zero_factor) if dp > 1 else 0.0,
+        "data": (units * (dp - 1) / dp * value_bytes * params_gpu) if dp > 1 else 0.0,
         "tensor": (
             TP_ALL_REDUCES_PER_LAYER
             * ring
@@ -138,7 +139,9 @@ def plan_network(
         )
         if tp > 1
         else 0.0,
-        "pipeline": (_PIPELINE_TRANSFERS * value_bytes * w.hidden * tokens_rep / tp)
+        "pipeline": (
+            PP_TRANSFERS_PER_CHUNK * plan.virtual_stages * value_bytes * w.hidden * tokens_rep / tp
+        )
         if pp > 1
         else 0.0,
         "expert": (

@@ -28,8 +28,8 @@ from dataclasses import dataclass, replace
 
 from .assumptions import value
 from .compute import flops_per_token, lora_params, recompute_flops_per_token
-from .efficiency import StepCost, step_cost
-from .hardware import AcceleratorSpec
+from .efficiency import StepCost, expert_width, gemm_intensity, step_cost
+from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .memory import (
     BytesPerParam,
@@ -45,6 +45,10 @@ from .resolve import Resolved
 
 _BYTES_PER_GB = 1e9
 _POW2 = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+# Micro-batch sizes and interleaved model chunks per stage the search tries (powers of two,
+# as in published configurations: Megatron-LM, NeMo performance tables)
+_MICRO_BATCHES = (1, 2, 4, 8, 16, 32)
+_VIRTUAL_STAGES = (1, 2, 4, 8)
 # A fitting plan replaces the best one only if its MFU is 0.1 % higher: near-ties go to the
 # simpler plan, which the search meets first.
 _MFU_TIE_MARGIN = 1.001
@@ -67,6 +71,7 @@ class Workload:
     vocab: int
     experts: int
     top_k: int
+    expert_width: float  # [-] width of one routed expert over the hidden size; 0 if dense
     seq: int
     tokens_per_step: float
     active_params: float
@@ -103,6 +108,7 @@ def workload(r: Resolved) -> Workload:
         vocab=r.vocab_size,
         experts=r.experts,
         top_k=r.experts_per_token if moe else 1,
+        expert_width=expert_width(expert, r.experts, r.layers, r.hidden_size) if moe else 0.0,
         seq=r.sequence_length,
         tokens_per_step=r.global_batch_tokens,
         active_params=r.active_params,
@@ -122,12 +128,13 @@ class Plan:
     expert: int
     zero_stage: int
     micro_batch_size: int
-    recompute: str  # "none" | "full"
+    recompute: str  # "none" | "selective" | "full"
     memory: MemoryBreakdown
     usable_gb: float
     fits: bool
     cost: StepCost
     reason: str
+    virtual_stages: int = 1  # model chunks per pipeline stage (interleaved schedule)
 
     @property
     def mfu(self) -> float:
@@ -145,6 +152,7 @@ def plan_memory(
     zero: int,
     micro_batch: int,
     recompute: str,
+    virtual_stages: int = 1,
 ) -> MemoryBreakdown:
     """Memory breakdown of one plan on one accelerator [GB].
 
@@ -199,6 +207,8 @@ def plan_memory(
         micro_batches=micro_batches,
         recompute=recompute,
         top_k=w.top_k,
+        expert_width=w.expert_width,
+        virtual_stages=virtual_stages,
     )
     return MemoryBreakdown(
         weights_gb=weights,
@@ -254,12 +264,16 @@ def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_La
 
 
 def _recompute_options(r: Resolved) -> tuple[str, ...]:
-    """Recomputation settings to try, "none" first: recompute only if needed."""
+    """Recomputation settings to try, lightest first: recompute only as much as needed.
+
+    "Yes" to activation checkpointing means what it means in PyTorch and
+    Hugging Face: each layer's activations are recomputed in full.
+    """
     if r.gradient_checkpointing is True:
         return ("full",)
     if r.gradient_checkpointing is False:
         return ("none",)
-    return ("none", "full")
+    return ("none", "selective", "full")
 
 
 def _zero_stages(r: Resolved, layout: _Layout) -> tuple[int, ...]:
@@ -269,21 +283,94 @@ def _zero_stages(r: Resolved, layout: _Layout) -> tuple[int, ...]:
     return (0,) if layout.data == 1 else (1, 2, 3)
 
 
+def _micro_batch_options(w: Workload, r: Resolved, layout: _Layout) -> tuple[int, ...]:
+    """Micro-batch sizes to try [sequences], smallest first, up to the sequences per replica."""
+    if r.micro_batch_size:
+        return (r.micro_batch_size,)
+    sequences = w.tokens_per_step / w.seq / layout.data
+    return tuple(b for b in _MICRO_BATCHES if b == 1 or b <= sequences)
+
+
+def _larger_micro_batch_can_help(
+    w: Workload, acc: AcceleratorSpec, layout: _Layout, zero: int
+) -> bool:
+    """Whether a micro-batch above 1 can raise the MFU of this layout.
+
+    It always costs activation memory and, with a pipeline, a larger bubble.
+    It gains where a GEMM of one sequence is bandwidth-bound (the experts of
+    an MoE layer, or a dense projection below the machine balance ``P / B``)
+    or where ZeRO-2/3 traffic repeats for every micro-batch of the step.
+    """
+    if w.moe or zero >= 2:
+        return True
+    balance = peak_tflops(acc, w.precision) / acc.memory_bw_tbps  # [FLOP/B]
+    dense = gemm_intensity(
+        tokens=w.seq, hidden=w.hidden, ffn=w.hidden / layout.tensor, precision=w.precision
+    )
+    return dense < balance
+
+
+def _virtual_stage_options(w: Workload, layout: _Layout) -> tuple[int, ...]:
+    """Model chunks per pipeline stage to try (1: no interleaving) [1]_.
+
+    Interleaving needs at least one layer per chunk.  The original schedule
+    also wanted the micro-batches to be a multiple of the stages; Megatron-Core
+    has since lifted that, so any count of micro-batches is allowed (the bubble
+    ``(p-1) / (v m + p-1)`` still grows as they become few).
+    """
+    if layout.pipeline == 1:
+        return (1,)
+    layers_per_stage = w.layers // layout.pipeline
+    return tuple(v for v in _VIRTUAL_STAGES if v <= layers_per_stage)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """Settings of one plan beyond its layout."""
+
+    zero: int
+    micro_batch: int
+    recompute: str
+    virtual_stages: int
+
+
+def _fitting_zero(
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    layout: _Layout,
+    usable: float,
+    micro_batch: int,
+    recompute: str,
+    virtual_stages: int,
+) -> tuple[int, MemoryBreakdown, bool]:
+    """The lowest ZeRO stage that fits, or the stage with the least memory if none does."""
+    smallest: tuple[int, MemoryBreakdown] | None = None
+    for zero in _zero_stages(r, layout):
+        memory = _layout_memory(w, acc, layout, zero, micro_batch, recompute, virtual_stages)
+        if memory.total_gb <= usable:
+            return zero, memory, True
+        if smallest is None or memory.total_gb < smallest[1].total_gb:
+            smallest = (zero, memory)
+    assert smallest is not None  # _zero_stages is never empty
+    return smallest[0], smallest[1], False
+
+
 def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> bool:
     """Whether some plan :func:`search_plan` would consider fits in memory on ``gpus``.
 
     The same layouts and settings, memory only and stopping at the first fit:
-    the memory-minimum search needs no step costs.
+    the memory-minimum search needs no step costs.  Activation memory only
+    grows with the micro-batch and the interleaving, so the smallest of each
+    decides.
     """
     per_node = min(r.gpus_per_node, gpus)
     micro_batch = r.micro_batch_size or 1
     usable = usable_gb(acc.memory_gb)
     for layout in _layouts(w, r, gpus, per_node):
         for recompute in _recompute_options(r):
-            for zero in _zero_stages(r, layout):
-                memory = _layout_memory(w, acc, layout, zero, micro_batch, recompute)
-                if memory.total_gb <= usable:
-                    return True
+            if _fitting_zero(w, r, acc, layout, usable, micro_batch, recompute, 1)[2]:
+                return True
     return False
 
 
@@ -294,6 +381,7 @@ def _layout_memory(
     zero: int,
     micro_batch: int,
     recompute: str,
+    virtual_stages: int = 1,
 ) -> MemoryBreakdown:
     """Per-GPU memory of one candidate (layout, ZeRO stage, micro-batch, recomputation)."""
     return plan_memory(
@@ -306,44 +394,60 @@ def _layout_memory(
         zero=zero,
         micro_batch=micro_batch,
         recompute=recompute,
+        virtual_stages=virtual_stages,
     )
 
 
 def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
 
-    For each layout, the first recomputation setting and ZeRO stage that fit
-    give its plan; the plan with the highest MFU wins.
+    For each layout, the lightest recomputation that lets some plan fit
+    without sharding weights or gradients (ZeRO-0/1) is the heaviest tried;
+    under each, every micro-batch size and interleaving worth trying
+    (:func:`_micro_batch_options`, :func:`_virtual_stage_options`) is costed
+    at its lowest fitting ZeRO stage.  The plan with the highest MFU wins,
+    near-ties going to the simpler plan met first.
     """
     fabric = _Fabric(
         gpus_per_node=min(r.gpus_per_node, gpus),
         nic_gbps_per_gpu=r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu,
         oversubscription=r.oversubscription or 1.0,
     )
-    micro_batch = r.micro_batch_size or 1
     usable = usable_gb(acc.memory_gb)
     best: Plan | None = None
     smallest: Plan | None = None
     for layout in _layouts(w, r, gpus, fabric.gpus_per_node):
+        micro_batches = _micro_batch_options(w, r, layout)
         for recompute in _recompute_options(r):
-            fitting: Plan | None = None
-            for zero in _zero_stages(r, layout):
-                memory = _layout_memory(w, acc, layout, zero, micro_batch, recompute)
-                fits = memory.total_gb <= usable
-                if not fits and best is not None:
-                    continue  # a plan that fits exists: skip costing one that does not
-                plan = _plan(
-                    w, acc, gpus, layout, zero, micro_batch, recompute, memory, usable, fabric
-                )
-                if fits:
-                    fitting = plan
+            fitted = False
+            first_zero = 0  # ZeRO stage of the smallest micro-batch that fits
+            for micro_batch in micro_batches:
+                if fitted and not _larger_micro_batch_can_help(w, acc, layout, first_zero):
                     break
-                if smallest is None or memory.total_gb < smallest.memory.total_gb:
-                    smallest = plan
-            if fitting is not None:
-                if best is None or fitting.mfu > best.mfu * _MFU_TIE_MARGIN:
-                    best = fitting
-                break
+                for virtual in _virtual_stage_options(w, layout):
+                    zero, memory, fits = _fitting_zero(
+                        w, r, acc, layout, usable, micro_batch, recompute, virtual
+                    )
+                    candidate = _Candidate(zero, micro_batch, recompute, virtual)
+                    if fits:
+                        if not fitted:
+                            first_zero = zero
+                        fitted = True
+                        plan = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
+                        if best is None or plan.mfu > best.mfu * _MFU_TIE_MARGIN:
+                            best = plan
+                        continue
+                    if best is None and (
+                        smallest is None or memory.total_gb < smallest.memory.total_gb
+                    ):
+                        smallest = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
+                    break  # more model chunks only need more memory
+                else:
+                    continue
+                if virtual == 1:
+                    break  # a larger micro-batch only needs more memory
+            if fitted and first_zero <= 1:
+                break  # heavier recomputation only costs time; ZeRO-2/3 traffic may cost more
     chosen = best or smallest
     if chosen is None:  # forced settings admit no plan at all
         return _data_parallel_fallback(w, acc, gpus, usable, fabric)
@@ -355,9 +459,7 @@ def _plan(
     acc: AcceleratorSpec,
     gpus: int,
     layout: _Layout,
-    zero: int,
-    micro_batch: int,
-    recompute: str,
+    candidate: _Candidate,
     memory: MemoryBreakdown,
     usable: float,
     fabric: _Fabric,
@@ -365,9 +467,12 @@ def _plan(
     """Cost one layout with its memory breakdown (the reason is written later)."""
     tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
     hardware_flops_per_token = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, recompute
+        w.active_params, w.layers, w.hidden, w.seq, candidate.recompute
     )
-    params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
+    if w.method in ADAPTER_METHODS:  # only the adapters' gradients are reduced
+        params_rank = w.adapter_params / (tp * pp)
+    else:
+        params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
     cost = step_cost(
         acc=acc,
         precision=w.precision,
@@ -382,17 +487,18 @@ def _plan(
         tp=tp,
         pp=pp,
         ep=ep,
-        micro_batch=micro_batch,
-        zero_stage=zero,
+        micro_batch=candidate.micro_batch,
+        zero_stage=candidate.zero,
         top_k=w.top_k,
         moe=w.moe,
         method=w.method,
-        recompute=recompute,
+        recompute=candidate.recompute,
         gpus_per_node=fabric.gpus_per_node,
         nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
         oversubscription=fabric.oversubscription,
         experts=w.experts,
         expert_params=w.expert_params,
+        virtual_stages=candidate.virtual_stages,
     )
     return Plan(
         gpus=gpus,
@@ -400,14 +506,15 @@ def _plan(
         pipeline=pp,
         data=layout.data,
         expert=ep,
-        zero_stage=zero,
-        micro_batch_size=micro_batch,
-        recompute=recompute,
+        zero_stage=candidate.zero,
+        micro_batch_size=candidate.micro_batch,
+        recompute=candidate.recompute,
         memory=memory,
         usable_gb=usable,
         fits=memory.total_gb <= usable,
         cost=cost,
         reason="",
+        virtual_stages=candidate.virtual_stages,
     )
 
 
@@ -431,67 +538,21 @@ def cost_on_fabric(
         nic_gbps_per_gpu=nic_gbps_per_gpu,
         oversubscription=oversubscription,
     )
-    return _plan(
-        w,
-        acc,
-        plan.gpus,
-        layout,
-        plan.zero_stage,
-        plan.micro_batch_size,
-        plan.recompute,
-        plan.memory,
-        plan.usable_gb,
-        fabric,
-    ).cost
+    candidate = _Candidate(
+        plan.zero_stage, plan.micro_batch_size, plan.recompute, plan.virtual_stages
+    )
+    return _plan(w, acc, plan.gpus, layout, candidate, plan.memory, plan.usable_gb, fabric).cost
 
 
 def _data_parallel_fallback(
     w: Workload, acc: AcceleratorSpec, gpus: int, usable: float, fabric: _Fabric
 ) -> Plan:
     """Pure data parallelism with full recomputation, reported as not fitting."""
-    memory = plan_memory(w, acc, tp=1, pp=1, dp=gpus, ep=1, zero=0, micro_batch=1, recompute="full")
-    flops_per_token = w.model_flops_per_token
-    cost = step_cost(
-        acc=acc,
-        precision=w.precision,
-        hidden=w.hidden,
-        layers=w.layers,
-        seq=w.seq,
-        model_flops_per_token=flops_per_token,
-        hardware_flops_per_token=flops_per_token,
-        params_per_gpu=w.dense_params + w.expert_params,
-        tokens_per_step=w.tokens_per_step,
-        gpus=gpus,
-        tp=1,
-        pp=1,
-        ep=1,
-        micro_batch=1,
-        zero_stage=0,
-        top_k=w.top_k,
-        moe=w.moe,
-        method=w.method,
-        recompute="full",
-        gpus_per_node=fabric.gpus_per_node,
-        nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
-        oversubscription=fabric.oversubscription,
-        experts=w.experts,
-        expert_params=w.expert_params,
-    )
-    return Plan(
-        gpus=gpus,
-        tensor=1,
-        pipeline=1,
-        data=gpus,
-        expert=1,
-        zero_stage=0,
-        micro_batch_size=1,
-        recompute="full",
-        memory=memory,
-        usable_gb=usable,
-        fits=False,
-        cost=cost,
-        reason="no plan satisfies the forced settings",
-    )
+    layout = _Layout(tensor=1, pipeline=1, data=gpus, expert=1)
+    candidate = _Candidate(zero=0, micro_batch=1, recompute="full", virtual_stages=1)
+    memory = _layout_memory(w, acc, layout, 0, 1, "full")
+    plan = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
+    return replace(plan, fits=False, reason="no plan satisfies the forced settings")
 
 
 def _with_reason(p: Plan) -> Plan:
@@ -513,8 +574,19 @@ def _with_reason(p: Plan) -> Plan:
             parts.append(
                 f"ZeRO-{p.zero_stage} shards {'optimizer state' if p.zero_stage == 1 else 'model states'}"
             )
+        if p.virtual_stages > 1:
+            parts.append(
+                f"each pipeline stage holds {p.virtual_stages} interleaved chunks of layers,"
+                " which shrinks the pipeline's idle time"
+            )
+        if p.micro_batch_size > 1:
+            parts.append(
+                f"micro-batches of {p.micro_batch_size} sequences keep the matrix units busy"
+            )
         if p.recompute == "full":
             parts.append("activation recomputation trades compute for memory")
+        elif p.recompute == "selective":
+            parts.append("selective recomputation rebuilds cheap activations to save memory")
         reason = (
             ("fastest plan that fits: " + "; ".join(parts))
             if parts

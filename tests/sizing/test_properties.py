@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sizing.engine import InvalidInput, parse_input, size_dict
+from sizing.engine.assumptions import value
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.inputs import ADAPTER_METHODS
 from sizing.engine.memory import adapter_bytes_per_param, frozen_base_bytes
@@ -176,9 +177,17 @@ def test_the_recommended_size_is_not_beyond_the_minimum_of_the_time_curve(
     options = out["timeline"]["options"]
     fastest = min(options, key=lambda o: o["wall_clock_days"])
     assert gpus <= fastest["gpus"] or run_days <= fastest["wall_clock_days"] * 1.001
+    smaller = [o for o in options if o["gpus"] < gpus]
+    if smaller:  # time still fell on the way to the recommended size
+        assert max(smaller, key=lambda o: o["gpus"])["wall_clock_days"] >= run_days * 0.999
     larger = [o for o in options if o["gpus"] > gpus]
-    if larger:  # the next larger size is not slower: time still falls where we stand
-        assert min(larger, key=lambda o: o["gpus"])["wall_clock_days"] <= run_days * 1.001
+    if larger and min(larger, key=lambda o: o["gpus"])["wall_clock_days"] > run_days * 1.001:
+        # More GPUs can be slower (the plan changes in steps): then the recommended size is the
+        # knee, and no larger size adds GPUs that shorten the run efficiently.
+        knee = value("knee_marginal_efficiency")
+        for o in larger:
+            gained = (run_days / o["wall_clock_days"] - 1.0) / (o["gpus"] / gpus - 1.0)
+            assert gained < knee
     if not out["timeline"]["deadline"]["met"]:
         assert out["timeline"]["deadline"]["fastest_days"] <= run_days
 
