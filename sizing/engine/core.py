@@ -318,7 +318,9 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
         expert=plan.expert,
         zero_stage=plan.zero_stage,
         micro_batch_size=plan.micro_batch_size,
-        gradient_checkpointing=plan.recompute == "full",
+        gradient_checkpointing=plan.recompute != "none",
+        recompute=plan.recompute,
+        virtual_pipeline_stages=plan.virtual_stages,
         reason=plan.reason,
         forced=forced,
     )

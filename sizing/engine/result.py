@@ -52,7 +52,9 @@ class ParallelismResult:
     expert: int
     zero_stage: int
     micro_batch_size: int
-    gradient_checkpointing: bool
+    gradient_checkpointing: bool  # some activation recomputation (selective or full)
+    recompute: str  # "none" | "selective" | "full"
+    virtual_pipeline_stages: int  # model chunks per pipeline stage (1: not interleaved)
     reason: str
     forced: tuple[str, ...]
 

@@ -25,7 +25,8 @@ def recommendation_to_text(rec: Recommendation) -> str:
         f"({'fits' if m.fits else 'DOES NOT FIT'}); at least {m.min_gpus} accelerators",
         f"Plan:        TP {p.tensor} x PP {p.pipeline} x DP {p.data}"
         + (f" x EP {p.expert}" if p.expert > 1 else "")
-        + f", ZeRO-{p.zero_stage}, recomputation {'on' if p.gradient_checkpointing else 'off'}",
+        + (f" (interleaved x{p.virtual_pipeline_stages})" if p.virtual_pipeline_stages > 1 else "")
+        + f", ZeRO-{p.zero_stage}, micro-batch {p.micro_batch_size}, recomputation {p.recompute}",
         f"Network:     {rec.network.fabric}; {rec.network.technology}",
         f"Storage:     checkpoint {rec.storage.checkpoint_size_gb:,.0f} GB, write "
         f"{_rate(rec.storage.checkpoint_write_gb_per_s)}, read {_rate(rec.storage.read_gb_per_s)}, "

@@ -139,6 +139,11 @@ COST_OPTIONS: dict[str, str] = {
 OUTPUT_VALUES: dict[str, dict[str, str]] = {
     "recommended_option": COST_OPTIONS,
     "recommended_model": VALUES["deployment.location"],
+    "recompute": {
+        "none": "None",
+        "selective": "Selective (norms and activation functions)",
+        "full": "Full (every layer)",
+    },
 }
 
 # Where an input value came from (``sizing.adapters``) in words for the customer.
@@ -161,6 +166,8 @@ OUTPUTS: dict[str, str] = {
     "min_gpus": "Fewest accelerators that fit the model",
     "fits": "Fits in memory",
     "zero_stage": "ZeRO / FSDP stage",
+    "recompute": "Activation recomputation",
+    "virtual_pipeline_stages": "Interleaved chunks per pipeline stage",
     "gpus": "Accelerators",
     "nodes": "Nodes",
     "gpus_per_node": "Accelerators per node",
