@@ -1,0 +1,161 @@
+"""The plan search: interleaved pipelines, selective recomputation, micro-batch, expert parallelism.
+
+Each test failed on the engine before these were modelled (issue 10, defects 4 and 5).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from sizing.engine import assumptions
+from sizing.engine.efficiency import data_parallel_units, step_cost
+from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.memory import activation_bytes_per_layer, interleaving_memory_factor
+from sizing.engine.parallelism import Plan, search_plan, workload
+from sizing.engine.resolve import resolve
+from sizing.engine.validation import parse_input
+
+TODAY = datetime.date(2026, 12, 2)
+
+
+def _plan(data: dict[str, Any], gpus: int) -> Plan:
+    r = resolve(parse_input(data), today=TODAY)
+    return search_plan(workload(r), r, ACCELERATORS[r.accelerator], gpus)
+
+
+# Llama 3 405B as Meta trained it (Llama 3 paper, Table 4): 16M-token batches of 8,192.
+LLAMA_405B = {
+    "model": {"name": "Llama 3.1 405B"},
+    "training": {"method": "pretrain"},
+    "data": {"tokens": 1e12},
+    "hardware": {"accelerator": "h100-sxm"},
+    "batch": {"sequence_length": 8192, "global_batch_tokens": 16e6},
+}
+MIXTRAL = {
+    "model": {"name": "Mixtral 8x7B"},
+    "training": {"method": "pretrain"},
+    "data": {"tokens": 1e12},
+    "hardware": {"accelerator": "h100-sxm"},
+}
+DEEPSEEK_V3 = {
+    "model": {"name": "DeepSeek-V3"},
+    "training": {"method": "pretrain", "precision": "fp8"},
+    "data": {"tokens": 14.8e12},
+    "hardware": {"accelerator": "h800"},
+    "batch": {"sequence_length": 4096, "global_batch_tokens": 62914560},
+}
+
+
+def test_a_deep_pipeline_interleaves_its_stages_to_shrink_the_bubble() -> None:
+    forced = {**LLAMA_405B, "parallelism": {"tensor": 8, "pipeline": 16}}
+    plan = _plan(forced, 8192)
+    assert plan.virtual_stages > 1
+    micro_batches = 16e6 / plan.data / (plan.micro_batch_size * 8192)
+    plain = (plan.pipeline - 1) / (micro_batches + plan.pipeline - 1)
+    assert plan.cost.pp_bubble == pytest.approx(
+        (plan.pipeline - 1) / (plan.virtual_stages * micro_batches + plan.pipeline - 1)
+    )
+    assert plan.cost.pp_bubble < plain / 2
+
+
+def test_interleaving_costs_the_activation_memory_korthikanti_gives() -> None:
+    assert interleaving_memory_factor(16, 1) == 1.0
+    assert interleaving_memory_factor(16, 4) == pytest.approx(1 + 15 / 64)
+    assert interleaving_memory_factor(1, 8) == 1.0
+
+
+def test_selective_recomputation_is_chosen_where_it_avoids_sharding_the_weights() -> None:
+    # Without recomputation this layout fits only with ZeRO-3, whose weight gathers repeat
+    # for every micro-batch; rebuilding the cheap activations lets ZeRO-1 fit instead.
+    plan = _plan({**LLAMA_405B, "parallelism": {"tensor": 8, "pipeline": 16}}, 16384)
+    assert plan.recompute == "selective"
+    assert plan.zero_stage <= 2
+    assert plan.fits
+
+
+def test_selective_recomputation_keeps_22_of_the_34_bytes() -> None:
+    none = activation_bytes_per_layer(4096, 1, 8192, 64, 1, "none")
+    selective = activation_bytes_per_layer(4096, 1, 8192, 64, 1, "selective")
+    full = activation_bytes_per_layer(4096, 1, 8192, 64, 1, "full")
+    assert selective / none == pytest.approx(22 / 34)
+    assert full < selective < none
+
+
+def test_fine_grained_experts_store_activations_for_their_own_width() -> None:
+    # Qwen3-30B-A3B: 8 routed experts of width 768 on a hidden size of 2,048.
+    sbh = 4096 * 2048.0
+    moe = activation_bytes_per_layer(4096, 1, 2048, 32, 1, "none", top_k=8, expert_width=0.375)
+    assert moe / sbh == pytest.approx(15 + 8 * (3 + 4 * 0.375))
+    assert moe / sbh < 34 + 19 * 7  # what every routed expert used to cost
+
+
+def test_zero_traffic_repeats_for_every_micro_batch_where_states_are_sharded() -> None:
+    assert data_parallel_units(1, 16) == 2
+    assert data_parallel_units(2, 16) == 17
+    assert data_parallel_units(3, 16) == 48
+    assert data_parallel_units(3, 1) == 3  # the ZeRO paper's 1.5 x all-reduce
+
+
+def _moe_step(micro_batch: int, ep: int = 8) -> float:
+    return step_cost(
+        acc=ACCELERATORS["h100-sxm"],
+        precision="bf16",
+        hidden=2048,
+        layers=48,
+        seq=4096,
+        model_flops_per_token=2.2e10,
+        hardware_flops_per_token=2.2e10,
+        params_per_gpu=4e9,
+        tokens_per_step=2**21,
+        gpus=16,
+        tp=1,
+        pp=1,
+        ep=ep,
+        micro_batch=micro_batch,
+        zero_stage=1,
+        top_k=8,
+        moe=True,
+        method="pretrain",
+        recompute="none",
+        gpus_per_node=8,
+        nic_gbps_per_gpu=400,
+        oversubscription=1,
+        experts=128,
+        expert_params=2.7e10,
+    ).mfu
+
+
+def test_a_larger_micro_batch_feeds_small_experts_more_tokens() -> None:
+    assert _moe_step(4, ep=1) > _moe_step(1, ep=1)
+
+
+def test_hidden_all_to_all_raises_utilisation(monkeypatch: pytest.MonkeyPatch) -> None:
+    exposed = _moe_step(1)
+    hidden = replace(assumptions.A["eff_ep_overlap"], value=1.0)
+    monkeypatch.setitem(assumptions.A, "eff_ep_overlap", hidden)
+    assert _moe_step(1) > exposed
+
+
+@pytest.mark.parametrize(("data", "gpus"), [(MIXTRAL, 256), (DEEPSEEK_V3, 2048)])
+def test_the_search_spreads_experts_when_that_is_faster(data: dict[str, Any], gpus: int) -> None:
+    plan = _plan(data, gpus)
+    assert plan.fits
+    assert plan.expert > 1
+
+
+def test_the_search_tries_larger_micro_batches_where_they_help() -> None:
+    # BloombergGPT-like: ZeRO-3 over 512 A100-40GB, 4 sequences per replica per step
+    forced = {
+        "model": {"total_params": 50e9},
+        "training": {"method": "pretrain", "gradient_checkpointing": True},
+        "data": {"tokens": 569e9},
+        "hardware": {"accelerator": "a100-40gb"},
+        "batch": {"sequence_length": 2048, "global_batch_tokens": 2048 * 2048},
+        "parallelism": {"zero_stage": 3, "tensor": 1, "pipeline": 1},
+    }
+    plan = _plan(forced, 512)
+    assert plan.micro_batch_size > 1
