@@ -216,8 +216,14 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "sections": sections,
         "cost_options": options,
         "alternatives": [
-            {**a, "run_cost_text": format_money(a.get("run_cost_usd"))} for a in result.alternatives
+            {
+                **a,
+                "run_cost_text": format_money(a.get("run_cost_usd")),
+                "price_unconfirmed": a.get("price_confirmed") is False,
+            }
+            for a in result.alternatives
         ][:6],
+        "excluded_accelerators": result.excluded_accelerators,
         "answers": answered_questions(data.answers),
         "assumptions": assumptions,
         "open_questions": result.open_questions,

@@ -334,6 +334,16 @@ def _teams(c: _Context) -> None:
     c.put("schedule.teams", _whole(c.value("teams", "teams")), slug="teams")
 
 
+# Accelerator makers the customer allows (engine ids: platforms.VENDORS); "no preference" and
+# "not sure" leave every maker in.
+_VENDORS = {
+    "nvidia_only": ["nvidia"],
+    "amd_only": ["amd"],
+    "intel_only": ["intel"],
+    "amd_ok": ["nvidia", "amd"],
+}
+
+
 def _software(c: _Context) -> None:
     frameworks = [f for f in c.answer("software").get("frameworks") or [] if f != "other"]
     c.put("software.frameworks", frameworks or None, slug="software")
@@ -342,6 +352,8 @@ def _software(c: _Context) -> None:
         _yes_no(c.value("software", "custom_kernels")),
         slug="software",
     )
+    vendor = c.value("software", "accelerator_vendor")
+    c.put("hardware.vendors", _VENDORS.get(vendor) if vendor else None, slug="software")
 
 
 _OVERSUBSCRIPTION = {"1:1": 1.0, "2:1": 2.0, "4:1": 4.0}

@@ -175,6 +175,11 @@ class StoredResult:
         return tuple(a for a in self.raw.get("alternatives") or () if isinstance(a, Mapping))
 
     @property
+    def excluded_accelerators(self) -> tuple[str, ...]:
+        """Accelerators the customer's makers or software rule out, each with the reason."""
+        return self._texts("excluded_accelerators")
+
+    @property
     def price_sources(self) -> tuple[Mapping[str, Any], ...]:
         sources = self.section("cost").get("price_sources") or ()
         return tuple(item for item in sources if isinstance(item, Mapping))

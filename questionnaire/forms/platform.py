@@ -77,8 +77,10 @@ class SoftwareForm(QuestionForm):
         label="Which accelerator makers can you use?",
         choices=(
             ("nvidia_only", "NVIDIA only"),
-            ("amd_ok", "AMD is acceptable too"),
-            ("no_preference", "No preference"),
+            ("amd_only", "AMD only"),
+            ("intel_only", "Intel only"),
+            ("amd_ok", "NVIDIA or AMD"),
+            ("no_preference", "No preference: compare every maker"),
         ),
     )
 

@@ -35,6 +35,18 @@ _LLAMA2 = "Touvron et al., Llama 2, arXiv 2307.09288 (2023)"
 _CHINCHILLA = "Hoffmann et al., Training Compute-Optimal LLMs, arXiv 2203.15556 (2022), Table 3"
 _MIXTRAL = "Jiang et al., Mixtral of Experts, arXiv 2401.04088 (2024), sec. 2"
 _SUPERPOD = "NVIDIA DGX SuperPOD H100 reference architecture (2023)"
+_MLPERF_ROCM = (
+    "MLPerf Training v5.0 Llama 2 70B LoRA, one node of 8: MI300X 29.25 min (5.0-0027) vs H100 "
+    "27.93 min (v4.1-0050); MI325X 22.04 min (5.0-0026) vs H200 23.97 min (mean of 7 H200 "
+    "results); AMD ROCm blog 'AMD's MLPerf Training Debut', 2025-06-04"
+)
+_SEMIANALYSIS = "SemiAnalysis, MI300X vs H100 vs H200 Benchmark Part 1: Training, 2024-12-22"
+_GAUDI_VS_NEMO = (
+    "Intel Gaudi 2 model performance page (Intel Gaudi software 1.19.0): Llama 3.1 70B on 64 "
+    "HPUs 43,332 tokens/s, Llama 3.1 8B on 8 HPUs 37,440 tokens/s; NVIDIA NeMo 24.07 performance "
+    "summary, DGX-H100: Llama 3 70B on 64 GPUs 1,533 tokens/s/GPU, Llama 3 8B on 8 GPUs 12,036; "
+    "all FP8, 8,192-token sequences, batch 128"
+)
 
 A: dict[str, Assumption] = {
     # --- memory: bytes per parameter --------------------------------------------
@@ -209,6 +221,33 @@ A: dict[str, Assumption] = {
         _ENGINE,
         "2026-12-02",
         "LoRA/QLoRA adapters add many small kernels (QLoRA: dequantisation)",
+    ),
+    # software stack of the accelerator (hardware.AcceleratorSpec.software); derived, not
+    # fitted, by benchmarks/vendors.py from the comparisons in tests/sizing/data/vendor_benchmarks.json
+    "eff_software_cuda": Assumption(
+        1.0,
+        "-",
+        "reference: the efficiency model is fitted on published NVIDIA runs (docs/calibration.md)",
+        "2026-12-02",
+        "share of the modelled utilisation that the CUDA software stack reaches (1 by definition)",
+    ),
+    "eff_software_rocm": Assumption(
+        0.69,
+        "-",
+        _MLPERF_ROCM,
+        "2026-12-02",
+        "ROCm kernels and libraries reach a smaller share of peak than CUDA: geometric mean of "
+        "measured / modelled per-GPU speed over the comparisons; these are vendor-tuned "
+        "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
+    ),
+    "eff_software_gaudi": Assumption(
+        0.81,
+        "-",
+        _GAUDI_VS_NEMO,
+        "2026-12-02",
+        "Intel Gaudi software reaches a smaller share of peak than CUDA: geometric mean of "
+        "measured / modelled per-accelerator speed over the comparisons (Gaudi 2: no public "
+        "Gaudi 3 training throughput was found, so Gaudi 3 uses the stack's factor)",
     ),
     # --- goodput / resilience ----------------------------------------------------------
     "gpu_mtbf_hours": Assumption(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime
 import math
-from dataclasses import replace
 from typing import Any
 
+from .alternatives import compare_accelerators, exclusion_of
 from .assumptions import ASSUMPTIONS, value
 from .cluster import (
     MAX_NODES,
@@ -30,7 +30,7 @@ from .explain import (
     headroom_gpus,
     risks,
 )
-from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
+from .hardware import ACCELERATORS, AcceleratorSpec, cloud_price_confirmed, peak_tflops
 from .hosts import plan_hosts
 from .inputs import ADAPTER_METHODS, SizingInput
 from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
@@ -42,7 +42,6 @@ from .provenance import UsedAssumption
 from .resilience import spare_nodes
 from .resolve import Resolved, resolve
 from .result import (
-    Alternative,
     ClusterResult,
     ComputeResult,
     DeadlineResult,
@@ -60,7 +59,7 @@ from .version import ENGINE_VERSION
 
 _SECONDS_PER_HOUR = 3600.0
 _FLOPS_PER_TFLOP = 1e12
-_MAX_ALTERNATIVES = 6  # alternatives listed, cheapest fitting first
+_CLOUD_PRICE_KEY = "prices.cloud_on_demand_usd_per_gpu_hour"  # as resolve_site records it
 _TIMELINE_MIN_NODES = 16  # the trade-off table doubles nodes up to at least this many
 _TIMELINE_SPAN = 4  # ... or up to this many times the recommended nodes
 # The cheapest cost option decides the deployment model when the customer has no preference.
@@ -88,17 +87,6 @@ def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> Cl
     if run.plan.fits and not 0 < least <= r.count:
         least = r.count
     return ClusterSizing(run, least, run.wall_clock_days <= r.deadline_days, None)
-
-
-def _sized_run(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> RunEstimate:
-    """The run on the given count, else on the size that meets the deadline."""
-    if r.count is not None:
-        return estimate_run(w, r, acc, r.count, flops)
-    return size_cluster(w, r, acc, flops).run
-
-
-def _allowed(r: Resolved, acc: AcceleratorSpec) -> bool:
-    return not (r.cuda_only and acc.software != "cuda")
 
 
 def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommendation:
@@ -155,7 +143,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     deployment = plan_deployment(
         r, acc, nodes + spare, _DEPLOYMENT_FOR_COST_OPTION[cost.recommended_option]
     )
-    alternatives, excluded = _alternatives(r, flops)
+    alternatives, excluded = compare_accelerators(r, flops)
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),
         *storage.notes,
@@ -207,9 +195,20 @@ def _run_warnings(
         warnings.append(_memory_warning(r, run, min_gpus))
     if r.deadline_given:
         warnings.extend(deadline_warnings(r, run, deadline))
-    if not _allowed(r, acc):
-        warnings.append(f"{acc.name} does not run CUDA-only software or custom CUDA kernels")
+    excluded = exclusion_of(r, acc)
+    if excluded:
+        warnings.append(f"{acc.name}: {excluded}")
+    if not cloud_price_confirmed(acc) and not _given(r, _CLOUD_PRICE_KEY):
+        warnings.append(
+            f"the cloud price of the {acc.name} is not confirmed (no published price was found): "
+            "its cost figures are estimates until we have a quote"
+        )
     return tuple(warnings)
+
+
+def _given(r: Resolved, key: str) -> bool:
+    """Whether the customer answered ``key`` (rather than the engine assuming it)."""
+    return any(a.key == key and a.provided_by == "customer" for a in r.assumptions)
 
 
 def _memory_warning(r: Resolved, run: RunEstimate, min_gpus: int) -> str:
@@ -442,44 +441,6 @@ def _timeline(
             )
         )
     return tuple(out)
-
-
-def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
-    """Every other allowed accelerator sized for the same run, and the excluded ones."""
-    alts: list[Alternative] = []
-    excluded: list[str] = []
-    for acc in ACCELERATORS.values():
-        if acc.id == r.accelerator:
-            continue
-        if not _allowed(r, acc):
-            excluded.append(f"{acc.id}: needs CUDA-free software ({acc.software})")
-            continue
-        rr = _with_accelerator(r, acc)
-        w = workload(rr)
-        est = _sized_run(w, rr, acc, flops)
-        alts.append(
-            Alternative(
-                accelerator=acc.id,
-                name=acc.name,
-                gpus=est.gpus,
-                nodes=est.nodes,
-                wall_clock_days=est.wall_clock_days,
-                gpu_hours=est.gpu_hours,
-                run_cost_usd=est.gpu_hours * acc.cloud_usd_per_gpu_hour,
-                fits=est.plan.fits,
-            )
-        )
-    alts.sort(key=_cheapest_fitting_first)
-    return tuple(alts[:_MAX_ALTERNATIVES]), tuple(excluded)
-
-
-def _cheapest_fitting_first(alt: Alternative) -> tuple[bool, float]:
-    cost = alt.run_cost_usd if math.isfinite(alt.run_cost_usd) else math.inf
-    return (not alt.fits, cost)
-
-
-def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
-    return replace(r, accelerator=acc.id, cloud_usd_per_gpu_hour=acc.cloud_usd_per_gpu_hour)
 
 
 def _constants_used() -> tuple[UsedAssumption, ...]:

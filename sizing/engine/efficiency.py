@@ -44,6 +44,8 @@ References
 .. [6] DeepSeek-V3 report, arXiv 2412.19437 (2024), sec. 3.3.1: GEMMs in FP8;
        attention, embedding, output head, gating and norms in BF16/FP32
        (NVIDIA Transformer Engine likewise runs Linear layers in FP8).
+.. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
+       same-benchmark public comparisons: ``benchmarks/vendors.py``.
 """
 
 from __future__ import annotations
@@ -142,7 +144,8 @@ def base_hfu(
         + expert_share * expert
         + memory_bound * (1.0 + memory_bound_extra)
     )
-    return 1.0 / (p * seconds_per_tflop)
+    # the software stack reaches its own share of what the hardware allows [7]_
+    return value(f"eff_software_{acc.software}") / (p * seconds_per_tflop)
 
 
 def gemm_intensity(*, tokens: float, hidden: int, ffn: float, precision: str) -> float:

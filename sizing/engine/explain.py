@@ -12,6 +12,7 @@ from .assumptions import value, whole
 from .cluster import RunEstimate
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count
+from .platforms import limits
 from .resolve import Resolved
 from .result import ConcurrencyResult, DeadlineResult
 
@@ -72,8 +73,10 @@ def drivers(
         out.append((2.2, f"{r.concurrent_jobs} jobs at once: the cluster has {room}"))
     if r.air_gapped or r.dedicated_hardware or r.data_residency:
         out.append((1.8, "data-location rules limit where the cluster can run"))
-    if r.cuda_only:
-        out.append((1.5, "CUDA-only software limits the choice to NVIDIA accelerators"))
+    for limit in limits(
+        vendors=r.vendors, frameworks=r.frameworks, custom_cuda_kernels=r.custom_cuda_kernels
+    ):
+        out.append((1.5, limit))
     out.append((1.0, f"{run.plan.mfu:.0%} expected utilisation of {r.accelerator}"))
     out.sort(key=lambda x: -x[0])
     return tuple(s for _, s in out[:3])

@@ -18,6 +18,7 @@ References
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -473,6 +474,28 @@ ACCELERATORS: Mapping[str, AcceleratorSpec] = MappingProxyType({s.id: s for s in
 """Accelerator id -> spec, ids as in ``docs/engine-contract.md``."""
 
 DEFAULT_ACCELERATOR = "h100-sxm"
+# Sized when the customer names no accelerator: each maker's most widely offered training
+# accelerator in the catalog (engine choice), in the order tried; the first one the customer's
+# makers and software allow is used.
+DEFAULT_ACCELERATORS = (DEFAULT_ACCELERATOR, "mi300x", "gaudi3")
+
+
+# The catalog marks a price that is a placeholder or borrowed from another accelerator in its
+# ``price_source``: "U" (unverified), "placeholder", "no public price".  A part of the source
+# (parts are separated by ";") that starts with "purchase" is about the purchase price only.
+_UNCONFIRMED_PRICE = re.compile(r"\bU\b|(?i:placeholder|no public price)")
+_PURCHASE_PART = "purchase"
+
+
+def cloud_price_confirmed(acc: AcceleratorSpec) -> bool:
+    """Whether the catalog's cloud price of ``acc`` is a published one.
+
+    Reads the catalog's placeholder marks (above); alternatives with an unconfirmed price are
+    ranked after those with a published one, and say so.
+    """
+    parts = (part.strip() for part in acc.price_source.split(";"))
+    cloud_parts = [part for part in parts if not part.lower().startswith(_PURCHASE_PART)]
+    return not any(_UNCONFIRMED_PRICE.search(part) for part in cloud_parts)
 
 
 def peak_tflops(acc: AcceleratorSpec, precision: str) -> float:

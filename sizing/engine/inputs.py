@@ -72,6 +72,7 @@ class HardwareInput:
     accelerator: str | None = None
     count: int | None = None
     gpus_per_node: int | None = None
+    vendors: tuple[str, ...] | None = None  # makers allowed ("nvidia", "amd", "intel"); all if None
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,12 @@ from .resolve_run import (
 )
 from .resolve_site import (
     ask_about_deployment,
-    needs_cuda,
     resolve_hardware,
     resolve_max_lost_hours,
     resolve_network,
     resolve_prices,
     resolve_roadmap,
+    resolve_software,
     resolve_storage,
 )
 
@@ -84,7 +84,9 @@ class Resolved:
     forced_data: int | None
     forced_expert: int | None
     forced_zero: int | None
-    cuda_only: bool  # CUDA-only software or kernels: NVIDIA accelerators only
+    vendors: tuple[str, ...]  # accelerator makers allowed ("nvidia", "amd", "intel")
+    frameworks: tuple[str, ...]  # the software stacks they run on: platforms.FRAMEWORK_STACKS
+    custom_cuda_kernels: bool  # run on CUDA (NVIDIA) only
     inter_node: str
     oversubscription: float | None
     max_comm_share: float
@@ -142,8 +144,8 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         tokens_all_epochs=data.tokens * data.epochs,
         rec=rec,
     )
-    cuda_only = needs_cuda(answers.software)
-    hardware = resolve_hardware(answers.hardware, rec)
+    software = resolve_software(answers.software)
+    hardware = resolve_hardware(answers.hardware, rec, software=software)
     network = resolve_network(answers.network, rec)
     storage = resolve_storage(answers.storage, rec)
     max_lost_hours = resolve_max_lost_hours(answers.resilience, rec)
@@ -199,7 +201,9 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         forced_data=forced.data,
         forced_expert=forced.expert,
         forced_zero=forced.zero_stage,
-        cuda_only=cuda_only,
+        vendors=hardware.vendors,
+        frameworks=software.frameworks,
+        custom_cuda_kernels=software.custom_cuda_kernels,
         inter_node=network.inter_node,
         oversubscription=answers.network.oversubscription,
         max_comm_share=network.max_comm_share,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import value, whole
-from .hardware import ACCELERATORS, DEFAULT_ACCELERATOR, AcceleratorSpec
+from .hardware import ACCELERATORS, DEFAULT_ACCELERATOR, DEFAULT_ACCELERATORS, AcceleratorSpec
 from .inputs import (
     DeploymentInput,
     HardwareInput,
@@ -22,6 +22,7 @@ from .inputs import (
     SoftwareInput,
     StorageInput,
 )
+from .platforms import ANY_VENDOR, VENDORS, exclusion, vendor_of
 from .prices import price
 from .provenance import CUSTOMER_ANSWER, AnswerRecorder
 
@@ -29,27 +30,24 @@ _HOURS_PER_MONTH = 8760.0 / 12.0  # [h] 730 h: a year's hours over twelve months
 
 _DEFAULT_FRAMEWORKS = ("pytorch",)
 _DEFAULT_INTER_NODE = "infiniband"
-# Frameworks that run only on NVIDIA GPUs: they exclude ROCm and Gaudi accelerators.
-_CUDA_ONLY = (
-    "megatron",
-    "megatron-lm",
-    "apex",
-    "flash-attn",
-    "flashattention",
-    "triton",
-    "cuda",
-    "tensorrt",
-)
 _EUROPEAN_REGIONS = ("EU", "UK", "EUROPE")  # residency answers priced at European power rates
 
 
-def needs_cuda(answers: SoftwareInput) -> bool:
-    """Whether custom CUDA kernels or a CUDA-only framework tie the run to NVIDIA.
+@dataclass(frozen=True)
+class ResolvedSoftware:
+    frameworks: tuple[str, ...]
+    custom_cuda_kernels: bool
 
-    Not recorded as an assumption: the default framework (PyTorch) runs anywhere.
+
+def resolve_software(answers: SoftwareInput) -> ResolvedSoftware:
+    """The frameworks and kernels the run needs (which stacks they run on: ``platforms``).
+
+    Not recorded as an assumption: the default framework (PyTorch) runs on every stack.
     """
-    frameworks = answers.frameworks or _DEFAULT_FRAMEWORKS
-    return bool(answers.custom_cuda_kernels) or any(f in _CUDA_ONLY for f in frameworks)
+    return ResolvedSoftware(
+        frameworks=answers.frameworks or _DEFAULT_FRAMEWORKS,
+        custom_cuda_kernels=bool(answers.custom_cuda_kernels),
+    )
 
 
 @dataclass(frozen=True)
@@ -57,16 +55,38 @@ class ResolvedHardware:
     accelerator: AcceleratorSpec
     count: int | None  # given: evaluate this cluster instead of sizing one
     gpus_per_node: int
+    vendors: tuple[str, ...]  # makers allowed
 
 
-def resolve_hardware(answers: HardwareInput, rec: AnswerRecorder) -> ResolvedHardware:
+def resolve_hardware(
+    answers: HardwareInput, rec: AnswerRecorder, *, software: ResolvedSoftware
+) -> ResolvedHardware:
+    vendors = answers.vendors or VENDORS
+    if answers.vendors:
+        rec.record(
+            "hardware.vendors",
+            answers.vendors,
+            unit="-",
+            given=True,
+            source=CUSTOMER_ANSWER,
+            why="accelerator makers allowed",
+        )
+    else:
+        rec.record(
+            "hardware.vendors",
+            ANY_VENDOR,
+            unit="-",
+            given=False,
+            source="engine default: accelerators of every maker in the catalog are compared",
+            why="accelerator makers allowed",
+        )
     accelerator_id = rec.take(
         "hardware.accelerator",
         answers.accelerator,
-        DEFAULT_ACCELERATOR,
+        _default_accelerator(vendors, software),
         unit="-",
         why="accelerator model",
-        source="engine default: the most widely offered training GPU",
+        source="engine default: the most widely offered training accelerator of an allowed maker",
     )
     gpus_per_node = rec.take(
         "hardware.gpus_per_node",
@@ -88,7 +108,26 @@ def resolve_hardware(answers: HardwareInput, rec: AnswerRecorder) -> ResolvedHar
         accelerator=ACCELERATORS[str(accelerator_id)],
         count=answers.count,
         gpus_per_node=int(gpus_per_node),
+        vendors=vendors,
     )
+
+
+def _default_accelerator(vendors: tuple[str, ...], software: ResolvedSoftware) -> str:
+    """The first default accelerator the makers and the software allow, else of an allowed maker.
+
+    With no allowed accelerator at all (say AMD only, with custom CUDA kernels) the maker wins:
+    the recommendation then warns that the software does not run on it.
+    """
+    candidates = [ACCELERATORS[i] for i in DEFAULT_ACCELERATORS]
+    for acc in candidates:
+        if not exclusion(
+            acc,
+            vendors=vendors,
+            frameworks=software.frameworks,
+            custom_cuda_kernels=software.custom_cuda_kernels,
+        ):
+            return acc.id
+    return next((a.id for a in candidates if vendor_of(a) in vendors), DEFAULT_ACCELERATOR)
 
 
 @dataclass(frozen=True)

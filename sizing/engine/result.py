@@ -131,6 +131,7 @@ class Alternative:
     gpu_hours: float
     run_cost_usd: float
     fits: bool
+    price_confirmed: bool  # False: the cloud price is a placeholder or another accelerator's
 
 
 @dataclass(frozen=True)

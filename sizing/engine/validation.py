@@ -32,6 +32,7 @@ from .inputs import (
     TrainingInput,
 )
 from .models import MODEL_CATALOG, find_model
+from .platforms import VENDORS
 
 
 class InvalidInput(ValueError):
@@ -44,7 +45,7 @@ class InvalidInput(ValueError):
 
 @dataclass(frozen=True)
 class _Field:
-    kind: str  # "number" | "int" | "bool" | "enum" | "text" | "text_list"
+    kind: str  # "number" | "int" | "bool" | "enum" | "enum_list" | "text" | "text_list"
     what: str  # plain description used in messages
     low: float = 0.0
     high: float = math.inf
@@ -62,6 +63,11 @@ def _int(what: str, low: float, high: float) -> _Field:
 
 def _enum(*choices: str) -> _Field:
     return _Field("enum", "one of " + ", ".join(f'"{c}"' for c in choices), choices=choices)
+
+
+def _enum_list(*choices: str) -> _Field:
+    listed = ", ".join(f'"{c}"' for c in choices)
+    return _Field("enum_list", f"a list of one or more of {listed}", choices=choices)
 
 
 _BOOL = _Field("bool", "true, false or null")
@@ -125,6 +131,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "accelerator": _enum(*sorted(ACCELERATORS)),
         "count": _int("a whole number of accelerators (1 to 1,000,000)", 1, 1_000_000),
         "gpus_per_node": _int("a whole number of accelerators per node (1 to 72)", 1, 72),
+        "vendors": _enum_list(*VENDORS),
     },
     "parallelism": {
         "tensor": _int("a whole tensor-parallel degree (1 to 72)", 1, 72),
@@ -239,6 +246,15 @@ def _check(path: str, spec: _Field, value: object, problems: list[str]) -> objec
     if spec.kind == "enum":
         if isinstance(value, str) and value in spec.choices:
             return value
+        problems.append(bad)
+        return None
+    if spec.kind == "enum_list":
+        if (
+            isinstance(value, list)
+            and value
+            and all(isinstance(v, str) and v in spec.choices for v in value)
+        ):
+            return tuple(c for c in spec.choices if c in value)  # catalog order, once each
         problems.append(bad)
         return None
     if spec.kind == "text":

@@ -58,6 +58,7 @@ INPUTS: dict[str, Term] = {
     "hardware.accelerator": Term("Accelerator"),
     "hardware.count": Term("Accelerators", "GPUs"),
     "hardware.gpus_per_node": Term("Accelerators per node"),
+    "hardware.vendors": Term("Accelerator makers"),
     "software.frameworks": Term("Frameworks"),
     "software.custom_cuda_kernels": Term("Custom CUDA kernels"),
     "network.inter_node": Term("Network between servers"),
@@ -125,6 +126,33 @@ VALUES: dict[str, dict[str, str]] = {
         "hybrid": "Hybrid",
     },
     "hardware.accelerator": {spec_id: spec.name for spec_id, spec in ACCELERATORS.items()},
+    "hardware.vendors": {
+        **{spec.vendor.lower(): spec.vendor for spec in ACCELERATORS.values()},
+        "any": "Any maker",
+    },
+    "software.frameworks": {
+        "pytorch": "PyTorch",
+        "jax": "JAX",
+        "tensorflow": "TensorFlow",
+        "deepspeed": "DeepSpeed",
+        "megatron": "Megatron-LM",
+        "megatron-lm": "Megatron-LM",
+        "nemo": "NVIDIA NeMo",
+        "huggingface": "Hugging Face",
+        "apex": "NVIDIA Apex",
+        "flash-attn": "FlashAttention",
+        "flashattention": "FlashAttention",
+        "triton": "Triton",
+        "tensorrt": "TensorRT",
+        "cuda": "CUDA code",
+    },
+}
+
+# The software stack each accelerator runs (``AcceleratorSpec.software``), in words.
+STACK_WORDS: dict[str, str] = {
+    "cuda": "NVIDIA CUDA",
+    "rocm": "AMD ROCm",
+    "gaudi": "Intel Gaudi software",
 }
 
 # The cost options of the three-year comparison, by result key.

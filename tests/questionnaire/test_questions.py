@@ -139,3 +139,24 @@ def test_stored_answers_render_what_was_typed_and_flatten_for_csv():
     assert flat["batch.sequence_length"] == "4096"
     assert flat["batch.sequence_length_text"] == "4k"
     assert flat["batch.not_sure"] == ""
+
+
+@pytest.mark.parametrize(
+    ("choice", "words"),
+    [
+        ("nvidia_only", "NVIDIA only"),
+        ("amd_only", "AMD only"),
+        ("intel_only", "Intel only"),
+        ("amd_ok", "NVIDIA or AMD"),
+        ("no_preference", "No preference: compare every maker"),
+        ("not_sure", "Not sure yet"),
+    ],
+)
+def test_accelerator_makers_are_asked_and_shown_in_words_everywhere(choice, words):
+    question = get_question("software")
+    form = question.form_class(data={"accelerator_vendor": choice})
+    assert form.is_valid(), form.errors
+    answer = form.to_answer()
+    lines = {line.label: line.text for line in question.answer_lines(answer)}
+    assert lines["Which accelerator makers can you use?"] == words  # review, admin and PDF
+    assert question.flatten(answer)["software.accelerator_vendor"] == choice  # CSV

@@ -30,3 +30,8 @@ def test_every_question_answered_not_sure_gets_an_assumption_where_the_engine_ha
     assert assumed["model"] == ["model size: 7 billion parameters"]
     assert "time for one run: 30 days" in assumed["timeline"]
     assert set(assumed) <= {q.slug for q in QUESTIONS}
+
+
+def test_not_sure_about_accelerator_makers_says_every_maker_is_compared():
+    assumed = assumed_for_unsure_answers({"software": {"not_sure": True}})
+    assert "accelerator makers: Any maker" in assumed["software"]

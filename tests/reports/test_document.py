@@ -12,9 +12,11 @@ from reports import charts
 from reports.demo import demo_answers, demo_data
 from reports.document import AREAS, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
+from reports.figures import input_rows
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
 from tests.reports.conftest import embedded_files, pdf_text, squash
+from tests.reports.factories import edited_answers
 
 A4_POINTS = (595.28, 841.89)
 
@@ -210,3 +212,25 @@ def test_the_timeline_chart_marks_the_deadline_and_the_recommended_point():
     assert "deadline: 30 days" in svg
     assert "recommended: 20 d" in svg
     assert 'stroke-dasharray="6 4"' in svg
+
+
+def test_the_accelerator_makers_the_customer_allows_are_told_back_in_words():
+    rows = input_rows(
+        {"hardware": {"vendors": ["nvidia", "amd"]}},
+        ("hardware",),
+        {"hardware.vendors": "customer"},
+    )
+    assert rows == [("Accelerator makers", "NVIDIA, AMD", "you told us")]
+
+
+def test_the_pdf_names_the_accelerators_left_out_and_why(demo):
+    _data, _rendered, text = demo  # the demo customer allows NVIDIA only
+    assert "Accelerators we left out" in text
+    reason = "AMD Instinct MI300X 192GB: made by AMD; you asked for NVIDIA accelerators only"
+    assert squash(reason) in squash(text)
+
+
+def test_an_alternative_on_a_placeholder_price_says_its_price_is_not_confirmed():
+    data = demo_data(answers=edited_answers(software={"accelerator_vendor": "no_preference"}))
+    assert any(not a["price_confirmed"] for a in data.result["alternatives"])
+    assert squash("(price not confirmed)") in squash(pdf_text(render_data(data).pdf))

@@ -79,3 +79,41 @@ def test_empty_answers_give_an_input_the_engine_sizes_with_its_defaults():
     assert sized.result["cluster"]["gpus"] >= 1
     assert "customer" not in {a["provided_by"] for a in sized.result["assumptions"]}
     assert sized.result["open_questions"]
+
+
+@pytest.mark.parametrize(
+    ("choice", "vendors"),
+    [
+        ("nvidia_only", ["nvidia"]),
+        ("amd_only", ["amd"]),
+        ("intel_only", ["intel"]),
+        ("amd_ok", ["nvidia", "amd"]),
+    ],
+)
+def test_the_accelerator_makers_the_customer_allows_reach_the_engine(choice, vendors):
+    built = adapters.build_engine_input(
+        answers=edited_answers(software={"accelerator_vendor": choice})
+    )
+    assert built.engine_input["hardware"]["vendors"] == vendors
+    assert built.sources["hardware.vendors"] == "customer"
+    assert built.question_of["hardware.vendors"] == "software"
+    parse_input(built.engine_input)
+
+
+@pytest.mark.parametrize("choice", ["no_preference", "not_sure", ""])
+def test_no_preference_or_not_sure_about_makers_compares_every_maker(choice):
+    built = adapters.build_engine_input(
+        answers=edited_answers(software={"accelerator_vendor": choice})
+    )
+    assert "vendors" not in built.engine_input.get("hardware", {})
+
+
+def test_amd_only_is_sized_on_amd_and_says_why_others_are_left_out():
+    sized = adapters.size_answers(
+        answers=edited_answers(software={"accelerator_vendor": "amd_only", "custom_kernels": "no"})
+    )
+    assert sized.result["cluster"]["accelerator_name"].startswith("AMD")
+    assert (
+        "NVIDIA H100 SXM5 80GB: made by NVIDIA; you asked for AMD accelerators only"
+        in (sized.result["excluded_accelerators"])
+    )

@@ -1,0 +1,97 @@
+"""The other accelerators: every allowed one sized for the same run, and the excluded ones.
+
+An accelerator is excluded when the customer's makers or software rule it out
+(:mod:`sizing.engine.platforms`), with the reason in words.  The others are sized for the
+same run (on the given count, else on the size that meets the deadline) and ranked: those
+that fit first, then those whose cloud price is published before those with a placeholder
+or borrowed price (:func:`sizing.engine.hardware.cloud_price_confirmed`), then the cheapest
+run.  At most :data:`MAX_ALTERNATIVES` are listed, the best of each maker always among them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from .cluster import RunEstimate, estimate_run, size_cluster
+from .hardware import ACCELERATORS, AcceleratorSpec, cloud_price_confirmed
+from .parallelism import Workload, workload
+from .platforms import exclusion
+from .resolve import Resolved
+from .result import Alternative
+
+MAX_ALTERNATIVES = 6  # alternatives listed
+
+
+def _sized_run(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> RunEstimate:
+    """The run on the given count, else on the size that meets the deadline."""
+    if r.count is not None:
+        return estimate_run(w, r, acc, r.count, flops)
+    return size_cluster(w, r, acc, flops).run
+
+
+def exclusion_of(r: Resolved, acc: AcceleratorSpec) -> str | None:
+    """Why the customer's makers or software rule ``acc`` out; ``None`` when they do not."""
+    return exclusion(
+        acc,
+        vendors=r.vendors,
+        frameworks=r.frameworks,
+        custom_cuda_kernels=r.custom_cuda_kernels,
+    )
+
+
+def compare_accelerators(
+    r: Resolved, flops: float
+) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
+    """Every other allowed accelerator sized for the same run, and the excluded ones."""
+    alts: list[Alternative] = []
+    excluded: list[str] = []
+    for acc in ACCELERATORS.values():
+        if acc.id == r.accelerator:
+            continue
+        reason = exclusion_of(r, acc)
+        if reason:
+            excluded.append(f"{acc.name}: {reason}")
+            continue
+        rr = _with_accelerator(r, acc)
+        w = workload(rr)
+        est = _sized_run(w, rr, acc, flops)
+        alts.append(
+            Alternative(
+                accelerator=acc.id,
+                name=acc.name,
+                gpus=est.gpus,
+                nodes=est.nodes,
+                wall_clock_days=est.wall_clock_days,
+                gpu_hours=est.gpu_hours,
+                run_cost_usd=est.gpu_hours * acc.cloud_usd_per_gpu_hour,
+                fits=est.plan.fits,
+                price_confirmed=cloud_price_confirmed(acc),
+            )
+        )
+    return _shortlist(alts), tuple(excluded)
+
+
+def _shortlist(alts: list[Alternative]) -> tuple[Alternative, ...]:
+    """At most ``MAX_ALTERNATIVES``, ranked; the best of each maker is always among them.
+
+    Unconfirmed prices rank last, so without the per-maker pick a maker whose prices are all
+    placeholders would drop out of the comparison altogether.
+    """
+    ranked = sorted(alts, key=_cheapest_fitting_first)
+    best_of_maker: dict[str, Alternative] = {}
+    for alt in ranked:
+        best_of_maker.setdefault(ACCELERATORS[alt.accelerator].vendor, alt)
+    picked = list(best_of_maker.values())
+    picked += [a for a in ranked if a not in picked][: max(0, MAX_ALTERNATIVES - len(picked))]
+    return tuple(sorted(picked, key=_cheapest_fitting_first))
+
+
+def _cheapest_fitting_first(alt: Alternative) -> tuple[bool, bool, float]:
+    """Fitting first, then a published cloud price before a placeholder one, then cheapest."""
+    cost = alt.run_cost_usd if math.isfinite(alt.run_cost_usd) else math.inf
+    return (not alt.fits, not alt.price_confirmed, cost)
+
+
+def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
+    return replace(r, accelerator=acc.id, cloud_usd_per_gpu_hour=acc.cloud_usd_per_gpu_hour)
