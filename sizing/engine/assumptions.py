@@ -241,7 +241,7 @@ A: dict[str, Assumption] = {
         "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
     ),
     "eff_software_gaudi": Assumption(
-        0.81,
+        0.77,
         "-",
         _GAUDI_VS_NEMO,
         "2026-12-02",
