@@ -4,6 +4,13 @@ Usage (from the repository root)::
 
     PYTHONPATH=. python benchmarks/calibration.py            # the table in docs/calibration.md
     PYTHONPATH=. python benchmarks/calibration.py --rows     # plus one line per run
+    PYTHONPATH=. python benchmarks/calibration.py --write-ranges  # regenerate the error table
+
+``--write-ranges`` rewrites ``sizing/engine/measured_error_table.py``: per scale band,
+architecture and precision, the number of published runs and the range of the engine's
+accelerator-hours that the cross-validated errors give (:func:`measured_errors`; the engine's
+ranges in ``sizing/engine/ranges.py`` read it).  ``tests/sizing/test_calibration.py`` fails when
+the checked-in table differs from what this harness computes now.
 
 Rows and their sources are in ``tests/sizing/data/published_runs.json``.  A
 *group* is the organisation that published a row (Meta, NVIDIA, MosaicML,
@@ -26,23 +33,25 @@ import itertools
 import json
 import math
 import statistics
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from sizing.engine import assumptions
+from sizing.engine import assumptions, measured_error_table
 from sizing.engine.cluster import estimate_run, size_cluster
 from sizing.engine.compute import recompute_flops_per_token, training_flops
 from sizing.engine.hardware import ACCELERATORS, peak_tflops
+from sizing.engine.measured_error import SOURCE, Coverage, MeasuredError
 from sizing.engine.parallelism import workload
 from sizing.engine.resolve import resolve
 from sizing.engine.validation import parse_input
 
-DATA_PATH = (
-    Path(__file__).resolve().parents[1] / "tests" / "sizing" / "data" / "published_runs.json"
-)
+ROOT = Path(__file__).resolve().parents[1]
+DATA_PATH = ROOT / "tests" / "sizing" / "data" / "published_runs.json"
+RANGES_PATH = ROOT / "sizing" / "engine" / "measured_error_table.py"
+WRITE_RANGES = "PYTHONPATH=. python benchmarks/calibration.py --write-ranges"
 TODAY = datetime.date(2026, 12, 2)  # date of the reference rows; dates only the answers
 
 # The constants fitted in each fold, and the grid each is searched over.  Everything
@@ -56,6 +65,20 @@ FITTED: Mapping[str, tuple[float, ...]] = {
 }
 
 BANDS = (("up to 64 GPUs", 0, 64), ("64-1,024 GPUs", 65, 1024), ("above 1,024 GPUs", 1025, 10**9))
+BAND_KEYS = {
+    "up to 64 GPUs": "up_to_64",
+    "64-1,024 GPUs": "64_to_1024",
+    "above 1,024 GPUs": "above_1024",
+}
+# Metrics that measure speed: the engine's accelerator-hours err the other way.
+SPEED_METRICS = frozenset({"mfu", "hfu", "tokens_per_s_per_gpu"})
+# The range of a slice spans the 10th to the 90th percentile of its signed errors (8 in 10
+# published runs fall inside); a slice of fewer runs than this spans its smallest to largest
+# error, since a percentile of a handful of runs is no more than its extremes.  Engine choices,
+# explained in docs/engine.md ("Ranges").
+RANGE_PERCENTILES = (10.0, 90.0)
+MIN_RUNS_FOR_PERCENTILES = 10
+_TABLE_DIGITS = 3  # significant digits written to the table
 _HOURS_PER_30_DAYS = 720.0  # the engine's default run length for pre-training (resolve_run)
 _TRILLION = 1e12
 
@@ -86,6 +109,12 @@ class Result:
     @property
     def rule_log2_err(self) -> float:
         return abs(math.log2(self.row.rule / self.row.observed))
+
+    @property
+    def gpu_hours_log2_err(self) -> float:
+        """Signed log2(engine's accelerator-hours / published): too fast is negative."""
+        err = math.log2(self.predicted / self.row.observed)
+        return -err if self.row.metric in SPEED_METRICS else err
 
 
 def observed(raw: Mapping[str, Any]) -> float:
@@ -266,17 +295,25 @@ def summarise(results: Sequence[Result]) -> list[Summary]:
     return out
 
 
-def summary_markdown(summaries: Sequence[Summary]) -> str:
-    lines = [
-        "| rows | n | engine median | engine worst | rule median | rule worst |",
-        "|---|---|---|---|---|---|",
-    ]
-    for s in summaries:
-        lines.append(
-            f"| {s.label} | {s.n} | {s.median:.2f} | {s.worst:.2f} | "
-            f"{s.rule_median:.2f} | {s.rule_worst:.2f} |"
-        )
+def markdown_table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+def summary_markdown(summaries: Sequence[Summary]) -> str:
+    head = ("rows", "n", "engine median", "engine worst", "rule median", "rule worst")
+    return markdown_table(
+        head,
+        (
+            (
+                s.label,
+                str(s.n),
+                *(f"{v:.2f}" for v in (s.median, s.worst, s.rule_median, s.rule_worst)),
+            )
+            for s in summaries
+        ),
+    )
 
 
 def rows_markdown(results: Sequence[Result]) -> str:
@@ -296,9 +333,184 @@ def rows_markdown(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
+# --- the error table behind the engine's ranges (--write-ranges) --------------------------------
+
+
+def _sig(x: float) -> float:
+    return float(f"{x:.{_TABLE_DIGITS}g}")
+
+
+def _percentile(values: Sequence[float], p: float) -> float:
+    """The ``p``-th percentile, interpolated between the sorted values (inclusive method)."""
+    ordered = sorted(values)
+    at = (len(ordered) - 1) * p / 100.0
+    below = math.floor(at)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)
+
+
+def _slices(results: Sequence[Result]) -> list[tuple[str, str, list[Result], int, int]]:
+    """(slice, key, results, gpus_above, gpus_up_to) for every slice that has rows."""
+    out = [("all", "all", list(results), 0, 0)]
+    for name, lo, hi in BANDS:
+        rs = [r for r in results if r.row.band == name]
+        out.append(("band", BAND_KEYS[name], rs, max(lo - 1, 0), hi))
+    for arch in ("dense", "MoE"):
+        rs = [r for r in results if r.row.architecture == arch]
+        out.append(("architecture", arch.lower(), rs, 0, 0))
+    for prec in ("BF16", "FP8"):
+        rs = [r for r in results if r.row.precision == prec]
+        out.append(("precision", prec.lower(), rs, 0, 0))
+    return [s for s in out if s[2]]
+
+
+def measured_errors(results: Sequence[Result], as_of: str) -> list[MeasuredError]:
+    """Per slice: published runs, and the range of accelerator-hours their CV errors give.
+
+    A run that took ``2^-e`` times the engine's figure (``e`` its signed error) sets the
+    range: ``low = 2^-(90th percentile of e)``, ``high = 2^-(10th percentile)``, each widened
+    to include the engine's own figure (``low <= 1 <= high``).
+    """
+    out = []
+    for slice_, key, rs, above, up_to in _slices(results):
+        errs = [r.gpu_hours_log2_err for r in rs]
+        if len(errs) >= MIN_RUNS_FOR_PERCENTILES:
+            lo_err, hi_err = (_percentile(errs, p) for p in RANGE_PERCENTILES)
+            statistic = "10th-90th percentile"
+        else:
+            lo_err, hi_err = min(errs), max(errs)
+            statistic = "smallest-largest"
+        absolute = [abs(e) for e in errs]
+        out.append(
+            MeasuredError(
+                slice=slice_,
+                key=key,
+                runs=len(rs),
+                low=_sig(min(1.0, 2.0**-hi_err)),
+                high=_sig(max(1.0, 2.0**-lo_err)),
+                typical=_sig(2.0 ** statistics.median(absolute)),
+                worst=_sig(2.0 ** max(absolute)),
+                statistic=statistic,
+                gpus_above=above,
+                gpus_up_to=up_to,
+                source=SOURCE,
+                as_of=as_of,
+            )
+        )
+    return out
+
+
+def coverage(rows: Sequence[Row], as_of: str) -> Coverage:
+    """What the published runs span: methods, data, precisions, accelerators, counts, sizes."""
+    inputs = [r.data["engine_input"] for r in rows]
+    counts = [int(r.data["hardware_count"]) for r in rows if r.data["hardware_count"]]
+    params = [float(r.data["total_params"]) for r in rows]
+    return Coverage(
+        runs=len(rows),
+        groups=len({r.group for r in rows}),
+        methods=tuple(sorted({i["training"].get("method") or "pretrain" for i in inputs})),
+        modalities=tuple(sorted({(i.get("data") or {}).get("modality") or "text" for i in inputs})),
+        precisions=tuple(sorted({i["training"].get("precision") or "bf16" for i in inputs})),
+        accelerators=tuple(sorted({r.data["engine_accelerator"] for r in rows})),
+        fewest_gpus=min(counts),
+        most_gpus=max(counts),
+        smallest_params=min(params),
+        largest_params=max(params),
+        source=SOURCE,
+        as_of=as_of,
+    )
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_literal(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return repr(value)
+
+
+def _record(record: MeasuredError | Coverage, indent: str, assign: str = "") -> list[str]:
+    lines = [f"{indent}{assign}{type(record).__name__}("]
+    for f in fields(record):
+        value = getattr(record, f.name)
+        shown = "SOURCE" if f.name == "source" and value == SOURCE else _literal(value)
+        lines.append(f"{indent}    {f.name}={shown},")
+    return lines + [f"{indent})"]
+
+
+def ranges_module(errors: Sequence[MeasuredError], covered: Coverage) -> str:
+    """The source of ``sizing/engine/measured_error_table.py``."""
+    lines = [
+        '"""The cross-validated error of the engine per scale band, architecture and precision.',
+        "",
+        f"Generated by ``{WRITE_RANGES}``; do not edit by hand.",
+        "Records: :mod:`sizing.engine.measured_error`; how they are read: ``docs/engine.md``.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from .measured_error import SOURCE, Coverage, MeasuredError",
+        "",
+        "MEASURED_ERRORS: tuple[MeasuredError, ...] = (",
+    ]
+    for e in errors:
+        lines += _record(e, "    ")
+        lines[-1] += ","
+    lines.append(")")
+    lines.append("")
+    lines += _record(covered, "", assign="COVERAGE = ")
+    return "\n".join(lines) + "\n"
+
+
+def _undated(records: Sequence[Any]) -> list[Any]:
+    return [replace(r, as_of="") for r in records]
+
+
+def table_is_current(errors: Sequence[MeasuredError], covered: Coverage) -> bool:
+    """Whether the checked-in table holds these figures (whatever its date)."""
+    checked_in = (*measured_error_table.MEASURED_ERRORS, measured_error_table.COVERAGE)
+    return _undated((*errors, covered)) == _undated(checked_in)
+
+
+def ranges_markdown(errors: Sequence[MeasuredError]) -> str:
+    head = ("slice", "runs", "range of accelerator-hours", "typical error", "worst", "read as")
+    return markdown_table(
+        head,
+        (
+            (
+                f"{e.slice} {e.key}",
+                str(e.runs),
+                f"x{e.low:.2f} to x{e.high:.2f}",
+                f"x{e.typical:.2f}",
+                f"x{e.worst:.2f}",
+                e.statistic,
+            )
+            for e in errors
+        ),
+    )
+
+
+def write_ranges(rows: Sequence[Row], results: Sequence[Result]) -> bool:
+    """Rewrite the table if its figures changed (dated today); True when it was written."""
+    today = datetime.date.today().isoformat()
+    errors, covered = measured_errors(results, today), coverage(rows, today)
+    print(ranges_markdown(errors))
+    if table_is_current(errors, covered):
+        print(f"\n{RANGES_PATH.relative_to(ROOT)} is current; not rewritten.")
+        return False
+    RANGES_PATH.write_text(ranges_module(errors, covered))
+    print(f"\nWrote {RANGES_PATH.relative_to(ROOT)}.")
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", action="store_true", help="also print one line per run")
+    parser.add_argument(
+        "--write-ranges",
+        action="store_true",
+        help=f"rewrite {RANGES_PATH.relative_to(ROOT)} (the error table behind the ranges)",
+    )
     args = parser.parse_args(argv)
     rows = load_rows()
     table = predictions(rows)
@@ -314,6 +526,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.rows:
         print()
         print(rows_markdown(results))
+    if args.write_ranges:
+        print()
+        write_ranges(rows, results)
 
 
 if __name__ == "__main__":

@@ -22,9 +22,11 @@ from reports.figures import figure_rows, input_rows
 from sizing.engine.numbers import (
     NO_VALUE,
     format_money,
+    format_money_range,
     format_money_short,
     format_number,
     format_quantity,
+    format_range,
 )
 from sizing.engine.vocabulary import COST_OPTIONS
 from sizing.results import StoredResult, read_result
@@ -124,11 +126,30 @@ def headline(result: StoredResult) -> dict[str, Any]:
         if storage
         else NO_VALUE,
         "wall_clock_days": result.wall_clock_days,
+        **_ranges(result),
         "cost_low": min(lows) if lows else None,
         "cost_high": max(highs) if highs else None,
         "cost_low_text": format_money(min(lows)) if lows else "",
         "cost_high_text": format_money(max(highs)) if highs else "",
         "years": result.years,
+    }
+
+
+def _ranges(result: StoredResult) -> dict[str, str]:
+    """The headline figures' ranges and what backs them, in words ("" for older results)."""
+    days, hours = result.wall_clock_days_range, result.gpu_hours_range
+    run_cost, run_cost_range = result.one_run_cloud_usd, result.one_run_cloud_range_usd
+    sure = result.confidence
+    return {
+        "days_text": format_number(result.wall_clock_days),
+        "days_range_text": format_range(*days, "days") if days else "",
+        "gpus_needed_text": wording.gpus_needed(result),
+        "gpu_hours_text": format_number(result.gpu_hours),
+        "gpu_hours_range_text": format_range(*hours) if hours else "",
+        "run_cost_text": format_money(run_cost) if run_cost is not None else "",
+        "run_cost_range_text": format_money_range(*run_cost_range) if run_cost_range else "",
+        "backing_text": wording.backing(result),
+        "confidence_summary": sure.summary if sure else "",
     }
 
 

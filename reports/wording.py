@@ -8,10 +8,12 @@ ever passes through here as data and is autoescaped by the template.
 from typing import Any
 
 from sizing.engine.numbers import (
+    format_count,
     format_money,
     format_number,
     format_percent,
     format_quantity,
+    format_range,
 )
 from sizing.engine.vocabulary import (
     COST_OPTIONS,
@@ -27,15 +29,45 @@ def _texts(items: Any) -> list[str]:
     return [str(item) for item in items or [] if item]
 
 
+def _in_brackets(pair: tuple[float, float] | None, unit: str = "") -> str:
+    """ " (9.1–16 days)" after a figure, or nothing for a result without ranges."""
+    return f" ({format_range(*pair, unit)})" if pair else ""
+
+
+def backing(result: StoredResult) -> str:
+    """What backs the ranges, in a few words: "backed by 25 published runs of similar scale"."""
+    sure = result.confidence
+    if sure is None:
+        return ""
+    if sure.covered:
+        return f"backed by {format_count(sure.published_runs)} published runs of similar scale"
+    return "a wide range: no published run we compare with is quite like this one"
+
+
+def gpus_needed(result: StoredResult) -> str:
+    """ " (80–112 to meet the deadline)" when the count needed moves with the range, else ""."""
+    pair = result.gpus_range
+    if not pair or pair[0] == pair[1]:
+        return ""
+    return f" ({format_range(*pair)} to meet the deadline)"
+
+
+def days_with_range(result: StoredResult) -> str:
+    """ "about 12.3 days (9.1–16 days)" for one run on the recommended cluster."""
+    return (
+        f"about {format_number(result.wall_clock_days)} days"
+        f"{_in_brackets(result.wall_clock_days_range, 'days')}"
+    )
+
+
 def recommendation_sentence(area: str, result: StoredResult) -> str:
     """What we recommend for one area, in one plain sentence built from the result."""
     accelerator = result.accelerator_name or "accelerators"
     if area == "compute":
         return (
-            f"One training run needs about "
-            f"{format_number(result.section('compute').get('gpu_hours'))} "
-            f"accelerator-hours on {accelerator}, which takes about "
-            f"{format_number(result.wall_clock_days)} days on the recommended cluster."
+            f"One training run needs about {format_number(result.gpu_hours)} accelerator-hours"
+            f"{_in_brackets(result.gpu_hours_range)} on {accelerator}, which takes "
+            f"{days_with_range(result)} on the recommended cluster."
         )
     if area == "memory":
         memory = result.section("memory")
@@ -66,7 +98,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     if area == "cluster":
         return (
             f"{format_number(result.gpus)} × {accelerator} in {format_number(result.nodes)} "
-            f"nodes of {format_number(result.gpus_per_node)}."
+            f"nodes of {format_number(result.gpus_per_node)}{gpus_needed(result)}."
         )
     if area == "network":
         network = result.section("network")
@@ -131,6 +163,9 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
                 f"The cluster is sized to finish within your {format_number(deadline)}-day "
                 "deadline."
             )
+        sure = result.confidence
+        if sure and sure.summary:
+            reasons.append(sure.summary)
     if area == "memory":
         reasons.append(
             "Memory holds the model's weights, its gradients, the optimizer's state and the "

@@ -41,6 +41,18 @@ class UsedAssumption:
 
 
 @dataclass(frozen=True)
+class Confidence:
+    """What backs the ranges on the headline figures (the result's ``confidence``)."""
+
+    band: str  # key of the scale band of one run
+    published_runs: int  # published runs in that band
+    typical_error: float | None  # [x] 1.12: typically within 12 %
+    covered: bool  # False: outside what published runs cover, the range is widened
+    outside: tuple[str, ...]
+    summary: str  # in plain words
+
+
+@dataclass(frozen=True)
 class StoredResult:
     """A stored engine result, typed where pages read it; ``section`` gives any part whole."""
 
@@ -53,6 +65,15 @@ class StoredResult:
     def _number(self, section: str, name: str) -> float | None:
         value = self.section(section).get(name)
         return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    def _range(self, section: str, name: str) -> tuple[float, float] | None:
+        """A ``[low, high]`` pair of a section, or None (older results have none)."""
+        pair = self.section(section).get(name)
+        if not isinstance(pair, list | tuple) or len(pair) != 2:
+            return None
+        low, high = pair
+        numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in pair)
+        return (float(low), float(high)) if numbers else None
 
     def _texts(self, name: str) -> tuple[str, ...]:
         return tuple(str(item) for item in self.raw.get(name) or () if item)
@@ -96,6 +117,55 @@ class StoredResult:
     @property
     def deadline_days(self) -> float | None:
         return self._number("timeline", "deadline_days")
+
+    @property
+    def deadline_met(self) -> bool:
+        return bool((self.section("timeline").get("deadline") or {}).get("met", True))
+
+    # --- ranges from the engine's error on published runs ---------------------------------------
+
+    @property
+    def gpu_hours(self) -> float | None:
+        return self._number("compute", "gpu_hours")
+
+    @property
+    def gpu_hours_range(self) -> tuple[float, float] | None:
+        return self._range("compute", "gpu_hours_range")
+
+    @property
+    def wall_clock_days_range(self) -> tuple[float, float] | None:
+        return self._range("timeline", "wall_clock_days_range")
+
+    @property
+    def gpus_range(self) -> tuple[int, int] | None:
+        """Accelerators needed to meet the deadline at the ends of the range."""
+        pair = self._range("cluster", "gpus_range")
+        return None if pair is None else (int(pair[0]), int(pair[1]))
+
+    @property
+    def one_run_cloud_usd(self) -> float | None:
+        return self._number("cost", "one_run_cloud_usd")
+
+    @property
+    def one_run_cloud_range_usd(self) -> tuple[float, float] | None:
+        return self._range("cost", "one_run_cloud_range_usd")
+
+    @property
+    def confidence(self) -> Confidence | None:
+        """What backs the ranges; None for results from before the engine gave ranges."""
+        part = self.section("confidence")
+        runs = part.get("published_runs")
+        if not isinstance(runs, int):
+            return None
+        typical = part.get("typical_error")
+        return Confidence(
+            band=str(part.get("band") or ""),
+            published_runs=runs,
+            typical_error=float(typical) if isinstance(typical, int | float) else None,
+            covered=bool(part.get("covered")),
+            outside=tuple(str(reason) for reason in part.get("outside") or ()),
+            summary=str(part.get("summary") or ""),
+        )
 
     @property
     def timeline_options(self) -> tuple[Mapping[str, Any], ...]:

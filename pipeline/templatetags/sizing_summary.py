@@ -23,12 +23,14 @@ def sizing_summary(submission) -> dict[str, Any] | None:
     if recommendation is None or not recommendation.result:
         return None
     figures = headline(read_result(recommendation.result))
-    days = figures["wall_clock_days"]
     return {
         "accelerator": figures["accelerator"],
         "gpus": format_number(figures["gpus"]),
         "nodes": format_number(figures["nodes"]),
-        "days": f"{days:.1f}" if isinstance(days, int | float) else "—",
+        "days": figures["days_text"],
+        "days_range": figures["days_range_text"],
+        "gpus_needed": figures["gpus_needed_text"],
+        "backing": figures["backing_text"],
         "cost_low": format_money(figures["cost_low"]) if figures["cost_low"] is not None else "",
         "cost_high": format_money(figures["cost_high"]) if figures["cost_high"] is not None else "",
         "years": figures["years"],

@@ -39,6 +39,7 @@ from .numbers import format_count
 from .parallelism import Plan, Workload, workload
 from .prices import PRICES
 from .provenance import UsedAssumption
+from .ranges import ConfidenceResult, confidence, gpus_needed, spread
 from .resilience import spare_nodes
 from .resolve import Resolved, resolve
 from .result import (
@@ -111,9 +112,11 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     plan = run.plan
     per_node = r.gpus_per_node
     runs_at_once = full_size_runs(r)
-    total_gpus = _cluster_gpus(r, run)
+    total_gpus = _cluster_gpus(r, run.gpus)
     nodes = nodes_for(total_gpus, per_node)
-    compute = _compute_result(w, r, acc, flops, run)
+    sure = confidence(r, run.gpus)
+    gpus_range = _gpus_range(r, run, min_gpus, deadline, sure)
+    compute = _compute_result(w, r, acc, flops, run, sure)
     network = plan_network(
         w,
         plan,
@@ -138,6 +141,8 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         storage_tb=storage.total_capacity_tb,
         run_gpu_hours=run.gpu_hours,
         allowed=_allowed_costs(r),
+        hours_range=(sure.low_factor, sure.high_factor),
+        cluster_range=(gpus_range[0] / total_gpus, gpus_range[1] / total_gpus),
     )
     spare = spare_nodes(nodes)
     deployment = plan_deployment(
@@ -163,8 +168,9 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             gpus_per_node=per_node,
             gpus_per_job=run.gpus,
             spare_nodes=spare,
+            gpus_range=gpus_range,
         ),
-        timeline=_timeline_result(w, r, acc, flops, run, min_gpus, deadline),
+        timeline=_timeline_result(w, r, acc, flops, run, min_gpus, deadline, sure),
         network=network,
         storage=storage,
         hosts=plan_hosts(acc, per_node, r.modality, r.preprocessing),
@@ -174,6 +180,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         concurrency=concurrency(r, run.gpus, per_node),
         alternatives=alternatives,
         excluded_accelerators=excluded,
+        confidence=sure,
         drivers=drivers(r, run, min_gpus, deadline),
         risks=risks(r, run),
         assumptions=(*r.assumptions, *_constants_used()),
@@ -229,7 +236,7 @@ def _memory_warning(r: Resolved, run: RunEstimate, min_gpus: int) -> str:
     )
 
 
-def _cluster_gpus(r: Resolved, run: RunEstimate) -> int:
+def _cluster_gpus(r: Resolved, job_gpus: int) -> int:
     """Accelerators in the whole cluster: the given count, or the jobs it holds at once.
 
     The full-size runs held at once (concurrent jobs, at most the planned
@@ -240,14 +247,42 @@ def _cluster_gpus(r: Resolved, run: RunEstimate) -> int:
     if r.count is not None:
         return r.count
     per_node = r.gpus_per_node
-    gpus = run.gpus * full_size_runs(r) + headroom_gpus(r, run.gpus)
+    gpus = job_gpus * full_size_runs(r) + headroom_gpus(r, job_gpus)
     if gpus > per_node:
         return nodes_for(gpus, per_node) * per_node
     return min(per_node, 1 << (gpus - 1).bit_length())
 
 
+def _gpus_range(
+    r: Resolved,
+    run: RunEstimate,
+    min_gpus: int,
+    deadline: DeadlineResult,
+    sure: ConfidenceResult,
+) -> tuple[int, int]:
+    """The cluster that meets the deadline at the low and high ends of the range [GPUs].
+
+    The given count, or the knee when no size meets the deadline, stays: the days move.
+    """
+    total = _cluster_gpus(r, run.gpus)
+    if r.count is not None or not deadline.met:
+        return total, total
+    low, high = (
+        _cluster_gpus(
+            r, gpus_needed(run.gpus, run.wall_clock_days, r.deadline_days, min_gpus, factor)
+        )
+        for factor in (sure.low_factor, sure.high_factor)
+    )
+    return min(low, total), max(high, total)
+
+
 def _compute_result(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    flops: float,
+    run: RunEstimate,
+    sure: ConfidenceResult,
 ) -> ComputeResult:
     """FLOPs, GPU-hours and throughput of one run (and all planned runs).
 
@@ -276,6 +311,8 @@ def _compute_result(
         peak_tflops=peak,
         tokens_per_s=tokens_per_s,
         rule_of_thumb_gpu_hours=rule_gpu_hours,
+        gpu_hours_range=spread(run.gpu_hours, sure),
+        all_experiments_gpu_hours_range=spread(run.gpu_hours * r.experiments, sure),
     )
 
 
@@ -333,13 +370,17 @@ def _timeline_result(
     run: RunEstimate,
     min_gpus: int,
     deadline: DeadlineResult,
+    sure: ConfidenceResult,
 ) -> TimelineResult:
+    all_days = run.wall_clock_days * math.ceil(r.experiments / full_size_runs(r))
     return TimelineResult(
         wall_clock_days=run.wall_clock_days,
         deadline_days=r.deadline_days if r.deadline_given else None,
-        all_experiments_days=run.wall_clock_days * math.ceil(r.experiments / full_size_runs(r)),
+        all_experiments_days=all_days,
         options=_timeline(w, r, acc, flops, run, min_gpus),
         deadline=deadline,
+        wall_clock_days_range=spread(run.wall_clock_days, sure),
+        all_experiments_days_range=spread(all_days, sure),
     )
 
 

@@ -20,11 +20,12 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .assumptions import value
 from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
 from .prices import price
+from .ranges import scale_range
 from .resolve import Resolved
 
 _HOURS_PER_YEAR = 8760.0
@@ -52,6 +53,7 @@ class CostResult:
     utilisation: float
     years: int
     one_run_cloud_usd: float
+    one_run_cloud_range_usd: tuple[float, float]  # with the accelerator-hours' range
     price_sources: tuple[dict[str, str], ...]
 
 
@@ -64,6 +66,12 @@ def _option(by_year: list[float], low: float, high: float, basis: str) -> CostOp
         high_usd=total * high,
         basis=basis,
     )
+
+
+def _ranged(option: CostOption, factors: tuple[float, float]) -> CostOption:
+    """The option with its range widened by the range of the accelerators needed."""
+    low, high = scale_range(option.low_usd, option.high_usd, factors)
+    return replace(option, low_usd=low, high_usd=high)
 
 
 def _midpoint(a: float, b: float) -> float:
@@ -79,8 +87,15 @@ def plan_cost(
     storage_tb: float,
     run_gpu_hours: float,
     allowed: tuple[str, ...],
+    hours_range: tuple[float, float] = (1.0, 1.0),
+    cluster_range: tuple[float, float] = (1.0, 1.0),
 ) -> CostResult:
-    """TCO of the recommended cluster (see module docstring)."""
+    """TCO of the recommended cluster (see module docstring).
+
+    ``hours_range`` and ``cluster_range``: low and high factors of the accelerator-hours and of
+    the accelerators needed (``sizing.engine.ranges``); the cost of one run scales with the
+    first, each option's range with the second.
+    """
     u, years = r.utilisation, r.years
     growth = [(1.0 + r.roadmap_growth) ** k for k in range(years)]
     storage_year = storage_tb * _GB_PER_TB * price("storage_usd_per_gb_month") * _MONTHS_PER_YEAR
@@ -130,6 +145,7 @@ def plan_cost(
             "half the capacity owned, peaks on cloud on-demand",  # hybrid_owned_share 0.5
         ),
     }
+    options = {key: _ranged(option, cluster_range) for key, option in options.items()}
     per_u = sum(
         (gpus * _HOURS_PER_YEAR * (1.0 + idle) * r.cloud_usd_per_gpu_hour * g) for g in growth
     )
@@ -137,6 +153,7 @@ def plan_cost(
     breakeven = (sum(buy) - fixed_od) / per_u if per_u > 0 else None
     candidates = [k for k in options if k in allowed] or list(options)
     best = min(candidates, key=lambda k: options[k].total_usd)
+    run_cost = run_gpu_hours * r.cloud_usd_per_gpu_hour
     return CostResult(
         cloud_on_demand=options["cloud_on_demand"],
         cloud_reserved=options["cloud_reserved"],
@@ -146,7 +163,8 @@ def plan_cost(
         recommended_option=best,
         utilisation=u,
         years=years,
-        one_run_cloud_usd=run_gpu_hours * r.cloud_usd_per_gpu_hour,
+        one_run_cloud_usd=run_cost,
+        one_run_cloud_range_usd=scale_range(run_cost, run_cost, hours_range),
         price_sources=_price_sources(r, acc),
     )
 

@@ -32,6 +32,29 @@ def format_count(value: float, *, short: bool = False, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
+def _two_digits(value: float) -> float:
+    """``value`` to two significant digits: the ends of a range are no more precise than that."""
+    return float(f"{value:.2g}")
+
+
+def format_range(low: float, high: float, unit: str = "", *, prefix: str = "") -> str:
+    """A range to two significant digits, its scale word and unit said once: "9.1–16 days",
+    "53,000–79,000", "1.2–2.5 million"; whole counts below 10,000 exactly ("80–112
+    accelerators"). ``prefix`` goes before each number ("$850,000–$1.2 million")."""
+    if not (float(low).is_integer() and float(high).is_integer() and high < 1e4):
+        low, high = _two_digits(low), _two_digits(high)
+    start, end = format_count(low, digits=2), format_count(high, digits=2)
+    _number, space, word = end.partition(" ")
+    if space and start.endswith(f" {word}"):
+        return f"{prefix}{start.removesuffix(f' {word}')}–{end} {unit}".strip()
+    return f"{prefix}{start}–{prefix}{end} {unit}".strip()
+
+
+def format_money_range(low: float, high: float) -> str:
+    """US dollars from ``low`` to ``high``: "$370,000–$540,000", "$1.2–2.6 million"."""
+    return format_range(low, high, prefix="$")
+
+
 def format_decimal(value: float, *, places: int = 2) -> str:
     """A measured value with at most ``places`` decimals and no trailing zeros: ``512.50`` →
     "512.5", ``2.0`` → "2", ``1234.567`` → "1,234.57"."""

@@ -15,6 +15,7 @@ from .deployment import DeploymentResult
 from .hosts import HostsResult
 from .network import NetworkResult
 from .provenance import UsedAssumption
+from .ranges import ConfidenceResult
 from .storage import StorageResult
 
 
@@ -32,6 +33,8 @@ class ComputeResult:
     peak_tflops: float  # [TFLOPS] dense peak at the training precision
     tokens_per_s: float  # [tokens/s] whole job
     rule_of_thumb_gpu_hours: float  # [GPU-h] 6 N D at 40 % MFU, for comparison
+    gpu_hours_range: tuple[float, float]  # [GPU-h] low, high (ranges.py)
+    all_experiments_gpu_hours_range: tuple[float, float]  # [GPU-h]
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,9 @@ class ClusterResult:
     gpus_per_node: int
     gpus_per_job: int
     spare_nodes: int
+    # [GPUs] needed to meet the deadline at the range's ends; (gpus, gpus) when the count is
+    # given or no size meets the deadline (then the days move instead)
+    gpus_range: tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,8 @@ class TimelineResult:
     all_experiments_days: float
     options: tuple[TimelineOption, ...]
     deadline: DeadlineResult
+    wall_clock_days_range: tuple[float, float]  # [d] one run on the recommended cluster
+    all_experiments_days_range: tuple[float, float]  # [d]
 
 
 @dataclass(frozen=True)
@@ -152,6 +160,7 @@ class Recommendation:
     concurrency: ConcurrencyResult
     alternatives: tuple[Alternative, ...]
     excluded_accelerators: tuple[str, ...]
+    confidence: ConfidenceResult
     drivers: tuple[str, ...]
     risks: tuple[str, ...]
     assumptions: tuple[UsedAssumption, ...]
@@ -194,6 +203,7 @@ def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
         "resilience",
         "deployment",
         "concurrency",
+        "confidence",
     ):
         out[name] = _clean(getattr(rec, name))
     cost = rec.cost
@@ -211,6 +221,7 @@ def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
                     "utilisation",
                     "years",
                     "one_run_cloud_usd",
+                    "one_run_cloud_range_usd",
                     "price_sources",
                 )
             }

@@ -21,6 +21,13 @@ def recommendation_to_text(rec: Recommendation) -> str:
         + (f", plus {cl.spare_nodes} spare node(s)" if cl.spare_nodes else ""),
         f"One run:     {t.wall_clock_days:.1f} days on {cl.gpus_per_job} accelerators, "
         f"{c.gpu_hours:,.0f} GPU-hours, {c.training_flops:.3g} FLOPs, utilisation {c.assumed_mfu:.0%}",
+        f"Range:       {c.gpu_hours_range[0]:,.0f}-{c.gpu_hours_range[1]:,.0f} GPU-hours, "
+        f"{t.wall_clock_days_range[0]:.1f}-{t.wall_clock_days_range[1]:.1f} days"
+        + (
+            f", {cl.gpus_range[0]}-{cl.gpus_range[1]} accelerators to meet the deadline"
+            if cl.gpus_range[0] != cl.gpus_range[1]
+            else ""
+        ),
         f"Memory:      {m.per_gpu_gb:.1f} of {m.usable_gpu_gb:.0f} GB per accelerator "
         f"({'fits' if m.fits else 'DOES NOT FIT'}); at least {m.min_gpus} accelerators",
         f"Plan:        TP {p.tensor} x PP {p.pipeline} x DP {p.data}"
@@ -48,6 +55,7 @@ def recommendation_to_text(rec: Recommendation) -> str:
             f"{o.gpu_hours:12,.0f} GPU-h  ${o.cost_usd:,.0f}"
         )
     for title, items in (
+        ("How sure", (rec.confidence.summary,)),
         ("Drivers", rec.drivers),
         ("Warnings", rec.warnings),
         ("Risks", rec.risks),

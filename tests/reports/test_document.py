@@ -10,11 +10,14 @@ from questionnaire.glossary import GLOSSARY
 from questionnaire.questions import QUESTIONS, plain
 from reports import charts
 from reports.demo import demo_answers, demo_data
-from reports.document import AREAS, html_to_pdf, render_data
+from reports.document import AREAS, headline, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
 from reports.figures import input_rows
+from sizing.engine import size_dict
+from sizing.engine.numbers import format_money_range, format_range
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
+from sizing.results import read_result
 from tests.reports.conftest import embedded_files, pdf_text, squash
 from tests.reports.factories import edited_answers
 
@@ -106,7 +109,7 @@ def test_summary_figures_equal_the_recommendation(demo):
     assert squash(f"{cluster['gpus']} accelerators") in summary
     assert squash(f"{cluster['nodes']} nodes of {cluster['gpus_per_node']}") in summary
     assert squash(cluster["accelerator_name"]) in summary
-    assert squash(f"{result['timeline']['wall_clock_days']:.1f} days per run") in summary
+    assert squash(f"{number(result['timeline']['wall_clock_days'])} days per run") in summary
     assert squash(f"{number(round(result['compute']['gpu_hours']))}") in summary
     for key in ("cloud_on_demand", "cloud_reserved", "buy", "hybrid"):
         assert squash(money_short(result["cost"][key]["total_usd"])) in summary
@@ -114,6 +117,49 @@ def test_summary_figures_equal_the_recommendation(demo):
             assert squash(money_short(value)) in summary
     for driver in result["drivers"]:
         assert squash(driver) in summary
+
+
+def test_the_summary_gives_the_headline_figures_their_ranges_and_what_backs_them(demo):
+    data, _rendered, text = demo
+    result = data.result
+    flat = squash(text)
+    days = result["timeline"]["wall_clock_days_range"]
+    assert squash(f"days per run ({format_range(*days, 'days')})") in flat
+    assert squash(f"({format_range(*result['compute']['gpu_hours_range'])})") in flat
+    low, high = result["cluster"]["gpus_range"]
+    assert low < result["cluster"]["gpus"] < high  # the demo is sized for its deadline
+    assert squash(f"accelerators ({format_range(low, high)} to meet the deadline)") in flat
+    assert squash(format_money_range(*result["cost"]["one_run_cloud_range_usd"])) in flat
+    runs = result["confidence"]["published_runs"]
+    assert squash(f"Backed by {runs} published runs of similar scale") in flat
+    assert squash(result["confidence"]["summary"]) in flat
+
+
+def test_a_run_unlike_any_published_one_says_its_range_is_wide():
+    result = read_result(
+        size_dict(
+            {
+                "model": {"name": "Llama 3.1 8B"},
+                "training": {"method": "lora"},
+                "data": {"tokens": 1e7},
+                "hardware": {"accelerator": "h100-sxm", "count": 1},
+            }
+        )
+    )
+    figures = headline(result)
+    assert figures["backing_text"].startswith("a wide range: no published run")
+    assert "LoRA" in figures["confidence_summary"]
+    assert figures["gpus_needed_text"] == ""  # the count is given: the days move instead
+
+
+def test_a_result_from_before_the_ranges_reads_without_them():
+    stored = size_dict({"model": {"name": "Llama 2 7B"}, "data": {"tokens": 1e10}})
+    del stored["confidence"], stored["cluster"]["gpus_range"]
+    del stored["timeline"]["wall_clock_days_range"], stored["compute"]["gpu_hours_range"]
+    del stored["cost"]["one_run_cloud_range_usd"]
+    figures = headline(read_result(stored))
+    for key in ("days_range_text", "gpus_needed_text", "gpu_hours_range_text", "backing_text"):
+        assert figures[key] == "", key
 
 
 def test_answers_assumptions_questions_risks_glossary_and_sources_come_from_their_sources(demo):

@@ -11,12 +11,34 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.calibration import BANDS, Summary, cross_validate, load_rows, summarise
+from benchmarks.calibration import (
+    BANDS,
+    WRITE_RANGES,
+    Result,
+    Row,
+    Summary,
+    coverage,
+    cross_validate,
+    load_rows,
+    measured_errors,
+    summarise,
+    table_is_current,
+)
 
 
 @pytest.fixture(scope="module")
-def summaries() -> dict[str, Summary]:
-    return {s.label: s for s in summarise(cross_validate(load_rows()))}
+def rows() -> list[Row]:
+    return load_rows()
+
+
+@pytest.fixture(scope="module")
+def results(rows: list[Row]) -> list[Result]:
+    return cross_validate(rows)
+
+
+@pytest.fixture(scope="module")
+def summaries(results: list[Result]) -> dict[str, Summary]:
+    return {s.label: s for s in summarise(results)}
 
 
 def test_every_row_has_a_source_and_a_group() -> None:
@@ -41,3 +63,11 @@ def test_cross_validated_engine_beats_the_rule_per_architecture_and_precision(
 ) -> None:
     s = summaries[label]
     assert s.median < s.rule_median, s
+
+
+def test_the_checked_in_error_table_is_what_the_harness_computes_now(
+    rows: list[Row], results: list[Result]
+) -> None:
+    """The ranges on every recommendation read sizing/engine/measured_error_table.py."""
+    current = table_is_current(measured_errors(results, ""), coverage(rows, ""))
+    assert current, f"the error table behind the ranges is out of date: run {WRITE_RANGES}"

@@ -1,0 +1,259 @@
+"""Ranges on the headline figures, from the engine's cross-validated error on published runs."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.calibration import Result, Row, measured_errors
+from sizing.engine import ACCELERATORS, ranges, size_dict
+from sizing.engine.measured_error import MeasuredError
+from sizing.engine.measured_error_table import COVERAGE, MEASURED_ERRORS
+from tests.sizing.test_deadline import LLAMA_405B_15T_90D, _with
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "sizing" / "engine" / "examples"
+
+DENSE_7B: dict[str, Any] = {
+    "model": {"name": "Llama 2 7B"},
+    "training": {"method": "pretrain", "precision": "bf16"},
+    "data": {"tokens": 1e12},
+    "hardware": {"accelerator": "h100-sxm"},
+    "schedule": {"deadline_days": 30},
+}
+LORA_ON_ONE_GPU: dict[str, Any] = {
+    "model": {"name": "Llama 3.1 8B"},
+    "training": {"method": "lora"},
+    "data": {"tokens": 1e7},
+    "hardware": {"accelerator": "h100-sxm", "count": 1},
+}
+# 70B, few tokens: the memory minimum finishes far inside the deadline.
+FULL_FINETUNE_70B_SHORT: dict[str, Any] = {
+    "model": {"name": "Llama 2 70B"},
+    "training": {"method": "full_finetune"},
+    "data": {"tokens": 1e8},
+    "hardware": {"accelerator": "h100-sxm"},
+    "schedule": {"deadline_days": 30},
+}
+
+
+CASES: dict[str, dict[str, Any]] = {
+    **{path.stem: json.loads(path.read_text()) for path in sorted(EXAMPLES.glob("*.json"))},
+    "dense-7b-sized": DENSE_7B,
+    "dense-7b-on-256": _with(DENSE_7B, "hardware", count=256),
+    "405b-deadline-not-met": LLAMA_405B_15T_90D,
+    "lora-on-one-gpu": LORA_ON_ONE_GPU,
+    "70b-finetune-short": FULL_FINETUNE_70B_SHORT,
+}
+
+
+@pytest.fixture(scope="module")
+def sized() -> dict[str, dict[str, Any]]:
+    return {name: size_dict(data) for name, data in CASES.items()}
+
+
+def _table(slice_: str, key: str) -> MeasuredError:
+    return next(e for e in MEASURED_ERRORS if e.slice == slice_ and e.key == key)
+
+
+def _band_for(gpus: int) -> MeasuredError:
+    bands = sorted((e for e in MEASURED_ERRORS if e.slice == "band"), key=lambda e: e.gpus_up_to)
+    return next(e for e in bands if gpus <= e.gpus_up_to)
+
+
+def _factors(out: dict[str, Any]) -> tuple[float, float]:
+    return out["confidence"]["low_factor"], out["confidence"]["high_factor"]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_range_contains_its_figure(sized: dict[str, dict[str, Any]], case: str) -> None:
+    out = sized[case]
+    figures = [
+        (out["compute"]["gpu_hours_range"], out["compute"]["gpu_hours"]),
+        (
+            out["compute"]["all_experiments_gpu_hours_range"],
+            out["compute"]["all_experiments_gpu_hours"],
+        ),
+        (out["timeline"]["wall_clock_days_range"], out["timeline"]["wall_clock_days"]),
+        (out["timeline"]["all_experiments_days_range"], out["timeline"]["all_experiments_days"]),
+        (out["cluster"]["gpus_range"], out["cluster"]["gpus"]),
+        (out["cost"]["one_run_cloud_range_usd"], out["cost"]["one_run_cloud_usd"]),
+        *(
+            (out["cost"][option]["range_usd"], out["cost"][option]["total_usd"])
+            for option in ("cloud_on_demand", "cloud_reserved", "buy", "hybrid")
+        ),
+    ]
+    for (low, high), point in figures:
+        assert low <= point <= high
+    low_factor, high_factor = _factors(out)
+    assert low_factor < 1.0 < high_factor
+
+
+@pytest.mark.parametrize("count", [32, 256, 2048])
+def test_a_covered_run_takes_the_measured_error_of_its_scale_band(count: int) -> None:
+    out = size_dict(_with(DENSE_7B, "hardware", count=count))
+    band = _band_for(count)
+    sure = out["confidence"]
+    assert sure["covered"] and sure["outside"] == []
+    assert (sure["band"], sure["published_runs"]) == (band.key, band.runs)
+    assert _factors(out) == (band.low, band.high)
+    low, high = out["compute"]["gpu_hours_range"]
+    hours = out["compute"]["gpu_hours"]
+    assert low == pytest.approx(hours * band.low, rel=1e-5)
+    assert high == pytest.approx(hours * band.high, rel=1e-5)
+
+
+def _band(key: str, low: float, high: float, above: int, up_to: int) -> MeasuredError:
+    return replace(
+        _table("band", "up_to_64"), key=key, low=low, high=high, gpus_above=above, gpus_up_to=up_to
+    )
+
+
+def test_a_band_with_more_cross_validated_error_gives_a_wider_range(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = (
+        _band("up_to_64", 0.9, 1.1, 0, 64),
+        _band("64_to_1024", 0.5, 2.0, 64, 1024),
+        _band("above_1024", 0.8, 1.25, 1024, 10**9),
+        _table("all", "all"),
+    )
+    monkeypatch.setattr(ranges, "MEASURED_ERRORS", table)
+    widths = {}
+    for count in (32, 256, 2048):
+        low, high = size_dict(_with(DENSE_7B, "hardware", count=count))["compute"][
+            "gpu_hours_range"
+        ]
+        widths[count] = high / low
+    assert widths[256] > widths[2048] > widths[32]
+
+
+def _row(band: str, group: str) -> Row:
+    return Row(
+        id=f"{band}-{group}",
+        group=group,
+        metric="gpu_hours",
+        observed=1.0,
+        rule=1.0,
+        band=band,
+        architecture="dense",
+        precision="BF16",
+        data={},
+    )
+
+
+def test_the_harness_reads_a_wider_range_from_larger_errors() -> None:
+    """Runs that took 2^-e times the engine's hours: the band with the larger errors is wider."""
+    errors = {"up to 64 GPUs": 0.1, "64-1,024 GPUs": 0.6}
+    results = [
+        Result(row=_row(band, f"g{i}"), predicted=2.0 ** (e * k), fitted=())
+        for band, e in errors.items()
+        for i, k in enumerate((-1.0, -0.5, 0.0, 0.5, 1.0) * 2)
+    ]
+    table = {m.key: m for m in measured_errors(results, "2026-12-02")}
+    small, large = table["up_to_64"], table["64_to_1024"]
+    assert large.low < small.low < 1.0 < small.high < large.high
+    assert (large.runs, large.statistic) == (10, "10th-90th percentile")
+    # A speed metric (MFU) that the engine overestimates means too few hours: the range goes up.
+    fast = [
+        Result(row=replace(_row("up to 64 GPUs", f"g{i}"), metric="mfu"), predicted=p, fitted=())
+        for i, p in enumerate((1.2, 1.3, 1.4))
+    ]
+    (too_fast,) = (m for m in measured_errors(fast, "2026-12-02") if m.key == "up_to_64")
+    assert too_fast.low == 1.0 and too_fast.high == pytest.approx(1.4, rel=1e-2)
+    assert too_fast.statistic == "smallest-largest"
+
+
+def test_a_given_count_stays_and_the_days_move(sized: dict[str, dict[str, Any]]) -> None:
+    out = sized["dense-7b-on-256"]
+    assert out["cluster"]["gpus_range"] == [256, 256]
+    low, high = out["timeline"]["wall_clock_days_range"]
+    days = out["timeline"]["wall_clock_days"]
+    low_factor, high_factor = _factors(out)
+    assert low == pytest.approx(days * low_factor, rel=1e-5)
+    assert high == pytest.approx(days * high_factor, rel=1e-5)
+
+
+def test_when_the_deadline_sets_the_size_the_count_needed_moves_with_the_hours(
+    sized: dict[str, dict[str, Any]],
+) -> None:
+    out = sized["startup_7b_pretrain"]
+    assert out["timeline"]["deadline"]["met"]
+    gpus = out["cluster"]["gpus"]
+    low, high = out["cluster"]["gpus_range"]
+    assert low < gpus < high  # fewer if the run is faster than estimated, more if slower
+    low_factor, high_factor = _factors(out)
+    share = out["timeline"]["wall_clock_days"] / out["timeline"]["deadline_days"]
+    assert high >= gpus * high_factor * share  # at least proportionally more
+    assert low >= out["memory"]["min_gpus"]
+    # The three-year options scale with the cluster: the same cluster given as a count has the
+    # price spread only, the sized one the spread and the accelerators needed.
+    given = size_dict(_with(CASES["startup_7b_pretrain"], "hardware", count=gpus))
+    for option in ("cloud_on_demand", "buy"):
+        assert given["cost"][option]["total_usd"] == out["cost"][option]["total_usd"]
+        sized_low, sized_high = out["cost"][option]["range_usd"]
+        given_low, given_high = given["cost"][option]["range_usd"]
+        assert sized_low < given_low and sized_high > given_high
+
+
+def test_with_room_to_spare_before_the_deadline_the_count_stays(
+    sized: dict[str, dict[str, Any]],
+) -> None:
+    out = sized["70b-finetune-short"]
+    days, deadline = out["timeline"]["wall_clock_days"], out["timeline"]["deadline_days"]
+    assert days * out["confidence"]["high_factor"] < deadline
+    assert out["cluster"]["gpus_range"] == [out["cluster"]["gpus"]] * 2
+
+
+def test_when_no_size_meets_the_deadline_the_count_stays_and_the_days_move(
+    sized: dict[str, dict[str, Any]],
+) -> None:
+    out = sized["405b-deadline-not-met"]
+    assert not out["timeline"]["deadline"]["met"]
+    assert out["cluster"]["gpus_range"] == [out["cluster"]["gpus"]] * 2
+    low, high = out["timeline"]["wall_clock_days_range"]
+    assert low < out["timeline"]["wall_clock_days"] < high
+
+
+def test_one_run_in_the_cloud_scales_with_the_hours(sized: dict[str, dict[str, Any]]) -> None:
+    out = sized["startup_7b_pretrain"]
+    cost, hours = out["cost"]["one_run_cloud_range_usd"], out["compute"]["gpu_hours_range"]
+    per_hour = out["cost"]["one_run_cloud_usd"] / out["compute"]["gpu_hours"]
+    assert cost == pytest.approx([hours[0] * per_hour, hours[1] * per_hour], rel=1e-5)
+
+
+def test_a_run_outside_the_published_runs_says_so_and_is_widened(
+    sized: dict[str, dict[str, Any]],
+) -> None:
+    out = sized["lora-on-one-gpu"]
+    sure = out["confidence"]
+    assert not sure["covered"]
+    assert {"method", "fewer_gpus"} <= set(sure["outside"])
+    worst = _table("all", "all").worst
+    low, high = _factors(out)
+    assert low * worst <= 1.0 + 1e-5 and high >= worst  # the output keeps 6 digits
+    assert "LoRA" in sure["summary"]
+    assert f"fewer than {COVERAGE.fewest_gpus} accelerators" in sure["summary"]
+
+
+def test_an_accelerator_no_published_run_used_is_outside() -> None:
+    assert "mi300x" not in COVERAGE.accelerators
+    out = size_dict(_with(_with(DENSE_7B, "hardware", accelerator="mi300x"), "hardware", count=64))
+    sure = out["confidence"]
+    assert sure["outside"] == ["accelerator"]
+    assert ACCELERATORS["mi300x"].name in sure["summary"]
+    covered = size_dict(_with(DENSE_7B, "hardware", count=64))
+    assert _factors(out)[1] > _factors(covered)[1]
+
+
+def test_mixture_of_experts_takes_the_wider_of_its_band_and_the_moe_error(
+    sized: dict[str, dict[str, Any]],
+) -> None:
+    out = sized["lab_mixtral_moe"]
+    band, moe = _band_for(out["cluster"]["gpus_per_job"]), _table("architecture", "moe")
+    assert _factors(out) == (min(band.low, moe.low), max(band.high, moe.high))
+    assert "mixture-of-experts" in out["confidence"]["summary"]
+    assert [s["key"] for s in out["confidence"]["slices"]] == [band.key, "moe"]
