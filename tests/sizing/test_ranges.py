@@ -13,7 +13,7 @@ from benchmarks.calibration import Result, Row, measured_errors
 from sizing.engine import ACCELERATORS, ranges, size_dict
 from sizing.engine.measured_error import MeasuredError
 from sizing.engine.measured_error_table import COVERAGE, MEASURED_ERRORS
-from tests.sizing.test_deadline import LLAMA_405B_15T_90D, _with
+from tests.sizing.test_deadline import LLAMA_405B_15T_30D, _with
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "sizing" / "engine" / "examples"
 
@@ -44,7 +44,7 @@ CASES: dict[str, dict[str, Any]] = {
     **{path.stem: json.loads(path.read_text()) for path in sorted(EXAMPLES.glob("*.json"))},
     "dense-7b-sized": DENSE_7B,
     "dense-7b-on-256": _with(DENSE_7B, "hardware", count=256),
-    "405b-deadline-not-met": LLAMA_405B_15T_90D,
+    "405b-deadline-not-met": LLAMA_405B_15T_30D,
     "lora-on-one-gpu": LORA_ON_ONE_GPU,
     "70b-finetune-short": FULL_FINETUNE_70B_SHORT,
 }
