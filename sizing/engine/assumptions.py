@@ -178,14 +178,14 @@ A: dict[str, Assumption] = {
     ),
     # efficiency model (calibrated, see docs/calibration.md)
     "eff_matmul_ceiling": Assumption(
-        0.65,
+        0.6,
         "-",
         "fitted by leave-one-group-out cross-validation over 62 published rows (benchmarks/calibration.py, docs/calibration.md); cf. cuBLAS large-GEMM efficiency ~0.8 of peak",
         "2026-12-02",
         "share of peak that large GEMMs reach end to end",
     ),
     "eff_memory_bound_coefficient": Assumption(
-        10.0,
+        7.0,
         "-",
         "fitted by leave-one-group-out cross-validation over 62 published rows (benchmarks/calibration.py, docs/calibration.md)",
         "2026-12-02",
@@ -209,7 +209,7 @@ A: dict[str, Assumption] = {
         " midway between a tuned schedule (about 1) and none (0), as customers' stacks vary",
     ),
     "eff_moe_factor": Assumption(
-        0.8,
+        0.6,
         "-",
         "fitted by leave-one-group-out cross-validation over 62 published rows (benchmarks/calibration.py, docs/calibration.md); cf. DeepSeek-V2 vs DeepSeek 67B on the same cluster (arXiv 2405.04434, sec. 3.5)",
         "2026-12-02",
@@ -241,7 +241,7 @@ A: dict[str, Assumption] = {
         "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
     ),
     "eff_software_gaudi": Assumption(
-        0.77,
+        0.8,
         "-",
         _GAUDI_VS_NEMO,
         "2026-12-02",
