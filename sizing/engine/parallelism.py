@@ -176,6 +176,28 @@ def plan_memory(
     zero : int
         ZeRO stage (0-3).
     """
+    weights, grads, opt = model_states_gb(w, tp=tp, pp=pp, dp=dp, ep=ep, zero=zero)
+    return MemoryBreakdown(
+        weights_gb=weights,
+        gradients_gb=grads,
+        optimizer_gb=opt,
+        activations_gb=plan_activations_gb(
+            w,
+            tp=tp,
+            pp=pp,
+            dp=dp,
+            micro_batch=micro_batch,
+            recompute=recompute,
+            virtual_stages=virtual_stages,
+        ),
+        overhead_gb=value("framework_overhead_gb"),
+    )
+
+
+def model_states_gb(
+    w: Workload, *, tp: int, pp: int, dp: int, ep: int, zero: int
+) -> tuple[float, float, float]:
+    """Weights, gradients and optimizer state per accelerator [GB] (see :func:`plan_memory`)."""
     dense_rank = w.dense_params / (tp * pp)
     expert_rank = w.expert_params / (tp * pp * ep)
     expert_dp = max(1, dp // ep)
@@ -189,13 +211,24 @@ def plan_memory(
         adapter_w, adapter_g, adapter_o = zero_model_states_gb(
             adapters_rank, adapter_bytes_per_param(), zero, dp
         )
-        weights, grads, opt = base_gb + adapter_w, adapter_g, adapter_o
-    else:
-        dense_states = zero_model_states_gb(dense_rank, w.bpp, zero, dp)
-        expert_states = zero_model_states_gb(expert_rank, w.bpp, zero, expert_dp)
-        weights, grads, opt = (d + e for d, e in zip(dense_states, expert_states, strict=True))
-    micro_batches = w.tokens_per_step / dp / (micro_batch * w.seq)
-    act = activations_gb(
+        return base_gb + adapter_w, adapter_g, adapter_o
+    dense = zero_model_states_gb(dense_rank, w.bpp, zero, dp)
+    expert = zero_model_states_gb(expert_rank, w.bpp, zero, expert_dp)
+    return dense[0] + expert[0], dense[1] + expert[1], dense[2] + expert[2]
+
+
+def plan_activations_gb(
+    w: Workload,
+    *,
+    tp: int,
+    pp: int,
+    dp: int,
+    micro_batch: int,
+    recompute: str,
+    virtual_stages: int,
+) -> float:
+    """Peak activation memory per accelerator of one plan [GB] (:func:`memory.activations_gb`)."""
+    return activations_gb(
         seq=w.seq,
         micro_batch=micro_batch,
         hidden=w.hidden,
@@ -204,18 +237,11 @@ def plan_memory(
         vocab=w.vocab,
         tp=tp,
         pp=pp,
-        micro_batches=micro_batches,
+        micro_batches=w.tokens_per_step / dp / (micro_batch * w.seq),
         recompute=recompute,
         top_k=w.top_k,
         expert_width=w.expert_width,
         virtual_stages=virtual_stages,
-    )
-    return MemoryBreakdown(
-        weights_gb=weights,
-        gradients_gb=grads,
-        optimizer_gb=opt,
-        activations_gb=act,
-        overhead_gb=value("framework_overhead_gb"),
     )
 
 
@@ -334,26 +360,57 @@ class _Candidate:
     virtual_stages: int
 
 
-def _fitting_zero(
-    w: Workload,
-    r: Resolved,
-    acc: AcceleratorSpec,
-    layout: _Layout,
-    usable: float,
-    micro_batch: int,
-    recompute: str,
-    virtual_stages: int,
-) -> tuple[int, MemoryBreakdown, bool]:
-    """The lowest ZeRO stage that fits, or the stage with the least memory if none does."""
-    smallest: tuple[int, MemoryBreakdown] | None = None
-    for zero in _zero_stages(r, layout):
-        memory = _layout_memory(w, acc, layout, zero, micro_batch, recompute, virtual_stages)
-        if memory.total_gb <= usable:
-            return zero, memory, True
-        if smallest is None or memory.total_gb < smallest[1].total_gb:
-            smallest = (zero, memory)
-    assert smallest is not None  # _zero_stages is never empty
-    return smallest[0], smallest[1], False
+class _LayoutMemory:
+    """Memory of the candidates of one layout: model states per ZeRO stage computed once."""
+
+    def __init__(self, w: Workload, layout: _Layout, usable: float) -> None:
+        self.w = w
+        self.layout = layout
+        self.usable = usable
+        self.overhead = value("framework_overhead_gb")
+        self._states: dict[int, tuple[float, float, float]] = {}
+
+    def states(self, zero: int) -> tuple[float, float, float]:
+        if zero not in self._states:
+            lay = self.layout
+            self._states[zero] = model_states_gb(
+                self.w, tp=lay.tensor, pp=lay.pipeline, dp=lay.data, ep=lay.expert, zero=zero
+            )
+        return self._states[zero]
+
+    def lowest_fitting_zero(
+        self, zeros: tuple[int, ...], micro_batch: int, recompute: str, virtual_stages: int
+    ) -> tuple[int, MemoryBreakdown, bool]:
+        """The lowest ZeRO stage that fits, or the stage with the least memory if none does."""
+        lay = self.layout
+        act = plan_activations_gb(
+            self.w,
+            tp=lay.tensor,
+            pp=lay.pipeline,
+            dp=lay.data,
+            micro_batch=micro_batch,
+            recompute=recompute,
+            virtual_stages=virtual_stages,
+        )
+        smallest: tuple[int, float] | None = None
+        for zero in zeros:
+            total = sum(self.states(zero)) + act + self.overhead
+            if total <= self.usable:
+                return zero, self._breakdown(zero, act), True
+            if smallest is None or total < smallest[1]:
+                smallest = (zero, total)
+        assert smallest is not None  # _zero_stages is never empty
+        return smallest[0], self._breakdown(smallest[0], act), False
+
+    def _breakdown(self, zero: int, activations: float) -> MemoryBreakdown:
+        weights, grads, opt = self.states(zero)
+        return MemoryBreakdown(
+            weights_gb=weights,
+            gradients_gb=grads,
+            optimizer_gb=opt,
+            activations_gb=activations,
+            overhead_gb=self.overhead,
+        )
 
 
 def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> bool:
@@ -368,8 +425,10 @@ def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> 
     micro_batch = r.micro_batch_size or 1
     usable = usable_gb(acc.memory_gb)
     for layout in _layouts(w, r, gpus, per_node):
+        memory = _LayoutMemory(w, layout, usable)
+        zeros = _zero_stages(r, layout)
         for recompute in _recompute_options(r):
-            if _fitting_zero(w, r, acc, layout, usable, micro_batch, recompute, 1)[2]:
+            if memory.lowest_fitting_zero(zeros, micro_batch, recompute, 1)[2]:
                 return True
     return False
 
@@ -418,6 +477,8 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
     smallest: Plan | None = None
     for layout in _layouts(w, r, gpus, fabric.gpus_per_node):
         micro_batches = _micro_batch_options(w, r, layout)
+        layout_memory = _LayoutMemory(w, layout, usable)
+        zeros = _zero_stages(r, layout)
         for recompute in _recompute_options(r):
             fitted = False
             first_zero = 0  # ZeRO stage of the smallest micro-batch that fits
@@ -425,8 +486,8 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
                 if fitted and not _larger_micro_batch_can_help(w, acc, layout, first_zero):
                     break
                 for virtual in _virtual_stage_options(w, layout):
-                    zero, memory, fits = _fitting_zero(
-                        w, r, acc, layout, usable, micro_batch, recompute, virtual
+                    zero, memory, fits = layout_memory.lowest_fitting_zero(
+                        zeros, micro_batch, recompute, virtual
                     )
                     candidate = _Candidate(zero, micro_batch, recompute, virtual)
                     if fits:
