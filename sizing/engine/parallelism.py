@@ -482,31 +482,38 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
         for recompute in _recompute_options(r):
             fitted = False
             first_zero = 0  # ZeRO stage of the smallest micro-batch that fits
+            previous: Plan | None = None  # the best plan of the previous micro-batch size
             for micro_batch in micro_batches:
                 if fitted and not _larger_micro_batch_can_help(w, acc, layout, first_zero):
                     break
+                batch_best: Plan | None = None
                 for virtual in _virtual_stage_options(w, layout):
                     zero, memory, fits = layout_memory.lowest_fitting_zero(
                         zeros, micro_batch, recompute, virtual
                     )
                     candidate = _Candidate(zero, micro_batch, recompute, virtual)
-                    if fits:
-                        if not fitted:
-                            first_zero = zero
-                        fitted = True
-                        plan = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
-                        if best is None or plan.mfu > best.mfu * _MFU_TIE_MARGIN:
-                            best = plan
-                        continue
-                    if best is None and (
-                        smallest is None or memory.total_gb < smallest.memory.total_gb
-                    ):
-                        smallest = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
-                    break  # more model chunks only need more memory
-                else:
-                    continue
-                if virtual == 1:
+                    if not fits:
+                        if best is None and (
+                            smallest is None or memory.total_gb < smallest.memory.total_gb
+                        ):
+                            smallest = _plan(
+                                w, acc, gpus, layout, candidate, memory, usable, fabric
+                            )
+                        break  # more model chunks only need more memory
+                    if not fitted:
+                        first_zero = zero
+                    fitted = True
+                    plan = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
+                    if batch_best is not None and plan.mfu <= batch_best.mfu:
+                        break  # the bubble saved no longer pays for the extra transfers
+                    batch_best = plan
+                if batch_best is None:
                     break  # a larger micro-batch only needs more memory
+                if best is None or batch_best.mfu > best.mfu * _MFU_TIE_MARGIN:
+                    best = batch_best
+                if previous is not None and batch_best.mfu <= previous.mfu:
+                    break  # larger micro-batches stopped paying
+                previous = batch_best
             if fitted and first_zero <= 1:
                 break  # heavier recomputation only costs time; ZeRO-2/3 traffic may cost more
     chosen = best or smallest
