@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from sizing.engine import size_dict
 
 
@@ -87,3 +89,27 @@ def test_dense_7b_on_8_h100_is_within_public_measurements() -> None:
         batch_sequences=512,
     )
     assert 0.33 <= c["assumed_mfu"] <= 0.48
+
+
+@pytest.mark.parametrize(
+    ("model", "accelerator", "gpus", "low", "high"),
+    [
+        # MosaicML llm-foundry throughput table: MPT-7B on 8 H100 0.46 MFU; public 7-8B runs
+        # on one H100 node measure 0.33-0.46 (issue 10, defect 6).
+        ("Llama 2 7B", "h100-sxm", 8, 0.33, 0.50),
+        # MPT-65B on 64 A100-80GB: 0.53 MFU; the engine said 0.57 before, 0.60-0.67 earlier.
+        ("Llama 2 70B", "a100-80gb", 64, 0.40, 0.56),
+    ],
+)
+def test_dense_utilisation_where_customers_live_stays_within_public_measurements(
+    model: str, accelerator: str, gpus: int, low: float, high: float
+) -> None:
+    out = size_dict(
+        {
+            "model": {"name": model},
+            "training": {"method": "pretrain"},
+            "data": {"tokens": 1e11},
+            "hardware": {"accelerator": accelerator, "count": gpus},
+        }
+    )
+    assert low <= out["compute"]["assumed_mfu"] <= high
