@@ -14,6 +14,7 @@ References
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -721,8 +722,8 @@ def shape_from_params(params: float, vocab_size: int) -> Shape:
     h = max(head_dim, int(round(hidden)))
     if h > _WIDE_DECODER_HIDDEN:
         heads = _TENSOR_PARALLEL_HEADS * max(1, round(h / (_TENSOR_PARALLEL_HEADS * head_dim)))
-    else:
-        heads = max(1, round(h / head_dim))
+    else:  # a power of two, so tensor parallelism can split it (heads only matter for that)
+        heads = 2 ** max(0, round(math.log2(max(1.0, h / head_dim))))
     return Shape(
         layers=layers,
         hidden_size=h,

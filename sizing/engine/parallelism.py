@@ -505,13 +505,19 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
                     fitted = True
                     plan = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
                     if batch_best is not None and plan.mfu <= batch_best.mfu:
-                        break  # the bubble saved no longer pays for the extra transfers
+                        if plan.zero_stage == batch_best.zero_stage:
+                            break  # the bubble saved no longer pays for the extra transfers
+                        continue  # a higher ZeRO stage cost this one; more chunks may still pay
                     batch_best = plan
                 if batch_best is None:
                     break  # a larger micro-batch only needs more memory
                 if best is None or batch_best.mfu > best.mfu * _MFU_TIE_MARGIN:
                     best = batch_best
-                if previous is not None and batch_best.mfu <= previous.mfu:
+                if (
+                    previous is not None
+                    and batch_best.mfu <= previous.mfu
+                    and batch_best.zero_stage == previous.zero_stage
+                ):
                     break  # larger micro-batches stopped paying
                 previous = batch_best
             if fitted and first_zero <= 1:
