@@ -12,10 +12,9 @@ from .cluster import (
     MAX_NODES,
     ClusterSizing,
     RunEstimate,
-    estimate_run,
-    memory_minimum,
+    Searches,
     nodes_for,
-    size_cluster,
+    size_searched,
 )
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
 from .cost import plan_cost
@@ -72,7 +71,18 @@ _DEPLOYMENT_FOR_COST_OPTION = {
 }
 
 
-def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> ClusterSizing:
+# Memory checks by GPU count, per accelerator memory [GB]: shared by the accelerators of one
+# sizing that have the same memory (see ``cluster.Searches``).
+_Fitting = dict[float, dict[int, bool]]
+
+
+def _searches(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, fitting: _Fitting
+) -> Searches:
+    return Searches(w, r, acc, flops, fitting=fitting.setdefault(acc.memory_gb, {}))
+
+
+def _run_for(searches: Searches) -> ClusterSizing:
     """The run on the given count (else the sized one) and the memory minimum [GPUs].
 
     The minimum never depends on the given count: it is the fewest
@@ -81,20 +91,20 @@ def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> Cl
     degrees (say tensor 8 x pipeline 35) may admit no other count the search
     tries.
     """
+    r = searches.r
     if r.count is None:
-        return size_cluster(w, r, acc, flops)
-    run = estimate_run(w, r, acc, r.count, flops)
-    least = memory_minimum(w, r, acc)
+        return size_searched(searches)
+    run = searches.run(r.count)
+    least = searches.memory_minimum()
     if run.plan.fits and not 0 < least <= r.count:
         least = r.count
     return ClusterSizing(run, least, run.wall_clock_days <= r.deadline_days, None)
 
 
-def _sized_run(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> RunEstimate:
+def _sized_run(searches: Searches) -> RunEstimate:
     """The run on the given count, else on the size that meets the deadline."""
-    if r.count is not None:
-        return estimate_run(w, r, acc, r.count, flops)
-    return size_cluster(w, r, acc, flops).run
+    count = searches.r.count
+    return searches.run(count) if count is not None else size_searched(searches).run
 
 
 def _allowed(r: Resolved, acc: AcceleratorSpec) -> bool:
@@ -117,7 +127,9 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
     flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
-    sizing = _run_for(w, r, acc, flops)
+    fitting: _Fitting = {}
+    searches = _searches(w, r, acc, flops, fitting)
+    sizing = _run_for(searches)
     run, min_gpus = sizing.run, sizing.min_gpus
     deadline = deadline_result(w, r, acc, sizing, flops)
     plan = run.plan
@@ -155,7 +167,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     deployment = plan_deployment(
         r, acc, nodes + spare, _DEPLOYMENT_FOR_COST_OPTION[cost.recommended_option]
     )
-    alternatives, excluded = _alternatives(r, flops)
+    alternatives, excluded = _alternatives(r, flops, fitting)
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),
         *storage.notes,
@@ -176,7 +188,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             gpus_per_job=run.gpus,
             spare_nodes=spare,
         ),
-        timeline=_timeline_result(w, r, acc, flops, run, min_gpus, deadline),
+        timeline=_timeline_result(searches, run, min_gpus, deadline),
         network=network,
         storage=storage,
         hosts=plan_hosts(acc, per_node, r.modality, r.preprocessing),
@@ -325,19 +337,14 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
 
 
 def _timeline_result(
-    w: Workload,
-    r: Resolved,
-    acc: AcceleratorSpec,
-    flops: float,
-    run: RunEstimate,
-    min_gpus: int,
-    deadline: DeadlineResult,
+    searches: Searches, run: RunEstimate, min_gpus: int, deadline: DeadlineResult
 ) -> TimelineResult:
+    r = searches.r
     return TimelineResult(
         wall_clock_days=run.wall_clock_days,
         deadline_days=r.deadline_days if r.deadline_given else None,
         all_experiments_days=run.wall_clock_days * math.ceil(r.experiments / full_size_runs(r)),
-        options=_timeline(w, r, acc, flops, run, min_gpus),
+        options=_timeline(searches, run, min_gpus),
         deadline=deadline,
     )
 
@@ -414,10 +421,9 @@ def _allowed_costs(r: Resolved) -> tuple[str, ...]:
     return ("cloud_on_demand", "cloud_reserved", "buy", "hybrid")
 
 
-def _timeline(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate, min_gpus: int
-) -> tuple[TimelineOption, ...]:
+def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[TimelineOption, ...]:
     """The recommended size and 1, 2, 4 ... nodes from the memory minimum up."""
+    r = searches.r
     per_node = r.gpus_per_node
     counts = {run.gpus}
     top = max(_TIMELINE_MIN_NODES, _TIMELINE_SPAN * nodes_for(run.gpus, per_node))
@@ -428,7 +434,7 @@ def _timeline(
         k *= 2
     out = []
     for g in sorted(counts):
-        est = run if g == run.gpus else estimate_run(w, r, acc, g, flops)
+        est = run if g == run.gpus else searches.run(g)
         out.append(
             TimelineOption(
                 gpus=g,
@@ -442,7 +448,9 @@ def _timeline(
     return tuple(out)
 
 
-def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
+def _alternatives(
+    r: Resolved, flops: float, fitting: _Fitting
+) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
     """Every other allowed accelerator sized for the same run, and the excluded ones."""
     alts: list[Alternative] = []
     excluded: list[str] = []
@@ -453,8 +461,7 @@ def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], t
             excluded.append(f"{acc.id}: needs CUDA-free software ({acc.software})")
             continue
         rr = _with_accelerator(r, acc)
-        w = workload(rr)
-        est = _sized_run(w, rr, acc, flops)
+        est = _sized_run(_searches(workload(rr), rr, acc, flops, fitting))
         alts.append(
             Alternative(
                 accelerator=acc.id,
