@@ -33,8 +33,7 @@ import itertools
 import json
 import math
 import statistics
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -206,19 +205,6 @@ def predict(row: Row) -> float:
     return mfu
 
 
-@contextmanager
-def fitted_values(values: Mapping[str, float]) -> Iterator[None]:
-    """Temporarily set the fitted assumptions (the harness only; the engine is not changed)."""
-    registry = assumptions.A
-    saved = {key: registry[key] for key in values}
-    try:
-        for key, v in values.items():
-            registry[key] = replace(registry[key], value=v)
-        yield
-    finally:
-        registry.update(saved)
-
-
 def grid() -> list[tuple[float, ...]]:
     return list(itertools.product(*FITTED.values()))
 
@@ -227,7 +213,7 @@ def predictions(rows: Sequence[Row]) -> dict[tuple[float, ...], list[float]]:
     """Every row predicted at every grid point."""
     out = {}
     for point in grid():
-        with fitted_values(dict(zip(FITTED, point, strict=True))):
+        with assumptions.overridden(dict(zip(FITTED, point, strict=True))):
             out[point] = [predict(row) for row in rows]
     return out
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.calibration import fitted_values
 from sizing.engine import assumptions
+from sizing.engine.assumptions import overridden
 from sizing.engine.cluster import estimate_run
 from sizing.engine.compute import training_flops
 from sizing.engine.hardware import ACCELERATORS, peak_tflops
@@ -121,7 +121,7 @@ def derive_factor(stack: str, comparisons: Sequence[Comparison]) -> float:
     key = f"eff_software_{stack}"
     factor = assumptions.value(key)
     for _ in range(_ITERATIONS):
-        with fitted_values({key: factor}):
+        with overridden({key: factor}):
             mean_error = statistics.fmean(log2_error(c) for c in mine)
         factor *= 2.0 ** (-mean_error)
     return factor

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from .cluster import RunEstimate, estimate_run, size_cluster
+from .cluster import RunEstimate, Searches, size_searched
 from .hardware import ACCELERATORS, AcceleratorSpec, cloud_price_confirmed
 from .parallelism import Workload, workload
 from .platforms import exclusion
@@ -23,11 +23,22 @@ from .result import Alternative
 MAX_ALTERNATIVES = 6  # alternatives listed
 
 
-def _sized_run(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> RunEstimate:
+# Memory checks by GPU count, per accelerator memory [GB]: shared by the accelerators of one
+# sizing that have the same memory (see ``cluster.Searches``).
+Fitting = dict[float, dict[int, bool]]
+
+
+def searches_for(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, fitting: Fitting
+) -> Searches:
+    """The plan searches of one run on ``acc``, sharing memory checks with same-memory peers."""
+    return Searches(w, r, acc, flops, fitting=fitting.setdefault(acc.memory_gb, {}))
+
+
+def _sized_run(searches: Searches) -> RunEstimate:
     """The run on the given count, else on the size that meets the deadline."""
-    if r.count is not None:
-        return estimate_run(w, r, acc, r.count, flops)
-    return size_cluster(w, r, acc, flops).run
+    count = searches.r.count
+    return searches.run(count) if count is not None else size_searched(searches).run
 
 
 def exclusion_of(r: Resolved, acc: AcceleratorSpec) -> str | None:
@@ -41,9 +52,13 @@ def exclusion_of(r: Resolved, acc: AcceleratorSpec) -> str | None:
 
 
 def compare_accelerators(
-    r: Resolved, flops: float
+    r: Resolved, flops: float, fitting: Fitting | None = None
 ) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
-    """Every other allowed accelerator sized for the same run, and the excluded ones."""
+    """Every other allowed accelerator sized for the same run, and the excluded ones.
+
+    ``fitting`` holds the memory checks of this sizing so far (see :func:`searches_for`).
+    """
+    fitting = {} if fitting is None else fitting
     alts: list[Alternative] = []
     excluded: list[str] = []
     for acc in ACCELERATORS.values():
@@ -54,8 +69,7 @@ def compare_accelerators(
             excluded.append(f"{acc.name}: {reason}")
             continue
         rr = _with_accelerator(r, acc)
-        w = workload(rr)
-        est = _sized_run(w, rr, acc, flops)
+        est = _sized_run(searches_for(workload(rr), rr, acc, flops, fitting))
         alts.append(
             Alternative(
                 accelerator=acc.id,

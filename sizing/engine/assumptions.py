@@ -5,7 +5,8 @@ Prices live in :mod:`sizing.engine.prices`; accelerator figures in
 "calibrated" are fitted in ``docs/calibration.md`` on a subset of the
 published runs and checked on the rest.
 
-Two registries, one lookup (:func:`value`):
+Two registries, one lookup (:func:`value`), one way to change them for a
+while (:func:`overridden`, for the calibration harness):
 
 * :data:`ASSUMPTIONS` is listed in every recommendation (``provided_by:
   "default"``), so a proposal shows the constants it was sized with.
@@ -20,7 +21,9 @@ Two registries, one lookup (:func:`value`):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
 from types import MappingProxyType
 
 from .provenance import Assumption
@@ -48,7 +51,7 @@ _GAUDI_VS_NEMO = (
     "all FP8, 8,192-token sequences, batch 128"
 )
 
-A: dict[str, Assumption] = {
+_LISTED: dict[str, Assumption] = {
     # --- memory: bytes per parameter --------------------------------------------
     "weight_bytes_16bit": Assumption(
         2,
@@ -431,7 +434,7 @@ A: dict[str, Assumption] = {
     ),
 }
 
-ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(A)
+ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(_LISTED)
 
 _UNLISTED: dict[str, Assumption] = {
     # --- defaults for unanswered questions (resolve.py) -------------------------------
@@ -809,12 +812,45 @@ _UNLISTED: dict[str, Assumption] = {
 UNLISTED_ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(_UNLISTED)
 
 
+# The value of every key read since the registries last changed.  One sizing reads
+# constants some 10^4 to 10^5 times (the plan search), so they are read once: the
+# registries are read-only views, and only :func:`overridden` changes them and
+# empties this cache.
+_VALUES: dict[str, float] = {}
+
+
 def value(key: str) -> float:
     """The numeric value of assumption ``key`` (from either registry)."""
-    found = ASSUMPTIONS.get(key) or UNLISTED_ASSUMPTIONS[key]
-    return float(found.value)
+    try:
+        return _VALUES[key]
+    except KeyError:
+        found = ASSUMPTIONS.get(key) or UNLISTED_ASSUMPTIONS[key]
+        number = _VALUES[key] = float(found.value)
+        return number
 
 
 def whole(key: str) -> int:
     """The value of a whole-number assumption ``key`` (a count, a rank, a length)."""
     return int(value(key))
+
+
+@contextmanager
+def overridden(values: Mapping[str, float]) -> Iterator[None]:
+    """Within the block, each assumption ``key`` in ``values`` has the given value.
+
+    For the calibration harness, which refits constants (``benchmarks/calibration.py``):
+    the registries and :func:`value` read the new values inside the block and the
+    original ones after it, whatever happens inside.  Unknown keys raise ``KeyError``
+    before anything changes.
+    """
+    registries = {key: _LISTED if key in _LISTED else _UNLISTED for key in values}
+    saved = {key: registry[key] for key, registry in registries.items()}
+    try:
+        for key, number in values.items():
+            registries[key][key] = replace(saved[key], value=number)
+        _VALUES.clear()
+        yield
+    finally:
+        for key, original in saved.items():
+            registries[key][key] = original
+        _VALUES.clear()

@@ -37,7 +37,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .assumptions import value
 from .hardware import AcceleratorSpec, peak_tflops
@@ -130,6 +130,50 @@ class ClusterSizing:
     fastest: RunEstimate | None
 
 
+@dataclass(frozen=True)
+class Searches:
+    """The plan searches of one run on one accelerator, each GPU count searched once.
+
+    The plan search (:mod:`sizing.engine.parallelism`) is nearly all of a
+    sizing's time, and the size search, the memory minimum and the trade-off
+    table ask for some of the same counts.  One :class:`Searches` serves one
+    workload, set of answers, accelerator and run length.  Whether a count fits
+    depends on the accelerator only through its memory, so ``fitting`` may be
+    shared by accelerators with the same memory in one sizing (a test checks
+    that dependence).
+    """
+
+    w: Workload
+    r: Resolved
+    acc: AcceleratorSpec
+    total_flops: float  # [FLOP]
+    runs: dict[int, RunEstimate] = field(default_factory=dict)
+    fitting: dict[int, bool] = field(default_factory=dict)
+
+    def run(self, gpus: int) -> RunEstimate:
+        """The run on ``gpus`` accelerators (:func:`estimate_run`)."""
+        found = self.runs.get(gpus)
+        if found is None:
+            found = estimate_run(self.w, self.r, self.acc, gpus, self.total_flops)
+            self.runs[gpus] = found
+        return found
+
+    def fits(self, gpus: int) -> bool:
+        """Whether some plan fits in memory on ``gpus`` accelerators."""
+        found = self.fitting.get(gpus)
+        if found is None:
+            found = any_plan_fits(self.w, self.r, self.acc, gpus)
+            self.fitting[gpus] = found
+        return found
+
+    def memory_minimum(self) -> int:
+        """Fewest GPUs with a plan that fits, whatever count the customer gave.
+
+        ``0`` when nothing fits up to :data:`MAX_NODES`.
+        """
+        return _memory_minimum(self.fits, self.r.gpus_per_node)
+
+
 def size_cluster(
     w: Workload, r: Resolved, acc: AcceleratorSpec, total_flops: float
 ) -> ClusterSizing:
@@ -138,27 +182,18 @@ def size_cluster(
     ``min_gpus`` is the smallest count with a plan that fits (``0`` when
     nothing fits up to the ceiling).
     """
-    per_node = r.gpus_per_node
-    cache: dict[int, RunEstimate] = {}
+    return size_searched(Searches(w, r, acc, total_flops))
 
-    def run(gpus: int) -> RunEstimate:
-        if gpus not in cache:
-            cache[gpus] = estimate_run(w, r, acc, gpus, total_flops)
-        return cache[gpus]
 
-    fit_cache: dict[int, bool] = {}
-
-    def fits(gpus: int) -> bool:
-        if gpus not in fit_cache:
-            fit_cache[gpus] = any_plan_fits(w, r, acc, gpus)
-        return fit_cache[gpus]
-
-    min_gpus = _memory_minimum(fits, per_node)
+def size_searched(searches: Searches) -> ClusterSizing:
+    """:func:`size_cluster`, reusing and adding to the plan searches of ``searches``."""
+    r = searches.r
+    min_gpus = searches.memory_minimum()
     if not min_gpus:
-        ceiling = run(MAX_NODES * per_node)
+        ceiling = searches.run(MAX_NODES * r.gpus_per_node)
         met = ceiling.wall_clock_days <= r.deadline_days
         return ClusterSizing(ceiling, 0, met, None if met else ceiling)
-    return _deadline_size(run, per_node, min_gpus, r.deadline_days)
+    return _deadline_size(searches.run, r.gpus_per_node, min_gpus, r.deadline_days)
 
 
 def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:
@@ -170,15 +205,6 @@ def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:
     """
     speedup = smaller.wall_clock_days / larger.wall_clock_days
     return (speedup - 1.0) / (larger.gpus / smaller.gpus - 1.0)
-
-
-def memory_minimum(w: Workload, r: Resolved, acc: AcceleratorSpec) -> int:
-    """Fewest GPUs with a plan that fits, whatever count the customer gave.
-
-    The same memory-only search as :func:`size_cluster` (``0`` when nothing
-    fits up to :data:`MAX_NODES`).
-    """
-    return _memory_minimum(lambda gpus: any_plan_fits(w, r, acc, gpus), r.gpus_per_node)
 
 
 def _memory_minimum(fits: Callable[[int], bool], per_node: int) -> int:

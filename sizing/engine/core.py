@@ -6,16 +6,15 @@ import datetime
 import math
 from typing import Any
 
-from .alternatives import compare_accelerators, exclusion_of
+from .alternatives import Fitting, compare_accelerators, exclusion_of, searches_for
 from .assumptions import ASSUMPTIONS, value
 from .cluster import (
     MAX_NODES,
     ClusterSizing,
     RunEstimate,
-    estimate_run,
-    memory_minimum,
+    Searches,
     nodes_for,
-    size_cluster,
+    size_searched,
 )
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
 from .cost import plan_cost
@@ -72,7 +71,7 @@ _DEPLOYMENT_FOR_COST_OPTION = {
 }
 
 
-def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> ClusterSizing:
+def _run_for(searches: Searches) -> ClusterSizing:
     """The run on the given count (else the sized one) and the memory minimum [GPUs].
 
     The minimum never depends on the given count: it is the fewest
@@ -81,10 +80,11 @@ def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> Cl
     degrees (say tensor 8 x pipeline 35) may admit no other count the search
     tries.
     """
+    r = searches.r
     if r.count is None:
-        return size_cluster(w, r, acc, flops)
-    run = estimate_run(w, r, acc, r.count, flops)
-    least = memory_minimum(w, r, acc)
+        return size_searched(searches)
+    run = searches.run(r.count)
+    least = searches.memory_minimum()
     if run.plan.fits and not 0 < least <= r.count:
         least = r.count
     return ClusterSizing(run, least, run.wall_clock_days <= r.deadline_days, None)
@@ -106,7 +106,9 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
     flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
-    sizing = _run_for(w, r, acc, flops)
+    fitting: Fitting = {}
+    searches = searches_for(w, r, acc, flops, fitting)
+    sizing = _run_for(searches)
     run, min_gpus = sizing.run, sizing.min_gpus
     deadline = deadline_result(w, r, acc, sizing, flops)
     plan = run.plan
@@ -148,7 +150,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     deployment = plan_deployment(
         r, acc, nodes + spare, _DEPLOYMENT_FOR_COST_OPTION[cost.recommended_option]
     )
-    alternatives, excluded = compare_accelerators(r, flops)
+    alternatives, excluded = compare_accelerators(r, flops, fitting)
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),
         *storage.notes,
@@ -170,7 +172,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             spare_nodes=spare,
             gpus_range=gpus_range,
         ),
-        timeline=_timeline_result(w, r, acc, flops, run, min_gpus, deadline, sure),
+        timeline=_timeline_result(searches, run, min_gpus, deadline, sure),
         network=network,
         storage=storage,
         hosts=plan_hosts(acc, per_node, r.modality, r.preprocessing),
@@ -363,21 +365,19 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
 
 
 def _timeline_result(
-    w: Workload,
-    r: Resolved,
-    acc: AcceleratorSpec,
-    flops: float,
+    searches: Searches,
     run: RunEstimate,
     min_gpus: int,
     deadline: DeadlineResult,
     sure: ConfidenceResult,
 ) -> TimelineResult:
+    r = searches.r
     all_days = run.wall_clock_days * math.ceil(r.experiments / full_size_runs(r))
     return TimelineResult(
         wall_clock_days=run.wall_clock_days,
         deadline_days=r.deadline_days if r.deadline_given else None,
         all_experiments_days=all_days,
-        options=_timeline(w, r, acc, flops, run, min_gpus),
+        options=_timeline(searches, run, min_gpus),
         deadline=deadline,
         wall_clock_days_range=spread(run.wall_clock_days, sure),
         all_experiments_days_range=spread(all_days, sure),
@@ -456,10 +456,9 @@ def _allowed_costs(r: Resolved) -> tuple[str, ...]:
     return ("cloud_on_demand", "cloud_reserved", "buy", "hybrid")
 
 
-def _timeline(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate, min_gpus: int
-) -> tuple[TimelineOption, ...]:
+def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[TimelineOption, ...]:
     """The recommended size and 1, 2, 4 ... nodes from the memory minimum up."""
+    r = searches.r
     per_node = r.gpus_per_node
     counts = {run.gpus}
     top = max(_TIMELINE_MIN_NODES, _TIMELINE_SPAN * nodes_for(run.gpus, per_node))
@@ -470,7 +469,7 @@ def _timeline(
         k *= 2
     out = []
     for g in sorted(counts):
-        est = run if g == run.gpus else estimate_run(w, r, acc, g, flops)
+        est = run if g == run.gpus else searches.run(g)
         out.append(
             TimelineOption(
                 gpus=g,

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from .cost import CostOption, CostResult
@@ -169,16 +169,22 @@ class Recommendation:
 
 
 def _clean(x: Any) -> Any:
-    if is_dataclass(x) and not isinstance(x, type):
-        return {f.name: _clean(getattr(x, f.name)) for f in fields(x)}
-    if isinstance(x, dict):
-        return {str(k): _clean(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_clean(v) for v in x]
+    """``x`` as JSON values: dataclasses and dicts as objects, floats to 6 significant digits.
+
+    The common scalars are tested first: a recommendation holds some 3,000 values.
+    """
     if isinstance(x, float):
         if not math.isfinite(x):
             return None
         return float(f"{x:.6g}")
+    if x is None or isinstance(x, str | int):
+        return x
+    if isinstance(x, list | tuple):
+        return [_clean(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _clean(v) for k, v in x.items()}
+    if is_dataclass(x) and not isinstance(x, type):
+        return {f.name: _clean(getattr(x, f.name)) for f in fields(x)}
     return x
 
 
@@ -231,7 +237,7 @@ def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
     out["excluded_accelerators"] = list(rec.excluded_accelerators)
     out["drivers"] = list(rec.drivers)
     out["risks"] = list(rec.risks)
-    out["assumptions"] = [_clean(asdict(a)) for a in rec.assumptions]
+    out["assumptions"] = _clean(rec.assumptions)
     out["open_questions"] = list(rec.open_questions)
     out["warnings"] = list(rec.warnings)
     return out

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from sizing.engine import size_dict
-from sizing.engine.assumptions import ASSUMPTIONS, UNLISTED_ASSUMPTIONS, value, whole
+from sizing.engine.assumptions import (
+    ASSUMPTIONS,
+    UNLISTED_ASSUMPTIONS,
+    overridden,
+    value,
+    whole,
+)
 from sizing.engine.prices import PRICES
 
 ENGINE = Path(__file__).resolve().parents[2] / "sizing" / "engine"
@@ -41,6 +47,51 @@ def test_value_reads_both_registries() -> None:
     assert value("weight_bytes_16bit") == 2.0  # listed
     assert value("chinchilla_tokens_per_param") == 20.0  # not yet listed
     assert whole("default_sequence_length") == 4096
+
+
+def _overhead(out: dict[str, object]) -> tuple[object, object]:
+    """The framework overhead in the memory breakdown, and as listed among the constants."""
+    memory = out["memory"]
+    assert isinstance(memory, dict)
+    listed = out["assumptions"]
+    assert isinstance(listed, list)
+    (entry,) = [a for a in listed if a["key"] == "framework_overhead_gb"]
+    return memory["breakdown_gb"]["overhead"], entry["value"]
+
+
+def test_an_overridden_constant_is_seen_by_every_sizing_in_the_block_and_restored_after() -> None:
+    """The calibration harness refits constants with ``overridden``: values read (and cached)
+    before the block must not hide the new value inside it, nor the new one the old after."""
+    answers = {"model": {"name": "Mistral 7B"}}
+    before = _overhead(size_dict(answers))
+    assert before == (value("framework_overhead_gb"),) * 2
+    with overridden({"framework_overhead_gb": 7.5, "default_sequence_length": 1024}):
+        assert _overhead(size_dict(answers)) == (7.5, 7.5)
+        assert ASSUMPTIONS["framework_overhead_gb"].value == 7.5
+        assert whole("default_sequence_length") == 1024  # an unlisted constant
+        assert _assumed_sequence_length() == 1024
+    assert _overhead(size_dict(answers)) == before
+    assert whole("default_sequence_length") == 4096
+    assert _assumed_sequence_length() == 4096
+
+
+def _assumed_sequence_length() -> object:
+    out = size_dict({"model": {"total_params": 1e9}})
+    (entry,) = [a for a in out["assumptions"] if a["key"] == "batch.sequence_length"]
+    return entry["value"]
+
+
+def test_a_constant_is_restored_when_the_block_raises() -> None:
+    with pytest.raises(RuntimeError), overridden({"framework_overhead_gb": 7.5}):
+        assert value("framework_overhead_gb") == 7.5
+        raise RuntimeError
+    assert value("framework_overhead_gb") == ASSUMPTIONS["framework_overhead_gb"].value != 7.5
+
+
+def test_an_unknown_key_changes_nothing() -> None:
+    with pytest.raises(KeyError), overridden({"framework_overhead_gb": 7.5, "no_such_key": 1.0}):
+        pass
+    assert value("framework_overhead_gb") != 7.5
 
 
 def test_a_recommendation_lists_the_listed_constants_and_prices_in_order() -> None:

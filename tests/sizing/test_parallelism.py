@@ -6,7 +6,6 @@ Each test failed on the engine before these were modelled (issue 10, defects 4 a
 from __future__ import annotations
 
 import datetime
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -133,11 +132,10 @@ def test_a_larger_micro_batch_feeds_small_experts_more_tokens() -> None:
     assert _moe_step(4, ep=1) > _moe_step(1, ep=1)
 
 
-def test_hidden_all_to_all_raises_utilisation(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_hidden_all_to_all_raises_utilisation() -> None:
     exposed = _moe_step(1)
-    hidden = replace(assumptions.A["eff_ep_overlap"], value=1.0)
-    monkeypatch.setitem(assumptions.A, "eff_ep_overlap", hidden)
-    assert _moe_step(1) > exposed
+    with assumptions.overridden({"eff_ep_overlap": 1.0}):
+        assert _moe_step(1) > exposed
 
 
 @pytest.mark.parametrize(("data", "gpus"), [(MIXTRAL, 256), (DEEPSEEK_V3, 2048)])

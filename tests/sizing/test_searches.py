@@ -1,0 +1,119 @@
+"""One sizing runs the costly plan search once per accelerator and GPU count.
+
+The size search, the memory minimum, the trade-off table and the alternatives
+ask for overlapping counts; ``cluster.Searches`` keeps what was searched.
+Memory checks are shared by accelerators with the same memory, which is only
+right while fitting depends on the accelerator through its memory alone: the
+last tests check that dependence.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections import Counter
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sizing.engine import cluster, parse_input, size_dict
+from sizing.engine.hardware import ACCELERATORS, AcceleratorSpec
+from sizing.engine.parallelism import any_plan_fits, workload
+from sizing.engine.resolve import resolve
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "sizing" / "engine" / "examples").glob("*.json"))
+TODAY = datetime.date(2026, 12, 2)
+
+
+@pytest.fixture
+def searched(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[Any], Counter[Any]]:
+    """Plan searches by (accelerator, GPUs) and memory checks by (memory [GB], GPUs)."""
+    plans: Counter[Any] = Counter()
+    checks: Counter[Any] = Counter()
+    search_plan, fits = cluster.search_plan, cluster.any_plan_fits
+
+    def counted_search(w: Any, r: Any, acc: AcceleratorSpec, gpus: int) -> Any:
+        plans[acc.id, gpus] += 1
+        return search_plan(w, r, acc, gpus)
+
+    def counted_fits(w: Any, r: Any, acc: AcceleratorSpec, gpus: int) -> bool:
+        checks[acc.memory_gb, gpus] += 1
+        return fits(w, r, acc, gpus)
+
+    monkeypatch.setattr(cluster, "search_plan", counted_search)
+    monkeypatch.setattr(cluster, "any_plan_fits", counted_fits)
+    return plans, checks
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_a_sizing_searches_each_accelerator_and_count_once(
+    path: Path, searched: tuple[Counter[Any], Counter[Any]]
+) -> None:
+    size_dict(json.loads(path.read_text()), today=TODAY)
+    plans, checks = searched
+    assert plans and checks
+    assert [key for key, n in plans.items() if n > 1] == []
+    assert [key for key, n in checks.items() if n > 1] == []
+
+
+# Workloads for the dependence check: dense and MoE, full training and adapters, FP8, forced
+# plans and recomputation, another node size.
+WORKLOADS: list[dict[str, Any]] = [
+    {"model": {"name": "Llama 3.1 70B"}, "training": {"method": "pretrain"}},
+    {"model": {"name": "Mixtral 8x7B"}, "training": {"method": "full_finetune"}},
+    {"model": {"name": "DeepSeek-V3"}, "training": {"method": "pretrain", "precision": "fp8"}},
+    {"model": {"name": "Llama 3.1 70B"}, "training": {"method": "qlora"}},
+    {"model": {"total_params": 3e10}, "training": {"method": "lora", "precision": "fp32"}},
+    {
+        "model": {"total_params": 1.3e10},
+        "training": {"gradient_checkpointing": False, "optimizer": "adafactor"},
+        "parallelism": {"tensor": 2, "zero_stage": 1},
+        "hardware": {"gpus_per_node": 4},
+    },
+]
+COUNTS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+
+
+def _unlike(acc: AcceleratorSpec) -> AcceleratorSpec:
+    """An accelerator with ``acc``'s memory and every other figure changed."""
+    changed: dict[str, Any] = {}
+    for f in fields(acc):
+        old = getattr(acc, f.name)
+        if f.name == "memory_gb":
+            continue
+        if isinstance(old, str):
+            changed[f.name] = old + "-other" if f.name != "software" else "rocm"
+        elif isinstance(old, int | float):
+            changed[f.name] = type(old)(old * 3 + 1)
+        else:  # an FP8 or TF32 peak the accelerator does not have
+            changed[f.name] = 1234.0
+    return replace(acc, **changed)
+
+
+@pytest.mark.parametrize("answers", WORKLOADS, ids=range(len(WORKLOADS)))
+@pytest.mark.parametrize("acc_id", ["h100-sxm", "a100-40gb", "mi300x"])
+def test_fitting_depends_on_the_accelerator_only_through_its_memory(
+    answers: dict[str, Any], acc_id: str
+) -> None:
+    acc = ACCELERATORS[acc_id]
+    other = _unlike(acc)
+    r = resolve(parse_input(answers), today=TODAY)
+    r_acc = replace(r, accelerator=acc.id, cloud_usd_per_gpu_hour=acc.cloud_usd_per_gpu_hour)
+    r_other = replace(r, accelerator=other.id, cloud_usd_per_gpu_hour=other.cloud_usd_per_gpu_hour)
+    w = workload(r_acc)
+    assert workload(r_other) == w
+    mine = [any_plan_fits(w, r_acc, acc, g) for g in COUNTS]
+    assert [any_plan_fits(w, r_other, other, g) for g in COUNTS] == mine
+
+
+def test_the_dependence_check_sees_both_outcomes() -> None:
+    """Some of the workloads above fit on some counts and not on others."""
+    acc = ACCELERATORS["h100-sxm"]
+    outcomes = set()
+    for answers in WORKLOADS:
+        r = resolve(parse_input(answers), today=TODAY)
+        outcomes |= {any_plan_fits(workload(r), r, acc, g) for g in COUNTS}
+    assert outcomes == {True, False}
