@@ -21,6 +21,9 @@ from .resolve import Resolved
 from .result import Alternative
 
 MAX_ALTERNATIVES = 6  # alternatives listed
+# Alternatives are sized to within an eighth of their nodes: three bisection steps instead of
+# up to fourteen, and a comparison needs no more.
+NODE_TOLERANCE = 0.125
 
 
 # Memory checks by GPU count, per accelerator memory [GB]: shared by the accelerators of one
@@ -38,7 +41,9 @@ def searches_for(
 def _sized_run(searches: Searches) -> RunEstimate:
     """The run on the given count, else on the size that meets the deadline."""
     count = searches.r.count
-    return searches.run(count) if count is not None else size_searched(searches).run
+    if count is not None:
+        return searches.run(count)
+    return size_searched(searches, node_tolerance=NODE_TOLERANCE).run
 
 
 def exclusion_of(r: Resolved, acc: AcceleratorSpec) -> str | None:

@@ -185,15 +185,20 @@ def size_cluster(
     return size_searched(Searches(w, r, acc, total_flops))
 
 
-def size_searched(searches: Searches) -> ClusterSizing:
-    """:func:`size_cluster`, reusing and adding to the plan searches of ``searches``."""
+def size_searched(searches: Searches, *, node_tolerance: float = 0.0) -> ClusterSizing:
+    """:func:`size_cluster`, reusing and adding to the plan searches of ``searches``.
+
+    ``node_tolerance`` > 0 stops the whole-node bisection once the size is
+    known within that share of its nodes (the alternatives are compared, not
+    ordered, so they need not be exact to the node).
+    """
     r = searches.r
     min_gpus = searches.memory_minimum()
     if not min_gpus:
         ceiling = searches.run(MAX_NODES * r.gpus_per_node)
         met = ceiling.wall_clock_days <= r.deadline_days
         return ClusterSizing(ceiling, 0, met, None if met else ceiling)
-    return _deadline_size(searches.run, r.gpus_per_node, min_gpus, r.deadline_days)
+    return _deadline_size(searches.run, r.gpus_per_node, min_gpus, r.deadline_days, node_tolerance)
 
 
 def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:
@@ -241,7 +246,11 @@ def _ladder(per_node: int, min_gpus: int) -> list[int]:
 
 
 def _deadline_size(
-    run: Callable[[int], RunEstimate], per_node: int, min_gpus: int, deadline_days: float
+    run: Callable[[int], RunEstimate],
+    per_node: int,
+    min_gpus: int,
+    deadline_days: float,
+    node_tolerance: float = 0.0,
 ) -> ClusterSizing:
     """Smallest count from ``min_gpus`` up that meets the deadline, else the knee.
 
@@ -259,7 +268,12 @@ def _deadline_size(
         if est.wall_clock_days <= deadline_days:
             if prev is not None and prev.gpus >= per_node:
                 est = _bisect_nodes(
-                    run, per_node, prev.gpus // per_node, gpus // per_node, deadline_days
+                    run,
+                    per_node,
+                    prev.gpus // per_node,
+                    gpus // per_node,
+                    deadline_days,
+                    node_tolerance,
                 )
             return ClusterSizing(est, min_gpus, True, None)
         if prev is not None and knee is None and marginal_efficiency(prev, est) < threshold:
@@ -270,10 +284,16 @@ def _deadline_size(
 
 
 def _bisect_nodes(
-    run: Callable[[int], RunEstimate], per_node: int, lo: int, hi: int, deadline_days: float
+    run: Callable[[int], RunEstimate],
+    per_node: int,
+    lo: int,
+    hi: int,
+    deadline_days: float,
+    node_tolerance: float = 0.0,
 ) -> RunEstimate:
-    """Fewest nodes in ``(lo, hi]`` meeting the deadline (``lo`` misses it, ``hi`` meets it)."""
-    while hi - lo > 1:
+    """Fewest nodes in ``(lo, hi]`` meeting the deadline (``lo`` misses it, ``hi`` meets it),
+    to within ``node_tolerance`` of ``lo`` (0: to the node)."""
+    while hi - lo > max(1, lo * node_tolerance):
         mid = (lo + hi) // 2
         if run(mid * per_node).wall_clock_days <= deadline_days:
             hi = mid

@@ -294,10 +294,7 @@ def step_cost(
     exposed_ep = t_ep * (1.0 - value("eff_ep_overlap"))
     stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp) / t_comp
     mfu = hfu * (model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
-    if moe:
-        mfu *= value("eff_moe_factor")
-    if method in ADAPTER_METHODS:
-        mfu *= value("eff_small_kernel_penalty")
+    mfu *= workload_factor(moe=moe, method=method)
     return StepCost(
         hfu_base=hfu,
         tp_comm_ratio=t_tp / t_comp,
@@ -306,6 +303,30 @@ def step_cost(
         pp_bubble=bubble,
         mfu=mfu,
     )
+
+
+def workload_factor(*, moe: bool, method: str) -> float:
+    """Losses outside the roofline: MoE routing and imbalance, small adapter kernels [-]."""
+    factor = value("eff_moe_factor") if moe else 1.0
+    if method in ADAPTER_METHODS:
+        factor *= value("eff_small_kernel_penalty")
+    return factor
+
+
+def mfu_upper_bound(best_case: StepCost, *, bubble: float, moe: bool, method: str) -> float:
+    """The highest MFU any candidate of a layout can reach [-].
+
+    ``best_case`` is the layout's step cost with the largest micro-batch (the
+    highest compute utilisation) and no recomputation (the fewest tensor-parallel
+    all-reduces); every candidate has at least its tensor and exposed expert
+    communication (they do not depend on the micro-batch), and at least
+    ``bubble``.  Since ``hfu / (1 + T hfu / K)`` grows with ``hfu``, the bound is
+    ``hfu (1 - bubble) / (1 + r_tp + (1 - overlap) r_ep)`` times the workload
+    factor, with the ratios ``r`` taken at that best case.
+    """
+    exposed = best_case.tp_comm_ratio + (1.0 - value("eff_ep_overlap")) * best_case.ep_comm_ratio
+    factor = workload_factor(moe=moe, method=method)
+    return best_case.hfu_base * (1.0 - bubble) / (1.0 + exposed) * factor
 
 
 def data_parallel_units(zero_stage: int, micro_batches: float) -> float:
