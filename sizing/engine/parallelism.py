@@ -23,6 +23,7 @@ References
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -481,7 +482,7 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
     layouts = list(_layouts(w, r, gpus, fabric.gpus_per_node))
     options = [_micro_batch_options(w, r, layout) for layout in layouts]
     bounds = [
-        _layout_bound(w, acc, gpus, layout, fabric, batches, usable) if len(layouts) > 1 else 1.0
+        _layout_bound(w, r, acc, gpus, layout, fabric, batches, usable) if len(layouts) > 1 else 1.0
         for layout, batches in zip(layouts, options, strict=True)
     ]
     # Most promising layouts first, so the bound rules out the rest early.
@@ -550,6 +551,7 @@ def _better(plan: Plan, rank: int, best: Plan, best_rank: int) -> bool:
 
 def _layout_bound(
     w: Workload,
+    r: Resolved,
     acc: AcceleratorSpec,
     gpus: int,
     layout: _Layout,
@@ -557,9 +559,20 @@ def _layout_bound(
     micro_batches: tuple[int, ...],
     usable: float,
 ) -> float:
-    """An upper bound of the MFU of every candidate of ``layout`` (:func:`mfu_upper_bound`)."""
+    """An upper bound of the MFU of every candidate of ``layout`` (:func:`mfu_upper_bound`).
+
+    ``-inf`` when no candidate fits: the leanest one (the heaviest recomputation
+    allowed, one sequence per micro-batch, no interleaving) does not.  Otherwise
+    every candidate needs at least the ZeRO stage that leanest one needs.
+    """
+    leanest = _recompute_options(r)[-1]
+    zero, _, fits = _LayoutMemory(w, layout, usable).lowest_fitting_zero(
+        _zero_stages(r, layout), 1, leanest, 1
+    )
+    if not fits:
+        return -math.inf
     largest = max(micro_batches)
-    best_case = _Candidate(zero=1, micro_batch=largest, recompute="none", virtual_stages=1)
+    best_case = _Candidate(zero=zero, micro_batch=largest, recompute="none", virtual_stages=1)
     memory = MemoryBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)  # not needed for the cost
     cost = _plan(w, acc, gpus, layout, best_case, memory, usable, fabric).cost
     most_micro_batches = w.tokens_per_step / layout.data / w.seq  # at one sequence each
