@@ -21,9 +21,9 @@ from .resolve import Resolved
 from .result import Alternative
 
 MAX_ALTERNATIVES = 6  # alternatives listed
-# Alternatives are sized to within an eighth of their nodes: three bisection steps instead of
+# Alternatives are sized to within half of their nodes: one bisection step instead of
 # up to fourteen, and a comparison needs no more.
-NODE_TOLERANCE = 0.125
+NODE_TOLERANCE = 0.5
 
 
 # Memory checks by GPU count, per accelerator memory [GB]: shared by the accelerators of one
