@@ -14,7 +14,7 @@ from sizing.engine.numbers import (
     format_quantity,
 )
 from sizing.engine.vocabulary import (
-    COST_OPTIONS,
+    REGIONS,
     VALUES,
     describe_value,
     in_sentence,
@@ -94,14 +94,13 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         words = VALUES["deployment.location"].get(model)
         return f"Recommended way to run it: {in_sentence(words) if words else 'to be agreed'}."
     if area == "cost":
-        option = COST_OPTIONS.get(result.recommended_option, "")
-        total = result.section("cost").get(result.recommended_option, {}).get("total_usd")
-        if option:
-            return (
-                f"Over {result.years} years we recommend {option.lower()}, at about "
-                f"{format_money(total)}; the other options are compared below."
-            )
-        return "Cost options are compared below."
+        best = result.recommended_cost
+        if best is None:
+            return "No option your rules allow has a public price yet; we will quote it."
+        return (
+            f"{best.label}: about {format_money(best.total_usd)} over {result.years} years, "
+            f"likely between {format_money(best.low_usd)} and {format_money(best.high_usd)}."
+        )
     return ""
 
 
@@ -185,7 +184,10 @@ def source_rows(result: StoredResult) -> list[str]:
         if item.source:
             seen.setdefault(item.source, None)
     for price in result.price_sources:
-        text = " — ".join(str(v) for v in price.values() if v)
-        if text:
-            seen.setdefault(text, None)
+        region = REGIONS.get(str(price.get("region") or ""), "")
+        when = "; ".join(str(v) for v in (price.get("as_of"), region, price.get("flag")) if v)
+        text = f"{price.get('item')}: {price.get('value')} — {price.get('source')}" + (
+            f" ({when})" if when else ""
+        )
+        seen.setdefault(text, None)
     return list(seen)

@@ -7,6 +7,7 @@ import math
 from dataclasses import replace
 from typing import Any
 
+from .accelerator_prices import gpu_cloud_price
 from .assumptions import ASSUMPTIONS, value
 from .cluster import (
     MAX_NODES,
@@ -18,7 +19,7 @@ from .cluster import (
     size_cluster,
 )
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
-from .cost import plan_cost
+from .cost import CostInputs, plan_cost
 from .deadline import deadline_result
 from .deployment import plan_deployment
 from .explain import (
@@ -38,7 +39,7 @@ from .network import plan_network
 from .numbers import format_count
 from .parallelism import Plan, Workload, workload
 from .prices import PRICES
-from .provenance import UsedAssumption
+from .provenance import Price, UsedAssumption
 from .resilience import spare_nodes
 from .resolve import Resolved, resolve
 from .result import (
@@ -63,13 +64,6 @@ _FLOPS_PER_TFLOP = 1e12
 _MAX_ALTERNATIVES = 6  # alternatives listed, cheapest fitting first
 _TIMELINE_MIN_NODES = 16  # the trade-off table doubles nodes up to at least this many
 _TIMELINE_SPAN = 4  # ... or up to this many times the recommended nodes
-# The cheapest cost option decides the deployment model when the customer has no preference.
-_DEPLOYMENT_FOR_COST_OPTION = {
-    "cloud_on_demand": "cloud",
-    "cloud_reserved": "cloud",
-    "buy": "on_prem",
-    "hybrid": "hybrid",
-}
 
 
 def _run_for(w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float) -> ClusterSizing:
@@ -145,16 +139,16 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     cost = plan_cost(
         r,
         acc,
-        gpus=total_gpus,
-        nodes=nodes,
-        storage_tb=storage.total_capacity_tb,
-        run_gpu_hours=run.gpu_hours,
-        allowed=_allowed_costs(r),
+        CostInputs(
+            cluster_gpus=total_gpus,
+            gpus_per_run=run.gpus,
+            storage_tb=storage.total_capacity_tb,
+            run_gpu_hours=run.gpu_hours,
+            all_runs_days=run.wall_clock_days * math.ceil(r.experiments / runs_at_once),
+        ),
     )
     spare = spare_nodes(nodes)
-    deployment = plan_deployment(
-        r, acc, nodes + spare, _DEPLOYMENT_FOR_COST_OPTION[cost.recommended_option]
-    )
+    deployment = plan_deployment(r, acc, nodes + spare, cost.recommended_option)
     alternatives, excluded = _alternatives(r, flops)
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),
@@ -406,14 +400,6 @@ def _bpp_dict(r: Resolved, bpp: BytesPerParam) -> dict[str, Any]:
     }
 
 
-def _allowed_costs(r: Resolved) -> tuple[str, ...]:
-    if r.air_gapped or r.dedicated_hardware or r.location in ("on_prem", "colocation"):
-        return ("buy",)
-    if r.location == "cloud":
-        return ("cloud_on_demand", "cloud_reserved")
-    return ("cloud_on_demand", "cloud_reserved", "buy", "hybrid")
-
-
 def _timeline(
     w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, run: RunEstimate, min_gpus: int
 ) -> tuple[TimelineOption, ...]:
@@ -426,6 +412,7 @@ def _timeline(
         if k * per_node >= min_gpus:
             counts.add(k * per_node)
         k *= 2
+    hourly = r.prices.gpu_cloud or r.prices.large_cloud
     out = []
     for g in sorted(counts):
         est = run if g == run.gpus else estimate_run(w, r, acc, g, flops)
@@ -435,7 +422,7 @@ def _timeline(
                 nodes=est.nodes,
                 wall_clock_days=est.wall_clock_days,
                 gpu_hours=est.gpu_hours,
-                cost_usd=est.gpu_hours * r.cloud_usd_per_gpu_hour,
+                cost_usd=None if hourly is None else est.gpu_hours * hourly.value,
                 meets_deadline=est.wall_clock_days <= r.deadline_days,
             )
         )
@@ -455,6 +442,7 @@ def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], t
         rr = _with_accelerator(r, acc)
         w = workload(rr)
         est = _sized_run(w, rr, acc, flops)
+        hourly = gpu_cloud_price(acc.id)
         alts.append(
             Alternative(
                 accelerator=acc.id,
@@ -463,7 +451,7 @@ def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], t
                 nodes=est.nodes,
                 wall_clock_days=est.wall_clock_days,
                 gpu_hours=est.gpu_hours,
-                run_cost_usd=est.gpu_hours * acc.cloud_usd_per_gpu_hour,
+                run_cost_usd=None if hourly is None else est.gpu_hours * hourly,
                 fits=est.plan.fits,
             )
         )
@@ -472,12 +460,12 @@ def _alternatives(r: Resolved, flops: float) -> tuple[tuple[Alternative, ...], t
 
 
 def _cheapest_fitting_first(alt: Alternative) -> tuple[bool, float]:
-    cost = alt.run_cost_usd if math.isfinite(alt.run_cost_usd) else math.inf
-    return (not alt.fits, cost)
+    cost = alt.run_cost_usd
+    return (not alt.fits, cost if cost is not None and math.isfinite(cost) else math.inf)
 
 
 def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
-    return replace(r, accelerator=acc.id, cloud_usd_per_gpu_hour=acc.cloud_usd_per_gpu_hour)
+    return replace(r, accelerator=acc.id)
 
 
 def _constants_used() -> tuple[UsedAssumption, ...]:
@@ -487,7 +475,7 @@ def _constants_used() -> tuple[UsedAssumption, ...]:
             key=key,
             value=a.value,
             unit=a.unit,
-            source=a.source,
+            source=f"{a.source} ({a.flag})" if isinstance(a, Price) else a.source,
             as_of=a.as_of,
             provided_by="default",
             rationale=a.rationale,

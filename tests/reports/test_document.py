@@ -12,8 +12,10 @@ from reports import charts
 from reports.demo import demo_answers, demo_data
 from reports.document import AREAS, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
+from sizing.engine.numbers import format_money as money
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
+from sizing.engine.vocabulary import COST_OPTIONS
 from tests.reports.conftest import embedded_files, pdf_text, squash
 
 A4_POINTS = (595.28, 841.89)
@@ -106,12 +108,38 @@ def test_summary_figures_equal_the_recommendation(demo):
     assert squash(cluster["accelerator_name"]) in summary
     assert squash(f"{result['timeline']['wall_clock_days']:.1f} days per run") in summary
     assert squash(f"{number(round(result['compute']['gpu_hours']))}") in summary
-    for key in ("cloud_on_demand", "cloud_reserved", "buy", "hybrid"):
-        assert squash(money_short(result["cost"][key]["total_usd"])) in summary
-        for value in result["cost"][key]["by_year_usd"]:
-            assert squash(money_short(value)) in summary
+    priced = [o for o in result["cost"].values() if isinstance(o, dict) and "total_usd" in o]
+    assert len(priced) >= 4
+    for option in priced:
+        assert squash(money_short(option["total_usd"])) in summary
     for driver in result["drivers"]:
         assert squash(driver) in summary
+
+
+def _cost_page(text: str) -> str:
+    """The text of the cost section: from its heading in the body to the next section."""
+    start = text.index("Cost\n", text.index("What drives this recommendation"))
+    return text[start : text.index("Your answers", start)]
+
+
+def test_the_cost_page_names_one_option_its_range_why_it_wins_and_the_split(demo):
+    data, _rendered, text = demo
+    cost = data.result["cost"]
+    key = cost["recommended_option"]
+    best = cost[key]
+    page = squash(_cost_page(text))
+    label = COST_OPTIONS[key]
+    assert squash(f"We recommend: {label}: about {money(best['total_usd'])}") in page
+    low, high = best["range_usd"]
+    assert squash(f"likely between {money(low)} and {money(high)}") in page
+    assert squash(cost["reasons"][0]) in page  # why it wins
+    assert squash(f"Spent up front (hardware) {money(best['capex_usd'])}") in page
+    assert squash(f"Running costs {money(best['running_usd'])}") in page
+    assert best["capex_usd"] + best["running_usd"] == pytest.approx(best["total_usd"], rel=1e-5)
+    # No other option is presented as the recommendation; the summary shows the same range.
+    assert page.count(squash("recommended")) == 1
+    summary = squash(text[: text.index("What drives this recommendation")])
+    assert squash(f"likely {money(low)} to {money(high)}") in summary
 
 
 def test_answers_assumptions_questions_risks_glossary_and_sources_come_from_their_sources(demo):
