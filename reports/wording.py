@@ -178,10 +178,12 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
 
 
 def source_rows(result: StoredResult) -> list[str]:
-    """Every distinct source the engine cited (assumptions and prices), in order of appearance."""
+    """Every distinct source the engine cited (assumptions and prices), in order of appearance;
+    a price's source once, with its value, date, region and firmness."""
     seen: dict[str, None] = {}
+    priced = [str(price.get("source") or "") for price in result.price_sources]
     for item in result.assumptions:
-        if item.source:
+        if item.source and not any(p and item.source.startswith(p) for p in priced):
             seen.setdefault(item.source, None)
     for price in result.price_sources:
         region = REGIONS.get(str(price.get("region") or ""), "")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .assumptions import value, whole
 from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
 from .resolve import Resolved
-from .vocabulary import COST_OPTIONS, in_sentence
+from .vocabulary import COST_OPTIONS, VALUES, in_sentence
 
 # The cheapest cost option decides the deployment model when the customer has no preference.
 _DEPLOYMENT_FOR_COST_OPTION = {
@@ -79,7 +79,8 @@ def plan_deployment(
         choice = ""
         reasons.append("no option has a public price yet: where it runs is to be agreed")
     elif r.location is not None:
-        reasons.append(f"customer preference: {r.location}")
+        place = VALUES["deployment.location"].get(r.location, r.location)
+        reasons.append(f"your preference: {in_sentence(place)}")
     if r.air_gapped:
         security += [
             "no internet access from training nodes; packages and models through a "

@@ -282,6 +282,7 @@ SHARES = frozenset(
     {"assumed_mfu", "goodput", "utilisation", "break_even_utilisation", "max_comm_share"}
 )
 _SHARE_UNITS = ("x on-demand", "x colocation rate", "x hardware", "x compute", "1/yr")
+_PRICE_LIKE = frozenset({*_PRICE_UNITS, *_SHARE_UNITS, "GPUs/FTE", "USD/EUR"})
 _MONEY_PLACES = 2  # cents for prices below this many dollars
 _SMALL_PRICE = 100.0
 # Unit tokens inside output field names → the unit shown (longest first).
@@ -400,7 +401,7 @@ def describe_value(path: str, value: object, *, engine_unit: str = "") -> str:
         return value_words(path, value)
     if not isinstance(value, int | float):
         return str(value)
-    if path not in INPUTS and (engine_unit in _PRICE_UNITS or engine_unit in _SHARE_UNITS):
+    if path not in INPUTS and engine_unit in _PRICE_LIKE:
         return describe_price(value, engine_unit)
     unit = INPUTS[path].unit if path in INPUTS else unit_words(engine_unit)
     if unit == "%":
