@@ -63,8 +63,8 @@ class UsageOut:
     gpus_per_run: int
     gpu_hours_per_run: float  # [GPU-h]
     gpu_hours_by_year: tuple[float, ...]  # [GPU-h]
-    owned_gpus_by_year: tuple[int, ...]  # [GPUs] an owned cluster's size
-    utilisation_by_year: tuple[float, ...]  # [-] of that owned cluster
+    owned_gpus_by_year: tuple[int, ...]  # [GPUs] an owned cluster's size, hot spares included
+    utilisation_by_year: tuple[float, ...]  # [-] busy share of its working accelerators
 
 
 @dataclass(frozen=True)
@@ -255,7 +255,7 @@ def _usage_out(work: Usage, priced: PricedOptions) -> UsageOut:
         gpus_per_run=work.gpus_per_run,
         gpu_hours_per_run=work.gpu_hours_per_run,
         gpu_hours_by_year=work.gpu_hours_by_year,
-        owned_gpus_by_year=capacity,
+        owned_gpus_by_year=priced.owned_gpus,
         utilisation_by_year=tuple(
             min(1.0, hours / (gpus * HOURS_PER_YEAR))
             for hours, gpus in zip(work.gpu_hours_by_year, capacity, strict=True)

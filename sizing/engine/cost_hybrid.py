@@ -4,8 +4,9 @@ Owned, year ``k`` (capacity ``O_k``, :mod:`sizing.engine.cost_owned`)::
 
     cost_k = capex_k + running(O_k, busy = min(A_k, O_k x 8760))
 
-Hybrid: own a base ``B`` = one run's accelerators (whole nodes); the base serves up to
-``B x 8760 x u_max`` accelerator-hours a year, the rest runs in the GPU cloud on demand::
+Hybrid: own a base ``B`` = one run's accelerators (whole nodes; bought with its hot spares);
+the base serves up to ``B x 8760 x u_max`` accelerator-hours a year, the rest runs in the GPU
+cloud on demand::
 
     owned_k = min(A_k, B x 8760 x u_max)
     cost_k  = capex_k(B) + running(B, owned_k) + (A_k - owned_k) x p x (1 + idle)
@@ -20,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from .assumptions import value
 from .cost_cloud import Priced, cloud_storage_usd
-from .cost_owned import Purchases, purchases, whole_nodes
+from .cost_owned import Purchases, purchases, whole_nodes, with_spares
 from .cost_running import RunningYear, busy_power_usd_per_gpu_hour, running_year
 from .cost_usage import HOURS_PER_YEAR, Usage
 from .hardware import AcceleratorSpec
@@ -103,12 +104,13 @@ def hybrid(
     base = whole_nodes(usage.gpus_per_run, site.gpus_per_node)
     if base >= max(capacity):
         return None
+    owned_base = with_spares((base,), site.gpus_per_node)[0]
     limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
     served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
     rest = tuple(h - s for h, s in zip(usage.gpu_hours_by_year, served, strict=True))
     owned_part = owned(
         replace(usage, gpu_hours_by_year=served),
-        tuple(base for _ in capacity),
+        tuple(owned_base for _ in capacity),
         site,
         prices,
     ).priced

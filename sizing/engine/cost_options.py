@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from .cost_cloud import Priced, on_demand, reserved
 from .cost_hybrid import Owned, OwnedSite, hybrid, owned
-from .cost_owned import owned_capacity, purchases
+from .cost_owned import owned_capacity, purchases, with_spares
 from .cost_usage import Usage
 from .hardware import AcceleratorSpec
 from .price_set import PriceSet
@@ -46,7 +46,8 @@ class PricedOptions:
 
     options: Mapping[str, Priced | None]
     owned: Mapping[str, Owned]
-    capacity: tuple[int, ...]  # [GPUs] an owned cluster, year by year
+    capacity: tuple[int, ...]  # [GPUs] working accelerators an owned cluster needs, by year
+    owned_gpus: tuple[int, ...]  # [GPUs] bought: the working ones and the hot spares
 
 
 def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
@@ -79,11 +80,12 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
                 usage, capacity, price, term_years=term, storage_tb=tb, prices=prices
             )
     owned_options: dict[str, Owned] = {}
+    spared = with_spares(capacity, case.gpus_per_node)
     if prices.purchase is not None:
-        bought = purchases(capacity, gpus_per_node=case.gpus_per_node, storage_tb=tb, prices=prices)
+        bought = purchases(spared, gpus_per_node=case.gpus_per_node, storage_tb=tb, prices=prices)
         for key, colocation in ((BUY, False), (COLOCATION, True)):
             site = _site(case, colocation=colocation)
-            owned_options[key] = owned(usage, capacity, site, prices, bought=bought)
+            owned_options[key] = owned(usage, spared, site, prices, bought=bought)
             options[key] = owned_options[key].priced
         if on_demand_price is not None:
             options[HYBRID] = hybrid(
@@ -94,7 +96,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
                 cloud_price=on_demand_price.value,
                 storage_tb=tb,
             )
-    return PricedOptions(options, owned_options, capacity)
+    return PricedOptions(options, owned_options, capacity, spared)
 
 
 def totals(case: CostCase, prices: PriceSet) -> dict[str, float]:

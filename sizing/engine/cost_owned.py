@@ -4,6 +4,7 @@ capital cost, and the book value left after the horizon.
 Capacity owned in year ``k`` (never shrinks)::
 
     O_k = max(O_{k-1}, N_cluster, A_k / (8760 x u_max))    rounded up to whole nodes
+    owned = O_k + hot spare nodes (8 % of the nodes from 4 nodes up, as the plan keeps)
 
 Bill of materials for ``O`` accelerators on nodes of ``n``::
 
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from .assumptions import value, whole
 from .cost_usage import HOURS_PER_YEAR, Usage
 from .price_set import PriceSet
+from .resilience import spare_nodes
 
 SERVERS = "servers"
 SWITCHES = "switches"
@@ -71,6 +73,16 @@ def owned_capacity(usage: Usage, *, cluster_gpus: int, gpus_per_node: int) -> tu
             owned = whole_nodes(demand / most, gpus_per_node)
         out.append(owned)
     return tuple(out)
+
+
+def with_spares(capacity: tuple[int, ...], gpus_per_node: int) -> tuple[int, ...]:
+    """Owned capacity plus the hot spare nodes the plan keeps (8 % from 4 nodes up) [GPUs].
+
+    Renting needs none: the provider replaces a failed node.
+    """
+    return tuple(
+        gpus + spare_nodes(math.ceil(gpus / gpus_per_node)) * gpus_per_node for gpus in capacity
+    )
 
 
 def switch_tiers(gpus: int, gpus_per_node: int) -> int:

@@ -428,3 +428,11 @@ def test_docs_list_every_price() -> None:
         assert f"`{key}`" in doc, key
     for acc in ACCELERATOR_PRICES:
         assert f"| {acc} |" in doc, acc
+
+
+def test_owning_buys_the_hot_spares_the_plan_keeps_and_renting_does_not() -> None:
+    r = _roadmap(2)
+    priced = price_options(_case(r, gpus=64, run_gpu_hours=64 * 100.0), r.prices)
+    servers = next(line for line in priced.owned[BUY].bought.bill if line.item == SERVERS)
+    assert servers.quantity == 64 + 8  # 8 nodes keep one spare node (8 %, from 4 nodes up)
+    assert priced.options["cloud_reserved"].capacity == (64, 64, 64)
