@@ -4,14 +4,16 @@ import dataclasses
 from io import BytesIO
 
 import pytest
+from django.template.loader import render_to_string
 from pypdf import PdfReader
 
 from questionnaire.glossary import GLOSSARY
 from questionnaire.questions import QUESTIONS, plain
 from reports import charts
 from reports.demo import demo_answers, demo_data
-from reports.document import AREAS, html_to_pdf, render_data
+from reports.document import AREAS, build_context, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
+from sizing.engine import size_dict
 from sizing.engine.numbers import format_money as money
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
@@ -238,3 +240,19 @@ def test_the_timeline_chart_marks_the_deadline_and_the_recommended_point():
     assert "deadline: 30 days" in svg
     assert "recommended: 20 d" in svg
     assert 'stroke-dasharray="6 4"' in svg
+
+
+def test_a_cost_no_allowed_option_prices_says_so_instead_of_a_figure():
+    """The H800 has no purchase price; on premises only owning is allowed, so nothing is priced."""
+    data = demo_data()
+    engine_input = {**data.engine_input, "hardware": {"accelerator": "h800"}}
+    result = size_dict(engine_input, today=data.issued_on)
+    assert result["cost"]["recommended_option"] is None
+    page = render_to_string(
+        "reports/proposal.html",
+        build_context(dataclasses.replace(data, engine_input=engine_input, result=result)),
+    )
+    text = squash(page)
+    assert squash("No option your rules allow has a public price yet") in text
+    assert squash("3-year cost</th><td>to be priced") in text
+    assert squash("not priced: no public purchase price for the NVIDIA H800") in text
