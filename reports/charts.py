@@ -254,38 +254,59 @@ def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> 
     return _svg(WIDTH, height, "Memory per accelerator by component", _join(parts))
 
 
-def cost_chart(by_year: dict[str, Sequence[float]], *, labels: dict[str, str]) -> SafeString:
-    """Cost per year [USD] of each way of getting the capacity, grouped by year."""
-    options = [(k, [float(v or 0) for v in values]) for k, values in by_year.items() if values]
-    if not options:
+@dataclass(frozen=True)
+class RangeBar:
+    """One cost option: its total and likely range [USD]; ``state`` "recommended",
+    "ruled_out" (by the customer's rules) or ""."""
+
+    label: str
+    total: float | None
+    low: float | None
+    high: float | None
+    state: str = ""
+
+
+_RANGE_COLOURS = {"recommended": ACCENT, "ruled_out": "#c8c8c8", "": "#8fb3d1"}
+
+
+def cost_range_chart(rows: Sequence[RangeBar]) -> SafeString:
+    """Each option's total [USD] as a bar with its likely range as a whisker; the recommended
+    one in the accent colour, ruled-out ones grey."""
+    rows = [r for r in rows if r.total is not None]
+    if not rows:
         return mark_safe("")
-    years = max(len(v) for _, v in options)
-    left, top = MARGIN_LEFT + 10, MARGIN_TOP
-    plot_w = WIDTH - left - MARGIN_RIGHT
-    plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM - 16
-    y_max = _nice_ceiling(max(max(v) for _, v in options) * 1.05)
-    group_w = plot_w / years
-    bar_w = group_w * 0.8 / len(options)
-    parts = [_y_axis(top, plot_h, y_max, left, left + plot_w, "USD")]
-    for year in range(years):
-        gx = left + group_w * year + group_w * 0.1
-        for i, (_key, values) in enumerate(options):
-            value = values[year] if year < len(values) else 0.0
-            h = plot_h * value / y_max
-            parts.append(
-                _rect(gx + i * bar_w, top + plot_h - h, bar_w - 2, h, PALETTE[i % len(PALETTE)])
-            )
+    row_h, label_w = 30, 250
+    height = MARGIN_TOP + row_h * len(rows) + 34
+    plot_w = WIDTH - label_w - 70
+    top_value = max(max(r.high or 0.0, r.total or 0.0) for r in rows)
+    x_max = _nice_ceiling(top_value * 1.05)
+    parts = []
+    for i, row in enumerate(rows):
+        y = MARGIN_TOP + i * row_h
+        total = row.total or 0.0
+        weight = "bold" if row.state == "recommended" else "normal"
+        parts.append(_text(label_w - 8, y + 15, row.label, anchor="end", size=10, weight=weight))
         parts.append(
-            _text(left + group_w * (year + 0.5), top + plot_h + 16, f"Year {year + 1}", size=10)
+            _rect(label_w, y + 4, plot_w * total / x_max, row_h - 12, _RANGE_COLOURS[row.state])
         )
-    parts.append(_line(left, top + plot_h, left + plot_w, top + plot_h, colour="#555"))
-    lx, legend_y = left, HEIGHT - 12
-    for i, (key, _values) in enumerate(options):
-        label = labels.get(key, key.replace("_", " "))
-        parts.append(_rect(lx, legend_y - 9, 10, 10, PALETTE[i % len(PALETTE)]))
-        parts.append(_text(lx + 14, legend_y, label, anchor="start", size=10))
-        lx += 30 + 6.2 * len(label)
-    return _svg(WIDTH, HEIGHT, "Cost by year of each option", _join(parts))
+        if row.low is not None and row.high is not None:
+            x0, x1 = label_w + plot_w * row.low / x_max, label_w + plot_w * row.high / x_max
+            parts.append(_line(x0, y + 10, x1, y + 10, colour="#333", width=1.5))
+            parts.append(_line(x0, y + 5, x0, y + 15, colour="#333", width=1.5))
+            parts.append(_line(x1, y + 5, x1, y + 15, colour="#333", width=1.5))
+        end = label_w + plot_w * max(total, row.high or 0.0) / x_max
+        label = f"${_short(total)}"
+        parts.append(_text(end + 6, y + 15, label, anchor="start", size=10, weight=weight))
+    axis_y = MARGIN_TOP + row_h * len(rows)
+    parts.append(_line(label_w, axis_y, label_w + plot_w, axis_y, colour="#555"))
+    for k in range(5):
+        value = x_max * k / 4
+        gx = label_w + plot_w * k / 4
+        parts.append(_line(gx, axis_y, gx, axis_y + 4, colour="#555"))
+        parts.append(_text(gx, axis_y + 16, f"${_short(value)}", size=10))
+    return _svg(
+        WIDTH, height, "Total of each option over the horizon, with its likely range", _join(parts)
+    )
 
 
 def bar_chart(bars: Sequence[Bar], *, unit: str, title: str) -> SafeString:

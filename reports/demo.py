@@ -28,6 +28,15 @@ DEMO_FORM_DATA: dict[str, dict[str, Any]] = {
     },
     "timeline": {"run_time_hours": "21 days", "runs_per_month": "1"},
     "teams": {"teams": "2", "concurrent_jobs": "1"},
+    # One such run a month once running, so the cost follows a usage that fits the run above.
+    "roadmap": {
+        "future_runs_per_month": "1",
+        "future_hours_per_run": "3 weeks",
+        "annual_growth_pct": "30 %",
+        "future_model_sizes": "Similar models next year",
+        "budget_years": "3",
+        "operations": "some",
+    },
     "storage": {"not_sure": "on"},
 }
 

@@ -17,18 +17,18 @@ from weasyprint.urls import FatalURLFetchingError
 from questionnaire.glossary import GLOSSARY
 from questionnaire.questions import answered_questions
 from reports import charts, wording
+from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
 from sizing.engine.numbers import (
     NO_VALUE,
     format_money,
     format_money_range,
-    format_money_short,
     format_number,
     format_quantity,
     format_range,
 )
-from sizing.engine.vocabulary import COST_OPTIONS
+from sizing.engine.vocabulary import output_label_and_unit
 from sizing.results import StoredResult, read_result
 
 
@@ -76,35 +76,11 @@ def html_to_pdf(html: str) -> RenderedPdf:
 # --- context ----------------------------------------------------------------------------------
 
 
-def cost_options(result: StoredResult) -> list[dict[str, Any]]:
-    """The cost options with their figures in words, for the table and the chart."""
-    return [
-        {
-            "key": option.key,
-            "label": option.label,
-            "by_year": list(option.by_year_usd),
-            "total_usd": option.total_usd,
-            "low_usd": option.low_usd,
-            "high_usd": option.high_usd,
-            "basis": option.basis,
-            "recommended": option.recommended,
-            "by_year_short": [format_money_short(v) for v in option.by_year_usd],
-            "total_short": format_money_short(option.total_usd),
-            "range_short": f"{format_money_short(option.low_usd)} – "
-            f"{format_money_short(option.high_usd)}",
-            "total_text": format_money(option.total_usd),
-            "range_text": f"{format_money(option.low_usd)} – {format_money(option.high_usd)}",
-        }
-        for option in result.cost_options
-    ]
-
-
 def headline(result: StoredResult) -> dict[str, Any]:
     """The executive-summary box: one line per element of the recommended configuration."""
     network = result.section("network")
     storage = result.section("storage")
-    lows = [o.low_usd for o in result.cost_options if o.low_usd is not None]
-    highs = [o.high_usd for o in result.cost_options if o.high_usd is not None]
+    best = result.recommended_cost
     if network.get("nic_gbps"):
         network_text = (
             f"{network.get('technology')}, {network.get('nics_per_node', 1)} × "
@@ -127,10 +103,15 @@ def headline(result: StoredResult) -> dict[str, Any]:
         else NO_VALUE,
         "wall_clock_days": result.wall_clock_days,
         **_ranges(result),
-        "cost_low": min(lows) if lows else None,
-        "cost_high": max(highs) if highs else None,
-        "cost_low_text": format_money(min(lows)) if lows else "",
-        "cost_high_text": format_money(max(highs)) if highs else "",
+        # The recommended option's total and likely range (never the low of one option
+        # with the high of another): the same figures as the cost page's.
+        "cost_option": best.label if best else "",
+        "cost_total": best.total_usd if best else None,
+        "cost_low": best.low_usd if best else None,
+        "cost_high": best.high_usd if best else None,
+        "cost_total_text": format_money(best.total_usd) if best else "",
+        "cost_low_text": format_money(best.low_usd) if best else "",
+        "cost_high_text": format_money(best.high_usd) if best else "",
         "years": result.years,
     }
 
@@ -146,6 +127,7 @@ def _ranges(result: StoredResult) -> dict[str, str]:
         "gpus_needed_text": wording.gpus_needed(result),
         "gpu_hours_text": format_number(result.gpu_hours),
         "gpu_hours_range_text": format_range(*hours) if hours else "",
+        "run_cost_label": output_label_and_unit("one_run_cloud_usd")[0],
         "run_cost_text": format_money(run_cost) if run_cost is not None else "",
         "run_cost_range_text": format_money_range(*run_cost_range) if run_cost_range else "",
         "backing_text": wording.backing(result),
@@ -228,19 +210,21 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "chart": _chart_for(key, result, data.engine_input),
             }
         )
-    options = cost_options(result)
     assumptions = wording.assumption_rows(result, sources)
     return {
         "data": data,
         "headline": headline(result),
         "drivers": result.drivers[:3],
         "sections": sections,
-        "cost_options": options,
+        "cost": cost_page(result),
         "alternatives": [
             {
                 **a,
-                "run_cost_text": format_money(a.get("run_cost_usd")),
-                "price_unconfirmed": a.get("price_confirmed") is False,
+                "run_cost_text": "not priced"
+                if a.get("run_cost_usd") is None
+                else format_money(a.get("run_cost_usd")),
+                "price_unconfirmed": a.get("run_cost_usd") is not None
+                and a.get("price_confirmed") is False,
             }
             for a in result.alternatives
         ][:6],
@@ -267,9 +251,6 @@ def _chart_for(key: str, result: StoredResult, engine_input: dict[str, Any]):
         return charts.memory_chart(
             memory.get("breakdown_gb") or {}, usable_gb=memory.get("usable_gpu_gb")
         )
-    if key == "cost":
-        by_year = {o.key: list(o.by_year_usd) for o in result.cost_options}
-        return charts.cost_chart(by_year, labels=COST_OPTIONS)
     if key == "storage":
         storage = result.section("storage")
         bars = [

@@ -27,6 +27,13 @@ HIDDEN = {
     "explanation",
     "summary",
     "basis",
+    # cost: the cost page shows these in sentences and tables of their own
+    "recommended_option",
+    "years",
+    "region",
+    "capex_usd",
+    "running_usd",
+    "bill_of_materials_option",
 }
 
 

@@ -16,7 +16,7 @@ from sizing.engine.numbers import (
     format_range,
 )
 from sizing.engine.vocabulary import (
-    COST_OPTIONS,
+    REGIONS,
     VALUES,
     describe_value,
     in_sentence,
@@ -134,14 +134,13 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         words = VALUES["deployment.location"].get(model)
         return f"Recommended way to run it: {in_sentence(words) if words else 'to be agreed'}."
     if area == "cost":
-        option = COST_OPTIONS.get(result.recommended_option, "")
-        total = result.section("cost").get(result.recommended_option, {}).get("total_usd")
-        if option:
-            return (
-                f"Over {result.years} years we recommend {option.lower()}, at about "
-                f"{format_money(total)}; the other options are compared below."
-            )
-        return "Cost options are compared below."
+        best = result.recommended_cost
+        if best is None:
+            return "No option your rules allow has a public price yet; we will quote it."
+        return (
+            f"{best.label}: about {format_money(best.total_usd)} over {result.years} years, "
+            f"likely between {format_money(best.low_usd)} and {format_money(best.high_usd)}."
+        )
     return ""
 
 
@@ -222,13 +221,18 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
 
 
 def source_rows(result: StoredResult) -> list[str]:
-    """Every distinct source the engine cited (assumptions and prices), in order of appearance."""
+    """Every distinct source the engine cited (assumptions and prices), in order of appearance;
+    a price's source once, with its value, date, region and firmness."""
     seen: dict[str, None] = {}
+    priced = [str(price.get("source") or "") for price in result.price_sources]
     for item in result.assumptions:
-        if item.source:
+        if item.source and not any(p and item.source.startswith(p) for p in priced):
             seen.setdefault(item.source, None)
     for price in result.price_sources:
-        text = " — ".join(str(v) for v in price.values() if v)
-        if text:
-            seen.setdefault(text, None)
+        region = REGIONS.get(str(price.get("region") or ""), "")
+        when = "; ".join(str(v) for v in (price.get("as_of"), region, price.get("flag")) if v)
+        text = f"{price.get('item')}: {price.get('value')} — {price.get('source')}" + (
+            f" ({when})" if when else ""
+        )
+        seen.setdefault(text, None)
     return list(seen)

@@ -26,6 +26,10 @@ class CostOption:
     by_year_usd: tuple[float, ...]
     basis: str
     recommended: bool
+    capex_usd: float | None = None  # bought up front
+    running_usd: float | None = None
+    ruled_out_by: tuple[str, ...] = ()  # the customer's rules excluding it (vocabulary.RULES)
+    not_priced: str = ""  # why it has no figure ("" when it has one)
 
 
 @dataclass(frozen=True)
@@ -186,11 +190,40 @@ class StoredResult:
     @property
     def cost_options(self) -> tuple[CostOption, ...]:
         """The options the engine priced, in the vocabulary's order."""
+        return tuple(o for o in self.all_cost_options if o.total_usd is not None)
+
+    @property
+    def all_cost_options(self) -> tuple[CostOption, ...]:
+        """Every option the engine knows, priced or not (``not_priced`` says why)."""
         cost = self.section("cost")
+        constraints = cost.get("constraints")
+        excluded = constraints.get("excluded") if isinstance(constraints, Mapping) else None
+        missing = {
+            str(item.get("option")): str(item.get("reason") or "")
+            for item in cost.get("not_priced") or ()
+            if isinstance(item, Mapping)
+        }
         options = []
         for key, label in COST_OPTIONS.items():
             option = cost.get(key)
+            if key not in cost:
+                continue
+            rules = tuple(str(r) for r in (excluded or {}).get(key) or ())
             if not isinstance(option, Mapping):
+                options.append(
+                    CostOption(
+                        key=key,
+                        label=label,
+                        total_usd=None,
+                        low_usd=None,
+                        high_usd=None,
+                        by_year_usd=(),
+                        basis="",
+                        recommended=False,
+                        ruled_out_by=rules,
+                        not_priced=missing.get(key, ""),
+                    )
+                )
                 continue
             low, high = (list(option.get("range_usd") or []) + [None, None])[:2]
             options.append(
@@ -203,9 +236,53 @@ class StoredResult:
                     by_year_usd=tuple(float(v or 0) for v in option.get("by_year_usd") or ()),
                     basis=str(option.get("basis") or ""),
                     recommended=key == self.recommended_option,
+                    capex_usd=option.get("capex_usd"),
+                    running_usd=option.get("running_usd"),
+                    ruled_out_by=rules,
                 )
             )
         return tuple(options)
+
+    def option_label(self, key: str) -> str:
+        """A cost option's name ("" for none)."""
+        return COST_OPTIONS.get(key, "")
+
+    @property
+    def recommended_cost(self) -> CostOption | None:
+        """The recommended option, or None when nothing is priced."""
+        return next((o for o in self.cost_options if o.recommended), None)
+
+    def _cost_items(self, name: str) -> tuple[Mapping[str, Any], ...]:
+        return tuple(i for i in self.section("cost").get(name) or () if isinstance(i, Mapping))
+
+    @property
+    def cost_location_rule(self) -> str:
+        """The customer's "where it runs" answer behind a ``location`` rule ("" if none)."""
+        constraints = self.section("cost").get("constraints")
+        found = constraints.get("location") if isinstance(constraints, Mapping) else None
+        return str(found or "")
+
+    @property
+    def cost_reasons(self) -> tuple[str, ...]:
+        return tuple(str(r) for r in self.section("cost").get("reasons") or () if r)
+
+    @property
+    def cost_sensitivity(self) -> tuple[Mapping[str, Any], ...]:
+        """The prices that move the recommended total most, each at its low and high end."""
+        return self._cost_items("sensitivity")
+
+    @property
+    def bill_of_materials(self) -> tuple[Mapping[str, Any], ...]:
+        return self._cost_items("bill_of_materials")
+
+    @property
+    def bill_of_materials_option(self) -> str:
+        return str(self.section("cost").get("bill_of_materials_option") or "")
+
+    @property
+    def cost_in_euros(self) -> Mapping[str, Any]:
+        eur = self.section("cost").get("eur")
+        return eur if isinstance(eur, Mapping) else {}
 
     # --- what the engine says in words ------------------------------------------------------------
 

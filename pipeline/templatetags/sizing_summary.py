@@ -10,7 +10,7 @@ from django import template
 
 from pipeline.versions import latest_finished
 from reports.document import headline
-from sizing.engine.numbers import format_money, format_number
+from sizing.engine.numbers import format_number
 from sizing.results import read_result
 
 register = template.Library()
@@ -31,7 +31,9 @@ def sizing_summary(submission) -> dict[str, Any] | None:
         "days_range": figures["days_range_text"],
         "gpus_needed": figures["gpus_needed_text"],
         "backing": figures["backing_text"],
-        "cost_low": format_money(figures["cost_low"]) if figures["cost_low"] is not None else "",
-        "cost_high": format_money(figures["cost_high"]) if figures["cost_high"] is not None else "",
+        "cost_option": figures["cost_option"],
+        "cost_total": figures["cost_total_text"],
+        "cost_low": figures["cost_low_text"],
+        "cost_high": figures["cost_high_text"],
         "years": figures["years"],
     }

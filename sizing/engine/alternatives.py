@@ -3,9 +3,11 @@
 An accelerator is excluded when the customer's makers or software rule it out
 (:mod:`sizing.engine.platforms`), with the reason in words.  The others are sized for the
 same run (on the given count, else on the size that meets the deadline) and ranked: those
-that fit first, then those whose cloud price is published before those with a placeholder
-or borrowed price (:func:`sizing.engine.hardware.cloud_price_confirmed`), then the cheapest
-run.  At most :data:`MAX_ALTERNATIVES` are listed, the best of each maker always among them.
+that fit first, then those whose GPU-cloud price is published (a list price or a public quote,
+:func:`sizing.engine.accelerator_prices.cloud_price_confirmed`) before those with an estimated
+one, then the cheapest run; an accelerator with no public GPU-cloud price has no run cost and
+ranks after every priced one.  At most :data:`MAX_ALTERNATIVES` are listed, the best of each
+maker always among them.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cluster import RunEstimate, Searches, size_searched
-from .hardware import ACCELERATORS, AcceleratorSpec, cloud_price_confirmed
+from .hardware import ACCELERATORS, AcceleratorSpec
 from .parallelism import Workload, workload
 from .platforms import exclusion
 from .resolve import Resolved
@@ -75,6 +78,7 @@ def compare_accelerators(
             continue
         rr = _with_accelerator(r, acc)
         est = _sized_run(searches_for(workload(rr), rr, acc, flops, fitting))
+        hourly = gpu_cloud_price(acc.id)
         alts.append(
             Alternative(
                 accelerator=acc.id,
@@ -83,9 +87,9 @@ def compare_accelerators(
                 nodes=est.nodes,
                 wall_clock_days=est.wall_clock_days,
                 gpu_hours=est.gpu_hours,
-                run_cost_usd=est.gpu_hours * acc.cloud_usd_per_gpu_hour,
+                run_cost_usd=None if hourly is None else est.gpu_hours * hourly,
                 fits=est.plan.fits,
-                price_confirmed=cloud_price_confirmed(acc),
+                price_confirmed=cloud_price_confirmed(acc.id),
             )
         )
     return _shortlist(alts), tuple(excluded)
@@ -94,8 +98,8 @@ def compare_accelerators(
 def _shortlist(alts: list[Alternative]) -> tuple[Alternative, ...]:
     """At most ``MAX_ALTERNATIVES``, ranked; the best of each maker is always among them.
 
-    Unconfirmed prices rank last, so without the per-maker pick a maker whose prices are all
-    placeholders would drop out of the comparison altogether.
+    Unconfirmed and missing prices rank last, so without the per-maker pick a maker whose
+    prices are all estimates or unpublished would drop out of the comparison altogether.
     """
     ranked = sorted(alts, key=_cheapest_fitting_first)
     best_of_maker: dict[str, Alternative] = {}
@@ -106,11 +110,14 @@ def _shortlist(alts: list[Alternative]) -> tuple[Alternative, ...]:
     return tuple(sorted(picked, key=_cheapest_fitting_first))
 
 
-def _cheapest_fitting_first(alt: Alternative) -> tuple[bool, bool, float]:
-    """Fitting first, then a published cloud price before a placeholder one, then cheapest."""
-    cost = alt.run_cost_usd if math.isfinite(alt.run_cost_usd) else math.inf
-    return (not alt.fits, not alt.price_confirmed, cost)
+def _cheapest_fitting_first(alt: Alternative) -> tuple[bool, bool, bool, float]:
+    """Fitting first, then priced before unpriced, a published cloud price before an
+    estimated one, then cheapest."""
+    cost = alt.run_cost_usd
+    if cost is None or not math.isfinite(cost):
+        return (not alt.fits, True, not alt.price_confirmed, math.inf)
+    return (not alt.fits, False, not alt.price_confirmed, cost)
 
 
 def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
-    return replace(r, accelerator=acc.id, cloud_usd_per_gpu_hour=acc.cloud_usd_per_gpu_hour)
+    return replace(r, accelerator=acc.id)

@@ -424,13 +424,43 @@ _LISTED: dict[str, Assumption] = {
         "2024",
         "average draw relative to nameplate power",
     ),
-    # --- utilisation ---------------------------------------------------------------------
-    "utilisation_default": Assumption(
-        0.5,
+    # --- cost (cost_usage.py, cost_owned.py, cost_running.py) ----------------------------
+    "owned_max_utilisation": Assumption(
+        0.90,
+        "-",
+        _LLAMA3 + ": more than 90 % effective training time on 16,384 H100",
+        "2024",
+        "share of the year an owned cluster can run jobs (maintenance, repairs, queue gaps); "
+        "more demand than this buys more accelerators",
+    ),
+    "server_idle_draw_share": Assumption(
+        0.25,
         "-",
         _ENGINE,
         "2026-12-02",
-        "share of the year the cluster is busy when the roadmap does not say",
+        "power an idle accelerator server draws relative to its nameplate power",
+    ),
+    "fabric_switch_ports": Assumption(
+        64,
+        "ports",
+        _SUPERPOD + ": QM9700 switches with 64 x 400 Gb/s ports",
+        "2023",
+        "ports of one compute-fabric switch",
+    ),
+    "fabric_one_tier_max_nodes": Assumption(
+        64,
+        "nodes",
+        "H100 Freakonomics (substack.tech-talk-cto.com, Aug 2024): one switch layer up to 64 "
+        "nodes, two up to 2,048, three beyond",
+        "2024-08",
+        "largest cluster one layer of switches connects",
+    ),
+    "fabric_two_tier_max_nodes": Assumption(
+        2048,
+        "nodes",
+        "H100 Freakonomics (substack.tech-talk-cto.com, Aug 2024)",
+        "2024-08",
+        "largest cluster two layers of switches connect non-blocking",
     ),
 }
 
@@ -762,28 +792,6 @@ _UNLISTED: dict[str, Assumption] = {
         _CHOICE,
         "2026-12-02",
         "servers drawing this much or more are planned with direct liquid cooling",
-    ),
-    # --- cost (cost.py) -----------------------------------------------------------------
-    "hybrid_owned_share": Assumption(
-        0.5,
-        "-",
-        _CHOICE,
-        "2026-12-02",
-        "owned share of peak capacity in the hybrid option; peaks run on cloud on-demand",
-    ),
-    "buy_high_factor": Assumption(
-        1.2,
-        "x",
-        _CHOICE,
-        "2026-12-02",
-        "upper end of the range for owned hardware (delays, overruns)",
-    ),
-    "staff_fte_minimum": Assumption(
-        0.25,
-        "FTE",
-        _CHOICE + "; placeholder like staff_fte_per_gpu",
-        "2026-12-02",
-        "least operations staff an owned cluster needs",
     ),
     # --- concurrency and scheduler (explain.py) -----------------------------------------
     "concurrency_headroom_share": Assumption(

@@ -6,6 +6,7 @@ import datetime
 import math
 from typing import Any
 
+from .accelerator_prices import cloud_price_confirmed
 from .alternatives import Fitting, compare_accelerators, exclusion_of, searches_for
 from .assumptions import ASSUMPTIONS, value
 from .cluster import (
@@ -17,7 +18,7 @@ from .cluster import (
     size_searched,
 )
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
-from .cost import plan_cost
+from .cost import CostInputs, plan_cost
 from .deadline import deadline_result
 from .deployment import plan_deployment
 from .explain import (
@@ -29,7 +30,7 @@ from .explain import (
     headroom_gpus,
     risks,
 )
-from .hardware import ACCELERATORS, AcceleratorSpec, cloud_price_confirmed, peak_tflops
+from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .hosts import plan_hosts
 from .inputs import ADAPTER_METHODS, SizingInput
 from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
@@ -37,7 +38,7 @@ from .network import plan_network
 from .numbers import format_count
 from .parallelism import Plan, Workload, workload
 from .prices import PRICES
-from .provenance import UsedAssumption
+from .provenance import Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
 from .resilience import spare_nodes
 from .resolve import Resolved, resolve
@@ -62,13 +63,6 @@ _FLOPS_PER_TFLOP = 1e12
 _CLOUD_PRICE_KEY = "prices.cloud_on_demand_usd_per_gpu_hour"  # as resolve_site records it
 _TIMELINE_MIN_NODES = 16  # the trade-off table doubles nodes up to at least this many
 _TIMELINE_SPAN = 4  # ... or up to this many times the recommended nodes
-# The cheapest cost option decides the deployment model when the customer has no preference.
-_DEPLOYMENT_FOR_COST_OPTION = {
-    "cloud_on_demand": "cloud",
-    "cloud_reserved": "cloud",
-    "buy": "on_prem",
-    "hybrid": "hybrid",
-}
 
 
 def _run_for(searches: Searches) -> ClusterSizing:
@@ -138,18 +132,17 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     cost = plan_cost(
         r,
         acc,
-        gpus=total_gpus,
-        nodes=nodes,
-        storage_tb=storage.total_capacity_tb,
-        run_gpu_hours=run.gpu_hours,
-        allowed=_allowed_costs(r),
-        hours_range=(sure.low_factor, sure.high_factor),
-        cluster_range=(gpus_range[0] / total_gpus, gpus_range[1] / total_gpus),
+        CostInputs(
+            cluster_gpus=total_gpus,
+            gpus_per_run=run.gpus,
+            storage_tb=storage.total_capacity_tb,
+            run_gpu_hours=run.gpu_hours,
+            all_runs_days=run.wall_clock_days * math.ceil(r.experiments / runs_at_once),
+            gpu_hours_factors=(sure.low_factor, sure.high_factor),
+        ),
     )
     spare = spare_nodes(nodes)
-    deployment = plan_deployment(
-        r, acc, nodes + spare, _DEPLOYMENT_FOR_COST_OPTION[cost.recommended_option]
-    )
+    deployment = plan_deployment(r, acc, nodes + spare, cost.recommended_option)
     alternatives, excluded = compare_accelerators(r, flops, fitting)
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),
@@ -207,7 +200,7 @@ def _run_warnings(
     excluded = exclusion_of(r, acc)
     if excluded:
         warnings.append(f"{acc.name}: {excluded}")
-    if not cloud_price_confirmed(acc) and not _given(r, _CLOUD_PRICE_KEY):
+    if not cloud_price_confirmed(acc.id) and not _given(r, _CLOUD_PRICE_KEY):
         warnings.append(
             f"the cloud price of the {acc.name} is not confirmed (no published price was found): "
             "its cost figures are estimates until we have a quote"
@@ -448,14 +441,6 @@ def _bpp_dict(r: Resolved, bpp: BytesPerParam) -> dict[str, Any]:
     }
 
 
-def _allowed_costs(r: Resolved) -> tuple[str, ...]:
-    if r.air_gapped or r.dedicated_hardware or r.location in ("on_prem", "colocation"):
-        return ("buy",)
-    if r.location == "cloud":
-        return ("cloud_on_demand", "cloud_reserved")
-    return ("cloud_on_demand", "cloud_reserved", "buy", "hybrid")
-
-
 def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[TimelineOption, ...]:
     """The recommended size and 1, 2, 4 ... nodes from the memory minimum up."""
     r = searches.r
@@ -467,6 +452,7 @@ def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[Time
         if k * per_node >= min_gpus:
             counts.add(k * per_node)
         k *= 2
+    hourly = r.prices.gpu_cloud or r.prices.large_cloud
     out = []
     for g in sorted(counts):
         est = run if g == run.gpus else searches.run(g)
@@ -476,7 +462,7 @@ def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[Time
                 nodes=est.nodes,
                 wall_clock_days=est.wall_clock_days,
                 gpu_hours=est.gpu_hours,
-                cost_usd=est.gpu_hours * r.cloud_usd_per_gpu_hour,
+                cost_usd=None if hourly is None else est.gpu_hours * hourly.value,
                 meets_deadline=est.wall_clock_days <= r.deadline_days,
             )
         )
@@ -490,7 +476,7 @@ def _constants_used() -> tuple[UsedAssumption, ...]:
             key=key,
             value=a.value,
             unit=a.unit,
-            source=a.source,
+            source=f"{a.source} ({a.flag})" if isinstance(a, Price) else a.source,
             as_of=a.as_of,
             provided_by="default",
             rationale=a.rationale,

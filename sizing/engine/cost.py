@@ -1,249 +1,363 @@
-"""Three-year total cost of ownership: cloud on-demand, reserved, buy, hybrid.
+"""The cost over the planning horizon: every way to pay, the cheapest the customer's rules
+allow, what moves it, and when owning pays off.
 
-Per year ``k`` (demand grows by ``(1 + g)^(k-1)``)::
+One module per concern: :mod:`~.cost_usage` (the work from the answers),
+:mod:`~.cost_cloud` (renting), :mod:`~.cost_owned` (buying), :mod:`~.cost_running` (power,
+space, support, staff), :mod:`~.cost_hybrid` (owning, and owning a base with cloud peaks),
+:mod:`~.cost_options` (all options with one price set), :mod:`~.cost_choice` (rules,
+recommendation, break-even), :mod:`~.cost_sensitivity` (ranges), :mod:`~.cost_explain`
+(sentences).  Prices: :mod:`~.accelerator_prices`, :mod:`~.prices`, :mod:`~.price_set`.
+Formulas and worked examples: ``docs/cost.md``.
 
-    on_demand_k = gpus * 8760 * u * (1 + idle) * price_od * growth_k + storage
-    reserved_k  = gpus * 8760 * price_res * growth_k + storage
-    buy_1       = gpus * price_gpu * server_mult / (1 - net_share) + opex
-    opex_k      = support * capex + power + space + staff + storage
-    power       = nodes * server_kW * draw * 8760 * PUE * USD/kWh
-    hybrid_k    = f * buy_k + (1 - f) * on_demand_k          (f: hybrid_owned_share)
+Each option's range combines its price range (:mod:`~.cost_sensitivity`) with the range of
+the accelerator-hours (the cross-validated error of the compute estimate,
+:mod:`~.ranges`): the hours' factors apply to ``scales_with_gpu_hours_usd`` of the option,
+the rest of the total (owned capacity, commitments, storage) is held, and the two are
+combined as independent errors, like the prices among themselves::
 
-The break-even utilisation solves ``on_demand(u) = buy``.
+    low  = T - sqrt((T - low_prices)^2 + (S * (1 - f_low))^2)
+    high = T + sqrt((high_prices - T)^2 + (S * (f_high - 1))^2)
 
-References
-----------
-.. [1] Epoch AI training-cost-trends @ 263c40a (server multiplier 1.64,
-       interconnect 19 % of cluster cost, 75 % power draw, 5-year life).
-.. [2] CBRE H2 2024 colocation rate; Uptime 2024 PUE; EIA 2025 power price.
+with ``T`` the total, ``S`` the part that scales with accelerator-hours and ``f_low``,
+``f_high`` the hours' factors.  The cost of one run in the cloud scales with the factors.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
-from .assumptions import value
-from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
-from .prices import price
+from .cost_choice import BreakEven, Choice, break_even, choose, excluded_by
+from .cost_cloud import Priced
+from .cost_explain import ExplainInput, basis, not_priced, reasons
+from .cost_options import (
+    CLOUD_LARGE,
+    CLOUD_ON_DEMAND,
+    OWNED_OPTIONS,
+    CostCase,
+    PricedOptions,
+    price_options,
+)
+from .cost_owned import BomLine
+from .cost_sensitivity import Swing, largest, swings, total_range, with_gpu_hours
+from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR, Usage, usage
+from .hardware import AcceleratorSpec
+from .price_set import PriceSet, UsedPrice
 from .ranges import scale_range
 from .resolve import Resolved
+from .vocabulary import CONSTANTS, describe_price
 
-_HOURS_PER_YEAR = 8760.0
-_MONTHS_PER_YEAR = 12.0
-_GB_PER_TB = 1000.0
+_SENSITIVITY_SHOWN = 3  # prices the proposal names as moving the total most
 
 
 @dataclass(frozen=True)
 class CostOption:
+    """One way to pay over the horizon [USD]."""
+
     total_usd: float
     by_year_usd: tuple[float, ...]
     low_usd: float
     high_usd: float
     basis: str
+    capex_usd: float  # bought up front
+    running_usd: float  # everything else
+    scales_with_gpu_hours_usd: float  # the part proportional to accelerator-hours
+    residual_value_usd: float  # book value of owned hardware after the horizon
+
+
+@dataclass(frozen=True)
+class UsageOut:
+    basis: str  # "roadmap" | "utilisation" | "planned_runs"
+    known: bool
+    runs_per_month: float | None
+    gpus_per_run: int
+    gpu_hours_per_run: float  # [GPU-h]
+    gpu_hours_by_year: tuple[float, ...]  # [GPU-h]
+    owned_gpus_by_year: tuple[int, ...]  # [GPUs] an owned cluster's size, hot spares included
+    utilisation_by_year: tuple[float, ...]  # [-] busy share of its working accelerators
+
+
+@dataclass(frozen=True)
+class SensitivityItem:
+    price: str  # price key (labels: vocabulary.CONSTANTS)
+    unit: str
+    low_value: float
+    high_value: float
+    total_low_usd: float  # the recommended option's total with the price at its low end
+    total_high_usd: float
+    recommended_at_low: str  # the option that would then be cheapest
+    recommended_at_high: str
+
+
+@dataclass(frozen=True)
+class Constraints:
+    excluded: dict[str, tuple[str, ...]]  # option -> rules excluding it
+    binding: tuple[str, ...]  # rules that exclude the cheapest option overall
+    cheapest_overall: str | None
+    relax_saving_usd: float | None  # [USD] saved by dropping the binding rules
+    location: str | None  # the customer's answer behind the "location" rule
+
+
+@dataclass(frozen=True)
+class EuroView:
+    usd_per_eur: float
+    as_of: str
+    source: str
+    total_eur: float
+    low_eur: float
+    high_eur: float
 
 
 @dataclass(frozen=True)
 class CostResult:
-    cloud_on_demand: CostOption
-    cloud_reserved: CostOption
-    buy: CostOption
-    hybrid: CostOption
-    break_even_utilisation: float | None
-    recommended_option: str
-    utilisation: float
+    options: dict[str, CostOption | None]
+    recommended_option: str | None
     years: int
-    one_run_cloud_usd: float
-    one_run_cloud_range_usd: tuple[float, float]  # with the accelerator-hours' range
+    region: str  # "north_america" | "eu"
+    usage: UsageOut
+    utilisation: float | None  # [-] of an owned cluster in year one at the stated usage
+    one_run_cloud_usd: float | None
+    one_run_cloud_range_usd: tuple[float, float] | None  # with the accelerator-hours' range
+    owned_per_month_usd: float | None  # [USD/month] owning the cluster before any run
+    break_even_utilisation: float | None
+    break_even_months: float | None
+    break_even_runs_per_month: float | None
+    constraints: Constraints
+    sensitivity: tuple[SensitivityItem, ...]
+    capex_usd: float | None  # of the recommended option
+    running_usd: float | None
+    bill_of_materials: tuple[BomLine, ...]  # of the owned option shown
+    bill_of_materials_option: str | None
+    eur: EuroView | None
+    not_priced: tuple[dict[str, str], ...]
+    reasons: tuple[str, ...]
     price_sources: tuple[dict[str, str], ...]
 
 
-def _option(by_year: list[float], low: float, high: float, basis: str) -> CostOption:
-    total = sum(by_year)
-    return CostOption(
-        total_usd=total,
-        by_year_usd=tuple(by_year),
-        low_usd=total * low,
-        high_usd=total * high,
-        basis=basis,
+@dataclass(frozen=True)
+class CostInputs:
+    """The sized plan the cost is for."""
+
+    cluster_gpus: int
+    gpus_per_run: int
+    storage_tb: float
+    run_gpu_hours: float  # [GPU-h] one run
+    all_runs_days: float  # [d] all planned runs on the cluster
+    # [x] low and high factors of the accelerator-hours (``ranges.confidence``)
+    gpu_hours_factors: tuple[float, float] = (1.0, 1.0)
+
+
+def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult:
+    """Price the plan every way, choose, explain (see module docstring)."""
+    prices = r.prices
+    work = usage(
+        r,
+        run_gpu_hours=plan.run_gpu_hours,
+        gpus_per_run=plan.gpus_per_run,
+        cluster_gpus=plan.cluster_gpus,
+        all_runs_days=plan.all_runs_days,
     )
-
-
-def _ranged(option: CostOption, factors: tuple[float, float]) -> CostOption:
-    """The option with its range widened by the range of the accelerators needed."""
-    low, high = scale_range(option.low_usd, option.high_usd, factors)
-    return replace(option, low_usd=low, high_usd=high)
-
-
-def _midpoint(a: float, b: float) -> float:
-    return (a + b) / 2.0
-
-
-def plan_cost(
-    r: Resolved,
-    acc: AcceleratorSpec,
-    *,
-    gpus: int,
-    nodes: int,
-    storage_tb: float,
-    run_gpu_hours: float,
-    allowed: tuple[str, ...],
-    hours_range: tuple[float, float] = (1.0, 1.0),
-    cluster_range: tuple[float, float] = (1.0, 1.0),
-) -> CostResult:
-    """TCO of the recommended cluster (see module docstring).
-
-    ``hours_range`` and ``cluster_range``: low and high factors of the accelerator-hours and of
-    the accelerators needed (``sizing.engine.ranges``); the cost of one run scales with the
-    first, each option's range with the second.
-    """
-    u, years = r.utilisation, r.years
-    growth = [(1.0 + r.roadmap_growth) ** k for k in range(years)]
-    storage_year = storage_tb * _GB_PER_TB * price("storage_usd_per_gb_month") * _MONTHS_PER_YEAR
-    idle = price("cloud_idle_share")
-    od = [
-        gpus * _HOURS_PER_YEAR * u * (1.0 + idle) * r.cloud_usd_per_gpu_hour * g + storage_year * g
-        for g in growth
-    ]
-    res = [
-        gpus * _HOURS_PER_YEAR * r.cloud_reserved_usd_per_gpu_hour * g + storage_year * g
-        for g in growth
-    ]
-    capex, buy = _buy_by_year(
-        r, acc, gpus=gpus, nodes=nodes, growth=growth, storage_year=storage_year
+    case = CostCase(
+        acc=acc,
+        usage=work,
+        cluster_gpus=plan.cluster_gpus,
+        gpus_per_node=r.gpus_per_node,
+        storage_tb=plan.storage_tb,
+        hybrid_in_colocation=r.location != "on_prem",
     )
-    owned = value("hybrid_owned_share")
-    hybrid = [owned * b + (1.0 - owned) * o for b, o in zip(buy, od, strict=True)]
-    residual = 1.0 - years / price("depreciation_years")
-    buy_low = 1.0 - max(0.0, residual) * capex / max(sum(buy), 1.0)
-    buy_high = value("buy_high_factor")
-    lo, hi = price("cloud_low_factor"), price("cloud_high_factor")
+    priced = price_options(case, prices)
+    option_totals = {k: p.total_usd for k, p in priced.options.items() if p is not None}
+    excluded = excluded_by(r)
+    choice = choose(option_totals, excluded)
+    all_swings = swings(case, prices)
     options = {
-        "cloud_on_demand": _option(
-            od,
-            lo,
-            hi,
-            f"{gpus} GPUs x {u:.0%} of the year at "
-            f"${r.cloud_usd_per_gpu_hour:.2f}/GPU-h (+{idle:.0%} idle)",
-        ),
-        "cloud_reserved": _option(
-            res,
-            lo,
-            hi,
-            f"{gpus} GPUs reserved all year at ${r.cloud_reserved_usd_per_gpu_hour:.2f}/GPU-h",
-        ),
-        "buy": _option(
-            buy,
-            buy_low,
-            buy_high,
-            "hardware, network, support, power with PUE, space, "
-            "staff, storage; low = minus residual value after the horizon",
-        ),
-        "hybrid": _option(
-            hybrid,
-            _midpoint(buy_low, lo),
-            _midpoint(buy_high, hi),
-            "half the capacity owned, peaks on cloud on-demand",  # hybrid_owned_share 0.5
-        ),
+        key: None if p is None else _option(key, p, all_swings, case, prices, plan)
+        for key, p in priced.options.items()
     }
-    options = {key: _ranged(option, cluster_range) for key, option in options.items()}
-    per_u = sum(
-        (gpus * _HOURS_PER_YEAR * (1.0 + idle) * r.cloud_usd_per_gpu_hour * g) for g in growth
+    owned_key = _owned_shown(choice, option_totals, excluded)
+    rented_key = CLOUD_ON_DEMAND if CLOUD_ON_DEMAND in option_totals else CLOUD_LARGE
+    even = (
+        break_even(case, prices, owned=owned_key, rented=rented_key, capacity=priced.capacity)
+        if owned_key
+        else BreakEven(None, None, None)
     )
-    fixed_od = storage_year * sum(growth)
-    breakeven = (sum(buy) - fixed_od) / per_u if per_u > 0 else None
-    candidates = [k for k in options if k in allowed] or list(options)
-    best = min(candidates, key=lambda k: options[k].total_usd)
-    run_cost = run_gpu_hours * r.cloud_usd_per_gpu_hour
+    best = choice.recommended
+    chosen = options.get(best) if best else None
+    usage_out = _usage_out(work, priced)
+    one_run = _one_run(plan.run_gpu_hours, prices)
+    owned_monthly = _owned_per_month(case, prices, owned_key, priced)
     return CostResult(
-        cloud_on_demand=options["cloud_on_demand"],
-        cloud_reserved=options["cloud_reserved"],
-        buy=options["buy"],
-        hybrid=options["hybrid"],
-        break_even_utilisation=breakeven,
+        options=options,
         recommended_option=best,
-        utilisation=u,
-        years=years,
-        one_run_cloud_usd=run_cost,
-        one_run_cloud_range_usd=scale_range(run_cost, run_cost, hours_range),
-        price_sources=_price_sources(r, acc),
+        years=r.years,
+        region=r.price_region,
+        usage=usage_out,
+        utilisation=usage_out.utilisation_by_year[0] if work.known else None,
+        one_run_cloud_usd=one_run,
+        one_run_cloud_range_usd=(
+            None if one_run is None else scale_range(one_run, one_run, plan.gpu_hours_factors)
+        ),
+        owned_per_month_usd=owned_monthly,
+        break_even_utilisation=even.utilisation,
+        break_even_months=even.months,
+        break_even_runs_per_month=even.runs_per_month,
+        constraints=Constraints(
+            excluded={k: v for k, v in excluded.items() if v},
+            binding=choice.binding,
+            cheapest_overall=choice.cheapest_overall,
+            relax_saving_usd=choice.relax_saving_usd,
+            location=r.location,
+        ),
+        sensitivity=_sensitivity(best, all_swings, excluded),
+        capex_usd=chosen.capex_usd if chosen else None,
+        running_usd=chosen.running_usd if chosen else None,
+        bill_of_materials=priced.owned[owned_key].bought.bill if owned_key else (),
+        bill_of_materials_option=owned_key,
+        eur=_euro(chosen, prices.usd_per_eur),
+        not_priced=not_priced(acc, priced.options, prices),
+        reasons=reasons(
+            ExplainInput(
+                r=r,
+                choice=choice,
+                options=options,
+                usage=work,
+                even=even,
+                owned_key=owned_key,
+                utilisation=usage_out.utilisation_by_year[0],
+                one_run_usd=one_run,
+                owned_per_month_usd=owned_monthly,
+            )
+        ),
+        price_sources=_price_sources(prices),
     )
 
 
-def _buy_by_year(
-    r: Resolved,
-    acc: AcceleratorSpec,
-    *,
-    gpus: int,
-    nodes: int,
-    growth: list[float],
-    storage_year: float,
-) -> tuple[float, list[float]]:
-    """Capital cost and the cost of owning the cluster each year [USD] [1]_ [2]_.
-
-    Year one buys the cluster; later years buy the growth.  Every year pays
-    support, power with PUE, space, staff and storage.
-    """
-    server_kw = acc.server_power_kw * r.gpus_per_node / REFERENCE_SERVER_GPUS
-    hw_capex = gpus * r.purchase_usd_per_gpu * price("server_cost_multiplier")
-    capex = hw_capex / (1.0 - price("interconnect_share"))
-    staff_fte = max(value("staff_fte_minimum"), gpus * price("staff_fte_per_gpu"))
-    buy: list[float] = []
-    prev = 1.0
-    for k, g in enumerate(growth):
-        extra = capex * (g - prev) if k else capex
-        prev = g
-        power = (
-            nodes
-            * g
-            * server_kw
-            * value("server_power_draw_share")
-            * _HOURS_PER_YEAR
-            * r.pue
-            * r.electricity_usd_per_kwh
-        )
-        space = nodes * g * server_kw * r.colocation_usd_per_kw_month * _MONTHS_PER_YEAR
-        opex = (
-            price("support_share_per_year") * capex * g
-            + power
-            + space
-            + staff_fte * r.staff_usd_per_year * g
-            + storage_year * g
-        )
-        buy.append(extra + opex)
-    return capex, buy
-
-
-def _price_sources(r: Resolved, acc: AcceleratorSpec) -> tuple[dict[str, str], ...]:
-    """The prices behind the comparison, with where and when they were read."""
-    return (
-        {
-            "item": f"{acc.name} cloud price",
-            "value": f"${r.cloud_usd_per_gpu_hour:.2f}/GPU-h",
-            "source": acc.price_source,
-            "as_of": acc.cloud_price_date,
-        },
-        {
-            "item": f"{acc.name} purchase price",
-            "value": f"${r.purchase_usd_per_gpu:,.0f}/GPU",
-            "source": acc.price_source,
-            "as_of": acc.purchase_date,
-        },
-        {
-            "item": "electricity",
-            "value": f"${r.electricity_usd_per_kwh:.3f}/kWh",
-            "source": "EIA 2025 / Eurostat H1 2024",
-            "as_of": "2025",
-        },
-        {
-            "item": "space and power capacity",
-            "value": f"${r.colocation_usd_per_kw_month:.2f}/kW-month",
-            "source": "CBRE North America Data Center Trends H2 2024",
-            "as_of": "2024-H2",
-        },
-        {
-            "item": "storage",
-            "value": f"${price('storage_usd_per_gb_month'):.2f}/GB-month",
-            "source": "CoreWeave list price",
-            "as_of": "2026-09-20",
-        },
+def _option(
+    key: str,
+    p: Priced,
+    all_swings: tuple[Swing, ...],
+    case: CostCase,
+    prices: PriceSet,
+    plan: CostInputs,
+) -> CostOption:
+    price_low, price_high = total_range(key, p.total_usd, all_swings)
+    low, high = with_gpu_hours(
+        p.total_usd, (price_low, price_high), p.scales_usd, plan.gpu_hours_factors
     )
+    return CostOption(
+        total_usd=p.total_usd,
+        by_year_usd=p.by_year_usd,
+        low_usd=low,
+        high_usd=high,
+        basis=basis(key, p, case.usage, prices),
+        capex_usd=p.capex_usd,
+        running_usd=p.running_usd,
+        scales_with_gpu_hours_usd=p.scales_usd,
+        residual_value_usd=p.residual_usd,
+    )
+
+
+def _owned_shown(
+    choice: Choice, option_totals: dict[str, float], excluded: dict[str, tuple[str, ...]]
+) -> str | None:
+    """The owned option the bill of materials and the break-even are about: the recommended
+    one if it is owned, else the cheapest allowed owned option, else the cheapest owned."""
+    if choice.recommended in OWNED_OPTIONS:
+        return choice.recommended
+    owned = [k for k in OWNED_OPTIONS if k in option_totals]
+    allowed = [k for k in owned if not excluded.get(k)]
+    pool = allowed or owned
+    return min(pool, key=lambda k: option_totals[k]) if pool else None
+
+
+def _usage_out(work: Usage, priced: PricedOptions) -> UsageOut:
+    capacity = priced.capacity
+    return UsageOut(
+        basis=work.basis,
+        known=work.known,
+        runs_per_month=work.runs_per_month,
+        gpus_per_run=work.gpus_per_run,
+        gpu_hours_per_run=work.gpu_hours_per_run,
+        gpu_hours_by_year=work.gpu_hours_by_year,
+        owned_gpus_by_year=priced.owned_gpus,
+        utilisation_by_year=tuple(
+            min(1.0, hours / (gpus * HOURS_PER_YEAR))
+            for hours, gpus in zip(work.gpu_hours_by_year, capacity, strict=True)
+        ),
+    )
+
+
+def _one_run(run_gpu_hours: float, prices: PriceSet) -> float | None:
+    """One run in the GPU cloud (else the large cloud), without idle time [USD]."""
+    price = prices.gpu_cloud or prices.large_cloud
+    return None if price is None else run_gpu_hours * price.value
+
+
+def _owned_per_month(
+    case: CostCase, prices: PriceSet, owned_key: str | None, priced: PricedOptions
+) -> float | None:
+    """Owning the first year's cluster for the horizon with no work, per month [USD]."""
+    if owned_key is None:
+        return None
+    idle = replace(case.usage, gpu_hours_by_year=tuple(0.0 for _ in case.usage.gpu_hours_by_year))
+    empty = price_options(
+        CostCase(case.acc, idle, priced.capacity[0], case.gpus_per_node, case.storage_tb, True),
+        prices,
+    ).options.get(owned_key)
+    if empty is None:
+        return None
+    return empty.total_usd / (len(case.usage.gpu_hours_by_year) * MONTHS_PER_YEAR)
+
+
+def _sensitivity(
+    best: str | None, all_swings: tuple[Swing, ...], excluded: dict[str, tuple[str, ...]]
+) -> tuple[SensitivityItem, ...]:
+    if best is None:
+        return ()
+    out = []
+    for swing in largest(best, all_swings, _SENSITIVITY_SHOWN):
+        out.append(
+            SensitivityItem(
+                price=swing.key,
+                unit=swing.unit,
+                low_value=swing.low_value,
+                high_value=swing.high_value,
+                total_low_usd=swing.at_low_usd[best],
+                total_high_usd=swing.at_high_usd[best],
+                recommended_at_low=choose(swing.at_low_usd, excluded).recommended or best,
+                recommended_at_high=choose(swing.at_high_usd, excluded).recommended or best,
+            )
+        )
+    return tuple(out)
+
+
+def _euro(chosen: CostOption | None, rate: UsedPrice) -> EuroView | None:
+    if chosen is None:
+        return None
+    return EuroView(
+        usd_per_eur=rate.value,
+        as_of=rate.as_of,
+        source=rate.source,
+        total_eur=chosen.total_usd / rate.value,
+        low_eur=chosen.low_usd / rate.value,
+        high_eur=chosen.high_usd / rate.value,
+    )
+
+
+def _price_sources(prices: PriceSet) -> tuple[dict[str, str], ...]:
+    """Every price the comparison used, with its source, date, region and firmness."""
+    out = []
+    for field in fields(prices):
+        found = getattr(prices, field.name)
+        if not isinstance(found, UsedPrice):
+            continue
+        out.append(
+            {
+                "item": CONSTANTS.get(found.key, found.key),
+                "value": describe_price(found.value, found.unit),
+                "source": found.source,
+                "as_of": found.as_of,
+                "flag": found.flag,
+                "region": found.region,
+            }
+        )
+    return tuple(out)

@@ -14,11 +14,23 @@ from dataclasses import dataclass
 from .assumptions import value, whole
 from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
 from .resolve import Resolved
+from .vocabulary import COST_OPTIONS, VALUES, in_sentence
+
+# The cheapest cost option decides the deployment model when the customer has no preference.
+_DEPLOYMENT_FOR_COST_OPTION = {
+    "cloud_on_demand": "cloud",
+    "cloud_hyperscaler": "cloud",
+    "cloud_reserved_1yr": "cloud",
+    "cloud_reserved": "cloud",
+    "buy": "on_prem",
+    "colocation": "colocation",
+    "hybrid": "hybrid",
+}
 
 
 @dataclass(frozen=True)
 class DeploymentResult:
-    recommended_model: str  # "on_prem" | "colocation" | "cloud" | "hybrid"
+    recommended_model: str  # "on_prem" | "colocation" | "cloud" | "hybrid" | "" (to agree)
     reasons: tuple[str, ...]
     security_measures: tuple[str, ...]
     facility_power_kw: float  # IT load at nameplate [kW]
@@ -30,9 +42,12 @@ class DeploymentResult:
 
 
 def plan_deployment(
-    r: Resolved, acc: AcceleratorSpec, nodes: int, cost_preference: str
+    r: Resolved, acc: AcceleratorSpec, nodes: int, cost_option: str | None
 ) -> DeploymentResult:
-    """Pick a deployment model from the constraints, then the facility it needs."""
+    """Pick a deployment model from the constraints, then the facility it needs.
+
+    ``cost_option`` is the cheapest option the rules allow (None: none is priced).
+    """
     reasons: list[str] = []
     security: list[str] = []
     choice = r.location
@@ -54,11 +69,18 @@ def plan_deployment(
             "export-controlled work: dedicated hardware with access control by nationality"
         )
         security.append("export-control screening of staff and vendors")
-    if choice is None:
-        choice = cost_preference
-        reasons.append(f"lowest three-year cost at the expected utilisation: {cost_preference}")
+    if choice is None and cost_option is not None:
+        choice = _DEPLOYMENT_FOR_COST_OPTION[cost_option]
+        reasons.append(
+            f"the cheapest way to pay over {r.years} years: "
+            f"{in_sentence(COST_OPTIONS[cost_option])}"
+        )
+    elif choice is None:
+        choice = ""
+        reasons.append("no option has a public price yet: where it runs is to be agreed")
     elif r.location is not None:
-        reasons.append(f"customer preference: {r.location}")
+        place = VALUES["deployment.location"].get(r.location, r.location)
+        reasons.append(f"your preference: {in_sentence(place)}")
     if r.air_gapped:
         security += [
             "no internet access from training nodes; packages and models through a "
@@ -73,6 +95,7 @@ def plan_deployment(
     else:
         security += ["physical access control to the racks", "encrypted storage at rest"]
     security.append("role-based access to data and checkpoints; audit logging")
+    pue = r.prices.pue_colocation if choice == "colocation" else r.prices.pue_own
     server_kw = acc.server_power_kw * r.gpus_per_node / REFERENCE_SERVER_GPUS
     it_kw = server_kw * nodes
     per_rack, rack_kw, cooling = _racks(server_kw)
@@ -81,7 +104,7 @@ def plan_deployment(
         reasons=tuple(reasons),
         security_measures=tuple(dict.fromkeys(security)),
         facility_power_kw=it_kw,
-        facility_power_with_pue_kw=it_kw * r.pue,
+        facility_power_with_pue_kw=it_kw * pue.value,
         rack_power_kw=rack_kw,
         nodes_per_rack=per_rack,
         racks=-(-nodes // per_rack),

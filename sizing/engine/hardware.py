@@ -1,4 +1,6 @@
-"""Accelerator catalog: dense peak throughput, memory, fabric, power and prices.
+"""Accelerator catalog: dense peak throughput, memory, fabric and power.
+
+Prices are in :mod:`sizing.engine.accelerator_prices`.
 
 Figures are copied from the reference hardware catalog (compiled 2026-12-02)
 with their source and date.  TFLOPS are **dense** peaks (without 2:4
@@ -11,19 +13,13 @@ References
 .. [2] NVIDIA A100/H100/H200/B200/L40S/L4 datasheets via glennklockwood.com
        and cli99/llm-analysis gpu_configs @ d841e40 (2024-11-13).
 .. [3] AMD ROCm MI300 documentation; Intel Gaudi HotChips 2024.
-.. [4] Epoch AI training-cost-trends @ 263c40a, "Hardware prices.csv".
-.. [5] Cloud list prices: AWS (2026-11-09, after the June-2025 cut),
-       CoreWeave (2026-09-20), Azure/GCP via Epoch (2025-03-17).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-
-from .prices import price
 
 REFERENCE_SERVER_GPUS = 8  # server_power_kw is quoted for a server of this many GPUs
 
@@ -33,8 +29,7 @@ class AcceleratorSpec:
     """One accelerator model.
 
     Attributes: peaks in [TFLOPS] (dense), memory in [GB], bandwidths in
-    [TB/s] (HBM) and [GB/s] (scale-up, bidirectional per GPU), power in [W],
-    prices in [USD] and [USD/GPU-h].
+    [TB/s] (HBM) and [GB/s] (scale-up, bidirectional per GPU), power in [W].
     """
 
     id: str
@@ -54,12 +49,6 @@ class AcceleratorSpec:
     pcie_gen: int
     nic_gbps_per_gpu: float  # compute-fabric NIC per GPU in reference nodes
     server_power_kw: float  # max power of a REFERENCE_SERVER_GPUS-GPU server [kW]
-    purchase_usd_per_gpu: float
-    purchase_date: str
-    cloud_usd_per_gpu_hour: float
-    cloud_reserved_usd_per_gpu_hour: float
-    cloud_price_date: str
-    price_source: str
     source: str
 
 
@@ -68,11 +57,6 @@ def _spec(**kw: object) -> AcceleratorSpec:
 
 
 _NV = "NVIDIA datasheet via glennklockwood.com / cli99 llm-analysis @ d841e40"
-_EPP = "Epoch AI training-cost-trends 'Hardware prices.csv' @ 263c40a"
-# Reserved (3-year commitment) prices where no provider publishes one are the
-# on-demand price times the observed 3-yr/on-demand ratio of GCP a3-highgpu
-# (4.86/11.06 = 0.44, 2025-03-17): the price "reserved_discount".
-_RES = price("reserved_discount")
 
 _SPECS = (
     _spec(
@@ -93,13 +77,6 @@ _SPECS = (
         pcie_gen=4,
         nic_gbps_per_gpu=200,
         server_power_kw=6.5,
-        purchase_usd_per_gpu=15000,
-        purchase_date="2020-07",
-        cloud_usd_per_gpu_hour=2.74,
-        cloud_reserved_usd_per_gpu_hour=1.45,
-        cloud_price_date="2026-11-09",
-        price_source="AWS p4d on-demand after the 2025 cut (2026-11-09); 3-yr 1.45 (2024-08-03); "
-        + _EPP,
         source=_NV + "; DGX A100 6.5 kW",
     ),
     _spec(
@@ -120,12 +97,6 @@ _SPECS = (
         pcie_gen=4,
         nic_gbps_per_gpu=200,
         server_power_kw=6.5,
-        purchase_usd_per_gpu=17349,
-        purchase_date="2025-03-04",
-        cloud_usd_per_gpu_hour=3.43,
-        cloud_reserved_usd_per_gpu_hour=1.81,
-        cloud_price_date="2026-11-09",
-        price_source="AWS p4de on-demand (2026-11-09); 3-yr 1.81 (2024-08-03); " + _EPP,
         source=_NV + "; DGX A100 6.5 kW",
     ),
     _spec(
@@ -146,13 +117,6 @@ _SPECS = (
         pcie_gen=5,
         nic_gbps_per_gpu=400,
         server_power_kw=10.2,
-        purchase_usd_per_gpu=36018,
-        purchase_date="2024-07-31",
-        cloud_usd_per_gpu_hour=6.88,
-        cloud_reserved_usd_per_gpu_hour=4.86,
-        cloud_price_date="2026-11-09",
-        price_source="AWS p5 on-demand (2026-11-09); GCP a3-highgpu 3-yr 4.86 (2025-03-17); "
-        + _EPP,
         source=_NV + "; DGX H100 10.2 kW",
     ),
     _spec(
@@ -173,12 +137,6 @@ _SPECS = (
         pcie_gen=5,
         nic_gbps_per_gpu=200,
         server_power_kw=5.0,
-        purchase_usd_per_gpu=24500,
-        purchase_date="2025-03-03",
-        cloud_usd_per_gpu_hour=6.98,
-        cloud_reserved_usd_per_gpu_hour=4.31,
-        cloud_price_date="2025-03-17",
-        price_source="Azure NC40ads H100 v5 (H100 NVL) on-demand and 3-yr (2025-03-17); " + _EPP,
         source="NVIDIA H100 PCIe product brief PB-11133-001_v02 (2022-11); server power U",
     ),
     _spec(
@@ -199,12 +157,6 @@ _SPECS = (
         pcie_gen=5,
         nic_gbps_per_gpu=400,
         server_power_kw=10.2,
-        purchase_usd_per_gpu=36018,
-        purchase_date="2024-07-31",
-        cloud_usd_per_gpu_hour=6.88,
-        cloud_reserved_usd_per_gpu_hour=4.86,
-        cloud_price_date="2026-11-09",
-        price_source="no public price: H100 SXM prices used (same die)",
         source="same die as H100 SXM5 (derived); NVLink 400 GB/s per DeepSeek-V3 report 3.1 (U)",
     ),
     _spec(
@@ -225,12 +177,6 @@ _SPECS = (
         pcie_gen=5,
         nic_gbps_per_gpu=400,
         server_power_kw=10.2,
-        purchase_usd_per_gpu=39083,
-        purchase_date="2025-01-31",
-        cloud_usd_per_gpu_hour=7.91,
-        cloud_reserved_usd_per_gpu_hour=7.91 * _RES,
-        cloud_price_date="2026-08-06",
-        price_source="AWS p5en on-demand (2026-08-06); reserved = on-demand x 0.44; " + _EPP,
         source="Epoch chip dataset; NVIDIA H200 page; DGX H200 10.2 kW",
     ),
     _spec(
@@ -251,12 +197,6 @@ _SPECS = (
         pcie_gen=5,
         nic_gbps_per_gpu=400,
         server_power_kw=14.3,
-        purchase_usd_per_gpu=47409,
-        purchase_date="2024-12-17",
-        cloud_usd_per_gpu_hour=8.60,
-        cloud_reserved_usd_per_gpu_hour=8.60 * _RES,
-        cloud_price_date="2026-09-20",
-        price_source="CoreWeave HGX B200 on-demand (2026-09-20); reserved = x 0.44; " + _EPP,
         source="NVIDIA Blackwell datasheet (dense = half the sparse table); DGX B200 14.3 kW",
     ),
     _spec(
@@ -277,12 +217,6 @@ _SPECS = (
         pcie_gen=4,
         nic_gbps_per_gpu=100,
         server_power_kw=4.5,
-        purchase_usd_per_gpu=10000,
-        purchase_date="2026-12-02",
-        cloud_usd_per_gpu_hour=2.25,
-        cloud_reserved_usd_per_gpu_hour=2.25 * _RES,
-        cloud_price_date="2026-09-20",
-        price_source="CoreWeave L40S on-demand (2026-09-20); purchase price not found (U, placeholder)",
         source="NVIDIA L40S datasheet; server power U",
     ),
     _spec(
@@ -303,12 +237,6 @@ _SPECS = (
         pcie_gen=4,
         nic_gbps_per_gpu=100,
         server_power_kw=4.0,
-        purchase_usd_per_gpu=4649,
-        purchase_date="2020-10-05",
-        cloud_usd_per_gpu_hour=1.0,
-        cloud_reserved_usd_per_gpu_hour=1.0 * _RES,
-        cloud_price_date="2026-12-02",
-        price_source="cloud price not in the reference (U, placeholder 1.00); purchase " + _EPP,
         source="servethehome.com spec table; Microway via llmperf.net",
     ),
     _spec(
@@ -329,12 +257,6 @@ _SPECS = (
         pcie_gen=4,
         nic_gbps_per_gpu=50,
         server_power_kw=1.5,
-        purchase_usd_per_gpu=3000,
-        purchase_date="2026-12-02",
-        cloud_usd_per_gpu_hour=0.8,
-        cloud_reserved_usd_per_gpu_hour=0.8 * _RES,
-        cloud_price_date="2026-12-02",
-        price_source="prices not in the reference (U, placeholders)",
         source="NVIDIA L4 datasheet (dense = half the sparse figures)",
     ),
     _spec(
@@ -355,13 +277,6 @@ _SPECS = (
         pcie_gen=5,
         nic_gbps_per_gpu=400,
         server_power_kw=10.2,
-        purchase_usd_per_gpu=25734,
-        purchase_date="2025-02-10",
-        cloud_usd_per_gpu_hour=6.88,
-        cloud_reserved_usd_per_gpu_hour=6.88 * _RES,
-        cloud_price_date="2026-11-09",
-        price_source="no cloud price in the reference: H100 SXM on-demand used (U); purchase "
-        + _EPP,
         source="AMD ROCm MI300 docs; Epoch chip dataset; Infinity Fabric 896 GB/s U; server power U",
     ),
     _spec(
@@ -382,12 +297,6 @@ _SPECS = (
         pcie_gen=5,
         nic_gbps_per_gpu=400,
         server_power_kw=13.0,
-        purchase_usd_per_gpu=30000,
-        purchase_date="2026-12-02",
-        cloud_usd_per_gpu_hour=7.5,
-        cloud_reserved_usd_per_gpu_hour=7.5 * _RES,
-        cloud_price_date="2026-12-02",
-        price_source="prices not in the reference (U, placeholders)",
         source="Epoch chip dataset; AMD MI325X page; server power U",
     ),
     _spec(
@@ -408,12 +317,6 @@ _SPECS = (
         pcie_gen=5,
         nic_gbps_per_gpu=600,
         server_power_kw=12.0,
-        purchase_usd_per_gpu=15625,
-        purchase_date="2024-06",
-        cloud_usd_per_gpu_hour=4.0,
-        cloud_reserved_usd_per_gpu_hour=4.0 * _RES,
-        cloud_price_date="2026-12-02",
-        price_source="Intel kit $125,000 per 8 (Computex 2024); cloud price U placeholder",
         source="Intel HotChips 2024; Habana networking docs; server power U",
     ),
     _spec(
@@ -434,12 +337,6 @@ _SPECS = (
         pcie_gen=4,
         nic_gbps_per_gpu=300,
         server_power_kw=8.0,
-        purchase_usd_per_gpu=8125,
-        purchase_date="2024-06-09",
-        cloud_usd_per_gpu_hour=2.0,
-        cloud_reserved_usd_per_gpu_hour=2.0 * _RES,
-        cloud_price_date="2026-12-02",
-        price_source="Intel kit $65,000 per 8 (2024-06); cloud price U placeholder",
         source="Intel HotChips 2024; Epoch chip dataset",
     ),
     _spec(
@@ -460,12 +357,6 @@ _SPECS = (
         pcie_gen=4,
         nic_gbps_per_gpu=200,
         server_power_kw=6.5,
-        purchase_usd_per_gpu=14500,
-        purchase_date="2021-11-08",
-        cloud_usd_per_gpu_hour=2.0,
-        cloud_reserved_usd_per_gpu_hour=2.0 * _RES,
-        cloud_price_date="2026-12-02",
-        price_source="cloud price U placeholder; purchase " + _EPP,
         source="AMD MI250X datasheet; Epoch chip dataset",
     ),
 )
@@ -478,24 +369,6 @@ DEFAULT_ACCELERATOR = "h100-sxm"
 # accelerator in the catalog (engine choice), in the order tried; the first one the customer's
 # makers and software allow is used.
 DEFAULT_ACCELERATORS = (DEFAULT_ACCELERATOR, "mi300x", "gaudi3")
-
-
-# The catalog marks a price that is a placeholder or borrowed from another accelerator in its
-# ``price_source``: "U" (unverified), "placeholder", "no public price".  A part of the source
-# (parts are separated by ";") that starts with "purchase" is about the purchase price only.
-_UNCONFIRMED_PRICE = re.compile(r"\bU\b|(?i:placeholder|no public price)")
-_PURCHASE_PART = "purchase"
-
-
-def cloud_price_confirmed(acc: AcceleratorSpec) -> bool:
-    """Whether the catalog's cloud price of ``acc`` is a published one.
-
-    Reads the catalog's placeholder marks (above); alternatives with an unconfirmed price are
-    ranked after those with a published one, and say so.
-    """
-    parts = (part.strip() for part in acc.price_source.split(";"))
-    cloud_parts = [part for part in parts if not part.lower().startswith(_PURCHASE_PART)]
-    return not any(_UNCONFIRMED_PRICE.search(part) for part in cloud_parts)
 
 
 def peak_tflops(acc: AcceleratorSpec, precision: str) -> float:

@@ -76,16 +76,20 @@ def format_number(value: object) -> str:
     return format_count(value)
 
 
-def format_money(value: float | None) -> str:
-    """US dollars for a sentence or a total: "$850,000", "$14.70 million"."""
+_CURRENCY_SIGNS = {"USD": "$", "EUR": "€"}
+
+
+def format_money(value: float | None, *, currency: str = "USD") -> str:
+    """Money for a sentence or a total: "$850,000", "$14.70 million", "€13.9 million"."""
     if value is None:
         return NO_VALUE
+    sign = _CURRENCY_SIGNS[currency]
     amount = float(value)
     if abs(amount) >= 1e9:
-        return f"${amount / 1e9:,.2f} billion"
+        return f"{sign}{amount / 1e9:,.2f} billion"
     if abs(amount) >= 1e6:
-        return f"${amount / 1e6:,.2f} million"
-    return f"${amount:,.0f}"
+        return f"{sign}{amount / 1e6:,.2f} million"
+    return f"{sign}{amount:,.0f}"
 
 
 def format_money_short(value: float | None) -> str:

@@ -45,6 +45,40 @@ class Assumption:
     rationale: str
 
 
+LIST_PRICE = "list price"
+PUBLIC_QUOTE = "public quote"
+ESTIMATE = "estimate — confirm with us"
+PRICE_FLAGS = (LIST_PRICE, PUBLIC_QUOTE, ESTIMATE)
+"""How firm a price is: a vendor's or a statistics office's published figure, a quote or
+observation published by someone else, or a figure we derived or estimated."""
+
+GLOBAL = "global"
+NORTH_AMERICA = "north_america"
+EU = "eu"
+REGIONS = (GLOBAL, NORTH_AMERICA, EU)
+
+
+@dataclass(frozen=True)
+class Price(Assumption):
+    """A sourced price (or price ratio) with its region, firmness and plausible range.
+
+    Parameters
+    ----------
+    region : str
+        Where the figure holds: ``"global"``, ``"north_america"`` or ``"eu"``.
+    flag : str
+        One of :data:`PRICE_FLAGS`.
+    low, high : float
+        The plausible range, in ``unit``, for the sensitivity analysis (the lowest and
+        highest published figure found, or the stated range of an estimate).
+    """
+
+    region: str
+    flag: str
+    low: float
+    high: float
+
+
 @dataclass(frozen=True)
 class UsedAssumption:
     """One entry of a recommendation's ``assumptions`` list.

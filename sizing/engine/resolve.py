@@ -18,6 +18,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from .inputs import SizingInput
+from .price_set import PriceSet, price_region
 from .provenance import AnswerRecorder, UsedAssumption
 from .resolve_model import resolve_model
 from .resolve_run import (
@@ -101,16 +102,13 @@ class Resolved:
     air_gapped: bool
     dedicated_hardware: bool
     export_controlled: bool
-    utilisation: float
+    runs_per_month: float | None  # [runs/month] the roadmap's, None when not known
+    hours_per_run: float | None  # [h] wall-clock of one of those runs
+    utilisation: float | None  # [fraction of the year] the customer's own figure
     roadmap_growth: float
     years: int
-    cloud_usd_per_gpu_hour: float
-    cloud_reserved_usd_per_gpu_hour: float
-    purchase_usd_per_gpu: float
-    electricity_usd_per_kwh: float
-    pue: float
-    colocation_usd_per_kw_month: float
-    staff_usd_per_year: float
+    price_region: str  # "north_america" | "eu"
+    prices: PriceSet
     assumptions: tuple[UsedAssumption, ...] = field(default=())
     open_questions: tuple[str, ...] = field(default=())
 
@@ -218,16 +216,13 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         air_gapped=bool(deployment.air_gapped),
         dedicated_hardware=bool(deployment.dedicated_hardware),
         export_controlled=bool(deployment.export_controlled),
+        runs_per_month=roadmap.runs_per_month,
+        hours_per_run=roadmap.hours_per_run,
         utilisation=roadmap.utilisation,
         roadmap_growth=roadmap.growth,
         years=roadmap.years,
-        cloud_usd_per_gpu_hour=prices.cloud_usd_per_gpu_hour,
-        cloud_reserved_usd_per_gpu_hour=prices.cloud_reserved_usd_per_gpu_hour,
-        purchase_usd_per_gpu=prices.purchase_usd_per_gpu,
-        electricity_usd_per_kwh=prices.electricity_usd_per_kwh,
-        pue=prices.pue,
-        colocation_usd_per_kw_month=prices.colocation_usd_per_kw_month,
-        staff_usd_per_year=prices.staff_usd_per_year,
+        price_region=price_region(deployment.data_residency),
+        prices=prices,
         assumptions=tuple(rec.items),
         open_questions=tuple(rec.questions),
     )

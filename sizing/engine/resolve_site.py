@@ -2,8 +2,8 @@
 
 Software, hardware, network, storage, resilience, deployment, roadmap and
 prices.  Defaults are sourced in :mod:`sizing.engine.assumptions`, prices in
-:mod:`sizing.engine.prices` and on each accelerator in
-:mod:`sizing.engine.hardware`.
+:mod:`sizing.engine.prices` and per accelerator in
+:mod:`sizing.engine.accelerator_prices`.
 """
 
 from __future__ import annotations
@@ -23,14 +23,18 @@ from .inputs import (
     StorageInput,
 )
 from .platforms import ANY_VENDOR, VENDORS, exclusion, vendor_of
-from .prices import price
+from .price_set import (
+    YOUR_FIGURE,
+    PriceOverrides,
+    PriceSet,
+    UsedPrice,
+    price_region,
+    price_set,
+)
 from .provenance import CUSTOMER_ANSWER, AnswerRecorder
-
-_HOURS_PER_MONTH = 8760.0 / 12.0  # [h] 730 h: a year's hours over twelve months
 
 _DEFAULT_FRAMEWORKS = ("pytorch",)
 _DEFAULT_INTER_NODE = "infiniband"
-_EUROPEAN_REGIONS = ("EU", "UK", "EUROPE")  # residency answers priced at European power rates
 
 
 @dataclass(frozen=True)
@@ -207,25 +211,28 @@ def ask_about_deployment(answers: DeploymentInput, rec: AnswerRecorder) -> None:
 
 @dataclass(frozen=True)
 class ResolvedRoadmap:
-    utilisation: float  # [fraction of the year busy]
+    runs_per_month: float | None  # [runs/month] None: not known
+    hours_per_run: float | None  # [h] wall-clock of one of those runs; None: the sized run's
+    utilisation: float | None  # [fraction of the year busy] the customer's own figure
     years: int
     growth: float  # [1/yr]
 
 
 def resolve_roadmap(answers: RoadmapInput, rec: AnswerRecorder) -> ResolvedRoadmap:
-    """Utilisation (from runs x hours per month where given), horizon and growth."""
-    utilisation_default = value("utilisation_default")
-    if answers.runs_per_month is not None and answers.hours_per_run is not None:
-        busy_hours = answers.runs_per_month * answers.hours_per_run  # [h/month]
-        utilisation_default = min(1.0, busy_hours / _HOURS_PER_MONTH)
-    utilisation = rec.take(
-        "roadmap.utilisation",
-        answers.utilisation,
-        utilisation_default,
-        unit="-",
-        why="cost comparison",
-        question="How busy will the cluster be over three years?",
-    )
+    """Runs a month and hours per run (or a utilisation) as given, horizon and growth.
+
+    No utilisation is invented: when neither runs a month nor a utilisation is given, the
+    cost covers the planned runs and says how often owning would pay off.
+    """
+    for key, given, unit, why in (
+        ("roadmap.runs_per_month", answers.runs_per_month, "runs/month", "usage behind the cost"),
+        ("roadmap.hours_per_run", answers.hours_per_run, "h", "length of those runs"),
+        ("roadmap.utilisation", answers.utilisation, "-", "share of the year the cluster is busy"),
+    ):
+        if given is not None:
+            rec.record(key, given, unit=unit, given=True, source=CUSTOMER_ANSWER, why=why)
+    if answers.runs_per_month is None and answers.utilisation is None:
+        rec.ask("How many training runs a month do you expect once running, and how long is each?")
     years = rec.take(
         "roadmap.years", answers.years, whole("default_years"), unit="yr", why="TCO horizon"
     )
@@ -236,18 +243,25 @@ def resolve_roadmap(answers: RoadmapInput, rec: AnswerRecorder) -> ResolvedRoadm
         unit="1/yr",
         why="roadmap growth",
     )
-    return ResolvedRoadmap(utilisation=float(utilisation), years=int(years), growth=float(growth))
+    return ResolvedRoadmap(
+        runs_per_month=answers.runs_per_month,
+        hours_per_run=answers.hours_per_run,
+        utilisation=answers.utilisation,
+        years=int(years),
+        growth=float(growth),
+    )
 
 
-@dataclass(frozen=True)
-class ResolvedPrices:
-    cloud_usd_per_gpu_hour: float
-    cloud_reserved_usd_per_gpu_hour: float
-    purchase_usd_per_gpu: float
-    electricity_usd_per_kwh: float
-    pue: float
-    colocation_usd_per_kw_month: float
-    staff_usd_per_year: float
+def _record_price(
+    rec: AnswerRecorder, key: str, found: UsedPrice | None, *, why: str, missing: str
+) -> None:
+    """Record one price as the customer's or as assumed; ask for a quote when none exists."""
+    if found is None:
+        rec.ask(f"We found no public {missing}: do you have a quote?")
+        return
+    given = found.flag == YOUR_FIGURE
+    source = CUSTOMER_ANSWER if given else f"{found.source} ({found.as_of}; {found.flag})"
+    rec.record(key, found.value, unit=found.unit, given=given, source=source, why=why)
 
 
 def resolve_prices(
@@ -256,75 +270,50 @@ def resolve_prices(
     accelerator: AcceleratorSpec,
     data_residency: str | None,
     rec: AnswerRecorder,
-) -> ResolvedPrices:
-    """Every price: the customer's override, else the accelerator's or the price list's."""
-    european = bool(
-        data_residency and any(region in data_residency.upper() for region in _EUROPEAN_REGIONS)
+) -> PriceSet:
+    """Every price: the customer's where given, else the accelerator's and the region's."""
+    region = price_region(data_residency)
+    prices = price_set(
+        accelerator.id,
+        region,
+        PriceOverrides(
+            cloud_on_demand=answers.cloud_on_demand_usd_per_gpu_hour,
+            cloud_reserved=answers.cloud_reserved_usd_per_gpu_hour,
+            purchase=answers.purchase_usd_per_gpu,
+            electricity=answers.electricity_usd_per_kwh,
+            pue=answers.pue,
+            colocation=answers.colocation_usd_per_kw_month,
+            staff=answers.staff_usd_per_year,
+        ),
     )
-    acc = accelerator
-    cloud = rec.take(
+    name = accelerator.name
+    _record_price(
+        rec,
         "prices.cloud_on_demand_usd_per_gpu_hour",
-        answers.cloud_on_demand_usd_per_gpu_hour,
-        acc.cloud_usd_per_gpu_hour,
-        unit="USD/GPU-h",
-        why="cloud cost",
-        source=f"{acc.price_source} ({acc.cloud_price_date})",
+        prices.gpu_cloud,
+        why="GPU cloud price",
+        missing=f"GPU-cloud price per hour for the {name}",
     )
-    reserved = rec.take(
-        "prices.cloud_reserved_usd_per_gpu_hour",
-        answers.cloud_reserved_usd_per_gpu_hour,
-        acc.cloud_reserved_usd_per_gpu_hour,
-        unit="USD/GPU-h",
-        why="reserved cloud cost",
-        source=acc.price_source,
-    )
-    purchase = rec.take(
+    _record_price(
+        rec,
         "prices.purchase_usd_per_gpu",
-        answers.purchase_usd_per_gpu,
-        acc.purchase_usd_per_gpu,
-        unit="USD/GPU",
-        why="purchase cost",
-        source=f"{acc.price_source} ({acc.purchase_date})",
+        prices.purchase,
+        why="purchase price with its share of the server",
+        missing=f"purchase price for the {name}",
     )
-    electricity = rec.take(
-        "prices.electricity_usd_per_kwh",
-        answers.electricity_usd_per_kwh,
-        price("electricity_usd_per_kwh_eu" if european else "electricity_usd_per_kwh_us"),
-        unit="USD/kWh",
-        why="power cost",
-        source="Eurostat H1 2024 midpoint" if european else "EIA 2025",
-    )
-    pue = rec.take(
-        "prices.pue",
-        answers.pue,
-        price("pue_on_prem"),
-        unit="-",
-        why="facility overhead",
-        source="Uptime Institute 2024",
-    )
-    colocation = rec.take(
-        "prices.colocation_usd_per_kw_month",
-        answers.colocation_usd_per_kw_month,
-        price("colocation_usd_per_kw_month"),
-        unit="USD/kW-month",
-        why="space and power",
-        source="CBRE H2 2024",
-    )
-    staff = rec.take(
-        "prices.staff_usd_per_year",
-        answers.staff_usd_per_year,
-        price("staff_usd_per_year"),
-        unit="USD/FTE-yr",
-        why="operations staff",
-        question="What does one infrastructure engineer cost you?",
-        source="engine placeholder (no public figure)",
-    )
-    return ResolvedPrices(
-        cloud_usd_per_gpu_hour=float(cloud),
-        cloud_reserved_usd_per_gpu_hour=float(reserved),
-        purchase_usd_per_gpu=float(purchase),
-        electricity_usd_per_kwh=float(electricity),
-        pue=float(pue),
-        colocation_usd_per_kw_month=float(colocation),
-        staff_usd_per_year=float(staff),
-    )
+    for key, found, why in (
+        ("prices.electricity_usd_per_kwh", prices.electricity, f"power price ({region})"),
+        ("prices.pue", prices.pue_own, "facility overhead"),
+        ("prices.colocation_usd_per_kw_month", prices.colocation, f"rented space ({region})"),
+        ("prices.staff_usd_per_year", prices.staff_cost, "operations staff"),
+    ):
+        _record_price(rec, key, found, why=why, missing="")
+    if prices.reserved_override is not None:
+        _record_price(
+            rec,
+            "prices.cloud_reserved_usd_per_gpu_hour",
+            prices.reserved_override,
+            why="reserved cloud price",
+            missing="",
+        )
+    return prices

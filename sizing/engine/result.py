@@ -82,7 +82,7 @@ class TimelineOption:
     nodes: int
     wall_clock_days: float
     gpu_hours: float
-    cost_usd: float
+    cost_usd: float | None  # one run in the GPU cloud; None: no public price
     meets_deadline: bool
 
 
@@ -137,7 +137,7 @@ class Alternative:
     nodes: int
     wall_clock_days: float
     gpu_hours: float
-    run_cost_usd: float
+    run_cost_usd: float | None  # one run in the GPU cloud; None: no public price
     fits: bool
     price_confirmed: bool  # False: the cloud price is a placeholder or another accelerator's
 
@@ -188,10 +188,21 @@ def _clean(x: Any) -> Any:
     return x
 
 
-def _cost_option(o: CostOption) -> dict[str, Any]:
+def _cost_option(o: CostOption | None) -> dict[str, Any] | None:
+    if o is None:
+        return None
     d = _clean(o)
     d["range_usd"] = [d.pop("low_usd"), d.pop("high_usd")]
     return dict(d)
+
+
+def cost_to_dict(cost: CostResult) -> dict[str, Any]:
+    """The ``cost`` section: one entry per option (null when not priced), then the rest."""
+    out: dict[str, Any] = {key: _cost_option(o) for key, o in cost.options.items()}
+    for f in fields(cost):
+        if f.name != "options":
+            out[f.name] = _clean(getattr(cost, f.name))
+    return out
 
 
 def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
@@ -212,27 +223,7 @@ def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
         "confidence",
     ):
         out[name] = _clean(getattr(rec, name))
-    cost = rec.cost
-    out["cost"] = {
-        "cloud_on_demand": _cost_option(cost.cloud_on_demand),
-        "cloud_reserved": _cost_option(cost.cloud_reserved),
-        "buy": _cost_option(cost.buy),
-        "hybrid": _cost_option(cost.hybrid),
-        **_clean(
-            {
-                k: getattr(cost, k)
-                for k in (
-                    "break_even_utilisation",
-                    "recommended_option",
-                    "utilisation",
-                    "years",
-                    "one_run_cloud_usd",
-                    "one_run_cloud_range_usd",
-                    "price_sources",
-                )
-            }
-        ),
-    }
+    out["cost"] = cost_to_dict(rec.cost)
     out["alternatives"] = _clean(rec.alternatives)
     out["excluded_accelerators"] = list(rec.excluded_accelerators)
     out["drivers"] = list(rec.drivers)

@@ -43,16 +43,21 @@ def recommendation_to_text(rec: Recommendation) -> str:
         f"~{rec.resilience.expected_interruptions:.1f} interruptions per run",
         f"Deployment:  {rec.deployment.recommended_model}; {rec.deployment.facility_power_kw:.0f} kW IT, "
         f"{rec.deployment.racks} rack(s), {rec.deployment.cooling}",
-        f"3-year cost: on-demand ${cost.cloud_on_demand.total_usd:,.0f}, reserved "
-        f"${cost.cloud_reserved.total_usd:,.0f}, buy ${cost.buy.total_usd:,.0f}, hybrid "
-        f"${cost.hybrid.total_usd:,.0f} -> {cost.recommended_option}",
+        f"{cost.years}-year cost: "
+        + ", ".join(
+            f"{key} ${option.total_usd:,.0f}"
+            for key, option in cost.options.items()
+            if option is not None
+        )
+        + f" -> {cost.recommended_option or 'not priced'}",
         "",
         "Trade-off (nodes: days, GPU-hours, cloud cost of one run):",
     ]
     for o in t.options:
         lines.append(
             f"  {o.gpus:>6} GPUs / {o.nodes:>4} nodes: {o.wall_clock_days:8.1f} d "
-            f"{o.gpu_hours:12,.0f} GPU-h  ${o.cost_usd:,.0f}"
+            f"{o.gpu_hours:12,.0f} GPU-h  "
+            + ("not priced" if o.cost_usd is None else f"${o.cost_usd:,.0f}")
         )
     for title, items in (
         ("How sure", (rec.confidence.summary,)),

@@ -155,12 +155,94 @@ STACK_WORDS: dict[str, str] = {
     "gaudi": "Intel Gaudi software",
 }
 
-# The cost options of the three-year comparison, by result key.
+# The cost options of the comparison, by result key, in the order they are listed.
 COST_OPTIONS: dict[str, str] = {
-    "cloud_on_demand": "Cloud, on demand",
-    "cloud_reserved": "Cloud, reserved",
-    "buy": "Buy (on premises)",
-    "hybrid": "Hybrid",
+    "cloud_on_demand": "GPU cloud, pay as you go",
+    "cloud_hyperscaler": "Large public cloud, pay as you go",
+    "cloud_reserved_1yr": "GPU cloud, one-year reservation",
+    "cloud_reserved": "GPU cloud, three-year reservation",
+    "buy": "Buy, in your own data centre",
+    "colocation": "Buy, in a rented data centre (colocation)",
+    "hybrid": "Buy a base, rent the peaks",
+}
+
+# The customer's rules that can exclude a cost option (``cost.constraints``).
+RULES: dict[str, str] = {
+    "air_gapped": "no internet connection",
+    "dedicated_hardware": "hardware that is yours alone",
+    "location": "where the hardware should be",
+}
+
+# Price regions (``cost.region``, ``price_sources[].region``).
+REGIONS: dict[str, str] = {
+    "north_america": "North America",
+    "eu": "EU",
+    "global": "worldwide",
+}
+
+# Engine constants and prices by key (listed in a recommendation, ``cost.price_sources``,
+# ``cost.sensitivity``), where the words of the key are not enough.
+CONSTANTS: dict[str, str] = {
+    "gpu_cloud": "GPU cloud price per accelerator-hour",
+    "large_cloud": "Large public cloud price per accelerator-hour",
+    "reserved": "Your reserved price per accelerator-hour",
+    "purchase": "Purchase price per accelerator, with its share of the server",
+    "usd_per_eur": "Exchange rate",
+    "electricity_usd_per_kwh_north_america": "Electricity price, North America",
+    "electricity_usd_per_kwh_eu": "Electricity price, EU",
+    "pue_own_facility": "Cooling and power overhead, own data centre (PUE)",
+    "pue_colocation": "Cooling and power overhead, rented data centre (PUE)",
+    "colocation_usd_per_kw_month_north_america": "Rented data-centre space, North America",
+    "colocation_usd_per_kw_month_eu": "Rented data-centre space, EU",
+    "own_space_share_of_colocation": "Space in your own data centre (share of the rented price)",
+    "cloud_storage_usd_per_gb_month": "Cloud storage price",
+    "cloud_idle_share": "Cloud time paid outside runs",
+    "reserved_1yr_ratio": "One-year reservation price (share of pay as you go)",
+    "reserved_3yr_ratio": "Three-year reservation price (share of pay as you go)",
+    "host_platform_usd_per_server": "Server around accelerators bought on their own",
+    "network_switch_usd": "Network switch price",
+    "network_link_usd": "Network cables and transceivers per link",
+    "storage_usd_per_tb_owned": "Storage purchase price",
+    "installation_share": "Installation",
+    "support_share_per_year": "Support contracts per year",
+    "depreciation_years": "Life of owned hardware",
+    "staff_usd_per_year": "Cost of one operations engineer per year",
+    "staff_accelerators_per_fte": "Accelerators one operations engineer looks after",
+    "owned_max_utilisation": "Most of the year an owned cluster can run jobs",
+    "server_idle_draw_share": "Power an idle server draws (share of its maximum)",
+    "fabric_switch_ports": "Ports per network switch",
+    "fabric_one_tier_max_nodes": "Largest cluster on one layer of switches",
+    "fabric_two_tier_max_nodes": "Largest cluster on two layers of switches",
+    "prices.cloud_on_demand_usd_per_gpu_hour": "GPU cloud price per accelerator-hour",
+    "prices.cloud_reserved_usd_per_gpu_hour": "Your reserved price per accelerator-hour",
+    "prices.purchase_usd_per_gpu": "Purchase price per accelerator, with its share of the server",
+    "prices.electricity_usd_per_kwh": "Electricity price",
+    "prices.pue": "Cooling and power overhead (PUE)",
+    "prices.colocation_usd_per_kw_month": "Rented data-centre space per kW",
+    "prices.staff_usd_per_year": "Cost of one operations engineer per year",
+}
+
+# Lines of the bill of materials (``cost.bill_of_materials``).
+BOM_ITEMS: dict[str, str] = {
+    "servers": "Accelerators with their servers",
+    "switches": "Network switches",
+    "links": "Network cables and transceivers",
+    "storage": "Shared storage (TB)",
+    "installation": "Installation",
+}
+
+# Price units → how a value is written ("USD/GPU-h", 3.99 → "$3.99 per accelerator-hour").
+_PRICE_UNITS: dict[str, str] = {
+    "USD/GPU-h": "per accelerator-hour",
+    "USD/GPU": "per accelerator",
+    "USD/kWh": "per kWh",
+    "USD/kW-month": "per kW a month",
+    "USD/GB-month": "per GB a month",
+    "USD/TB": "per TB",
+    "USD/switch": "per switch",
+    "USD/link": "per link",
+    "USD/FTE-yr": "a year",
+    "USD/8-GPU server": "per 8-accelerator server",
 }
 
 # Words for enumerated output values, by output field name.
@@ -207,8 +289,14 @@ OUTPUTS: dict[str, str] = {
     "goodput": "Productive share of time (goodput)",
     "facility_power_kw": "IT power",
     "facility_power_with_pue_kw": "Facility power incl. cooling",
-    "break_even_utilisation": "Break-even utilisation (buy vs cloud)",
+    "break_even_utilisation": "Busy share above which owning is cheaper",
+    "break_even_months": "Months until owned hardware pays for itself",
+    "break_even_runs_per_month": "Runs a month above which owning is cheaper",
     "one_run_cloud_usd": "One run in the cloud",
+    "owned_per_month_usd": "Owning the cluster per month, before any run",
+    "utilisation": "Busy share of an owned cluster in year one",
+    "capex_usd": "Spent up front",
+    "running_usd": "Running costs",
     "all_experiments_gpu_hours": "Accelerator-hours, all planned runs",
     "all_experiments_flops": "Training compute, all planned runs (FLOPs)",
     "hardware_flops_per_token": "Hardware compute per token, incl. recomputation (FLOPs)",
@@ -228,6 +316,10 @@ OUTPUTS: dict[str, str] = {
 SHARES = frozenset(
     {"assumed_mfu", "goodput", "utilisation", "break_even_utilisation", "max_comm_share"}
 )
+_SHARE_UNITS = ("x on-demand", "x colocation rate", "x hardware", "x compute", "1/yr")
+_PRICE_LIKE = frozenset({*_PRICE_UNITS, *_SHARE_UNITS, "GPUs/FTE", "USD/EUR"})
+_MONEY_PLACES = 2  # cents for prices below this many dollars
+_SMALL_PRICE = 100.0
 # Unit tokens inside output field names → the unit shown (longest first).
 _UNIT_TOKENS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("gb", "per", "s"), "GB/s"),
@@ -280,6 +372,8 @@ def input_term(path: str) -> Term:
     term = INPUTS.get(path)
     if term is not None:
         return term
+    if path in CONSTANTS:
+        return Term(CONSTANTS[path])
     section, _, name = path.partition(".")
     label, unit = output_label_and_unit(name or section)
     return Term(f"{label} ({section})" if name else label, unit)
@@ -342,9 +436,33 @@ def describe_value(path: str, value: object, *, engine_unit: str = "") -> str:
         return value_words(path, value)
     if not isinstance(value, int | float):
         return str(value)
+    if path not in INPUTS and engine_unit in _PRICE_LIKE:
+        return describe_price(value, engine_unit)
     unit = INPUTS[path].unit if path in INPUTS else unit_words(engine_unit)
     if unit == "%":
         return format_percent(value)
     if unit == ": 1":
         return f"{format_number(value)}:1"
     return f"{format_number(value)} {unit}".strip()
+
+
+def describe_price(value: float, unit: str) -> str:
+    """A price with its unit in words: (3.99, "USD/GPU-h") → "$3.99 per accelerator-hour";
+    shares and ratios as percentages, other units after the number."""
+    if unit in _PRICE_UNITS:
+        if abs(value) < 1:
+            money = f"${value:.3g}"
+        elif abs(value) < _SMALL_PRICE:
+            money = f"${value:,.{_MONEY_PLACES}f}"
+        else:
+            money = f"${value:,.0f}"
+        return f"{money} {_PRICE_UNITS[unit]}"
+    if unit in _SHARE_UNITS:
+        return format_percent(value) + (" a year" if unit == "1/yr" else "")
+    if unit == "GPUs/FTE":
+        return f"{format_number(value)} accelerators per engineer"
+    if unit == "-":
+        return format_number(value)
+    if unit == "USD/EUR":
+        return f"1 EUR = {value:g} USD"
+    return f"{format_number(value)} {unit_words(unit)}".strip()

@@ -1,4 +1,5 @@
-"""The other accelerators: ranked so that a placeholder price never beats a published one."""
+"""The other accelerators: ranked so that an estimated or missing price never beats a published
+one."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from typing import Any
 import pytest
 
 from sizing.engine import size_dict
+from sizing.engine.accelerator_prices import ACCELERATOR_PRICES, cloud_price_confirmed
 from sizing.engine.alternatives import MAX_ALTERNATIVES
-from sizing.engine.hardware import ACCELERATORS, cloud_price_confirmed
+from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.provenance import ESTIMATE, LIST_PRICE, PUBLIC_QUOTE
 
-# Cloud prices the catalog marks "U", "placeholder" or "no public price" (hardware.py).
-UNCONFIRMED = {"h800", "rtx-a6000", "l4", "mi300x", "mi325x", "gaudi3", "gaudi2", "mi250x"}
+# GPU-cloud prices in accelerator_prices.py that are an estimate (H800) or not published at all.
+UNCONFIRMED = {"h800", "rtx-a6000", "gaudi3", "gaudi2", "mi250x"}
+UNPRICED = {"rtx-a6000", "gaudi3", "gaudi2", "mi250x"}
 
 RUNS: list[dict[str, Any]] = [
     {"model": {"name": "Llama 2 7B"}, "data": {"tokens": 1e11}},
@@ -21,11 +25,15 @@ RUNS: list[dict[str, Any]] = [
 
 
 @pytest.mark.parametrize("acc_id", sorted(ACCELERATORS))
-def test_the_catalogs_placeholder_marks_decide_whether_a_cloud_price_is_confirmed(
+def test_a_cloud_price_is_confirmed_when_flagged_a_list_price_or_a_public_quote(
     acc_id: str,
 ) -> None:
-    # L40S: the cloud price is CoreWeave's list price; only its purchase price is a placeholder.
-    assert cloud_price_confirmed(ACCELERATORS[acc_id]) is (acc_id not in UNCONFIRMED)
+    found = ACCELERATOR_PRICES[acc_id].gpu_cloud
+    assert (found is None) is (acc_id in UNPRICED)
+    assert cloud_price_confirmed(acc_id) is (acc_id not in UNCONFIRMED)
+    if found is not None:
+        assert found.flag in (LIST_PRICE, PUBLIC_QUOTE, ESTIMATE)
+        assert cloud_price_confirmed(acc_id) is (found.flag != ESTIMATE)
 
 
 @pytest.mark.parametrize("run", RUNS, ids=lambda r: r["model"]["name"])
@@ -37,8 +45,20 @@ def test_an_unconfirmed_price_never_ranks_ahead_of_a_published_one(run: dict[str
 
 
 @pytest.mark.parametrize("run", RUNS, ids=lambda r: r["model"]["name"])
-def test_gaudi_3_on_a_placeholder_price_is_not_the_top_alternative(run: dict[str, Any]) -> None:
+def test_gaudi_3_without_a_published_price_is_not_the_top_alternative(run: dict[str, Any]) -> None:
     assert size_dict(run)["alternatives"][0]["accelerator"] != "gaudi3"
+
+
+@pytest.mark.parametrize("run", RUNS, ids=lambda r: r["model"]["name"])
+def test_an_accelerator_without_a_cloud_price_has_no_run_cost_and_ranks_after_priced_ones(
+    run: dict[str, Any],
+) -> None:
+    alts = [a for a in size_dict(run)["alternatives"] if a["fits"]]
+    unpriced = [a["run_cost_usd"] is None for a in alts]
+    assert any(unpriced) and not all(unpriced)  # the per-maker pick keeps Intel's Gaudi
+    assert unpriced == sorted(unpriced)
+    assert {a["accelerator"] for a in alts if a["run_cost_usd"] is None} <= UNPRICED
+    assert all(not a["price_confirmed"] for a in alts if a["run_cost_usd"] is None)
 
 
 @pytest.mark.parametrize("run", RUNS, ids=lambda r: r["model"]["name"])
@@ -48,18 +68,16 @@ def test_each_maker_keeps_its_best_alternative_in_a_short_list(run: dict[str, An
     assert {ACCELERATORS[a["accelerator"]].vendor for a in alts} == {"NVIDIA", "AMD", "Intel"}
 
 
-def test_sizing_on_an_accelerator_with_a_placeholder_price_says_its_cost_is_an_estimate() -> None:
-    warnings = size_dict({**RUNS[0], "hardware": {"accelerator": "mi300x"}})["warnings"]
-    assert any(
-        "cloud price of the AMD Instinct MI300X 192GB is not confirmed" in w for w in warnings
-    )
+def test_sizing_on_an_accelerator_with_an_estimated_price_says_its_cost_is_an_estimate() -> None:
+    warnings = size_dict({**RUNS[0], "hardware": {"accelerator": "h800"}})["warnings"]
+    assert any("cloud price of the NVIDIA H800" in w and "not confirmed" in w for w in warnings)
 
 
 def test_a_cloud_price_the_customer_gives_needs_no_such_warning() -> None:
     out = size_dict(
         {
             **RUNS[0],
-            "hardware": {"accelerator": "mi300x"},
+            "hardware": {"accelerator": "h800"},
             "prices": {"cloud_on_demand_usd_per_gpu_hour": 3.5},
         }
     )

@@ -75,11 +75,24 @@ EXTRAS = {
     "memory": ["breakdown_gb", "usable_gpu_gb", "bytes_per_param"],
     "cost": [
         "cloud_on_demand",
+        "cloud_hyperscaler",
+        "cloud_reserved_1yr",
         "cloud_reserved",
         "buy",
+        "colocation",
         "hybrid",
         "break_even_utilisation",
+        "break_even_months",
         "recommended_option",
+        "usage",
+        "constraints",
+        "sensitivity",
+        "capex_usd",
+        "running_usd",
+        "bill_of_materials",
+        "eur",
+        "not_priced",
+        "reasons",
         "price_sources",
     ],
     "storage": [
@@ -119,9 +132,14 @@ def test_documented_extras_are_present(example_output: dict[str, Any]) -> None:
     for section, keys in EXTRAS.items():
         for key in keys:
             assert key in example_output[section], f"{section}.{key}"
-    for option in ("cloud_on_demand", "cloud_reserved", "buy", "hybrid"):
-        o = example_output["cost"][option]
+    cost = example_output["cost"]
+    for option in ("cloud_on_demand", "cloud_reserved", "buy", "colocation"):
+        o = cost[option]
         assert len(o["by_year_usd"]) == 3 and len(o["range_usd"]) == 2 and o["total_usd"] > 0
+        assert o["range_usd"][0] <= o["total_usd"] <= o["range_usd"][1]
+    # 2,048 accelerators for one run: owning a one-run base is owning the cluster.
+    assert cost["hybrid"] is None
+    assert {"option": "hybrid"}.items() <= cost["not_priced"][0].items()
     opt = example_output["timeline"]["options"][0]
     assert {"gpus", "nodes", "wall_clock_days", "gpu_hours", "cost_usd"} <= set(opt)
     for key in ("alternatives", "drivers", "risks", "assumptions", "open_questions", "warnings"):

@@ -101,8 +101,8 @@ def test_fitting_depends_on_the_accelerator_only_through_its_memory(
     acc = ACCELERATORS[acc_id]
     other = _unlike(acc)
     r = resolve(parse_input(answers), today=TODAY)
-    r_acc = replace(r, accelerator=acc.id, cloud_usd_per_gpu_hour=acc.cloud_usd_per_gpu_hour)
-    r_other = replace(r, accelerator=other.id, cloud_usd_per_gpu_hour=other.cloud_usd_per_gpu_hour)
+    r_acc = replace(r, accelerator=acc.id)
+    r_other = replace(r, accelerator=other.id)
     w = workload(r_acc)
     assert workload(r_other) == w
     mine = [any_plan_fits(w, r_acc, acc, g) for g in COUNTS]

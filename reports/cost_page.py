@@ -1,0 +1,160 @@
+"""The proposal's cost page as plain rows: the recommended option with its range and euro view,
+capital against running cost, what moves the total, every option (ruled out or not priced
+included), and what the purchase buys.
+
+Every figure comes from the engine's result; labels from the one vocabulary, numbers from the
+one formatter.
+"""
+
+from datetime import date
+from typing import Any
+
+from reports import charts
+from sizing.engine.numbers import NO_VALUE, format_money, format_money_short, format_number
+from sizing.engine.vocabulary import (
+    BOM_ITEMS,
+    CONSTANTS,
+    RULES,
+    describe_price,
+    in_sentence,
+    value_words,
+)
+from sizing.results import CostOption, StoredResult
+
+
+def _range(low: float | None, high: float | None, *, currency: str = "USD") -> str:
+    return f"{format_money(low, currency=currency)} to {format_money(high, currency=currency)}"
+
+
+def _euro_note(result: StoredResult) -> str:
+    eur = result.cost_in_euros
+    if not eur.get("total_eur"):
+        return ""
+    as_of = str(eur.get("as_of") or "")
+    try:
+        day = date.fromisoformat(as_of)
+        when = f"{day.day} {day:%B %Y}"
+    except ValueError:
+        when = as_of
+    return (
+        f"In euros: {format_money(eur['total_eur'], currency='EUR')} "
+        f"({_range(eur.get('low_eur'), eur.get('high_eur'), currency='EUR')}) at the "
+        f"European Central Bank rate of {when} (1 EUR = {eur.get('usd_per_eur')} USD)."
+    )
+
+
+def _rule_words(result: StoredResult, rule: str) -> str:
+    """A rule in words; where it runs is named by the answer ("on premises")."""
+    place = result.cost_location_rule
+    if rule == "location" and place:
+        return in_sentence(value_words("deployment.location", place))
+    return RULES.get(rule, rule)
+
+
+def _status(result: StoredResult, option: CostOption) -> str:
+    if option.recommended:
+        return "recommended"
+    if option.total_usd is None:
+        return f"not priced: {option.not_priced}" if option.not_priced else "not priced"
+    if option.ruled_out_by:
+        return "ruled out: " + "; ".join(_rule_words(result, r) for r in option.ruled_out_by)
+    return ""
+
+
+def _options(result: StoredResult) -> list[dict[str, Any]]:
+    return [
+        {
+            "label": option.label,
+            "recommended": option.recommended,
+            "priced": option.total_usd is not None,
+            "total": format_money_short(option.total_usd),
+            "range": (
+                f"{format_money_short(option.low_usd)} – {format_money_short(option.high_usd)}"
+                if option.total_usd is not None
+                else NO_VALUE
+            ),
+            "up_front": format_money_short(option.capex_usd),
+            "status": _status(result, option),
+        }
+        for option in result.all_cost_options
+    ]
+
+
+def _split(best: CostOption) -> list[tuple[str, str]]:
+    rows = [
+        ("Spent up front (hardware)", format_money(best.capex_usd or 0.0)),
+        ("Running costs", format_money(best.running_usd)),
+        ("Total", format_money(best.total_usd)),
+    ]
+    years = [(f"Year {i}", format_money(v)) for i, v in enumerate(best.by_year_usd, start=1)]
+    return rows[:2] + years + rows[2:]
+
+
+def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
+    rows = []
+    for item in result.cost_sensitivity:
+        unit = str(item.get("unit") or "")
+        key = str(item.get("price") or "")
+        flips = [
+            result.option_label(str(item.get(end)))
+            for end in ("recommended_at_low", "recommended_at_high")
+            if item.get(end) and item.get(end) != result.recommended_option
+        ]
+        rows.append(
+            {
+                "label": CONSTANTS.get(key, key),
+                "range": f"{describe_price(float(item['low_value']), unit)} to "
+                f"{describe_price(float(item['high_value']), unit)}",
+                "at_low": format_money(item.get("total_low_usd")),
+                "at_high": format_money(item.get("total_high_usd")),
+                "note": f"then {flips[0].lower()} is cheaper" if flips else "",
+            }
+        )
+    return rows
+
+
+def _bill(result: StoredResult) -> list[dict[str, str]]:
+    rows = []
+    for line in result.bill_of_materials:
+        item = str(line.get("item") or "")
+        rows.append(
+            {
+                "label": BOM_ITEMS.get(item, item),
+                "quantity": format_number(round(float(line.get("quantity") or 0), 1)),
+                "unit": format_money(line.get("unit_usd")),
+                "total": format_money(line.get("total_usd")),
+            }
+        )
+    return rows
+
+
+def cost_page(result: StoredResult) -> dict[str, Any]:
+    """Everything the cost page shows, as words and formatted figures."""
+    best = result.recommended_cost
+    options = result.all_cost_options
+    chart = charts.cost_range_chart(
+        [
+            charts.RangeBar(
+                label=o.label,
+                total=o.total_usd,
+                low=o.low_usd,
+                high=o.high_usd,
+                state="recommended" if o.recommended else "ruled_out" if o.ruled_out_by else "",
+            )
+            for o in options
+            if o.total_usd is not None
+        ]
+    )
+    return {
+        "priced": best is not None,
+        "label": best.label if best else "",
+        "total": format_money(best.total_usd) if best else NO_VALUE,
+        "range": _range(best.low_usd, best.high_usd) if best else NO_VALUE,
+        "euro": _euro_note(result),
+        "split": _split(best) if best else [],
+        "sensitivity": _sensitivity(result),
+        "options": _options(result),
+        "chart": chart,
+        "bill": _bill(result),
+        "bill_option": result.option_label(result.bill_of_materials_option),
+    }

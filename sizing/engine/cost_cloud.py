@@ -1,0 +1,90 @@
+"""Renting: on demand (GPU cloud or large public cloud) and reservations for 1 or 3 years.
+
+On demand, year ``k``::
+
+    compute_k = A_k x p x (1 + idle)                   idle: time paid outside runs
+    storage_k = TB x 1000 x P_GB-month x months with work
+
+Reserved, year ``k`` (capacity ``R_k`` held all year, used or not)::
+
+    cost_k = R_k x 8760 x p_reserved + TB x 1000 x P_GB-month x 12
+    1-year: R_k = O_k in years with work, else 0
+    3-year: R_k = max(O_0 .. O_k)  (a commitment never shrinks)
+    p_reserved = p_on-demand x ratio (median published reservation discount), or yours
+
+``O_k`` is the capacity an owned cluster would need (:func:`cost_owned.owned_capacity`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR, Usage
+from .price_set import PriceSet
+
+_GB_PER_TB = 1000.0
+
+
+@dataclass(frozen=True)
+class Priced:
+    """One way to pay, year by year [USD]."""
+
+    by_year_usd: tuple[float, ...]
+    capex_usd: float  # bought up front (owned hardware)
+    scales_usd: float  # the part proportional to accelerator-hours
+    residual_usd: float  # book value of owned hardware after the horizon
+    capacity: tuple[int, ...]  # [GPUs] owned or reserved each year (empty on demand)
+
+    @property
+    def total_usd(self) -> float:
+        return sum(self.by_year_usd)
+
+    @property
+    def running_usd(self) -> float:
+        return self.total_usd - self.capex_usd
+
+
+def cloud_storage_usd(storage_tb: float, months: float, prices: PriceSet) -> float:
+    """Shared storage rented for ``months`` [USD]."""
+    return storage_tb * _GB_PER_TB * prices.cloud_storage.value * months
+
+
+def on_demand(usage: Usage, price: float, *, storage_tb: float, prices: PriceSet) -> Priced:
+    """Pay per accelerator-hour for the work, plus idle time and storage (module docstring)."""
+    idle = prices.cloud_idle_share.value
+    compute = [hours * price * (1.0 + idle) for hours in usage.gpu_hours_by_year]
+    storage = [cloud_storage_usd(storage_tb, m, prices) for m in usage.months_by_year]
+    return Priced(
+        by_year_usd=tuple(c + s for c, s in zip(compute, storage, strict=True)),
+        capex_usd=0.0,
+        scales_usd=sum(compute),
+        residual_usd=0.0,
+        capacity=(),
+    )
+
+
+def reserved(
+    usage: Usage,
+    capacity: tuple[int, ...],
+    price: float,
+    *,
+    term_years: int,
+    storage_tb: float,
+    prices: PriceSet,
+) -> Priced:
+    """Hold ``capacity`` for whole years at a reserved price (module docstring)."""
+    held: list[int] = []
+    most = 0
+    for owned, hours in zip(capacity, usage.gpu_hours_by_year, strict=True):
+        most = max(most, owned)
+        if term_years > 1:
+            held.append(most)
+        else:
+            held.append(owned if hours > 0 else 0)
+    year_storage = cloud_storage_usd(storage_tb, MONTHS_PER_YEAR, prices)
+    by_year = tuple(
+        gpus * HOURS_PER_YEAR * price + (year_storage if gpus else 0.0) for gpus in held
+    )
+    return Priced(
+        by_year_usd=by_year, capex_usd=0.0, scales_usd=0.0, residual_usd=0.0, capacity=tuple(held)
+    )

@@ -1,0 +1,231 @@
+"""The cost in sentences: why the recommended option wins, what a rule costs, the usage it
+assumes, when owning pays off, and what is not priced.  Plain words; every figure through
+:mod:`sizing.engine.numbers`, every name through :mod:`sizing.engine.vocabulary`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from .cost_choice import LOCATION, BreakEven, Choice
+from .cost_cloud import Priced
+from .cost_options import (
+    BUY,
+    CLOUD_LARGE,
+    CLOUD_ON_DEMAND,
+    CLOUD_OPTIONS,
+    COLOCATION,
+    HYBRID,
+    OWNED_OPTIONS,
+    RESERVED_1YR,
+    RESERVED_3YR,
+)
+from .cost_usage import MONTHS_PER_YEAR, UTILISATION, Usage
+from .hardware import AcceleratorSpec
+from .numbers import format_count, format_money, format_percent
+from .price_set import PriceSet
+from .resolve import Resolved
+from .vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence
+
+
+class _Total(Protocol):
+    @property
+    def total_usd(self) -> float: ...
+
+    @property
+    def capex_usd(self) -> float: ...
+
+    @property
+    def running_usd(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class ExplainInput:
+    r: Resolved
+    choice: Choice
+    options: Mapping[str, _Total | None]
+    usage: Usage
+    even: BreakEven
+    owned_key: str | None
+    utilisation: float  # [-] of the owned cluster in year one
+    one_run_usd: float | None
+    owned_per_month_usd: float | None
+
+
+def _name(option: str) -> str:
+    return in_sentence(COST_OPTIONS[option])
+
+
+def _hours(value: float) -> str:
+    return f"{format_count(round(value))} accelerator-hours"
+
+
+def basis(key: str, p: Priced, work: Usage, prices: PriceSet) -> str:
+    """What one option's figure is made of, in a phrase."""
+    idle = format_percent(prices.cloud_idle_share.value)
+    if key in (CLOUD_ON_DEMAND, CLOUD_LARGE):
+        found = prices.gpu_cloud if key == CLOUD_ON_DEMAND else prices.large_cloud
+        rate = format_money_rate(found.value if found else 0.0)
+        return (
+            f"{_hours(work.gpu_hours)} at {rate} an accelerator-hour, plus {idle} paid outside "
+            "runs and storage"
+        )
+    if key in (RESERVED_1YR, RESERVED_3YR):
+        held = max(p.capacity) if p.capacity else 0
+        return f"{format_count(held)} accelerators held all year, used or not, plus storage"
+    if key == HYBRID:
+        base = p.capacity[0] if p.capacity else 0
+        return f"{format_count(base)} accelerators owned; work beyond them in the GPU cloud"
+    most = max(p.capacity) if p.capacity else 0
+    return (
+        f"{format_count(most)} accelerators with servers, network, storage and installation; "
+        "power, space, support and operations staff"
+    )
+
+
+def format_money_rate(value: float) -> str:
+    """A price per hour or per unit with cents: "$3.99"."""
+    return f"${value:,.2f}"
+
+
+def not_priced(
+    acc: AcceleratorSpec, options: Mapping[str, Priced | None], prices: PriceSet
+) -> tuple[dict[str, str], ...]:
+    """The options left out, and why: a price nobody publishes, or a hybrid that would be
+    the same as buying."""
+    name = acc.name
+    hourly = f"no public price per hour for the {name} to base a reservation on"
+    purchase = f"no public purchase price for the {name}"
+    why = {
+        CLOUD_ON_DEMAND: f"no public GPU-cloud price per hour for the {name}",
+        CLOUD_LARGE: f"no public large-cloud price per hour for the {name}",
+        RESERVED_1YR: hourly,
+        RESERVED_3YR: hourly,
+        BUY: purchase,
+        COLOCATION: purchase,
+    }
+    if prices.purchase is None:
+        why[HYBRID] = purchase
+    elif prices.gpu_cloud is None and prices.large_cloud is None:
+        why[HYBRID] = f"no public cloud price per hour for the {name}"
+    else:
+        why[HYBRID] = "one run already needs the whole cluster, so it is the same as buying"
+    return tuple(
+        {"option": key, "reason": why[key]} for key, priced in options.items() if priced is None
+    )
+
+
+def _rules(r: Resolved, rules: tuple[str, ...]) -> str:
+    """The rules in words: "no internet connection, on premises"."""
+    words = []
+    for rule in rules:
+        if rule == LOCATION and r.location:
+            words.append(in_sentence(VALUES["deployment.location"].get(r.location, r.location)))
+        else:
+            words.append(RULES[rule])
+    return ", ".join(words)
+
+
+def _plural(count: float, word: str) -> str:
+    return f"{format_count(count)} {word}{'' if count == 1 else 's'}"
+
+
+def reasons(x: ExplainInput) -> tuple[str, ...]:
+    """Why the recommended option wins, in the order a reader needs them."""
+    out: list[str] = []
+    best, years = x.choice.recommended, x.r.years
+    if best is None:
+        return ("No option your rules allow has a public price for this accelerator yet.",)
+    chosen = x.options[best]
+    assert chosen is not None  # the recommended option is priced
+    line = (
+        f"The cheapest option your rules allow is {_name(best)}: "
+        f"{format_money(chosen.total_usd)} over {years} years"
+    )
+    runner = x.choice.runner_up
+    runner_priced = x.options.get(runner) if runner else None
+    if runner and runner_priced is not None:
+        line += (
+            f", {format_money(runner_priced.total_usd - chosen.total_usd)} less than "
+            f"{_name(runner)}"
+        )
+    out.append(line + ".")
+    overall = x.choice.cheapest_overall
+    if overall and overall != best and x.choice.relax_saving_usd is not None:
+        overall_priced = x.options[overall]
+        assert overall_priced is not None
+        many = len(x.choice.binding) > 1
+        out.append(
+            f"Your {'rules' if many else 'rule'} ({_rules(x.r, x.choice.binding)}) "
+            f"{'rule' if many else 'rules'} out {_name(overall)}, which would cost "
+            f"{format_money(overall_priced.total_usd)}: keeping {'them' if many else 'it'} "
+            f"costs {format_money(x.choice.relax_saving_usd)} more over {years} years."
+        )
+    out.append(_usage_sentence(x))
+    out.extend(_break_even_sentences(x))
+    if chosen.capex_usd > 0:
+        out.append(
+            f"{format_money(chosen.capex_usd)} is spent up front on hardware and "
+            f"{format_money(chosen.running_usd)} on running it over {years} years."
+        )
+    elif best in CLOUD_OPTIONS:
+        out.append("Nothing is bought up front: the whole amount is a running cost.")
+    return tuple(out)
+
+
+def _usage_sentence(x: ExplainInput) -> str:
+    work, r = x.usage, x.r
+    growth = f", growing {format_percent(r.roadmap_growth)} a year" if r.roadmap_growth > 0 else ""
+    if work.basis == UTILISATION and r.utilisation is not None:
+        return f"Priced for the cluster busy {format_percent(r.utilisation)} of the year{growth}."
+    if work.known and work.runs_per_month is not None:
+        monthly = work.gpu_hours_by_year[0] / MONTHS_PER_YEAR
+        if r.hours_per_run is not None:
+            each = (
+                f"{_plural(r.hours_per_run, 'hour')} on {_plural(work.gpus_per_run, 'accelerator')}"
+            )
+        else:
+            each = _hours(work.gpu_hours_per_run)
+        return (
+            f"Priced for {_plural(work.runs_per_month, 'run')} a month of {each} "
+            f"({_hours(monthly)} a month){growth}; an owned cluster would be busy "
+            f"{format_percent(x.utilisation)} of the time."
+        )
+    line = (
+        "You did not tell us how often you will train, so this prices only the "
+        f"{_plural(r.experiments, 'planned run')}"
+    )
+    extras = []
+    if x.one_run_usd is not None:
+        extras.append(f"one run costs {format_money(x.one_run_usd)} in the cloud")
+    if x.owned_per_month_usd is not None:
+        extras.append(
+            f"owning the cluster costs {format_money(x.owned_per_month_usd)} a month before any run"
+        )
+    return line + (": " + " and ".join(extras) if extras else "") + "."
+
+
+def _break_even_sentences(x: ExplainInput) -> list[str]:
+    even = x.even
+    if x.owned_key is None or x.owned_key not in OWNED_OPTIONS:
+        return []
+    if even.utilisation is None:
+        return [
+            "At these prices owning does not pay for itself within "
+            f"{x.r.years} years, even with the cluster always busy."
+        ]
+    line = (
+        f"Owning beats renting when the cluster is busy more than "
+        f"{format_percent(even.utilisation)} of the time"
+    )
+    if even.runs_per_month is not None:
+        line += f" (about {_plural(round(even.runs_per_month, 1), 'run')} a month)"
+    out = [line + "."]
+    if even.months is not None and x.usage.known:
+        out.append(
+            f"At your usage, owned hardware pays for itself after about "
+            f"{format_count(round(even.months))} months."
+        )
+    return out

@@ -1,0 +1,129 @@
+"""Owning and renting: buying the hardware, or buying a base and renting the peaks.
+
+Owned, year ``k`` (capacity ``O_k``, :mod:`sizing.engine.cost_owned`)::
+
+    cost_k = capex_k + running(O_k, busy = min(A_k, O_k x 8760))
+
+Hybrid: own a base ``B`` = one run's accelerators (whole nodes; bought with its hot spares);
+the base serves up to ``B x 8760 x u_max`` accelerator-hours a year, the rest runs in the GPU
+cloud on demand::
+
+    owned_k = min(A_k, B x 8760 x u_max)
+    cost_k  = capex_k(B) + running(B, owned_k) + (A_k - owned_k) x p x (1 + idle)
+              + cloud storage in years with cloud work
+
+When the base is the whole cluster every year, hybrid is the same as buying and is left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .assumptions import value
+from .cost_cloud import Priced, cloud_storage_usd
+from .cost_owned import Purchases, purchases, whole_nodes, with_spares
+from .cost_running import RunningYear, busy_power_usd_per_gpu_hour, running_year
+from .cost_usage import HOURS_PER_YEAR, Usage
+from .hardware import AcceleratorSpec
+from .price_set import PriceSet
+
+
+@dataclass(frozen=True)
+class OwnedSite:
+    """Where owned hardware runs and what it sits on."""
+
+    acc: AcceleratorSpec
+    gpus_per_node: int
+    storage_tb: float
+    colocation: bool  # a rented data centre (else the customer's own)
+
+
+@dataclass(frozen=True)
+class Owned:
+    """Owning ``capacity``: the money and what it buys."""
+
+    priced: Priced
+    bought: Purchases
+    running: tuple[RunningYear, ...]
+
+
+def owned(
+    usage: Usage,
+    capacity: tuple[int, ...],
+    site: OwnedSite,
+    prices: PriceSet,
+    *,
+    bought: Purchases | None = None,
+) -> Owned:
+    """Buy and run ``capacity`` for the horizon (module docstring); ``bought``: the purchases
+    when already worked out (they do not depend on where the hardware sits)."""
+    if bought is None:
+        bought = purchases(
+            capacity, gpus_per_node=site.gpus_per_node, storage_tb=site.storage_tb, prices=prices
+        )
+    running = tuple(
+        running_year(
+            gpus,
+            hours,
+            hardware_usd=hardware,
+            acc=site.acc,
+            prices=prices,
+            colocation=site.colocation,
+        )
+        for gpus, hours, hardware in zip(
+            capacity, usage.gpu_hours_by_year, bought.hardware_by_year, strict=True
+        )
+    )
+    busy = busy_power_usd_per_gpu_hour(site.acc, prices, colocation=site.colocation)
+    served = sum(
+        min(hours, gpus * HOURS_PER_YEAR)
+        for gpus, hours in zip(capacity, usage.gpu_hours_by_year, strict=True)
+    )
+    priced = Priced(
+        by_year_usd=tuple(
+            c + r.total_usd for c, r in zip(bought.capex_by_year, running, strict=True)
+        ),
+        capex_usd=sum(bought.capex_by_year),
+        scales_usd=served * busy,
+        residual_usd=bought.residual_usd,
+        capacity=capacity,
+    )
+    return Owned(priced, bought, running)
+
+
+def hybrid(
+    usage: Usage,
+    capacity: tuple[int, ...],
+    site: OwnedSite,
+    prices: PriceSet,
+    *,
+    cloud_price: float,
+    storage_tb: float,
+) -> Priced | None:
+    """Own one run's accelerators, rent the rest on demand (module docstring)."""
+    base = whole_nodes(usage.gpus_per_run, site.gpus_per_node)
+    if base >= max(capacity):
+        return None
+    owned_base = with_spares((base,), site.gpus_per_node)[0]
+    limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
+    served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
+    rest = tuple(h - s for h, s in zip(usage.gpu_hours_by_year, served, strict=True))
+    owned_part = owned(
+        replace(usage, gpu_hours_by_year=served),
+        tuple(owned_base for _ in capacity),
+        site,
+        prices,
+    ).priced
+    idle = prices.cloud_idle_share.value
+    cloud = tuple(
+        hours * cloud_price * (1.0 + idle)
+        + (cloud_storage_usd(storage_tb, months, prices) if hours > 0 else 0.0)
+        for hours, months in zip(rest, usage.months_by_year, strict=True)
+    )
+    return Priced(
+        by_year_usd=tuple(a + b for a, b in zip(owned_part.by_year_usd, cloud, strict=True)),
+        capex_usd=owned_part.capex_usd,
+        scales_usd=owned_part.scales_usd + sum(rest) * cloud_price * (1.0 + idle),
+        residual_usd=owned_part.residual_usd,
+        capacity=owned_part.capacity,
+    )

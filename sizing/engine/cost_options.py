@@ -1,0 +1,113 @@
+"""Every way to pay for the same work, priced with one :class:`~.price_set.PriceSet`.
+
+An option whose price is not published for the accelerator (no cloud listing, no purchase
+price) is ``None``: it is left out, never priced with another accelerator's figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from .cost_cloud import Priced, on_demand, reserved
+from .cost_hybrid import Owned, OwnedSite, hybrid, owned
+from .cost_owned import owned_capacity, purchases, with_spares
+from .cost_usage import Usage
+from .hardware import AcceleratorSpec
+from .price_set import PriceSet
+
+CLOUD_ON_DEMAND = "cloud_on_demand"  # GPU cloud, on demand
+CLOUD_LARGE = "cloud_hyperscaler"  # large public cloud, on demand
+RESERVED_1YR = "cloud_reserved_1yr"
+RESERVED_3YR = "cloud_reserved"
+BUY = "buy"  # owned, in the customer's own data centre
+COLOCATION = "colocation"  # owned, in a rented data centre
+HYBRID = "hybrid"
+OPTIONS = (CLOUD_ON_DEMAND, CLOUD_LARGE, RESERVED_1YR, RESERVED_3YR, BUY, COLOCATION, HYBRID)
+CLOUD_OPTIONS = (CLOUD_ON_DEMAND, CLOUD_LARGE, RESERVED_1YR, RESERVED_3YR)
+OWNED_OPTIONS = (BUY, COLOCATION)
+
+
+@dataclass(frozen=True)
+class CostCase:
+    """What is being priced: the work, the cluster and where owned hardware would sit."""
+
+    acc: AcceleratorSpec
+    usage: Usage
+    cluster_gpus: int
+    gpus_per_node: int
+    storage_tb: float
+    hybrid_in_colocation: bool  # the hybrid's base in a rented data centre
+
+
+@dataclass(frozen=True)
+class PricedOptions:
+    """Each option's cost (``None``: not priced) and the owned ones in detail."""
+
+    options: Mapping[str, Priced | None]
+    owned: Mapping[str, Owned]
+    capacity: tuple[int, ...]  # [GPUs] working accelerators an owned cluster needs, by year
+    owned_gpus: tuple[int, ...]  # [GPUs] bought: the working ones and the hot spares
+
+
+def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
+    return OwnedSite(case.acc, case.gpus_per_node, case.storage_tb, colocation)
+
+
+def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
+    """Price every option for ``case`` (see the ``cost_*`` modules for the formulas)."""
+    usage, tb = case.usage, case.storage_tb
+    capacity = owned_capacity(
+        usage, cluster_gpus=case.cluster_gpus, gpus_per_node=case.gpus_per_node
+    )
+    options: dict[str, Priced | None] = dict.fromkeys(OPTIONS)
+    on_demand_price = prices.gpu_cloud or prices.large_cloud
+    if prices.gpu_cloud is not None:
+        options[CLOUD_ON_DEMAND] = on_demand(
+            usage, prices.gpu_cloud.value, storage_tb=tb, prices=prices
+        )
+    if prices.large_cloud is not None:
+        options[CLOUD_LARGE] = on_demand(
+            usage, prices.large_cloud.value, storage_tb=tb, prices=prices
+        )
+    for key, ratio, term in (
+        (RESERVED_1YR, prices.reserved_1yr_ratio, 1),
+        (RESERVED_3YR, prices.reserved_3yr_ratio, 3),
+    ):
+        price = prices.reserved(ratio)
+        if price is not None:
+            options[key] = reserved(
+                usage, capacity, price, term_years=term, storage_tb=tb, prices=prices
+            )
+    owned_options: dict[str, Owned] = {}
+    spared = with_spares(capacity, case.gpus_per_node)
+    if prices.purchase is not None:
+        bought = purchases(spared, gpus_per_node=case.gpus_per_node, storage_tb=tb, prices=prices)
+        for key, colocation in ((BUY, False), (COLOCATION, True)):
+            site = _site(case, colocation=colocation)
+            owned_options[key] = owned(usage, spared, site, prices, bought=bought)
+            options[key] = owned_options[key].priced
+        if on_demand_price is not None:
+            options[HYBRID] = hybrid(
+                usage,
+                capacity,
+                _site(case, colocation=case.hybrid_in_colocation),
+                prices,
+                cloud_price=on_demand_price.value,
+                storage_tb=tb,
+            )
+    return PricedOptions(options, owned_options, capacity, spared)
+
+
+def totals(case: CostCase, prices: PriceSet) -> dict[str, float]:
+    """Each priced option's total over the horizon [USD]."""
+    return {
+        key: priced.total_usd
+        for key, priced in price_options(case, prices).options.items()
+        if priced is not None
+    }
+
+
+def with_usage(case: CostCase, usage: Usage) -> CostCase:
+    """The same case with other work (for break-even and property checks)."""
+    return replace(case, usage=usage)

@@ -1,0 +1,163 @@
+"""Owned hardware: how many accelerators to own each year, the bill of materials and its
+capital cost, and the book value left after the horizon.
+
+Capacity owned in year ``k`` (never shrinks)::
+
+    O_k = max(O_{k-1}, N_cluster, A_k / (8760 x u_max))    rounded up to whole nodes
+    owned = O_k + hot spare nodes (8 % of the nodes from 4 nodes up, as the plan keeps)
+
+Bill of materials for ``O`` accelerators on nodes of ``n``::
+
+    servers      = O x P_accelerator               (a server's price per accelerator: a
+                                                    smaller server is priced pro rata,
+                                                    so one accelerator never buys eight)
+    switch tiers = 0 (one node), 1 (<= 64 nodes), 2 (<= 2,048 nodes), 3
+    switches     = ceil(O x (2 tiers - 1) / 64) x P_switch
+    links        = O x tiers x P_link               (cables and transceivers)
+    storage      = TB x P_TB
+    installation = share x (servers + switches + links + storage)
+
+Year ``k`` buys the difference between the bills for ``O_k`` and ``O_{k-1}`` (storage in
+year 0).  Book value after ``Y`` years: each year's hardware x max(0, 1 - (Y - k) / life).
+
+References
+----------
+.. [1] H100 Freakonomics (substack.tech-talk-cto.com, Aug 2024): switch layers by cluster
+       size and switch counts (8 switches for 512 GPUs on one layer, 48 for 1,024 on two,
+       2,560 for 32,768 on three).
+.. [2] Llama 3 Herd of Models, arXiv 2407.21783, sec. 3.3.4 (> 90 % effective training time).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .assumptions import value, whole
+from .cost_usage import HOURS_PER_YEAR, Usage
+from .price_set import PriceSet
+from .resilience import spare_nodes
+
+SERVERS = "servers"
+SWITCHES = "switches"
+LINKS = "links"
+STORAGE = "storage"
+INSTALLATION = "installation"
+
+
+@dataclass(frozen=True)
+class BomLine:
+    """One line of the bill of materials [USD]."""
+
+    item: str  # SERVERS | SWITCHES | LINKS | STORAGE | INSTALLATION
+    quantity: float
+    unit_usd: float
+    total_usd: float
+
+
+def whole_nodes(gpus: float, gpus_per_node: int) -> int:
+    """Accelerators rounded up to whole nodes; within one node to 1, 2, 4 or 8 [GPUs]."""
+    need = max(1, math.ceil(gpus - 1e-9))
+    if need > gpus_per_node:
+        return math.ceil(need / gpus_per_node) * gpus_per_node
+    return min(gpus_per_node, 1 << (need - 1).bit_length())
+
+
+def owned_capacity(usage: Usage, *, cluster_gpus: int, gpus_per_node: int) -> tuple[int, ...]:
+    """Accelerators owned each year: the cluster, more when demand outgrows it [GPUs]."""
+    most = HOURS_PER_YEAR * value("owned_max_utilisation")
+    owned = cluster_gpus
+    out = []
+    for demand in usage.gpu_hours_by_year:
+        if demand > owned * most:
+            owned = whole_nodes(demand / most, gpus_per_node)
+        out.append(owned)
+    return tuple(out)
+
+
+def with_spares(capacity: tuple[int, ...], gpus_per_node: int) -> tuple[int, ...]:
+    """Owned capacity plus the hot spare nodes the plan keeps (8 % from 4 nodes up) [GPUs].
+
+    Renting needs none: the provider replaces a failed node.
+    """
+    return tuple(
+        gpus + spare_nodes(math.ceil(gpus / gpus_per_node)) * gpus_per_node for gpus in capacity
+    )
+
+
+def switch_tiers(gpus: int, gpus_per_node: int) -> int:
+    """Layers of switches a non-blocking fabric for ``gpus`` needs [1]_."""
+    nodes = math.ceil(gpus / gpus_per_node)
+    if nodes <= 1:
+        return 0
+    if nodes <= whole("fabric_one_tier_max_nodes"):
+        return 1
+    if nodes <= whole("fabric_two_tier_max_nodes"):
+        return 2
+    return 3
+
+
+def bill_of_materials(
+    gpus: int, *, gpus_per_node: int, storage_tb: float, prices: PriceSet
+) -> tuple[BomLine, ...]:
+    """What owning ``gpus`` accelerators takes, line by line (see module docstring)."""
+    purchase = prices.purchase
+    if purchase is None:
+        return ()
+    tiers = switch_tiers(gpus, gpus_per_node)
+    switches = math.ceil(gpus * max(0, 2 * tiers - 1) / whole("fabric_switch_ports"))
+    links = gpus * tiers
+    lines = [
+        BomLine(SERVERS, gpus, purchase.value, gpus * purchase.value),
+        BomLine(SWITCHES, switches, prices.switch.value, switches * prices.switch.value),
+        BomLine(LINKS, links, prices.link.value, links * prices.link.value),
+        BomLine(
+            STORAGE, storage_tb, prices.storage_owned.value, storage_tb * prices.storage_owned.value
+        ),
+    ]
+    hardware = sum(line.total_usd for line in lines)
+    share = prices.installation_share.value
+    lines.append(BomLine(INSTALLATION, 1, hardware * share, hardware * share))
+    return tuple(line for line in lines if line.quantity)
+
+
+def bom_total(lines: tuple[BomLine, ...], *, hardware_only: bool = False) -> float:
+    """Sum of a bill [USD]; ``hardware_only`` leaves installation out."""
+    return sum(
+        line.total_usd for line in lines if not (hardware_only and line.item == INSTALLATION)
+    )
+
+
+@dataclass(frozen=True)
+class Purchases:
+    """What is bought each year and what it is worth at the end [USD]."""
+
+    capex_by_year: tuple[float, ...]
+    hardware_by_year: tuple[float, ...]  # capex without installation, cumulative
+    residual_usd: float
+    bill: tuple[BomLine, ...]  # for the largest capacity
+
+
+def purchases(
+    capacity: tuple[int, ...], *, gpus_per_node: int, storage_tb: float, prices: PriceSet
+) -> Purchases:
+    """Capital spent each year to own ``capacity`` (see module docstring)."""
+    years = len(capacity)
+    life = prices.depreciation_years.value
+    capex: list[float] = []
+    owned_hw: list[float] = []
+    residual = 0.0
+    prev_total = prev_hw = 0.0
+    bill: tuple[BomLine, ...] = ()
+    total = hardware = 0.0
+    for k, gpus in enumerate(capacity):
+        if k == 0 or gpus != capacity[k - 1]:  # the same capacity has the same bill
+            bill = bill_of_materials(
+                gpus, gpus_per_node=gpus_per_node, storage_tb=storage_tb, prices=prices
+            )
+            total, hardware = bom_total(bill), bom_total(bill, hardware_only=True)
+        capex.append(total - prev_total)
+        residual += (hardware - prev_hw) * max(0.0, 1.0 - (years - k) / life)
+        owned_hw.append(hardware)
+        prev_total, prev_hw = total, hardware
+    return Purchases(tuple(capex), tuple(owned_hw), residual, bill)

@@ -1,0 +1,90 @@
+"""Running owned hardware for a year: power, space, support contracts and staff.
+
+For ``O`` accelerators busy ``B`` of their ``O x 8760`` hours::
+
+    kW per accelerator = server kW / accelerators per reference server
+    power   = kW x (d_busy x B + d_idle x (O x 8760 - B)) x PUE x USD/kWh
+    space   = O x kW x rate x 12           rate: colocation per kW-month, or in your own
+                                           data centre that times ``own_space_share``
+    support = share x hardware bought so far
+    staff   = O / accelerators per FTE x cost of an FTE
+
+Every term is per accelerator, so a single accelerator is charged one accelerator's power,
+space and staff, never a whole server's.
+
+References
+----------
+.. [1] Epoch AI cost model (Cottier et al., arXiv 2405.21015): training draws ~75 % of
+       server power.
+.. [2] Roskies & Zacharia, CTWatch Quarterly, May 2006 (one FTE per ~250 processors).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .assumptions import value
+from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR
+from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
+from .price_set import PriceSet
+
+
+@dataclass(frozen=True)
+class RunningYear:
+    """One year of running owned hardware [USD]."""
+
+    power_usd: float
+    space_usd: float
+    support_usd: float
+    staff_usd: float
+
+    @property
+    def total_usd(self) -> float:
+        return self.power_usd + self.space_usd + self.support_usd + self.staff_usd
+
+
+def running_year(
+    gpus: int,
+    busy_gpu_hours: float,
+    *,
+    hardware_usd: float,
+    acc: AcceleratorSpec,
+    prices: PriceSet,
+    colocation: bool,
+) -> RunningYear:
+    """The running cost of ``gpus`` owned accelerators for one year (module docstring).
+
+    Parameters
+    ----------
+    busy_gpu_hours : float
+        Accelerator-hours of work in the year [GPU-h]; capped at the hours owned.
+    hardware_usd : float
+        Hardware bought so far, for the support contracts [USD].
+    colocation : bool
+        In a rented data centre (else in the customer's own).
+    """
+    kw = acc.server_power_kw / REFERENCE_SERVER_GPUS
+    owned_hours = gpus * HOURS_PER_YEAR
+    busy = min(busy_gpu_hours, owned_hours)
+    kwh = kw * (
+        value("server_power_draw_share") * busy
+        + value("server_idle_draw_share") * (owned_hours - busy)
+    )
+    pue = prices.pue_colocation if colocation else prices.pue_own
+    rate = prices.colocation.value * (1.0 if colocation else prices.own_space_share.value)
+    return RunningYear(
+        power_usd=kwh * pue.value * prices.electricity.value,
+        space_usd=gpus * kw * rate * MONTHS_PER_YEAR,
+        support_usd=prices.support_share.value * hardware_usd,
+        staff_usd=gpus / prices.staff_gpus_per_fte.value * prices.staff_cost.value,
+    )
+
+
+def busy_power_usd_per_gpu_hour(
+    acc: AcceleratorSpec, prices: PriceSet, *, colocation: bool
+) -> float:
+    """Extra power cost of one busy accelerator-hour over an idle one [USD/GPU-h]."""
+    kw = acc.server_power_kw / REFERENCE_SERVER_GPUS
+    pue = prices.pue_colocation if colocation else prices.pue_own
+    extra = value("server_power_draw_share") - value("server_idle_draw_share")
+    return kw * extra * pue.value * prices.electricity.value

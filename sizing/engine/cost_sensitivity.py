@@ -1,0 +1,119 @@
+"""Which prices move the totals most: each price at the low and high end of its published
+range, the others held, every option re-priced.
+
+An option's range combines the swings as independent errors::
+
+    low  = T - sqrt(sum_i (T - min(T, T_i,low, T_i,high))^2)
+    high = T + sqrt(sum_i (max(T, T_i,low, T_i,high) - T)^2)
+
+The customer's own figures have no range and do not swing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from .cost_options import CostCase, totals
+from .price_set import PriceSet, UsedPrice
+
+# PriceSet fields with a published range, in the order the tables list them.
+PARAMETERS = (
+    "gpu_cloud",
+    "large_cloud",
+    "reserved_1yr_ratio",
+    "reserved_3yr_ratio",
+    "cloud_idle_share",
+    "cloud_storage",
+    "purchase",
+    "switch",
+    "link",
+    "storage_owned",
+    "installation_share",
+    "support_share",
+    "electricity",
+    "pue_own",
+    "pue_colocation",
+    "colocation",
+    "own_space_share",
+    "staff_cost",
+    "staff_gpus_per_fte",
+)
+
+
+@dataclass(frozen=True)
+class Swing:
+    """One price at both ends of its range and every option's total there."""
+
+    key: str  # the price's key (its registry key, or "gpu_cloud", "purchase" ...)
+    unit: str
+    low_value: float
+    high_value: float
+    at_low_usd: Mapping[str, float]  # option -> total [USD]
+    at_high_usd: Mapping[str, float]
+
+    def spread_usd(self, option: str) -> float:
+        """How far apart the option's totals are at the two ends [USD]."""
+        return abs(self.at_high_usd.get(option, 0.0) - self.at_low_usd.get(option, 0.0))
+
+
+def swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
+    """Every price with a range, moved to each end (module docstring)."""
+    out = []
+    for key in PARAMETERS:
+        found = getattr(prices, key)
+        if not isinstance(found, UsedPrice) or not found.low < found.high:
+            continue
+        out.append(
+            Swing(
+                key=found.key,
+                unit=found.unit,
+                low_value=found.low,
+                high_value=found.high,
+                at_low_usd=totals(case, replace(prices, **{key: found.at(found.low)})),
+                at_high_usd=totals(case, replace(prices, **{key: found.at(found.high)})),
+            )
+        )
+    return tuple(out)
+
+
+def total_range(
+    option: str, total_usd: float, all_swings: tuple[Swing, ...]
+) -> tuple[float, float]:
+    """The option's low and high total from all swings combined (module docstring) [USD]."""
+    down = up = 0.0
+    for swing in all_swings:
+        ends = (swing.at_low_usd.get(option, total_usd), swing.at_high_usd.get(option, total_usd))
+        down += (total_usd - min(total_usd, *ends)) ** 2
+        up += (max(total_usd, *ends) - total_usd) ** 2
+    return total_usd - math.sqrt(down), total_usd + math.sqrt(up)
+
+
+def largest(option: str, all_swings: tuple[Swing, ...], count: int) -> tuple[Swing, ...]:
+    """The ``count`` prices that move the option's total most."""
+    moving = [s for s in all_swings if s.spread_usd(option) > 0]
+    moving.sort(key=lambda s: -s.spread_usd(option))
+    return tuple(moving[:count])
+
+
+def with_gpu_hours(
+    total_usd: float,
+    price_range_usd: tuple[float, float],
+    scales_usd: float,
+    factors: tuple[float, float],
+) -> tuple[float, float]:
+    """An option's price range combined with a range of its accelerator-hours [USD].
+
+    ``scales_usd`` is the part of the total proportional to accelerator-hours and
+    ``factors`` the low and high factors of the hours [x]; that part moves by
+    ``scales_usd * (factor - 1)``, an error independent of the prices', so the two add in
+    quadrature like the price swings (module docstring).
+    """
+    low, high = price_range_usd
+    down = scales_usd * max(0.0, 1.0 - factors[0])
+    up = scales_usd * max(0.0, factors[1] - 1.0)
+    return (
+        total_usd - math.hypot(total_usd - low, down),
+        total_usd + math.hypot(high - total_usd, up),
+    )

@@ -1,0 +1,108 @@
+"""How much the customer will train: accelerator-hours per year from the answers.
+
+Three bases, in order of preference::
+
+    utilisation given:  A_k = u x N_cluster x 8760 x (1 + g)^k
+    runs a month given: A_k = runs x h_run x 12 x (1 + g)^k
+                        h_run = hours_per_run x GPUs_per_run   (hours per run given)
+                              = GPU-hours of the sized run      (otherwise)
+    neither:            A_0 = experiments x GPU-hours of the sized run, A_k>0 = 0
+
+``A_k`` [GPU-h] is the demand of year ``k`` (0-based), ``g`` the yearly growth.  The last
+basis ("planned runs") invents nothing: the cost covers the runs the customer named, and the
+output says that usage is unknown and how often owning would pay off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .resolve import Resolved
+
+HOURS_PER_YEAR = 8760.0  # [h]
+MONTHS_PER_YEAR = 12.0
+HOURS_PER_MONTH = HOURS_PER_YEAR / MONTHS_PER_YEAR  # [h] 730
+_HOURS_PER_DAY = 24.0
+
+ROADMAP = "roadmap"
+UTILISATION = "utilisation"
+PLANNED_RUNS = "planned_runs"
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Accelerator-hours the customer needs, year by year."""
+
+    basis: str  # ROADMAP | UTILISATION | PLANNED_RUNS
+    runs_per_month: float | None  # [runs/month] as given
+    gpus_per_run: int  # [GPUs] accelerators one run occupies
+    gpu_hours_per_run: float  # [GPU-h]
+    gpu_hours_by_year: tuple[float, ...]  # [GPU-h/yr]
+    months_by_year: tuple[float, ...]  # [months] with work in each year
+
+    @property
+    def known(self) -> bool:
+        """Whether the customer said how much they will train (not only the planned runs)."""
+        return self.basis != PLANNED_RUNS
+
+    @property
+    def gpu_hours(self) -> float:
+        """All accelerator-hours over the horizon [GPU-h]."""
+        return sum(self.gpu_hours_by_year)
+
+
+def usage(
+    r: Resolved,
+    *,
+    run_gpu_hours: float,
+    gpus_per_run: int,
+    cluster_gpus: int,
+    all_runs_days: float,
+) -> Usage:
+    """The demand behind the cost (see module docstring).
+
+    Parameters
+    ----------
+    run_gpu_hours : float
+        Accelerator-hours of one sized run [GPU-h].
+    gpus_per_run : int
+        Accelerators one run occupies [GPUs].
+    cluster_gpus : int
+        Accelerators of the whole recommended cluster [GPUs].
+    all_runs_days : float
+        Calendar days of all planned runs on the cluster [d].
+    """
+    growth = tuple((1.0 + r.roadmap_growth) ** k for k in range(r.years))
+    per_run = run_gpu_hours if r.hours_per_run is None else r.hours_per_run * gpus_per_run
+    full_year = tuple(MONTHS_PER_YEAR for _ in growth)
+    if r.utilisation is not None:
+        yearly = r.utilisation * cluster_gpus * HOURS_PER_YEAR
+        return Usage(
+            UTILISATION,
+            None,
+            gpus_per_run,
+            per_run,
+            tuple(yearly * g for g in growth),
+            full_year,
+        )
+    if r.runs_per_month is not None:
+        yearly = r.runs_per_month * per_run * MONTHS_PER_YEAR
+        return Usage(
+            ROADMAP,
+            r.runs_per_month,
+            gpus_per_run,
+            per_run,
+            tuple(yearly * g for g in growth),
+            full_year,
+        )
+    months = min(MONTHS_PER_YEAR, all_runs_days * _HOURS_PER_DAY / HOURS_PER_MONTH)
+    first = (r.experiments * run_gpu_hours,)
+    rest = tuple(0.0 for _ in growth[1:])
+    return Usage(
+        PLANNED_RUNS,
+        None,
+        gpus_per_run,
+        run_gpu_hours,
+        first + rest,
+        (months,) + rest,
+    )

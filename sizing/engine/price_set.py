@@ -1,0 +1,191 @@
+"""The prices one sizing uses: picked for its accelerator and region, with the customer's own
+figures where given.  Pure data; :func:`sizing.engine.resolve_site.resolve_prices` records them
+as answers, the cost model reads them and the sensitivity analysis moves them one at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from .accelerator_prices import ACCELERATOR_PRICES
+from .hardware import REFERENCE_SERVER_GPUS
+from .prices import PRICES
+from .provenance import ESTIMATE, EU, NORTH_AMERICA, Price
+
+YOUR_FIGURE = "your figure"  # the flag of a price the customer gave
+
+# Residency answers that put the site in the EU price region (EU, EEA, UK, Switzerland).
+_EUROPE = re.compile(
+    r"\b(EU|EEA|EUROPE|EUROPEAN|UK|GB|BRITAIN|ENGLAND|SCOTLAND|AUSTRIA|BELGIUM|BULGARIA|CROATIA|"
+    r"CYPRUS|CZECH|CZECHIA|DENMARK|ESTONIA|FINLAND|FRANCE|GERMANY|DEUTSCHLAND|GREECE|HUNGARY|"
+    r"IRELAND|ITALY|LATVIA|LITHUANIA|LUXEMBOURG|MALTA|NETHERLANDS|HOLLAND|POLAND|PORTUGAL|"
+    r"ROMANIA|SLOVAKIA|SLOVENIA|SPAIN|SWEDEN|NORWAY|ICELAND|SWITZERLAND)\b"
+)
+
+
+@dataclass(frozen=True)
+class UsedPrice:
+    """One price as used: its value, plausible range, unit and provenance."""
+
+    key: str
+    value: float
+    low: float
+    high: float
+    unit: str
+    source: str
+    as_of: str
+    flag: str
+    region: str
+
+    def at(self, value: float) -> UsedPrice:
+        """The same price at another value (for the sensitivity analysis)."""
+        return replace(self, value=value)
+
+
+@dataclass(frozen=True)
+class PriceSet:
+    """Every price the cost model reads [USD and the units in each ``UsedPrice``]."""
+
+    gpu_cloud: UsedPrice | None  # [USD/GPU-h] GPU cloud on demand
+    large_cloud: UsedPrice | None  # [USD/GPU-h] large public cloud on demand
+    reserved_override: UsedPrice | None  # [USD/GPU-h] the customer's reserved price
+    reserved_1yr_ratio: UsedPrice
+    reserved_3yr_ratio: UsedPrice
+    cloud_idle_share: UsedPrice
+    cloud_storage: UsedPrice  # [USD/GB-month]
+    purchase: UsedPrice | None  # [USD/GPU] accelerator with its share of the server
+    switch: UsedPrice  # [USD/switch]
+    link: UsedPrice  # [USD/link]
+    storage_owned: UsedPrice  # [USD/TB]
+    installation_share: UsedPrice
+    support_share: UsedPrice  # [1/yr]
+    depreciation_years: UsedPrice  # [yr]
+    electricity: UsedPrice  # [USD/kWh]
+    pue_own: UsedPrice
+    pue_colocation: UsedPrice
+    colocation: UsedPrice  # [USD/kW-month]
+    own_space_share: UsedPrice
+    staff_cost: UsedPrice  # [USD/FTE-yr]
+    staff_gpus_per_fte: UsedPrice  # [GPUs/FTE]
+    usd_per_eur: UsedPrice
+
+    def reserved(self, ratio: UsedPrice) -> float | None:
+        """A reservation's price [USD/GPU-h]: the customer's, else on demand x ``ratio``."""
+        if self.reserved_override is not None:
+            return self.reserved_override.value
+        base = self.gpu_cloud or self.large_cloud
+        return None if base is None else base.value * ratio.value
+
+
+@dataclass(frozen=True)
+class PriceOverrides:
+    """The customer's own prices (``prices`` input section); ``None`` where not given."""
+
+    cloud_on_demand: float | None = None
+    cloud_reserved: float | None = None
+    purchase: float | None = None
+    electricity: float | None = None
+    pue: float | None = None
+    colocation: float | None = None
+    staff: float | None = None
+
+
+def price_region(data_residency: str | None) -> str:
+    """``"eu"`` when the residency answer names Europe, an EU/EEA country, the UK or
+    Switzerland; ``"north_america"`` otherwise (the reference region of most sources)."""
+    if data_residency and _EUROPE.search(data_residency.upper()):
+        return EU
+    return NORTH_AMERICA
+
+
+def _used(key: str, price: Price) -> UsedPrice:
+    return UsedPrice(
+        key=key,
+        value=float(price.value),
+        low=float(price.low),
+        high=float(price.high),
+        unit=price.unit,
+        source=price.source,
+        as_of=price.as_of,
+        flag=price.flag,
+        region=price.region,
+    )
+
+
+def _table(key: str) -> UsedPrice:
+    return _used(key, PRICES[key])
+
+
+def _theirs(given: float, *, key: str, unit: str, region: str) -> UsedPrice:
+    """The customer's own figure: no range (it is theirs), no date."""
+    return UsedPrice(key, given, given, given, unit, YOUR_FIGURE, "", YOUR_FIGURE, region)
+
+
+def _either(found: UsedPrice, given: float | None) -> UsedPrice:
+    """The customer's figure where given, else the table's."""
+    if given is None:
+        return found
+    return _theirs(given, key=found.key, unit=found.unit, region=found.region)
+
+
+def _maybe(
+    found: UsedPrice | None, given: float | None, *, key: str, unit: str
+) -> UsedPrice | None:
+    """Like :func:`_either` for a price the tables may not have."""
+    if given is None:
+        return found
+    return _theirs(given, key=key, unit=unit, region=found.region if found else "")
+
+
+def _purchase(accelerator: str) -> UsedPrice | None:
+    """Price per accelerator with its share of the server: a server price divided by its
+    accelerators, or the accelerator plus its share of a host platform [USD/GPU]."""
+    entry = ACCELERATOR_PRICES[accelerator]
+    if entry.purchase is None:
+        return None
+    used = _used("purchase", entry.purchase)
+    if entry.purchase_is_server:
+        return used
+    host = PRICES["host_platform_usd_per_server"]
+    share = 1.0 / REFERENCE_SERVER_GPUS
+    return replace(
+        used,
+        value=used.value + float(host.value) * share,
+        low=used.low + float(host.low) * share,
+        high=used.high + float(host.high) * share,
+        source=f"{used.source}; plus a host platform: {host.source}",
+        flag=ESTIMATE,
+    )
+
+
+def price_set(accelerator: str, region: str, overrides: PriceOverrides) -> PriceSet:
+    """The prices for ``accelerator`` at a site in ``region``, the customer's where given."""
+    entry = ACCELERATOR_PRICES[accelerator]
+    gpu_cloud = None if entry.gpu_cloud is None else _used("gpu_cloud", entry.gpu_cloud)
+    large = None if entry.large_cloud is None else _used("large_cloud", entry.large_cloud)
+    hour = "USD/GPU-h"
+    return PriceSet(
+        gpu_cloud=_maybe(gpu_cloud, overrides.cloud_on_demand, key="gpu_cloud", unit=hour),
+        large_cloud=large,
+        reserved_override=_maybe(None, overrides.cloud_reserved, key="reserved", unit=hour),
+        reserved_1yr_ratio=_table("reserved_1yr_ratio"),
+        reserved_3yr_ratio=_table("reserved_3yr_ratio"),
+        cloud_idle_share=_table("cloud_idle_share"),
+        cloud_storage=_table("cloud_storage_usd_per_gb_month"),
+        purchase=_maybe(_purchase(accelerator), overrides.purchase, key="purchase", unit="USD/GPU"),
+        switch=_table("network_switch_usd"),
+        link=_table("network_link_usd"),
+        storage_owned=_table("storage_usd_per_tb_owned"),
+        installation_share=_table("installation_share"),
+        support_share=_table("support_share_per_year"),
+        depreciation_years=_table("depreciation_years"),
+        electricity=_either(_table(f"electricity_usd_per_kwh_{region}"), overrides.electricity),
+        pue_own=_either(_table("pue_own_facility"), overrides.pue),
+        pue_colocation=_either(_table("pue_colocation"), overrides.pue),
+        colocation=_either(_table(f"colocation_usd_per_kw_month_{region}"), overrides.colocation),
+        own_space_share=_table("own_space_share_of_colocation"),
+        staff_cost=_either(_table("staff_usd_per_year"), overrides.staff),
+        staff_gpus_per_fte=_table("staff_accelerators_per_fte"),
+        usd_per_eur=_table("usd_per_eur"),
+    )

@@ -1,0 +1,92 @@
+"""The cost options' ranges: the price range combined with the accelerator-hours' range.
+
+See ``docs/cost.md`` (Ranges and sensitivity): the hours' factors move the part of each option
+that scales with accelerator-hours, as one more independent error.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+
+import pytest
+
+from sizing.engine import parse_input, size_dict
+from sizing.engine.cost import CostInputs, CostResult, plan_cost
+from sizing.engine.cost_sensitivity import with_gpu_hours
+from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.resolve import resolve
+
+TODAY = datetime.date(2026, 12, 2)
+ANSWERS = {
+    "model": {"name": "Llama 2 7B"},
+    "data": {"tokens": 5e10},
+    "roadmap": {"runs_per_month": 2},
+}
+
+
+def test_the_hours_range_adds_to_the_price_range_as_an_independent_error() -> None:
+    # Price range 97..106 around 100; the part that scales with hours is 8 and the hours may be
+    # half or twice the estimate: 3 and 4 down make 5, 6 and 8 up make 10.
+    assert with_gpu_hours(100.0, (97.0, 106.0), 8.0, (0.5, 2.0)) == pytest.approx((95.0, 110.0))
+    # Nothing scales with the hours: the price range stays.
+    assert with_gpu_hours(100.0, (97.0, 106.0), 0.0, (0.5, 2.0)) == (97.0, 106.0)
+    # No hours' range: the price range stays.
+    assert with_gpu_hours(100.0, (97.0, 106.0), 8.0, (1.0, 1.0)) == (97.0, 106.0)
+
+
+def _cost(factors: tuple[float, float]) -> CostResult:
+    r = resolve(parse_input(ANSWERS), today=TODAY)
+    plan = CostInputs(
+        cluster_gpus=64,
+        gpus_per_run=64,
+        storage_tb=100.0,
+        run_gpu_hours=64 * 24 * 10.0,
+        all_runs_days=10.0,
+        gpu_hours_factors=factors,
+    )
+    return plan_cost(r, ACCELERATORS[r.accelerator], plan)
+
+
+def test_each_option_widens_by_the_hours_range_on_the_part_that_scales_with_hours() -> None:
+    factors = (0.5, 2.0)
+    plain, ranged = _cost((1.0, 1.0)), _cost(factors)
+    widened = 0
+    for key, option in ranged.options.items():
+        before = plain.options[key]
+        if option is None or before is None:
+            continue
+        assert option.total_usd == before.total_usd  # the total itself does not move
+        expected = with_gpu_hours(
+            before.total_usd,
+            (before.low_usd, before.high_usd),
+            before.scales_with_gpu_hours_usd,
+            factors,
+        )
+        assert (option.low_usd, option.high_usd) == pytest.approx(expected), key
+        # The range holds the total at both ends of the hours' range.
+        scales = option.scales_with_gpu_hours_usd
+        assert option.low_usd <= option.total_usd - scales * (1 - factors[0]) + 1e-6
+        assert option.high_usd >= option.total_usd + scales * (factors[1] - 1) - 1e-6
+        widened += scales > 0 and option.high_usd > before.high_usd
+    assert widened >= 3  # the cloud options and the owned ones' busy power
+    assert ranged.options["cloud_reserved"] == plain.options["cloud_reserved"]  # nothing scales
+    run = ranged.one_run_cloud_usd
+    assert run is not None
+    assert ranged.one_run_cloud_range_usd == pytest.approx((run * 0.5, run * 2.0))
+
+
+def test_the_recommendation_applies_its_cross_validated_hours_range_to_the_cost() -> None:
+    out = size_dict(ANSWERS, today=TODAY)
+    cost, sure = out["cost"], out["confidence"]
+    f_low, f_high = sure["low_factor"], sure["high_factor"]
+    assert f_low < 1 < f_high
+    run = cost["one_run_cloud_usd"]
+    assert cost["one_run_cloud_range_usd"] == pytest.approx([run * f_low, run * f_high], rel=1e-5)
+    best = cost[cost["recommended_option"]]
+    low, high = best["range_usd"]
+    scales = best["scales_with_gpu_hours_usd"]
+    assert scales > 0
+    assert low <= best["total_usd"] - scales * (1 - f_low) * (1 - 1e-5)
+    assert high >= best["total_usd"] + scales * (f_high - 1) * (1 - 1e-5)
+    assert math.isclose(cost["eur"]["low_eur"] * cost["eur"]["usd_per_eur"], low, rel_tol=1e-4)
