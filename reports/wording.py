@@ -83,17 +83,30 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     if area == "parallelism":
         p = result.section("parallelism")
         chunks = p.get("virtual_pipeline_stages") or 1
+        tensor, pipeline = p.get("tensor", 1), p.get("pipeline", 1)
+        sequences = p.get("micro_batch_size", 1)
         recompute = {
             "selective": " Cheap activations (norms, activation functions) are recomputed to save memory.",
             "full": " Each layer's activations are recomputed in the backward pass to save memory.",
         }.get(p.get("recompute") or "", "")
+        splits = []
+        if tensor > 1:
+            splits.append(f"{tensor}-way within each layer (tensor)")
+        if pipeline > 1:
+            splits.append(
+                f"{pipeline}-way by layers (pipeline"
+                + (f", each stage holding {chunks} interleaved chunks" if chunks > 1 else "")
+                + ")"
+            )
+        split = (
+            ("Split the model " + " and ".join(splits) + " and copy it")
+            if splits
+            else "Copy the model"
+        )
         return (
-            f"Split the model {p.get('tensor', 1)}-way within each layer (tensor), "
-            f"{p.get('pipeline', 1)}-way by layers (pipeline"
-            + (f", each stage holding {chunks} interleaved chunks" if chunks > 1 else "")
-            + f") and copy it {p.get('data', 1)} "
-            f"times (data parallel), with ZeRO/FSDP stage {p.get('zero_stage', 0)}, "
-            f"{p.get('micro_batch_size', 1)} sequence(s) per micro-batch." + recompute
+            f"{split} {p.get('data', 1)} times (data parallel), with ZeRO/FSDP stage "
+            f"{p.get('zero_stage', 0)}, {sequences} "
+            f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch." + recompute
         )
     if area == "cluster":
         return (

@@ -182,9 +182,10 @@ def _usage_sentence(x: ExplainInput) -> str:
         return f"Priced for the cluster busy {format_percent(r.utilisation)} of the year{growth}."
     if work.known and work.runs_per_month is not None:
         monthly = work.gpu_hours_by_year[0] / MONTHS_PER_YEAR
-        if r.hours_per_run is not None:
+        if r.hours_per_run is not None:  # the customer's own hours, not the engine's estimate
             each = (
                 f"{_plural(r.hours_per_run, 'hour')} on {_plural(work.gpus_per_run, 'accelerator')}"
+                " as you told us"
             )
         else:
             each = _hours(work.gpu_hours_per_run)

@@ -717,8 +717,8 @@ def _with_reason(p: Plan) -> Plan:
         elif p.recompute == "selective":
             parts.append("selective recomputation rebuilds cheap activations to save memory")
         reason = (
-            ("fastest plan that fits: " + "; ".join(parts))
+            ("Fastest plan that fits: " + "; ".join(parts) + ".")
             if parts
-            else "fastest plan that fits: plain data parallelism"
+            else "Fastest plan that fits: plain data parallelism."
         )
     return replace(p, reason=reason)
