@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import math
+from dataclasses import replace
 from typing import Any
 
 from .accelerator_prices import cloud_price_confirmed
@@ -102,7 +103,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
     fitting: Fitting = {}
     searches = searches_for(w, r, acc, flops, fitting)
-    sizing = _run_for(searches)
+    sizing = _smallest_listed_size(searches, _run_for(searches))
     run, min_gpus = sizing.run, sizing.min_gpus
     deadline = deadline_result(w, r, acc, sizing, flops)
     plan = run.plan
@@ -441,17 +442,42 @@ def _bpp_dict(r: Resolved, bpp: BytesPerParam) -> dict[str, Any]:
     }
 
 
-def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[TimelineOption, ...]:
-    """The recommended size and 1, 2, 4 ... nodes from the memory minimum up."""
-    r = searches.r
+def _listed_counts(r: Resolved, gpus: int, min_gpus: int) -> set[int]:
+    """Counts of the trade-off table: 1, 2, 4 ... nodes from the memory minimum up."""
     per_node = r.gpus_per_node
-    counts = {run.gpus}
-    top = max(_TIMELINE_MIN_NODES, _TIMELINE_SPAN * nodes_for(run.gpus, per_node))
+    counts = set()
+    top = max(_TIMELINE_MIN_NODES, _TIMELINE_SPAN * nodes_for(gpus, per_node))
     k = 1
     while k <= top:
         if k * per_node >= min_gpus:
             counts.add(k * per_node)
         k *= 2
+    return counts
+
+
+def _smallest_listed_size(searches: Searches, sizing: ClusterSizing) -> ClusterSizing:
+    """The sized run, or a smaller size of the trade-off table that also meets the deadline.
+
+    Time is not monotone in the node count (a data-parallel degree that is not a power
+    of two can cost a few per cent), so the bisection can settle above a smaller table
+    size that meets the deadline; the table must never show a smaller, faster option.
+    """
+    r, run = searches.r, sizing.run
+    if r.count is not None or not sizing.deadline_met:
+        return sizing
+    for gpus in sorted(_listed_counts(r, run.gpus, sizing.min_gpus)):
+        if gpus >= run.gpus:
+            break
+        smaller = searches.run(gpus)
+        if smaller.plan.fits and smaller.wall_clock_days <= r.deadline_days:
+            return replace(sizing, run=smaller)
+    return sizing
+
+
+def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[TimelineOption, ...]:
+    """The recommended size and 1, 2, 4 ... nodes from the memory minimum up."""
+    r = searches.r
+    counts = {run.gpus} | _listed_counts(r, run.gpus, min_gpus)
     hourly = r.prices.gpu_cloud or r.prices.large_cloud
     out = []
     for g in sorted(counts):
