@@ -52,6 +52,8 @@ _POW2 = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 # cross-validated figure and cost time.
 _MICRO_BATCHES = (1, 2, 4, 8)
 _VIRTUAL_STAGES = (1, 2, 4, 8)
+# Below this many layouts bounding them costs more than exploring them all (simplest first).
+_BOUNDED_LAYOUTS = 12
 # A fitting plan replaces the best one only if its MFU is 0.1 % higher: near-ties go to the
 # simpler plan, which the search meets first.
 _MFU_TIE_MARGIN = 1.001
@@ -484,7 +486,9 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
     layouts = list(_layouts(w, r, gpus, fabric.gpus_per_node))
     options = [_micro_batch_options(w, r, layout) for layout in layouts]
     bounds = [
-        _layout_bound(w, r, acc, gpus, layout, fabric, batches, usable) if len(layouts) > 1 else 1.0
+        _layout_bound(w, r, acc, gpus, layout, fabric, batches, usable)
+        if len(layouts) > _BOUNDED_LAYOUTS
+        else 1.0
         for layout, batches in zip(layouts, options, strict=True)
     ]
     # Most promising layouts first, so the bound rules out the rest early.
