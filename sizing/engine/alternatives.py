@@ -16,14 +16,20 @@ import math
 from dataclasses import replace
 
 from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
+from .assumptions import value
 from .cluster import RunEstimate, Searches, size_searched
-from .hardware import ACCELERATORS, AcceleratorSpec
+from .efficiency import workload_factor
+from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .parallelism import Workload, workload
 from .platforms import exclusion
 from .resolve import Resolved
 from .result import Alternative
 
 MAX_ALTERNATIVES = 6  # alternatives listed
+_FLOPS_PER_TFLOP = 1e12
+_SECONDS_PER_HOUR = 3600.0
+# Rank of an alternative: does not fit, has no price, price not confirmed, run cost [USD]
+_RankKey = tuple[bool, bool, bool, float]
 # Alternatives are sized to within half of their nodes: one bisection step instead of
 # up to fourteen, and a comparison needs no more.
 NODE_TOLERANCE = 0.5
@@ -69,13 +75,19 @@ def compare_accelerators(
     fitting = {} if fitting is None else fitting
     alts: list[Alternative] = []
     excluded: list[str] = []
+    candidates: list[AcceleratorSpec] = []
     for acc in ACCELERATORS.values():
         if acc.id == r.accelerator:
             continue
         reason = exclusion_of(r, acc)
         if reason:
             excluded.append(f"{acc.name}: {reason}")
-            continue
+        else:
+            candidates.append(acc)
+    best_cases = {acc.id: _best_case_key(r, acc, flops) for acc in candidates}
+    for acc in sorted(candidates, key=lambda a: best_cases[a.id]):
+        if _cannot_be_listed(alts, acc, best_cases[acc.id]):
+            continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
         est = _sized_run(searches_for(workload(rr), rr, acc, flops, fitting))
         hourly = gpu_cloud_price(acc.id)
@@ -95,6 +107,38 @@ def compare_accelerators(
     return _shortlist(alts), tuple(excluded)
 
 
+def _best_case_key(r: Resolved, acc: AcceleratorSpec, flops: float) -> _RankKey:
+    """The best rank ``acc`` could reach (:func:`_cheapest_fitting_first`) [-].
+
+    It fits, and its run costs no less than the FLOPs at the matmul ceiling times the
+    software and workload factors of the peak (an upper bound of MFU, goodput at most 1).
+    """
+    hourly = gpu_cloud_price(acc.id)
+    confirmed = cloud_price_confirmed(acc.id)
+    if hourly is None:
+        return (False, True, not confirmed, math.inf)
+    moe = r.architecture == "moe" and r.experts > r.experts_per_token
+    mfu = (
+        value("eff_matmul_ceiling")
+        * value(f"eff_software_{acc.software}")
+        * workload_factor(moe=moe, method=r.method)
+    )
+    rate = peak_tflops(acc, r.precision) * _FLOPS_PER_TFLOP * mfu  # [FLOP/s per GPU]
+    return (False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
+
+
+def _cannot_be_listed(alts: list[Alternative], acc: AcceleratorSpec, best_case: _RankKey) -> bool:
+    """Whether ``acc`` is out of the shortlist whatever its sizing gives.
+
+    It is when its maker already has a strictly better accelerator and at least
+    ``MAX_ALTERNATIVES`` sized ones are strictly better than its best case: the list takes
+    each maker's best and then the best of the rest, all of which rank above it.
+    """
+    better = [alt for alt in alts if _cheapest_fitting_first(alt) < best_case]
+    same_maker = any(ACCELERATORS[alt.accelerator].vendor == acc.vendor for alt in better)
+    return same_maker and len(better) >= MAX_ALTERNATIVES
+
+
 def _shortlist(alts: list[Alternative]) -> tuple[Alternative, ...]:
     """At most ``MAX_ALTERNATIVES``, ranked; the best of each maker is always among them.
 
@@ -110,7 +154,7 @@ def _shortlist(alts: list[Alternative]) -> tuple[Alternative, ...]:
     return tuple(sorted(picked, key=_cheapest_fitting_first))
 
 
-def _cheapest_fitting_first(alt: Alternative) -> tuple[bool, bool, bool, float]:
+def _cheapest_fitting_first(alt: Alternative) -> _RankKey:
     """Fitting first, then priced before unpriced, a published cloud price before an
     estimated one, then cheapest."""
     cost = alt.run_cost_usd

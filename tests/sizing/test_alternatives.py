@@ -3,11 +3,12 @@ one."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 
-from sizing.engine import size_dict
+from sizing.engine import alternatives, size_dict
 from sizing.engine.accelerator_prices import ACCELERATOR_PRICES, cloud_price_confirmed
 from sizing.engine.alternatives import MAX_ALTERNATIVES
 from sizing.engine.hardware import ACCELERATORS
@@ -82,3 +83,40 @@ def test_a_cloud_price_the_customer_gives_needs_no_such_warning() -> None:
         }
     )
     assert not any("not confirmed" in w for w in out["warnings"])
+
+
+TODAY = datetime.date(2026, 12, 2)
+PRUNING_CASES = [
+    {
+        "model": {"name": "Llama 3.1 70B"},
+        "data": {"tokens": 1.5e13},
+        "training": {"method": "pretrain"},
+    },
+    {
+        "model": {"name": "Mixtral 8x7B"},
+        "data": {"tokens": 1e12},
+        "training": {"method": "pretrain"},
+    },
+    {"model": {"name": "Llama 3.1 8B"}, "data": {"tokens": 2e8}, "training": {"method": "lora"}},
+]
+
+
+@pytest.mark.parametrize("case", PRUNING_CASES)
+def test_skipping_accelerators_that_cannot_be_listed_changes_nothing_and_saves_searches(
+    case: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    searched: list[str] = []
+    sized = alternatives._sized_run
+
+    def counting(searches: Any) -> Any:
+        searched.append(searches.acc.id)
+        return sized(searches)
+
+    monkeypatch.setattr(alternatives, "_sized_run", counting)
+    pruned = size_dict(case, today=TODAY)["alternatives"]
+    pruned_count = len(searched)
+    searched.clear()
+    monkeypatch.setattr(alternatives, "_cannot_be_listed", lambda *args: False)
+    full = size_dict(case, today=TODAY)["alternatives"]
+    assert pruned == full
+    assert pruned_count < len(searched)
