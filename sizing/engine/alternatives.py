@@ -13,11 +13,11 @@ maker always among them.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .assumptions import value
-from .cluster import RunEstimate, Searches, size_searched
+from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .parallelism import Workload, workload
@@ -28,11 +28,9 @@ from .result import Alternative
 MAX_ALTERNATIVES = 6  # alternatives listed
 _FLOPS_PER_TFLOP = 1e12
 _SECONDS_PER_HOUR = 3600.0
+_HOURS_PER_DAY = 24.0
 # Rank of an alternative: does not fit, has no price, price not confirmed, run cost [USD]
 _RankKey = tuple[bool, bool, bool, float]
-# Alternatives are sized to within half of their nodes: one bisection step instead of
-# up to fourteen, and a comparison needs no more.
-NODE_TOLERANCE = 0.5
 
 
 # Memory checks by GPU count, per accelerator memory [GB]: shared by the accelerators of one
@@ -47,12 +45,27 @@ def searches_for(
     return Searches(w, r, acc, flops, fitting=fitting.setdefault(acc.memory_gb, {}))
 
 
-def _sized_run(searches: Searches) -> RunEstimate:
-    """The run on the given count, else on the size that meets the deadline."""
-    count = searches.r.count
-    if count is not None:
-        return searches.run(count)
-    return size_searched(searches, node_tolerance=NODE_TOLERANCE).run
+def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
+    """The run on the given count, else on the size that meets the deadline.
+
+    The size is searched near an estimate from the recommended run
+    (:func:`cluster.size_from_estimate`): its GPU-hours scaled by the ratio of
+    the two accelerators' best-case rates, over the deadline.  When the
+    recommended run cannot meet the deadline either, the alternative is shown
+    on the same number of accelerators, so the table compares like with like.
+    """
+    r = searches.r
+    if r.count is not None:
+        return searches.run(r.count)
+    if not reference.deadline_met:
+        same = searches.run(reference.run.gpus)
+        if same.plan.fits:
+            return same
+        return size_searched(searches).run
+    rate_ratio = _best_case_rate(reference.r, reference.acc) / _best_case_rate(r, searches.acc)
+    estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * _HOURS_PER_DAY)
+    near = size_from_estimate(searches, estimate)
+    return near if near is not None else size_searched(searches).run
 
 
 def exclusion_of(r: Resolved, acc: AcceleratorSpec) -> str | None:
@@ -65,13 +78,24 @@ def exclusion_of(r: Resolved, acc: AcceleratorSpec) -> str | None:
     )
 
 
+@dataclass(frozen=True)
+class Reference:
+    """The recommended run the alternatives are sized against."""
+
+    r: Resolved
+    acc: AcceleratorSpec
+    run: RunEstimate
+    deadline_met: bool
+
+
 def compare_accelerators(
-    r: Resolved, flops: float, fitting: Fitting | None = None
+    reference: Reference, flops: float, fitting: Fitting | None = None
 ) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
     """Every other allowed accelerator sized for the same run, and the excluded ones.
 
     ``fitting`` holds the memory checks of this sizing so far (see :func:`searches_for`).
     """
+    r = reference.r
     fitting = {} if fitting is None else fitting
     alts: list[Alternative] = []
     excluded: list[str] = []
@@ -89,7 +113,7 @@ def compare_accelerators(
         if _cannot_be_listed(alts, acc, best_cases[acc.id]):
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
-        est = _sized_run(searches_for(workload(rr), rr, acc, flops, fitting))
+        est = _sized_run(searches_for(workload(rr), rr, acc, flops, fitting), reference)
         hourly = gpu_cloud_price(acc.id)
         alts.append(
             Alternative(
@@ -107,23 +131,32 @@ def compare_accelerators(
     return _shortlist(alts), tuple(excluded)
 
 
-def _best_case_key(r: Resolved, acc: AcceleratorSpec, flops: float) -> _RankKey:
-    """The best rank ``acc`` could reach (:func:`_cheapest_fitting_first`) [-].
+def _best_case_rate(r: Resolved, acc: AcceleratorSpec) -> float:
+    """Model FLOPs per second of one ``acc`` at best [FLOP/s].
 
-    It fits, and its run costs no less than the FLOPs at the matmul ceiling times the
-    software and workload factors of the peak (an upper bound of MFU, goodput at most 1).
+    The peak at the matmul ceiling times the software and workload factors: an upper
+    bound of MFU, goodput at most 1.
     """
-    hourly = gpu_cloud_price(acc.id)
-    confirmed = cloud_price_confirmed(acc.id)
-    if hourly is None:
-        return (False, True, not confirmed, math.inf)
     moe = r.architecture == "moe" and r.experts > r.experts_per_token
     mfu = (
         value("eff_matmul_ceiling")
         * value(f"eff_software_{acc.software}")
         * workload_factor(moe=moe, method=r.method)
     )
-    rate = peak_tflops(acc, r.precision) * _FLOPS_PER_TFLOP * mfu  # [FLOP/s per GPU]
+    return peak_tflops(acc, r.precision) * _FLOPS_PER_TFLOP * mfu
+
+
+def _best_case_key(r: Resolved, acc: AcceleratorSpec, flops: float) -> _RankKey:
+    """The best rank ``acc`` could reach (:func:`_cheapest_fitting_first`) [-].
+
+    It fits, and its run costs no less than the FLOPs at its best-case rate
+    (:func:`_best_case_rate`).
+    """
+    hourly = gpu_cloud_price(acc.id)
+    confirmed = cloud_price_confirmed(acc.id)
+    if hourly is None:
+        return (False, True, not confirmed, math.inf)
+    rate = _best_case_rate(r, acc)
     return (False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
 
 

@@ -7,8 +7,9 @@ utilisation ``MFU`` (:mod:`sizing.engine.efficiency`) and goodput ``g``
     wall_clock_hours = F / (n * P * MFU) / 3600 / g        [h]
     gpu_hours        = n * wall_clock_hours                [GPU-h]
 
-The recommended size is the smallest whole number of nodes (or, below one
-node, power-of-two GPUs) that meets the deadline and fits in memory.
+The recommended size is the smallest node count that splits evenly
+(:func:`even_nodes`; below one node, power-of-two GPUs) that meets the
+deadline and fits in memory.
 
 Time does not always fall as GPUs grow: past some size the data-parallel
 degree runs out of sequences, pipelines deepen into their bubble and
@@ -36,6 +37,7 @@ References
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -185,20 +187,86 @@ def size_cluster(
     return size_searched(Searches(w, r, acc, total_flops))
 
 
-def size_searched(searches: Searches, *, node_tolerance: float = 0.0) -> ClusterSizing:
-    """:func:`size_cluster`, reusing and adding to the plan searches of ``searches``.
-
-    ``node_tolerance`` > 0 stops the whole-node bisection once the size is
-    known within that share of its nodes (the alternatives are compared, not
-    ordered, so they need not be exact to the node).
-    """
+def size_searched(searches: Searches) -> ClusterSizing:
+    """:func:`size_cluster`, reusing and adding to the plan searches of ``searches``."""
     r = searches.r
     min_gpus = searches.memory_minimum()
     if not min_gpus:
         ceiling = searches.run(MAX_NODES * r.gpus_per_node)
         met = ceiling.wall_clock_days <= r.deadline_days
         return ClusterSizing(ceiling, 0, met, None if met else ceiling)
-    return _deadline_size(searches.run, r.gpus_per_node, min_gpus, r.deadline_days, node_tolerance)
+    return _deadline_size(searches.run, r.gpus_per_node, min_gpus, r.deadline_days)
+
+
+# Searches an estimate-and-correct sizing tries before it walks the full ladder instead.
+_CORRECTIONS = 4
+_ROUNDING = 1e-9  # a ratio of exactly one node count must not round up to the next
+# Odd parts of the node counts an estimate-and-correct sizing tries: 1, 2, 3, 4, 5, 6, 7, 8,
+# 10, 12, 14, 16, 20 ... nodes, at most a quarter apart.  Counts with a large odd factor
+# (317 nodes) leave the parallel degrees few ways to divide them and can run far slower
+# than their neighbours.
+_EVEN_ODD_PARTS = (1, 3, 5, 7)
+
+
+def even_nodes(nodes: int) -> int:
+    """The smallest node count of the form ``o * 2^k`` (``o`` in 1, 3, 5, 7) at least ``nodes``."""
+    best = 0
+    for odd in _EVEN_ODD_PARTS:
+        power = 1
+        while odd * power < nodes:
+            power *= 2
+        if not best or odd * power < best:
+            best = odd * power
+    return best
+
+
+def size_from_estimate(searches: Searches, estimate_gpus: float) -> RunEstimate | None:
+    """The fewest nodes that meet the deadline among :func:`even_nodes` counts near ``estimate_gpus``.
+
+    Each step searches one size and corrects the node count by the time it
+    found, assuming time falls in proportion to the nodes (the utilisation of
+    neighbouring sizes differs by a few per cent)::
+
+        nodes' = even_nodes(ceil(nodes * days / deadline))
+
+    It returns the smallest searched size that meets the deadline once the
+    correction asks for no fewer nodes: usually two or three searches where the
+    walk from the memory minimum and a bisection take ten or more.  ``None``
+    when the estimate cannot settle it: below one node, a size that does not
+    fit, time that rises with more nodes, or no agreement within
+    ``_CORRECTIONS`` searches; the caller then sizes as :func:`size_searched`.
+    """
+    r = searches.r
+    per_node = r.gpus_per_node
+    if estimate_gpus < per_node:
+        return None
+    nodes = even_nodes(nodes_for(math.ceil(estimate_gpus), per_node))
+    met: RunEstimate | None = None  # the smallest searched size that meets the deadline
+    missed = 0  # the largest searched node count that misses it
+    previous: RunEstimate | None = None
+    for _ in range(_CORRECTIONS):
+        if nodes > MAX_NODES:
+            return None
+        est = searches.run(nodes * per_node)
+        if not est.plan.fits:
+            return None
+        if (
+            previous is not None
+            and est.gpus > previous.gpus
+            and est.wall_clock_days >= previous.wall_clock_days
+        ):
+            return None  # past the minimum of the time curve
+        if est.wall_clock_days <= r.deadline_days:
+            if met is None or est.gpus < met.gpus:
+                met = est
+        else:
+            missed = max(missed, nodes)
+        wanted = math.ceil(nodes * est.wall_clock_days / r.deadline_days - _ROUNDING)
+        wanted = even_nodes(max(wanted, missed + 1))
+        if met is not None and wanted >= met.nodes:
+            return met  # the correction asks for no fewer nodes than a size that meets it
+        previous, nodes = est, wanted
+    return None
 
 
 def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:
@@ -250,11 +318,10 @@ def _deadline_size(
     per_node: int,
     min_gpus: int,
     deadline_days: float,
-    node_tolerance: float = 0.0,
 ) -> ClusterSizing:
     """Smallest count from ``min_gpus`` up that meets the deadline, else the knee.
 
-    Walks :func:`_ladder` while the time still falls; bisects whole nodes
+    Walks :func:`_ladder` while the time still falls; bisects even node counts
     between the last size that misses the deadline and the first that meets
     it.  When none meets it, the knee (module docstring) is recommended.
     """
@@ -268,12 +335,7 @@ def _deadline_size(
         if est.wall_clock_days <= deadline_days:
             if prev is not None and prev.gpus >= per_node:
                 est = _bisect_nodes(
-                    run,
-                    per_node,
-                    prev.gpus // per_node,
-                    gpus // per_node,
-                    deadline_days,
-                    node_tolerance,
+                    run, per_node, prev.gpus // per_node, gpus // per_node, deadline_days
                 )
             return ClusterSizing(est, min_gpus, True, None)
         if prev is not None and knee is None and marginal_efficiency(prev, est) < threshold:
@@ -284,19 +346,28 @@ def _deadline_size(
 
 
 def _bisect_nodes(
-    run: Callable[[int], RunEstimate],
-    per_node: int,
-    lo: int,
-    hi: int,
-    deadline_days: float,
-    node_tolerance: float = 0.0,
+    run: Callable[[int], RunEstimate], per_node: int, lo: int, hi: int, deadline_days: float
 ) -> RunEstimate:
     """Fewest nodes in ``(lo, hi]`` meeting the deadline (``lo`` misses it, ``hi`` meets it),
-    to within ``node_tolerance`` of ``lo`` (0: to the node)."""
-    while hi - lo > max(1, lo * node_tolerance):
-        mid = (lo + hi) // 2
-        if run(mid * per_node).wall_clock_days <= deadline_days:
-            hi = mid
+    among the :func:`even_nodes` counts and ``hi``."""
+    counts = _even_counts_between(lo, hi)
+    low, high = -1, len(counts) - 1  # counts[high] meets the deadline, counts[low] misses it
+    while high - low > 1:
+        mid = (low + high) // 2
+        if run(counts[mid] * per_node).wall_clock_days <= deadline_days:
+            high = mid
         else:
-            lo = mid
-    return run(hi * per_node)
+            low = mid
+    return run(counts[high] * per_node)
+
+
+def _even_counts_between(lo: int, hi: int) -> list[int]:
+    """The :func:`even_nodes` counts in ``(lo, hi)``, then ``hi`` itself, ascending."""
+    counts = set()
+    for odd in _EVEN_ODD_PARTS:
+        power = 1
+        while odd * power < hi:
+            if odd * power > lo:
+                counts.add(odd * power)
+            power *= 2
+    return [*sorted(counts), hi]

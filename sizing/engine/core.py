@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from .accelerator_prices import cloud_price_confirmed
-from .alternatives import Fitting, compare_accelerators, exclusion_of, searches_for
+from .alternatives import Fitting, Reference, compare_accelerators, exclusion_of, searches_for
 from .assumptions import ASSUMPTIONS, value
 from .cluster import (
     MAX_NODES,
@@ -144,7 +144,9 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     )
     spare = spare_nodes(nodes)
     deployment = plan_deployment(r, acc, nodes + spare, cost.recommended_option)
-    alternatives, excluded = compare_accelerators(r, flops, fitting)
+    alternatives, excluded = compare_accelerators(
+        Reference(r, acc, run, sizing.deadline_met), flops, fitting
+    )
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),
         *storage.notes,

@@ -176,133 +176,184 @@ def scale_out_bytes_per_s(nic_gbps_per_gpu: float, oversubscription: float) -> f
     )
 
 
-def step_cost(
-    *,
-    acc: AcceleratorSpec,
-    precision: str,
-    hidden: int,
-    layers: int,
-    seq: int,
-    model_flops_per_token: float,
-    hardware_flops_per_token: float,
-    params_per_gpu: float,
-    tokens_per_step: float,
-    gpus: int,
-    tp: int,
-    pp: int,
-    ep: int,
-    micro_batch: int,
-    zero_stage: int,
-    top_k: int,
-    moe: bool,
-    method: str,
-    recompute: str,
-    gpus_per_node: int,
-    nic_gbps_per_gpu: float,
-    oversubscription: float,
-    experts: int = 1,
-    expert_params: float = 0.0,
-    virtual_stages: int = 1,
-) -> StepCost:
-    """Model FLOPs utilisation of one plan (see module docstring) [-].
+class StepCostModel:
+    """Step costs of the plans of one workload on one accelerator and fabric.
 
-    Communication per step and GPU, each over the fastest link its group spans:
-
-    * tensor parallel: 4 all-reduces of ``s b h`` 16-bit values per layer and
-      micro-batch (6 with full recomputation), ring volume ``2 (t-1)/t`` [2]_;
-    * data parallel, in units of ``2 (d-1)/d`` bytes per parameter of the rank
-      (one all-reduce, or one reduce-scatter plus one all-gather) [4]_: ZeRO-0/1
-      reduce once per step (2 units); ZeRO-2 reduce-scatters the gradients of
-      every micro-batch and gathers the weights once (``m + 1``); ZeRO-3 also
-      gathers the weights for every micro-batch's forward and backward
-      (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  A share
-      ``eff_comm_overlap`` of compute time can hide it;
-    * expert parallel: dispatch and combine, forward and backward, of the
-      ``top_k`` copies of each token; ``eff_ep_overlap`` of it is hidden
-      behind another micro-batch's computation;
-    * pipeline: each stage sends its output forward and its gradient back for
-      every micro-batch and model chunk (``2 v`` transfers of ``s b h / t``),
-      not hidden.
-
-    The interleaved schedule with ``v`` model chunks per stage shrinks the
-    bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
+    What does not depend on the plan (peaks, bandwidths, the attention share,
+    the calibrated constants) is worked out once, and the compute utilisation
+    once per tensor degree, expert degree, micro-batch and recomputation: a
+    plan search costs hundreds of plans of the same workload.
     """
-    dp = max(1, gpus // (tp * pp))
-    attention = min(1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token)
-    tokens_per_micro_batch = float(seq) * micro_batch
-    expert_share = 0.0
-    intensity = math.inf
-    if moe and experts > 1 and expert_params > 0:
-        active_expert = expert_params * top_k / experts
-        expert_share = min(
-            1.0 - attention, FLOPS_PER_PARAM_TOKEN * active_expert / model_flops_per_token
+
+    def __init__(
+        self,
+        *,
+        acc: AcceleratorSpec,
+        precision: str,
+        hidden: int,
+        layers: int,
+        seq: int,
+        model_flops_per_token: float,
+        tokens_per_step: float,
+        top_k: int,
+        moe: bool,
+        method: str,
+        gpus_per_node: int,
+        nic_gbps_per_gpu: float,
+        oversubscription: float,
+        experts: int = 1,
+        expert_params: float = 0.0,
+    ) -> None:
+        self.acc = acc
+        self.precision = precision
+        self.hidden = hidden
+        self.layers = layers
+        self.seq = seq
+        self.model_flops_per_token = model_flops_per_token
+        self.tokens_per_step = tokens_per_step
+        self.top_k = top_k
+        self.moe = moe
+        self.experts = experts
+        self.expert_params = expert_params
+        self.gpus_per_node = gpus_per_node
+        self.attention = min(
+            1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token
         )
-        # each expert GEMM sees the routed tokens of one micro-batch from ep ranks
-        routed = tokens_per_micro_batch * top_k * ep / experts
-        ffn = expert_width(expert_params, experts, layers, hidden) * hidden / tp
-        intensity = gemm_intensity(tokens=routed, hidden=hidden, ffn=ffn, precision=precision)
-    # the narrowest dense GEMM of a micro-batch: a projection h -> h / t
-    dense_intensity = gemm_intensity(
-        tokens=tokens_per_micro_batch, hidden=hidden, ffn=hidden / tp, precision=precision
-    )
-    extra = value("selective_recompute_memory_bound_share") if recompute == "selective" else 0.0
-    hfu = base_hfu(
-        acc,
-        precision,
-        hidden,
-        seq=seq,
-        attention_share=attention,
-        expert_share=expert_share,
-        expert_intensity=intensity,
-        dense_intensity=dense_intensity,
-        memory_bound_extra=extra,
-    )
-    peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP
-    t_comp = hardware_flops_per_token * tokens_per_step / gpus / (peak * hfu)  # [s]
-    up = scale_up_bytes_per_s(acc)
-    out = scale_out_bytes_per_s(nic_gbps_per_gpu, oversubscription)
-    tokens_per_replica = tokens_per_step / dp
-    micro_batches = max(1.0, tokens_per_replica / tokens_per_micro_batch)
-    t_tp = 0.0
-    if tp > 1:
-        if recompute == "full":
-            reduces = TP_ALL_REDUCES_PER_LAYER_RECOMPUTE
-        else:
-            reduces = TP_ALL_REDUCES_PER_LAYER
-        ring = RING_ALL_REDUCE
-        vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_replica
-        vol = vol * layers / pp
-        t_tp = vol / up
-    t_dp = 0.0
-    if dp > 1:
-        units = data_parallel_units(zero_stage, micro_batches)
-        vol = units * (dp - 1) / dp * BYTES_PER_VALUE * params_per_gpu
-        spans_nodes = gpus > gpus_per_node
-        t_dp = vol / (out if spans_nodes else up)
-    t_ep = 0.0
-    if moe and ep > 1:
-        vol = EP_ALL_TO_ALLS_PER_LAYER * top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
-        vol = vol * tokens_per_replica / tp * layers / pp
-        t_ep = vol / (up if ep * tp <= gpus_per_node else out)
-    t_pp = 0.0
-    if pp > 1:
-        vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
-        vol = vol * tokens_per_replica / tp
-        t_pp = vol / (up if tp * pp <= gpus_per_node else out)
-    bubble = (pp - 1) / (virtual_stages * micro_batches + pp - 1)
-    exposed_dp = max(0.0, t_dp - value("eff_comm_overlap") * t_comp)
-    exposed_ep = t_ep * (1.0 - value("eff_ep_overlap"))
-    stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp) / t_comp
-    mfu = hfu * (model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
-    mfu *= workload_factor(moe=moe, method=method)
-    return StepCost(
-        hfu_base=hfu,
-        tp_comm_ratio=t_tp / t_comp,
-        dp_comm_ratio=t_dp / t_comp,
-        ep_comm_ratio=t_ep / t_comp,
-        pp_bubble=bubble,
-        mfu=mfu,
-    )
+        self.routed_experts = moe and experts > 1 and expert_params > 0
+        self.peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP  # [FLOP/s]
+        self.up = scale_up_bytes_per_s(acc)
+        self.out = scale_out_bytes_per_s(nic_gbps_per_gpu, oversubscription)
+        self.selective_extra = value("selective_recompute_memory_bound_share")
+        self.dp_overlap = value("eff_comm_overlap")
+        self.ep_hidden = value("eff_ep_overlap")
+        self.factor = workload_factor(moe=moe, method=method)
+        self._hfu: dict[tuple[int, int, int, bool], float] = {}
+
+    def hfu(self, tp: int, ep: int, micro_batch: int, selective: bool) -> float:
+        """Compute utilisation of one micro-batch's kernels (:func:`base_hfu`) [-]."""
+        key = (tp, ep, micro_batch, selective)
+        found = self._hfu.get(key)
+        if found is not None:
+            return found
+        hidden = self.hidden
+        tokens_per_micro_batch = float(self.seq) * micro_batch
+        expert_share = 0.0
+        intensity = math.inf
+        if self.routed_experts:
+            active_expert = self.expert_params * self.top_k / self.experts
+            expert_share = min(
+                1.0 - self.attention,
+                FLOPS_PER_PARAM_TOKEN * active_expert / self.model_flops_per_token,
+            )
+            # each expert GEMM sees the routed tokens of one micro-batch from ep ranks
+            routed = tokens_per_micro_batch * self.top_k * ep / self.experts
+            ffn = expert_width(self.expert_params, self.experts, self.layers, hidden) * hidden / tp
+            intensity = gemm_intensity(
+                tokens=routed, hidden=hidden, ffn=ffn, precision=self.precision
+            )
+        # the narrowest dense GEMM of a micro-batch: a projection h -> h / t
+        dense_intensity = gemm_intensity(
+            tokens=tokens_per_micro_batch, hidden=hidden, ffn=hidden / tp, precision=self.precision
+        )
+        found = self._hfu[key] = base_hfu(
+            self.acc,
+            self.precision,
+            hidden,
+            seq=self.seq,
+            attention_share=self.attention,
+            expert_share=expert_share,
+            expert_intensity=intensity,
+            dense_intensity=dense_intensity,
+            memory_bound_extra=self.selective_extra if selective else 0.0,
+        )
+        return found
+
+    def cost(
+        self,
+        *,
+        gpus: int,
+        tp: int,
+        pp: int,
+        ep: int,
+        micro_batch: int,
+        zero_stage: int,
+        recompute: str,
+        hardware_flops_per_token: float,
+        params_per_gpu: float,
+        virtual_stages: int = 1,
+    ) -> StepCost:
+        """Model FLOPs utilisation of one plan (see module docstring) [-].
+
+        Communication per step and GPU, each over the fastest link its group spans:
+
+        * tensor parallel: 4 all-reduces of ``s b h`` 16-bit values per layer and
+          micro-batch (6 with full recomputation), ring volume ``2 (t-1)/t`` [2]_;
+        * data parallel, in units of ``2 (d-1)/d`` bytes per parameter of the rank
+          (one all-reduce, or one reduce-scatter plus one all-gather) [4]_: ZeRO-0/1
+          reduce once per step (2 units); ZeRO-2 reduce-scatters the gradients of
+          every micro-batch and gathers the weights once (``m + 1``); ZeRO-3 also
+          gathers the weights for every micro-batch's forward and backward
+          (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  A share
+          ``eff_comm_overlap`` of compute time can hide it;
+        * expert parallel: dispatch and combine, forward and backward, of the
+          ``top_k`` copies of each token; ``eff_ep_overlap`` of it is hidden
+          behind another micro-batch's computation;
+        * pipeline: each stage sends its output forward and its gradient back for
+          every micro-batch and model chunk (``2 v`` transfers of ``s b h / t``),
+          not hidden.
+
+        The interleaved schedule with ``v`` model chunks per stage shrinks the
+        bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
+        """
+        hidden, layers = self.hidden, self.layers
+        dp = max(1, gpus // (tp * pp))
+        hfu = self.hfu(tp, ep, micro_batch, recompute == "selective")
+        t_comp = hardware_flops_per_token * self.tokens_per_step / gpus / (self.peak * hfu)  # [s]
+        up, out = self.up, self.out
+        tokens_per_replica = self.tokens_per_step / dp
+        micro_batches = max(1.0, tokens_per_replica / (float(self.seq) * micro_batch))
+        t_tp = 0.0
+        if tp > 1:
+            if recompute == "full":
+                reduces = TP_ALL_REDUCES_PER_LAYER_RECOMPUTE
+            else:
+                reduces = TP_ALL_REDUCES_PER_LAYER
+            ring = RING_ALL_REDUCE
+            vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_replica
+            vol = vol * layers / pp
+            t_tp = vol / up
+        t_dp = 0.0
+        if dp > 1:
+            units = data_parallel_units(zero_stage, micro_batches)
+            vol = units * (dp - 1) / dp * BYTES_PER_VALUE * params_per_gpu
+            spans_nodes = gpus > self.gpus_per_node
+            t_dp = vol / (out if spans_nodes else up)
+        t_ep = 0.0
+        if self.moe and ep > 1:
+            vol = EP_ALL_TO_ALLS_PER_LAYER * self.top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
+            vol = vol * tokens_per_replica / tp * layers / pp
+            t_ep = vol / (up if ep * tp <= self.gpus_per_node else out)
+        t_pp = 0.0
+        if pp > 1:
+            vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
+            vol = vol * tokens_per_replica / tp
+            t_pp = vol / (up if tp * pp <= self.gpus_per_node else out)
+        bubble = (pp - 1) / (virtual_stages * micro_batches + pp - 1)
+        exposed_dp = max(0.0, t_dp - self.dp_overlap * t_comp)
+        exposed_ep = t_ep * (1.0 - self.ep_hidden)
+        stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp) / t_comp
+        mfu = (
+            hfu * (self.model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
+        )
+        mfu *= self.factor
+        return StepCost(
+            hfu_base=hfu,
+            tp_comm_ratio=t_tp / t_comp,
+            dp_comm_ratio=t_dp / t_comp,
+            ep_comm_ratio=t_ep / t_comp,
+            pp_bubble=bubble,
+            mfu=mfu,
+        )
 
 
 def workload_factor(*, moe: bool, method: str) -> float:
@@ -336,7 +387,7 @@ def mfu_upper_bound(best_case: StepCost, *, bubble: float, moe: bool, method: st
 
 
 def data_parallel_units(zero_stage: int, micro_batches: float) -> float:
-    """Data-parallel traffic per step in all-reduce halves (see :func:`step_cost`) [-] [4]_.
+    """Data-parallel traffic per step in all-reduce halves (see :meth:`StepCostModel.cost`) [-] [4]_.
 
     One unit moves ``(d-1)/d`` of the rank's 16-bit parameters: an all-reduce
     is 2, ZeRO-2 ``m + 1``, ZeRO-3 ``3 m`` for ``m`` micro-batches per step.

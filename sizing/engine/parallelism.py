@@ -26,10 +26,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from .assumptions import value
 from .compute import flops_per_token, lora_params, recompute_flops_per_token
-from .efficiency import StepCost, expert_width, gemm_intensity, mfu_upper_bound, step_cost
+from .efficiency import StepCost, StepCostModel, expert_width, gemm_intensity, mfu_upper_bound
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .memory import (
@@ -462,6 +463,106 @@ def _layout_memory(
     )
 
 
+class _Scored(NamedTuple):
+    """One costed candidate of a search (a :class:`Plan` is built for the chosen one only)."""
+
+    layout: _Layout
+    candidate: _Candidate
+    memory: MemoryBreakdown
+    cost: StepCost
+
+    @property
+    def mfu(self) -> float:
+        return self.cost.mfu
+
+    @property
+    def zero_stage(self) -> int:
+        return self.candidate.zero
+
+
+class _Search:
+    """What the candidates of one plan search share: workload, accelerator, count, fabric."""
+
+    def __init__(
+        self, w: Workload, acc: AcceleratorSpec, gpus: int, fabric: _Fabric, usable: float
+    ) -> None:
+        self.w = w
+        self.acc = acc
+        self.gpus = gpus
+        self.fabric = fabric
+        self.usable = usable
+        self.costs = StepCostModel(
+            acc=acc,
+            precision=w.precision,
+            hidden=w.hidden,
+            layers=w.layers,
+            seq=w.seq,
+            model_flops_per_token=w.model_flops_per_token,
+            tokens_per_step=w.tokens_per_step,
+            top_k=w.top_k,
+            moe=w.moe,
+            method=w.method,
+            gpus_per_node=fabric.gpus_per_node,
+            nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
+            oversubscription=fabric.oversubscription,
+            experts=w.experts,
+            expert_params=w.expert_params,
+        )
+        self._hardware_flops: dict[str, float] = {}
+
+    def hardware_flops_per_token(self, recompute: str) -> float:
+        found = self._hardware_flops.get(recompute)
+        if found is None:
+            w = self.w
+            found = w.model_flops_per_token + recompute_flops_per_token(
+                w.active_params, w.layers, w.hidden, w.seq, recompute
+            )
+            self._hardware_flops[recompute] = found
+        return found
+
+    def score(self, layout: _Layout, candidate: _Candidate, memory: MemoryBreakdown) -> _Scored:
+        """Cost one candidate of ``layout`` with its memory breakdown."""
+        w = self.w
+        tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
+        if w.method in ADAPTER_METHODS:  # only the adapters' gradients are reduced
+            params_rank = w.adapter_params / (tp * pp)
+        else:
+            params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
+        cost = self.costs.cost(
+            gpus=self.gpus,
+            tp=tp,
+            pp=pp,
+            ep=ep,
+            micro_batch=candidate.micro_batch,
+            zero_stage=candidate.zero,
+            recompute=candidate.recompute,
+            hardware_flops_per_token=self.hardware_flops_per_token(candidate.recompute),
+            params_per_gpu=params_rank,
+            virtual_stages=candidate.virtual_stages,
+        )
+        return _Scored(layout, candidate, memory, cost)
+
+    def plan(self, scored: _Scored) -> Plan:
+        """The :class:`Plan` of a costed candidate (the reason is written later)."""
+        layout, candidate, memory = scored.layout, scored.candidate, scored.memory
+        return Plan(
+            gpus=self.gpus,
+            tensor=layout.tensor,
+            pipeline=layout.pipeline,
+            data=layout.data,
+            expert=layout.expert,
+            zero_stage=candidate.zero,
+            micro_batch_size=candidate.micro_batch,
+            recompute=candidate.recompute,
+            memory=memory,
+            usable_gb=self.usable,
+            fits=memory.total_gb <= self.usable,
+            cost=scored.cost,
+            reason="",
+            virtual_stages=candidate.virtual_stages,
+        )
+
+
 def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
 
@@ -480,32 +581,40 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
         oversubscription=r.oversubscription or 1.0,
     )
     usable = usable_gb(acc.memory_gb)
-    best: Plan | None = None
+    search = _Search(w, acc, gpus, fabric, usable)
+    best: _Scored | None = None
     best_rank = 0  # position of the best plan's layout in the simplest-first order
-    smallest: Plan | None = None
+    smallest: _Scored | None = None
     layouts = list(_layouts(w, r, gpus, fabric.gpus_per_node))
     options = [_micro_batch_options(w, r, layout) for layout in layouts]
-    bounds = [
-        _layout_bound(w, r, acc, gpus, layout, fabric, batches, usable)
-        if len(layouts) > _BOUNDED_LAYOUTS
-        else 1.0
+    bounded = len(layouts) > _BOUNDED_LAYOUTS
+    # Bounds in two steps: one that needs no memory check orders the layouts and stops the
+    # search; the tighter one (:func:`_layout_bound`) is worked out only for layouts reached.
+    quick = [
+        _layout_bound(search, r, None, layout, batches) if bounded else 1.0
         for layout, batches in zip(layouts, options, strict=True)
     ]
-    # Most promising layouts first, so the bound rules out the rest early.
-    for rank in sorted(range(len(layouts)), key=lambda i: (-bounds[i], i)):
-        if best is not None and bounds[rank] * _MFU_TIE_MARGIN <= best.mfu:
+    for rank in sorted(range(len(layouts)), key=lambda i: (-quick[i], i)):
+        if best is not None and quick[rank] * _MFU_TIE_MARGIN <= best.mfu:
             break  # no candidate of this or any later layout can even tie the best
         layout, micro_batches = layouts[rank], options[rank]
         layout_memory = _LayoutMemory(w, layout, usable)
+        if (
+            bounded
+            and best is not None
+            and _layout_bound(search, r, layout_memory, layout, micro_batches) * _MFU_TIE_MARGIN
+            <= best.mfu
+        ):
+            continue  # its candidates need more ZeRO traffic than the best one can afford
         zeros = _zero_stages(r, layout)
         for recompute in _recompute_options(r):
             fitted = False
             first_zero = 0  # ZeRO stage of the smallest micro-batch that fits
-            previous: Plan | None = None  # the best plan of the previous micro-batch size
+            previous: _Scored | None = None  # the best plan of the previous micro-batch size
             for micro_batch in micro_batches:
                 if fitted and not _larger_micro_batch_can_help(w, acc, layout, first_zero):
                     break
-                batch_best: Plan | None = None
+                batch_best: _Scored | None = None
                 for virtual in _virtual_stage_options(w, layout):
                     zero, memory, fits = layout_memory.lowest_fitting_zero(
                         zeros, micro_batch, recompute, virtual
@@ -515,14 +624,12 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
                         if best is None and (
                             smallest is None or memory.total_gb < smallest.memory.total_gb
                         ):
-                            smallest = _plan(
-                                w, acc, gpus, layout, candidate, memory, usable, fabric
-                            )
+                            smallest = search.score(layout, candidate, memory)
                         break  # more model chunks only need more memory
                     if not fitted:
                         first_zero = zero
                     fitted = True
-                    plan = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
+                    plan = search.score(layout, candidate, memory)
                     if batch_best is not None and plan.mfu <= batch_best.mfu:
                         if plan.zero_stage == batch_best.zero_stage:
                             break  # the bubble saved no longer pays for the extra transfers
@@ -544,10 +651,10 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
     chosen = best or smallest
     if chosen is None:  # forced settings admit no plan at all
         return _data_parallel_fallback(w, acc, gpus, usable, fabric)
-    return _with_reason(chosen)
+    return _with_reason(search.plan(chosen))
 
 
-def _better(plan: Plan, rank: int, best: Plan, best_rank: int) -> bool:
+def _better(plan: _Scored, rank: int, best: _Scored, best_rank: int) -> bool:
     """Whether ``plan`` (of the layout at ``rank``) beats ``best``: 0.1 % faster, or as fast
     within 0.1 % and simpler (met earlier in the simplest-first order)."""
     if plan.mfu > best.mfu * _MFU_TIE_MARGIN:
@@ -556,35 +663,38 @@ def _better(plan: Plan, rank: int, best: Plan, best_rank: int) -> bool:
 
 
 def _layout_bound(
-    w: Workload,
+    search: _Search,
     r: Resolved,
-    acc: AcceleratorSpec,
-    gpus: int,
+    memory: _LayoutMemory | None,
     layout: _Layout,
-    fabric: _Fabric,
     micro_batches: tuple[int, ...],
-    usable: float,
 ) -> float:
     """An upper bound of the MFU of every candidate of ``layout`` (:func:`mfu_upper_bound`).
 
-    ``-inf`` when no candidate fits: the leanest one (the heaviest recomputation
-    allowed, one sequence per micro-batch, no interleaving) does not.  Otherwise
-    every candidate needs at least the ZeRO stage that leanest one needs.
+    Without ``memory``, a looser bound at the lowest ZeRO stage the search tries.
+    With it, ``-inf`` when no candidate fits: the leanest one (the heaviest
+    recomputation allowed, one sequence per micro-batch, no interleaving) does
+    not.  Otherwise every candidate needs at least the ZeRO stage that leanest
+    one needs.
     """
-    leanest = _recompute_options(r)[-1]
-    zero, _, fits = _LayoutMemory(w, layout, usable).lowest_fitting_zero(
-        _zero_stages(r, layout), 1, leanest, 1
-    )
-    if not fits:
-        return -math.inf
+    w = search.w
+    zeros = _zero_stages(r, layout)
+    zero = zeros[0]
+    if memory is not None:
+        leanest = _recompute_options(r)[-1]
+        zero, _, fits = memory.lowest_fitting_zero(zeros, 1, leanest, 1)
+        if not fits:
+            return -math.inf
     largest = max(micro_batches)
     best_case = _Candidate(zero=zero, micro_batch=largest, recompute="none", virtual_stages=1)
-    memory = MemoryBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)  # not needed for the cost
-    cost = _plan(w, acc, gpus, layout, best_case, memory, usable, fabric).cost
+    cost = search.score(layout, best_case, _NO_MEMORY).cost
     most_micro_batches = w.tokens_per_step / layout.data / w.seq  # at one sequence each
     chunks = max(_virtual_stage_options(w, layout))
     bubble = (layout.pipeline - 1) / (chunks * max(1.0, most_micro_batches) + layout.pipeline - 1)
     return mfu_upper_bound(cost, bubble=bubble, moe=w.moe, method=w.method)
+
+
+_NO_MEMORY = MemoryBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)  # a bound's cost needs no memory
 
 
 def _plan(
@@ -597,58 +707,9 @@ def _plan(
     usable: float,
     fabric: _Fabric,
 ) -> Plan:
-    """Cost one layout with its memory breakdown (the reason is written later)."""
-    tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
-    hardware_flops_per_token = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, candidate.recompute
-    )
-    if w.method in ADAPTER_METHODS:  # only the adapters' gradients are reduced
-        params_rank = w.adapter_params / (tp * pp)
-    else:
-        params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-    cost = step_cost(
-        acc=acc,
-        precision=w.precision,
-        hidden=w.hidden,
-        layers=w.layers,
-        seq=w.seq,
-        model_flops_per_token=w.model_flops_per_token,
-        hardware_flops_per_token=hardware_flops_per_token,
-        params_per_gpu=params_rank,
-        tokens_per_step=w.tokens_per_step,
-        gpus=gpus,
-        tp=tp,
-        pp=pp,
-        ep=ep,
-        micro_batch=candidate.micro_batch,
-        zero_stage=candidate.zero,
-        top_k=w.top_k,
-        moe=w.moe,
-        method=w.method,
-        recompute=candidate.recompute,
-        gpus_per_node=fabric.gpus_per_node,
-        nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
-        oversubscription=fabric.oversubscription,
-        experts=w.experts,
-        expert_params=w.expert_params,
-        virtual_stages=candidate.virtual_stages,
-    )
-    return Plan(
-        gpus=gpus,
-        tensor=tp,
-        pipeline=pp,
-        data=layout.data,
-        expert=ep,
-        zero_stage=candidate.zero,
-        micro_batch_size=candidate.micro_batch,
-        recompute=candidate.recompute,
-        memory=memory,
-        usable_gb=usable,
-        fits=memory.total_gb <= usable,
-        cost=cost,
-        reason="",
-        virtual_stages=candidate.virtual_stages,
-    )
+    """Cost one candidate outside a search (the reason is written later)."""
+    search = _Search(w, acc, gpus, fabric, usable)
+    return search.plan(search.score(layout, candidate, memory))
 
 
 def cost_on_fabric(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sizing.engine import assumptions
-from sizing.engine.efficiency import data_parallel_units, step_cost
+from sizing.engine.efficiency import StepCostModel, data_parallel_units
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.memory import activation_bytes_per_layer, interleaving_memory_factor
 from sizing.engine.parallelism import Plan, search_plan, workload
@@ -100,31 +100,33 @@ def test_zero_traffic_repeats_for_every_micro_batch_where_states_are_sharded() -
 
 
 def _moe_step(micro_batch: int, ep: int = 8) -> float:
-    return step_cost(
+    model = StepCostModel(
         acc=ACCELERATORS["h100-sxm"],
         precision="bf16",
         hidden=2048,
         layers=48,
         seq=4096,
         model_flops_per_token=2.2e10,
-        hardware_flops_per_token=2.2e10,
-        params_per_gpu=4e9,
         tokens_per_step=2**21,
+        top_k=8,
+        moe=True,
+        method="pretrain",
+        gpus_per_node=8,
+        nic_gbps_per_gpu=400,
+        oversubscription=1,
+        experts=128,
+        expert_params=2.7e10,
+    )
+    return model.cost(
         gpus=16,
         tp=1,
         pp=1,
         ep=ep,
         micro_batch=micro_batch,
         zero_stage=1,
-        top_k=8,
-        moe=True,
-        method="pretrain",
         recompute="none",
-        gpus_per_node=8,
-        nic_gbps_per_gpu=400,
-        oversubscription=1,
-        experts=128,
-        expert_params=2.7e10,
+        hardware_flops_per_token=2.2e10,
+        params_per_gpu=4e9,
     ).mfu
 
 

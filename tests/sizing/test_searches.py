@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from sizing.engine import cluster, parse_input, size_dict
+from sizing.engine.compute import training_flops
 from sizing.engine.hardware import ACCELERATORS, AcceleratorSpec
 from sizing.engine.parallelism import any_plan_fits, workload
 from sizing.engine.resolve import resolve
@@ -117,3 +118,74 @@ def test_the_dependence_check_sees_both_outcomes() -> None:
         r = resolve(parse_input(answers), today=TODAY)
         outcomes |= {any_plan_fits(workload(r), r, acc, g) for g in COUNTS}
     assert outcomes == {True, False}
+
+
+def test_even_node_counts_have_an_odd_part_of_at_most_seven() -> None:
+    assert [cluster.even_nodes(n) for n in (1, 5, 9, 11, 13, 15, 17, 317)] == [
+        1,
+        5,
+        10,
+        12,
+        14,
+        16,
+        20,
+        320,
+    ]
+
+
+def _timed_run(times: dict[int, float]) -> Any:
+    """A stand-in for ``Searches.run``: days from a table by GPU count, every plan fitting."""
+    w, r, acc = _small_case()
+    plan = replace(cluster.estimate_run(w, r, acc, 8, 1e20).plan, fits=True)
+    asked: list[int] = []
+
+    def run(gpus: int) -> cluster.RunEstimate:
+        asked.append(gpus)
+        return cluster.RunEstimate(
+            gpus=gpus,
+            nodes=gpus // 8,
+            plan=replace(plan, gpus=gpus),
+            compute_hours=0.0,
+            wall_clock_days=times[gpus],
+            gpu_hours=0.0,
+            resilience=None,  # type: ignore[arg-type]
+        )
+
+    run.asked = asked  # type: ignore[attr-defined]
+    return run
+
+
+def _small_case() -> tuple[Any, Any, Any]:
+    r = resolve(parse_input(json.loads(EXAMPLES[0].read_text())), today=TODAY)
+    return workload(r), r, ACCELERATORS[r.accelerator]
+
+
+def test_the_deadline_bisection_settles_on_a_count_that_splits_evenly() -> None:
+    """317 nodes (a prime) would just meet 100 / nodes <= 0.3155 days; 320 is the answer."""
+    times = {n * 8: 100.0 / n for n in range(1, 700)}
+    run = _timed_run(times)
+    est = cluster._bisect_nodes(run, 8, 256, 512, deadline_days=0.3155)
+    assert est.gpus == 320 * 8
+    assert all(cluster.even_nodes(g // 8) == g // 8 for g in run.asked)
+
+
+def test_an_alternative_sized_from_an_estimate_matches_the_full_walk_within_one_even_step() -> None:
+    """Two or three searches near the estimate instead of the walk from the memory minimum."""
+    for path in (*EXAMPLES, ROOT / "benchmarks" / "inputs" / "mixtral_8x22b_pretrain.json"):
+        data = json.loads(path.read_text())
+        out = size_dict(data, today=TODAY)
+        r0 = resolve(parse_input(data), today=TODAY)
+        if r0.count is not None:
+            continue
+        for alt in out["alternatives"]:
+            r = replace(r0, accelerator=alt["accelerator"])
+            acc = ACCELERATORS[alt["accelerator"]]
+            w = workload(r)
+            flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
+            full = cluster.size_searched(cluster.Searches(w, r, acc, flops))
+            if not full.deadline_met:
+                continue
+            assert alt["wall_clock_days"] <= r.deadline_days, (path.name, alt["accelerator"])
+            nodes = max(1, alt["gpus"] // r.gpus_per_node)
+            full_nodes = max(1, full.run.gpus // r.gpus_per_node)
+            assert nodes <= cluster.even_nodes(full_nodes + 1), (path.name, alt["accelerator"])
