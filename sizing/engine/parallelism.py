@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from .assumptions import value
 from .compute import flops_per_token, lora_params, recompute_flops_per_token
-from .efficiency import StepCost, StepCostModel, expert_width, gemm_intensity, mfu_upper_bound
+from .efficiency import StepCost, StepCostModel, expert_width, gemm_intensity
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .memory import (
@@ -257,8 +257,7 @@ def _degrees(limit: int, forced: int | None, divides: int | None = None) -> list
     return [d for d in _POW2 if d <= limit and (divides is None or divides % d == 0)]
 
 
-@dataclass(frozen=True)
-class _Layout:
+class _Layout(NamedTuple):
     """Parallel degrees of one plan: tensor x pipeline x data GPUs, experts across data."""
 
     tensor: int
@@ -356,9 +355,8 @@ def _virtual_stage_options(w: Workload, layout: _Layout) -> tuple[int, ...]:
     return tuple(v for v in _VIRTUAL_STAGES if v <= layers_per_stage)
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    """Settings of one plan beyond its layout."""
+class _Candidate(NamedTuple):
+    """Settings of one plan beyond its layout (a tuple: a search makes tens of thousands)."""
 
     zero: int
     micro_batch: int
@@ -367,7 +365,8 @@ class _Candidate:
 
 
 class _LayoutMemory:
-    """Memory of the candidates of one layout: model states per ZeRO stage computed once."""
+    """Memory of the candidates of one layout: model states per ZeRO stage and activations
+    per micro-batch, recomputation and interleaving, each computed once."""
 
     def __init__(self, w: Workload, layout: _Layout, usable: float) -> None:
         self.w = w
@@ -375,6 +374,8 @@ class _LayoutMemory:
         self.usable = usable
         self.overhead = value("framework_overhead_gb")
         self._states: dict[int, tuple[float, float, float]] = {}
+        self._totals: dict[int, float] = {}  # [GB] model states per ZeRO stage
+        self._activations: dict[tuple[int, str, int], float] = {}
 
     def states(self, zero: int) -> tuple[float, float, float]:
         if zero not in self._states:
@@ -382,31 +383,47 @@ class _LayoutMemory:
             self._states[zero] = model_states_gb(
                 self.w, tp=lay.tensor, pp=lay.pipeline, dp=lay.data, ep=lay.expert, zero=zero
             )
+            self._totals[zero] = sum(self._states[zero])
         return self._states[zero]
+
+    def activations(self, micro_batch: int, recompute: str, virtual_stages: int) -> float:
+        key = (micro_batch, recompute, virtual_stages)
+        found = self._activations.get(key)
+        if found is None:
+            lay = self.layout
+            found = self._activations[key] = plan_activations_gb(
+                self.w,
+                tp=lay.tensor,
+                pp=lay.pipeline,
+                dp=lay.data,
+                micro_batch=micro_batch,
+                recompute=recompute,
+                virtual_stages=virtual_stages,
+            )
+        return found
+
+    def fitting_zero(
+        self, zeros: tuple[int, ...], micro_batch: int, recompute: str, virtual_stages: int
+    ) -> int | None:
+        """The lowest ZeRO stage of ``zeros`` that fits, ``None`` when none does."""
+        act = self.activations(micro_batch, recompute, virtual_stages)
+        for zero in zeros:
+            if zero not in self._totals:
+                self.states(zero)
+            if self._totals[zero] + act + self.overhead <= self.usable:
+                return zero
+        return None
 
     def lowest_fitting_zero(
         self, zeros: tuple[int, ...], micro_batch: int, recompute: str, virtual_stages: int
     ) -> tuple[int, MemoryBreakdown, bool]:
         """The lowest ZeRO stage that fits, or the stage with the least memory if none does."""
-        lay = self.layout
-        act = plan_activations_gb(
-            self.w,
-            tp=lay.tensor,
-            pp=lay.pipeline,
-            dp=lay.data,
-            micro_batch=micro_batch,
-            recompute=recompute,
-            virtual_stages=virtual_stages,
-        )
-        smallest: tuple[int, float] | None = None
-        for zero in zeros:
-            total = sum(self.states(zero)) + act + self.overhead
-            if total <= self.usable:
-                return zero, self._breakdown(zero, act), True
-            if smallest is None or total < smallest[1]:
-                smallest = (zero, total)
-        assert smallest is not None  # _zero_stages is never empty
-        return smallest[0], self._breakdown(smallest[0], act), False
+        act = self.activations(micro_batch, recompute, virtual_stages)
+        zero = self.fitting_zero(zeros, micro_batch, recompute, virtual_stages)
+        if zero is not None:
+            return zero, self._breakdown(zero, act), True
+        least = min(zeros, key=lambda z: (self._totals[z], zeros.index(z)))
+        return least, self._breakdown(least, act), False
 
     def _breakdown(self, zero: int, activations: float) -> MemoryBreakdown:
         weights, grads, opt = self.states(zero)
@@ -434,7 +451,7 @@ def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> 
         memory = _LayoutMemory(w, layout, usable)
         zeros = _zero_stages(r, layout)
         for recompute in _recompute_options(r):
-            if memory.lowest_fitting_zero(zeros, micro_batch, recompute, 1)[2]:
+            if memory.fitting_zero(zeros, micro_batch, recompute, 1) is not None:
                 return True
     return False
 
@@ -509,6 +526,7 @@ class _Search:
             expert_params=w.expert_params,
         )
         self._hardware_flops: dict[str, float] = {}
+        self._most_chunks: dict[int, int] = {}  # by pipeline degree
 
     def hardware_flops_per_token(self, recompute: str) -> float:
         found = self._hardware_flops.get(recompute)
@@ -541,6 +559,38 @@ class _Search:
             virtual_stages=candidate.virtual_stages,
         )
         return _Scored(layout, candidate, memory, cost)
+
+    def least_bubble(self, layout: _Layout, micro_batch: int) -> float:
+        """The pipeline bubble of ``layout`` with the most model chunks, micro-batches of
+        ``micro_batch`` sequences [-]."""
+        p = layout.pipeline
+        if p == 1:
+            return 0.0
+        w = self.w
+        micro_batches = max(1.0, w.tokens_per_step / layout.data / (w.seq * micro_batch))
+        chunks = self._most_chunks.get(p)
+        if chunks is None:
+            chunks = self._most_chunks[p] = max(_virtual_stage_options(w, layout))
+        return (p - 1) / (chunks * micro_batches + p - 1)
+
+    def bound(
+        self, layout: _Layout, zero: int, micro_batch: int, recompute: str, bubble_micro_batch: int
+    ) -> float:
+        """An upper bound of the MFU of the candidates of ``layout`` with at least ZeRO stage
+        ``zero`` and recomputation ``recompute`` and at most ``micro_batch`` sequences.
+
+        Their cost without interleaving, with the bubble of the most model chunks
+        and of micro-batches of ``bubble_micro_batch`` sequences: more chunks only
+        add pipeline transfers and memory, a higher stage only data-parallel
+        traffic, heavier recomputation only FLOPs and all-reduces, and a smaller
+        micro-batch slower kernels and more ZeRO-2/3 traffic.
+        """
+        candidate = _Candidate(zero, micro_batch, recompute, 1)
+        cost = self.score(layout, candidate, _NO_MEMORY).cost
+        if layout.pipeline == 1:
+            return cost.mfu
+        least = self.least_bubble(layout, bubble_micro_batch)
+        return cost.mfu / (1.0 - cost.pp_bubble) * (1.0 - least)
 
     def plan(self, scored: _Scored) -> Plan:
         """The :class:`Plan` of a costed candidate (the reason is written later)."""
@@ -587,14 +637,14 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
     smallest: _Scored | None = None
     layouts = list(_layouts(w, r, gpus, fabric.gpus_per_node))
     options = [_micro_batch_options(w, r, layout) for layout in layouts]
-    bounded = len(layouts) > _BOUNDED_LAYOUTS
+    ranks = list(range(len(layouts)))
+    bounded = len(ranks) > _BOUNDED_LAYOUTS
     # Bounds in two steps: one that needs no memory check orders the layouts and stops the
     # search; the tighter one (:func:`_layout_bound`) is worked out only for layouts reached.
-    quick = [
-        _layout_bound(search, r, None, layout, batches) if bounded else 1.0
-        for layout, batches in zip(layouts, options, strict=True)
-    ]
-    for rank in sorted(range(len(layouts)), key=lambda i: (-quick[i], i)):
+    quick = {
+        i: _layout_bound(search, r, None, layouts[i], options[i]) if bounded else 1.0 for i in ranks
+    }
+    for rank in sorted(ranks, key=lambda i: (-quick[i], i)):
         if best is not None and quick[rank] * _MFU_TIE_MARGIN <= best.mfu:
             break  # no candidate of this or any later layout can even tie the best
         layout, micro_batches = layouts[rank], options[rank]
@@ -607,6 +657,7 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
         ):
             continue  # its candidates need more ZeRO traffic than the best one can afford
         zeros = _zero_stages(r, layout)
+        virtuals = _virtual_stage_options(w, layout)
         for recompute in _recompute_options(r):
             fitted = False
             first_zero = 0  # ZeRO stage of the smallest micro-batch that fits
@@ -614,8 +665,16 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
             for micro_batch in micro_batches:
                 if fitted and not _larger_micro_batch_can_help(w, acc, layout, first_zero):
                     break
+                if (
+                    best is not None
+                    and len(virtuals) > 1
+                    and search.bound(layout, zeros[0], micro_batch, recompute, micro_batch)
+                    * _MFU_TIE_MARGIN
+                    <= best.mfu
+                ):
+                    continue  # no interleaving or ZeRO stage of this micro-batch can tie the best
                 batch_best: _Scored | None = None
-                for virtual in _virtual_stage_options(w, layout):
+                for virtual in virtuals:
                     zero, memory, fits = layout_memory.lowest_fitting_zero(
                         zeros, micro_batch, recompute, virtual
                     )
@@ -669,29 +728,32 @@ def _layout_bound(
     layout: _Layout,
     micro_batches: tuple[int, ...],
 ) -> float:
-    """An upper bound of the MFU of every candidate of ``layout`` (:func:`mfu_upper_bound`).
+    """An upper bound of the MFU of every candidate of ``layout`` (:meth:`_Search.bound`).
 
-    Without ``memory``, a looser bound at the lowest ZeRO stage the search tries.
-    With it, ``-inf`` when no candidate fits: the leanest one (the heaviest
-    recomputation allowed, one sequence per micro-batch, no interleaving) does
-    not.  Otherwise every candidate needs at least the ZeRO stage that leanest
-    one needs.
+    Without ``memory``, a looser bound: the lowest ZeRO stage the search tries,
+    no recomputation and the largest micro-batch.  With it, the highest of the
+    bounds of each recomputation setting: its candidates need at least the ZeRO
+    stage that fits one sequence without interleaving and at most the largest
+    micro-batch that fits at the highest stage; ``-inf`` when no candidate fits.
     """
-    w = search.w
     zeros = _zero_stages(r, layout)
-    zero = zeros[0]
-    if memory is not None:
-        leanest = _recompute_options(r)[-1]
-        zero, _, fits = memory.lowest_fitting_zero(zeros, 1, leanest, 1)
-        if not fits:
-            return -math.inf
-    largest = max(micro_batches)
-    best_case = _Candidate(zero=zero, micro_batch=largest, recompute="none", virtual_stages=1)
-    cost = search.score(layout, best_case, _NO_MEMORY).cost
-    most_micro_batches = w.tokens_per_step / layout.data / w.seq  # at one sequence each
-    chunks = max(_virtual_stage_options(w, layout))
-    bubble = (layout.pipeline - 1) / (chunks * max(1.0, most_micro_batches) + layout.pipeline - 1)
-    return mfu_upper_bound(cost, bubble=bubble, moe=w.moe, method=w.method)
+    recomputes = _recompute_options(r)
+    if memory is None:
+        return search.bound(layout, zeros[0], max(micro_batches), "none", 1)
+    highest = zeros[-1:]
+    bound = -math.inf
+    for recompute in recomputes:
+        zero = memory.fitting_zero(zeros, 1, recompute, 1)
+        if zero is None:
+            continue
+        largest = 1
+        for micro_batch in micro_batches:
+            if micro_batch > largest:
+                if memory.fitting_zero(highest, micro_batch, recompute, 1) is None:
+                    break
+                largest = micro_batch
+        bound = max(bound, search.bound(layout, zero, largest, recompute, 1))
+    return bound
 
 
 _NO_MEMORY = MemoryBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)  # a bound's cost needs no memory
