@@ -14,12 +14,13 @@ deadline and fits in memory.
 Time does not always fall as GPUs grow: past some size the data-parallel
 degree runs out of sequences, pipelines deepen into their bubble and
 failures eat the gain, so the time curve has a minimum.  The search walks
-sizes doubling from the memory minimum and stops where the time stops
+sizes from the memory minimum, doubling powers of two of nodes after it,
+and stops where the time stops
 falling.  When no size on that walk meets the deadline, the recommendation
 is the *knee* of the curve: the last size before a doubling whose marginal
 efficiency::
 
-    E_m = (t(n) / t(k n) - 1) / (k - 1)            (k = 2 on the doubling walk)
+    E_m = (t(n) / t(k n) - 1) / (k - 1)      (k = 2 on the walk, 1.5-3 at its first step)
 
 (the share of the added GPUs' work that shortens the run) falls below
 ``knee_marginal_efficiency`` [2]_ [3]_.  The knee is never beyond the
@@ -303,13 +304,25 @@ def _memory_minimum(fits: Callable[[int], bool], per_node: int) -> int:
     return hi * per_node
 
 
+# The walk's first step from a memory minimum that is not a power of two reaches a power of
+# two at least this many times larger (so 1.5 to 3 times): the trade-off table lists powers
+# of two, so the walk and the table share their searches, and a short first step would
+# compare two sizes too close to tell a trend from the odd layout of one of them.
+_FIRST_STEP = 1.5
+
+
 def _ladder(per_node: int, min_gpus: int) -> list[int]:
-    """Sizes the search walks: sub-node powers of two, then doubling whole nodes."""
+    """Sizes the search walks: sub-node powers of two, the memory minimum in whole nodes,
+    then doubling powers of two of nodes."""
     sizes = [g for g in SUB_NODE_GPUS if min_gpus <= g < per_node]
     nodes = max(1, min_gpus // per_node)
-    while nodes <= MAX_NODES:
-        sizes.append(nodes * per_node)
-        nodes *= 2
+    sizes.append(nodes * per_node)
+    power = 1
+    while power <= nodes * _FIRST_STEP:
+        power *= 2
+    while power <= MAX_NODES:
+        sizes.append(power * per_node)
+        power *= 2
     return sizes
 
 
