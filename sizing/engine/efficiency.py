@@ -364,28 +364,6 @@ def workload_factor(*, moe: bool, method: str) -> float:
     return factor
 
 
-def mfu_upper_bound(best_case: StepCost, *, bubble: float, moe: bool, method: str) -> float:
-    """The highest MFU any candidate of a layout can reach [-].
-
-    ``best_case`` is the layout's step cost with the largest micro-batch (the
-    highest compute utilisation) and no recomputation (the fewest tensor-parallel
-    all-reduces); every candidate has at least its tensor and exposed expert
-    communication (they do not depend on the micro-batch), and at least
-    ``bubble``.  Since ``hfu / (1 + T hfu / K)`` grows with ``hfu``, the bound is
-    ``hfu (1 - bubble) / (1 + r_tp + (1 - o_ep) r_ep + max(0, r_dp - o_dp))`` times
-    the workload factor, with the ratios ``r`` taken at that best case (its
-    data-parallel traffic at the lowest ZeRO stage any candidate needs and the
-    fewest micro-batches).
-    """
-    exposed = (
-        best_case.tp_comm_ratio
-        + (1.0 - value("eff_ep_overlap")) * best_case.ep_comm_ratio
-        + max(0.0, best_case.dp_comm_ratio - value("eff_comm_overlap"))
-    )
-    factor = workload_factor(moe=moe, method=method)
-    return best_case.hfu_base * (1.0 - bubble) / (1.0 + exposed) * factor
-
-
 def data_parallel_units(zero_stage: int, micro_batches: float) -> float:
     """Data-parallel traffic per step in all-reduce halves (see :meth:`StepCostModel.cost`) [-] [4]_.
 
