@@ -447,6 +447,10 @@ def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> 
     per_node = min(r.gpus_per_node, gpus)
     micro_batch = r.micro_batch_size or 1
     usable = usable_gb(acc.memory_gb)
+    # Under ZeRO-3 every layout holds exactly 1/gpus of the model states on each accelerator
+    # (:func:`plan_memory`), and no layout or lower stage holds less.
+    if sum(model_states_gb(w, tp=1, pp=1, dp=gpus, ep=1, zero=3)) > usable:
+        return False
     for layout in _layouts(w, r, gpus, per_node):
         memory = _LayoutMemory(w, layout, usable)
         zeros = _zero_stages(r, layout)
