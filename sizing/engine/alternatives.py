@@ -20,7 +20,7 @@ from .assumptions import value
 from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
-from .parallelism import Workload, workload
+from .parallelism import Workload, cost_on_fabric, workload
 from .platforms import exclusion
 from .resolve import Resolved
 from .result import Alternative
@@ -50,7 +50,7 @@ def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
 
     The size is searched near an estimate from the recommended run
     (:func:`cluster.size_from_estimate`): its GPU-hours scaled by the ratio of
-    the two accelerators' best-case rates, over the deadline.  When the
+    the recommended plan's rates on the two accelerators, over the deadline.  When the
     recommended run cannot meet the deadline either, the alternative is shown
     on the same number of accelerators, so the table compares like with like.
     """
@@ -62,7 +62,7 @@ def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
         if same.plan.fits:
             return same
         return size_searched(searches).run
-    rate_ratio = _best_case_rate(reference.r, reference.acc) / _best_case_rate(r, searches.acc)
+    rate_ratio = _plan_rate(reference, reference.acc) / _plan_rate(reference, searches.acc)
     estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * _HOURS_PER_DAY)
     near = size_from_estimate(searches, estimate)
     return near if near is not None else size_searched(searches).run
@@ -129,6 +129,24 @@ def compare_accelerators(
             )
         )
     return _shortlist(alts), tuple(excluded)
+
+
+def _plan_rate(reference: Reference, acc: AcceleratorSpec) -> float:
+    """Model FLOPs per second of one ``acc`` running the recommended plan [FLOP/s].
+
+    The same layout on ``acc``'s own links: an estimate (the plan may not fit on ``acc``,
+    or another plan may suit it better), which :func:`cluster.size_from_estimate` corrects.
+    """
+    r, plan = reference.r, reference.run.plan
+    cost = cost_on_fabric(
+        workload(r),
+        acc,
+        plan,
+        gpus_per_node=r.gpus_per_node,
+        nic_gbps_per_gpu=r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu,
+        oversubscription=r.oversubscription or 1.0,
+    )
+    return peak_tflops(acc, r.precision) * _FLOPS_PER_TFLOP * cost.mfu
 
 
 def _best_case_rate(r: Resolved, acc: AcceleratorSpec) -> float:
