@@ -305,6 +305,36 @@ class StepCostModel:
         The interleaved schedule with ``v`` model chunks per stage shrinks the
         bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
         """
+        return StepCost(
+            *self.ratios(
+                gpus,
+                tp,
+                pp,
+                ep,
+                micro_batch,
+                zero_stage,
+                recompute,
+                hardware_flops_per_token,
+                params_per_gpu,
+                virtual_stages,
+            )
+        )
+
+    def ratios(
+        self,
+        gpus: int,
+        tp: int,
+        pp: int,
+        ep: int,
+        micro_batch: int,
+        zero_stage: int,
+        recompute: str,
+        hardware_flops_per_token: float,
+        params_per_gpu: float,
+        virtual_stages: int,
+    ) -> tuple[float, float, float, float, float, float]:
+        """The fields of :meth:`cost`'s :class:`StepCost`, in order, without building it
+        (a plan search compares tens of thousands)."""
         hidden, layers = self.hidden, self.layers
         dp = max(1, gpus // (tp * pp))
         hfu = self.hfu(tp, ep, micro_batch, recompute == "selective")
@@ -346,14 +376,7 @@ class StepCostModel:
             hfu * (self.model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
         )
         mfu *= self.factor
-        return StepCost(
-            hfu_base=hfu,
-            tp_comm_ratio=t_tp / t_comp,
-            dp_comm_ratio=t_dp / t_comp,
-            ep_comm_ratio=t_ep / t_comp,
-            pp_bubble=bubble,
-            mfu=mfu,
-        )
+        return hfu, t_tp / t_comp, t_dp / t_comp, t_ep / t_comp, bubble, mfu
 
 
 def workload_factor(*, moe: bool, method: str) -> float:

@@ -490,11 +490,15 @@ class _Scored(NamedTuple):
     layout: _Layout
     candidate: _Candidate
     memory: MemoryBreakdown
-    cost: StepCost
+    ratios: tuple[float, float, float, float, float, float]  # the fields of a StepCost
 
     @property
     def mfu(self) -> float:
-        return self.cost.mfu
+        return self.ratios[5]
+
+    @property
+    def pp_bubble(self) -> float:
+        return self.ratios[4]
 
     @property
     def zero_stage(self) -> int:
@@ -550,19 +554,19 @@ class _Search:
             params_rank = w.adapter_params / (tp * pp)
         else:
             params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-        cost = self.costs.cost(
-            gpus=self.gpus,
-            tp=tp,
-            pp=pp,
-            ep=ep,
-            micro_batch=candidate.micro_batch,
-            zero_stage=candidate.zero,
-            recompute=candidate.recompute,
-            hardware_flops_per_token=self.hardware_flops_per_token(candidate.recompute),
-            params_per_gpu=params_rank,
-            virtual_stages=candidate.virtual_stages,
+        ratios = self.costs.ratios(
+            self.gpus,
+            tp,
+            pp,
+            ep,
+            candidate.micro_batch,
+            candidate.zero,
+            candidate.recompute,
+            self.hardware_flops_per_token(candidate.recompute),
+            params_rank,
+            candidate.virtual_stages,
         )
-        return _Scored(layout, candidate, memory, cost)
+        return _Scored(layout, candidate, memory, ratios)
 
     def least_bubble(self, layout: _Layout, micro_batch: int) -> float:
         """The pipeline bubble of ``layout`` with the most model chunks, micro-batches of
@@ -590,7 +594,7 @@ class _Search:
         micro-batch slower kernels and more ZeRO-2/3 traffic.
         """
         candidate = _Candidate(zero, micro_batch, recompute, 1)
-        cost = self.score(layout, candidate, _NO_MEMORY).cost
+        cost = self.score(layout, candidate, _NO_MEMORY)
         if layout.pipeline == 1:
             return cost.mfu
         least = self.least_bubble(layout, bubble_micro_batch)
@@ -611,7 +615,7 @@ class _Search:
             memory=memory,
             usable_gb=self.usable,
             fits=memory.total_gb <= self.usable,
-            cost=scored.cost,
+            cost=StepCost(*scored.ratios),
             reason="",
             virtual_stages=candidate.virtual_stages,
         )
