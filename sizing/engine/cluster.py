@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from .assumptions import value
 from .hardware import AcceleratorSpec, peak_tflops
-from .parallelism import Plan, Workload, any_plan_fits, search_plan
+from .parallelism import HfuCache, Plan, Workload, any_plan_fits, search_plan
 from .resilience import ResilienceResult, plan_resilience
 from .resolve import Resolved
 
@@ -80,9 +80,10 @@ def estimate_run(
     acc: AcceleratorSpec,
     gpus: int,
     total_flops: float,
+    hfu_cache: HfuCache | None = None,
 ) -> RunEstimate:
     """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators."""
-    return time_plan(search_plan(w, r, acc, gpus), r, acc, total_flops)
+    return time_plan(search_plan(w, r, acc, gpus, hfu_cache), r, acc, total_flops)
 
 
 def time_plan(plan: Plan, r: Resolved, acc: AcceleratorSpec, total_flops: float) -> RunEstimate:
@@ -143,7 +144,8 @@ class Searches:
     workload, set of answers, accelerator and run length.  Whether a count fits
     depends on the accelerator only through its memory, so ``fitting`` may be
     shared by accelerators with the same memory in one sizing (a test checks
-    that dependence).
+    that dependence).  ``hfu`` holds the compute utilisation of the step
+    costs, which depends on the workload and the accelerator only.
     """
 
     w: Workload
@@ -152,12 +154,13 @@ class Searches:
     total_flops: float  # [FLOP]
     runs: dict[int, RunEstimate] = field(default_factory=dict)
     fitting: dict[int, bool] = field(default_factory=dict)
+    hfu: HfuCache = field(default_factory=dict)
 
     def run(self, gpus: int) -> RunEstimate:
         """The run on ``gpus`` accelerators (:func:`estimate_run`)."""
         found = self.runs.get(gpus)
         if found is None:
-            found = estimate_run(self.w, self.r, self.acc, gpus, self.total_flops)
+            found = estimate_run(self.w, self.r, self.acc, gpus, self.total_flops, self.hfu)
             self.runs[gpus] = found
         return found
 

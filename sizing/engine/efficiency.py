@@ -203,7 +203,10 @@ class StepCostModel:
         oversubscription: float,
         experts: int = 1,
         expert_params: float = 0.0,
+        hfu_cache: dict[tuple[int, int, int, bool], float] | None = None,
     ) -> None:
+        """``hfu_cache`` may be shared by the models of one workload on one accelerator
+        (the compute utilisation does not depend on the fabric or the GPU count)."""
         self.acc = acc
         self.precision = precision
         self.hidden = hidden
@@ -227,7 +230,7 @@ class StepCostModel:
         self.dp_overlap = value("eff_comm_overlap")
         self.ep_hidden = value("eff_ep_overlap")
         self.factor = workload_factor(moe=moe, method=method)
-        self._hfu: dict[tuple[int, int, int, bool], float] = {}
+        self._hfu = {} if hfu_cache is None else hfu_cache
 
     def hfu(self, tp: int, ep: int, micro_batch: int, selective: bool) -> float:
         """Compute utilisation of one micro-batch's kernels (:func:`base_hfu`) [-]."""

@@ -484,6 +484,10 @@ def _layout_memory(
     )
 
 
+# Compute utilisation by tensor degree, expert degree, micro-batch and selective recomputation
+HfuCache = dict[tuple[int, int, int, bool], float]
+
+
 class _Scored(NamedTuple):
     """One costed candidate of a search (a :class:`Plan` is built for the chosen one only)."""
 
@@ -509,7 +513,13 @@ class _Search:
     """What the candidates of one plan search share: workload, accelerator, count, fabric."""
 
     def __init__(
-        self, w: Workload, acc: AcceleratorSpec, gpus: int, fabric: _Fabric, usable: float
+        self,
+        w: Workload,
+        acc: AcceleratorSpec,
+        gpus: int,
+        fabric: _Fabric,
+        usable: float,
+        hfu_cache: HfuCache | None = None,
     ) -> None:
         self.w = w
         self.acc = acc
@@ -532,6 +542,7 @@ class _Search:
             oversubscription=fabric.oversubscription,
             experts=w.experts,
             expert_params=w.expert_params,
+            hfu_cache=hfu_cache,
         )
         self._hardware_flops: dict[str, float] = {}
         self._most_chunks: dict[int, int] = {}  # by pipeline degree
@@ -621,7 +632,9 @@ class _Search:
         )
 
 
-def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Plan:
+def search_plan(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int, hfu_cache: HfuCache | None = None
+) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
 
     For each layout, the lightest recomputation that lets some plan fit
@@ -631,7 +644,8 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
     at its lowest fitting ZeRO stage.  The plan with the highest MFU wins,
     near-ties going to the simpler layout.  Layouts are explored from the
     highest MFU bound down (:func:`_layout_bound`), and the search stops at
-    the first whose bound cannot reach the best plan found.
+    the first whose bound cannot reach the best plan found.  ``hfu_cache`` may be shared
+    by the searches of one workload on one accelerator (:class:`efficiency.StepCostModel`).
     """
     fabric = _Fabric(
         gpus_per_node=min(r.gpus_per_node, gpus),
@@ -639,7 +653,7 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
         oversubscription=r.oversubscription or 1.0,
     )
     usable = usable_gb(acc.memory_gb)
-    search = _Search(w, acc, gpus, fabric, usable)
+    search = _Search(w, acc, gpus, fabric, usable, hfu_cache)
     best: _Scored | None = None
     best_rank = 0  # position of the best plan's layout in the simplest-first order
     smallest: _Scored | None = None
