@@ -235,7 +235,7 @@ _LISTED: dict[str, Assumption] = {
         "share of the modelled utilisation that the CUDA software stack reaches (1 by definition)",
     ),
     "eff_software_rocm": Assumption(
-        0.69,
+        0.74,
         "-",
         _MLPERF_ROCM,
         "2026-12-02",
@@ -244,7 +244,7 @@ _LISTED: dict[str, Assumption] = {
         "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
     ),
     "eff_software_gaudi": Assumption(
-        0.8,
+        0.82,
         "-",
         _GAUDI_VS_NEMO,
         "2026-12-02",

@@ -341,6 +341,7 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
             ("pipeline", r.forced_pipeline),
             ("data", r.forced_data),
             ("expert", r.forced_expert),
+            ("context", r.forced_context),
             ("zero_stage", r.forced_zero),
         )
         if degree is not None
@@ -350,6 +351,7 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
         pipeline=plan.pipeline,
         data=plan.data,
         expert=plan.expert,
+        context=plan.context,
         zero_stage=plan.zero_stage,
         micro_batch_size=plan.micro_batch_size,
         gradient_checkpointing=plan.recompute != "none",

@@ -44,6 +44,11 @@ References
 .. [6] DeepSeek-V3 report, arXiv 2412.19437 (2024), sec. 3.3.1: GEMMs in FP8;
        attention, embedding, output head, gating and norms in BF16/FP32
        (NVIDIA Transformer Engine likewise runs Linear layers in FP8).
+.. [8] Liu, Zaharia, Abbeel, Ring Attention, arXiv 2310.01889 (2023), sec. 3 (key-value
+       blocks passed round a ring of devices, each transfer overlapped with the attention of
+       the block in hand); NVIDIA Megatron-Core, "context parallel" user guide (sequence split
+       over cp ranks, activations divided by cp, gradients reduced over the data and context
+       ranks together).
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
 """
@@ -74,6 +79,9 @@ EP_ALL_TO_ALLS_PER_LAYER = 4.0  # expert dispatch and combine, forward and backw
 # ZeRO-3 gathers the weights for forward and backward and reduce-scatters the gradients of
 # every micro-batch: 3 half all-reduces each (the paper's 1.5x all-reduce for one) [4]_
 ZERO3_UNITS_PER_MICRO_BATCH = 3.0
+# Context parallelism passes each rank's keys and values round the ring once forward and, with
+# their gradients, twice backward [8]_
+CP_KV_PASSES = 3.0
 # A pipeline stage sends activations forward and gradients back per micro-batch and chunk [2]_
 PP_TRANSFERS_PER_CHUNK = 2.0
 # [B] bytes per value a GEMM reads: FP8 operands are one byte, 16-bit two [6]_
@@ -203,7 +211,8 @@ class StepCostModel:
         oversubscription: float,
         experts: int = 1,
         expert_params: float = 0.0,
-        hfu_cache: dict[tuple[int, int, int, bool], float] | None = None,
+        kv_hidden: float = 0.0,
+        hfu_cache: dict[tuple[int, int, int, bool, int], float] | None = None,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -219,6 +228,7 @@ class StepCostModel:
         self.experts = experts
         self.expert_params = expert_params
         self.gpus_per_node = gpus_per_node
+        self.kv_hidden = kv_hidden or hidden  # [-] width of the keys (and of the values)
         self.attention = min(
             1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token
         )
@@ -232,14 +242,18 @@ class StepCostModel:
         self.factor = workload_factor(moe=moe, method=method)
         self._hfu = {} if hfu_cache is None else hfu_cache
 
-    def hfu(self, tp: int, ep: int, micro_batch: int, selective: bool) -> float:
-        """Compute utilisation of one micro-batch's kernels (:func:`base_hfu`) [-]."""
-        key = (tp, ep, micro_batch, selective)
+    def hfu(self, tp: int, ep: int, micro_batch: int, selective: bool, cp: int = 1) -> float:
+        """Compute utilisation of one micro-batch's kernels (:func:`base_hfu`) [-].
+
+        With context parallelism each accelerator holds ``1 / cp`` of each sequence,
+        so its GEMMs see that many fewer tokens.
+        """
+        key = (tp, ep, micro_batch, selective, cp)
         found = self._hfu.get(key)
         if found is not None:
             return found
         hidden = self.hidden
-        tokens_per_micro_batch = float(self.seq) * micro_batch
+        tokens_per_micro_batch = float(self.seq) * micro_batch / cp
         expert_share = 0.0
         intensity = math.inf
         if self.routed_experts:
@@ -284,6 +298,7 @@ class StepCostModel:
         hardware_flops_per_token: float,
         params_per_gpu: float,
         virtual_stages: int = 1,
+        context: int = 1,
     ) -> StepCost:
         """Model FLOPs utilisation of one plan (see module docstring) [-].
 
@@ -303,7 +318,12 @@ class StepCostModel:
           behind another micro-batch's computation;
         * pipeline: each stage sends its output forward and its gradient back for
           every micro-batch and model chunk (``2 v`` transfers of ``s b h / t``),
-          not hidden.
+          not hidden;
+        * context parallel (``cp`` ranks split each sequence): each rank's keys and
+          values pass ``cp - 1`` ranks on, once forward and twice backward with
+          their gradients [8]_, hidden behind the attention computation as far as
+          it lasts; tensor, expert and pipeline volumes fall to ``1 / cp``, and
+          gradients are reduced over ``d cp`` ranks.
 
         The interleaved schedule with ``v`` model chunks per stage shrinks the
         bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
@@ -320,6 +340,7 @@ class StepCostModel:
                 hardware_flops_per_token,
                 params_per_gpu,
                 virtual_stages,
+                context,
             )
         )
 
@@ -335,16 +356,18 @@ class StepCostModel:
         hardware_flops_per_token: float,
         params_per_gpu: float,
         virtual_stages: int,
+        cp: int = 1,
     ) -> tuple[float, float, float, float, float, float]:
         """The fields of :meth:`cost`'s :class:`StepCost`, in order, without building it
         (a plan search compares tens of thousands)."""
         hidden, layers = self.hidden, self.layers
-        dp = max(1, gpus // (tp * pp))
-        hfu = self.hfu(tp, ep, micro_batch, recompute == "selective")
+        dp = max(1, gpus // (tp * cp * pp))
+        hfu = self.hfu(tp, ep, micro_batch, recompute == "selective", cp)
         t_comp = hardware_flops_per_token * self.tokens_per_step / gpus / (self.peak * hfu)  # [s]
         up, out = self.up, self.out
         tokens_per_replica = self.tokens_per_step / dp
         micro_batches = max(1.0, tokens_per_replica / (float(self.seq) * micro_batch))
+        tokens_per_rank = tokens_per_replica / cp  # each context rank holds 1 / cp of a sequence
         t_tp = 0.0
         if tp > 1:
             if recompute == "full":
@@ -352,29 +375,39 @@ class StepCostModel:
             else:
                 reduces = TP_ALL_REDUCES_PER_LAYER
             ring = RING_ALL_REDUCE
-            vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_replica
+            vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_rank
             vol = vol * layers / pp
             t_tp = vol / up
         t_dp = 0.0
-        if dp > 1:
+        reducers = dp * cp  # gradients are reduced over the context ranks too [8]_
+        if reducers > 1:
             units = data_parallel_units(zero_stage, micro_batches)
-            vol = units * (dp - 1) / dp * BYTES_PER_VALUE * params_per_gpu
+            vol = units * (reducers - 1) / reducers * BYTES_PER_VALUE * params_per_gpu
             spans_nodes = gpus > self.gpus_per_node
             t_dp = vol / (out if spans_nodes else up)
         t_ep = 0.0
         if self.moe and ep > 1:
             vol = EP_ALL_TO_ALLS_PER_LAYER * self.top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
-            vol = vol * tokens_per_replica / tp * layers / pp
-            t_ep = vol / (up if ep * tp <= self.gpus_per_node else out)
+            vol = vol * tokens_per_rank / tp * layers / pp
+            t_ep = vol / (up if ep * cp * tp <= self.gpus_per_node else out)
         t_pp = 0.0
         if pp > 1:
             vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
-            vol = vol * tokens_per_replica / tp
-            t_pp = vol / (up if tp * pp <= self.gpus_per_node else out)
+            vol = vol * tokens_per_rank / tp
+            t_pp = vol / (up if tp * cp * pp <= self.gpus_per_node else out)
+        exposed_cp = 0.0
+        if cp > 1:
+            # ring attention: each rank passes its keys and values on cp - 1 times forward,
+            # and keys, values and their gradients backward; each block's transfer hides
+            # behind the previous block's attention [8]_
+            vol = CP_KV_PASSES * 2.0 * self.kv_hidden * BYTES_PER_VALUE * (cp - 1)
+            vol = vol * tokens_per_rank / tp * layers / pp
+            t_cp = vol / (up if tp * cp <= self.gpus_per_node else out)
+            exposed_cp = max(0.0, t_cp - self.attention * t_comp)
         bubble = (pp - 1) / (virtual_stages * micro_batches + pp - 1)
         exposed_dp = max(0.0, t_dp - self.dp_overlap * t_comp)
         exposed_ep = t_ep * (1.0 - self.ep_hidden)
-        stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp) / t_comp
+        stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp + exposed_cp) / t_comp
         mfu = (
             hfu * (self.model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
         )

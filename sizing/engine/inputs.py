@@ -82,6 +82,7 @@ class ParallelismInput:
     data: int | None = None
     expert: int | None = None
     zero_stage: int | None = None
+    context: int | None = None
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
-"""Parallelism plan search: tensor, pipeline, data, expert, ZeRO, recomputation.
+"""Parallelism plan search: tensor, context, pipeline, data, expert, ZeRO, recomputation.
 
 For a given accelerator and GPU count, every combination of tensor degree
-(within a node, dividing the heads), pipeline degree, expert degree, ZeRO
-stage and recomputation is checked for memory; among those that fit, the one
+(within a node, dividing the heads), context degree (long sequences), pipeline
+degree, expert degree, ZeRO stage and recomputation is checked for memory; among those that fit, the one
 with the highest model-FLOPs utilisation (:mod:`sizing.engine.efficiency`)
 wins, ties going to the simpler plan.  Forced settings restrict the search.
 
@@ -19,6 +19,9 @@ References
        (Megatron-Core): the expert-data-parallel group is the data-parallel
        group divided by the expert-parallel degree; the distributed optimizer
        shards expert states over it.
+.. [5] Korthikanti et al., arXiv 2205.05198 (2022), and Megatron-Core's context-parallel
+       guide: with context parallelism each rank keeps the activations of its part of
+       every sequence.
 """
 
 from __future__ import annotations
@@ -74,6 +77,7 @@ class Workload:
     layers: int
     hidden: int
     heads: int
+    kv_heads: int
     vocab: int
     experts: int
     top_k: int
@@ -111,6 +115,7 @@ def workload(r: Resolved) -> Workload:
         layers=r.layers,
         hidden=r.hidden_size,
         heads=r.attention_heads,
+        kv_heads=r.kv_heads,
         vocab=r.vocab_size,
         experts=r.experts,
         top_k=r.experts_per_token if moe else 1,
@@ -141,6 +146,7 @@ class Plan:
     cost: StepCost
     reason: str
     virtual_stages: int = 1  # model chunks per pipeline stage (interleaved schedule)
+    context: int = 1  # accelerators that split each sequence (context parallelism)
 
     @property
     def mfu(self) -> float:
@@ -232,10 +238,15 @@ def plan_activations_gb(
     micro_batch: int,
     recompute: str,
     virtual_stages: int,
+    cp: int = 1,
 ) -> float:
-    """Peak activation memory per accelerator of one plan [GB] (:func:`memory.activations_gb`)."""
+    """Peak activation memory per accelerator of one plan [GB] (:func:`memory.activations_gb`).
+
+    Context parallelism leaves each accelerator ``1 / cp`` of every sequence, and of its
+    activations and logits [5]_.
+    """
     return activations_gb(
-        seq=w.seq,
+        seq=w.seq // cp,
         micro_batch=micro_batch,
         hidden=w.hidden,
         heads=w.heads,
@@ -243,7 +254,7 @@ def plan_activations_gb(
         vocab=w.vocab,
         tp=tp,
         pp=pp,
-        micro_batches=w.tokens_per_step / dp / (micro_batch * w.seq),
+        micro_batches=w.tokens_per_step / dp / (micro_batch * w.seq),  # sequences, not chunks
         recompute=recompute,
         top_k=w.top_k,
         expert_width=w.expert_width,
@@ -258,12 +269,14 @@ def _degrees(limit: int, forced: int | None, divides: int | None = None) -> list
 
 
 class _Layout(NamedTuple):
-    """Parallel degrees of one plan: tensor x pipeline x data GPUs, experts across data."""
+    """Parallel degrees of one plan: tensor x context x pipeline x data GPUs, experts
+    across data."""
 
     tensor: int
     pipeline: int
     data: int
     expert: int
+    context: int = 1
 
 
 @dataclass(frozen=True)
@@ -281,17 +294,47 @@ def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_La
     experts and the data degree.
     """
     sequences = max(1.0, w.tokens_per_step / w.seq)
-    for tp in _degrees(per_node, r.forced_tensor, w.heads):
-        for pp in _degrees(min(w.layers, gpus), r.forced_pipeline):
-            if gpus % (tp * pp):
-                continue
-            dp = gpus // (tp * pp)
-            if (r.forced_data is not None and dp != r.forced_data) or dp > sequences:
-                continue
-            eps = _degrees(min(dp, w.experts), r.forced_expert, w.experts) if w.moe else [1]
-            for ep in eps:
-                if dp % ep == 0:
-                    yield _Layout(tensor=tp, pipeline=pp, data=dp, expert=ep)
+    for cp in _context_options(w, r, gpus):
+        for tp in _degrees(per_node, r.forced_tensor, w.heads):
+            for pp in _degrees(min(w.layers, gpus), r.forced_pipeline):
+                if gpus % (tp * cp * pp):
+                    continue
+                dp = gpus // (tp * cp * pp)
+                if (r.forced_data is not None and dp != r.forced_data) or dp > sequences:
+                    continue
+                eps = _degrees(min(dp, w.experts), r.forced_expert, w.experts) if w.moe else [1]
+                for ep in eps:
+                    if dp % ep == 0:
+                        yield _Layout(tensor=tp, pipeline=pp, data=dp, expert=ep, context=cp)
+
+
+# Context parallelism splits sequences of 8K tokens and more (Megatron-Core parallelism guide:
+# "Long sequences (8K+ tokens)") and leaves each accelerator at least 4,096 tokens of each:
+# NVIDIA's published Llama 3.1 405B configuration splits 8,192-token sequences over 2
+# (Megatron-Bridge performance summary, 25.11, DGX-H100), Meta's long-context stage splits
+# 131,072-token ones over 16 (Llama 3 Herd of Models, Table 4); Meta kept 8,192-token
+# sequences whole.  Shorter chunks make smaller attention kernels, which the cost model
+# does not price.
+CONTEXT_MIN_SEQUENCE = 8192
+CONTEXT_MIN_TOKENS_PER_RANK = 4096
+_CONTEXT_DEGREES = (1, 2, 4, 8, 16, 32)
+
+
+def _context_options(w: Workload, r: Resolved, gpus: int) -> tuple[int, ...]:
+    """Context-parallel degrees to try, 1 (no split) first.
+
+    Each rank holds two of the ``2 cp`` chunks of a sequence (the load-balanced
+    split of causal attention), so ``2 cp`` must divide the sequence length.
+    """
+    if r.forced_context is not None:
+        return (r.forced_context,)
+    if w.seq < CONTEXT_MIN_SEQUENCE:
+        return (1,)
+    return tuple(
+        cp
+        for cp in _CONTEXT_DEGREES
+        if cp <= gpus and w.seq % (2 * cp) == 0 and w.seq // cp >= CONTEXT_MIN_TOKENS_PER_RANK
+    )
 
 
 def _recompute_options(r: Resolved) -> tuple[str, ...]:
@@ -380,8 +423,14 @@ class _LayoutMemory:
     def states(self, zero: int) -> tuple[float, float, float]:
         if zero not in self._states:
             lay = self.layout
+            # ZeRO shards states over the data and context ranks together [4]_
             self._states[zero] = model_states_gb(
-                self.w, tp=lay.tensor, pp=lay.pipeline, dp=lay.data, ep=lay.expert, zero=zero
+                self.w,
+                tp=lay.tensor,
+                pp=lay.pipeline,
+                dp=lay.data * lay.context,
+                ep=lay.expert,
+                zero=zero,
             )
             self._totals[zero] = sum(self._states[zero])
         return self._states[zero]
@@ -399,6 +448,7 @@ class _LayoutMemory:
                 micro_batch=micro_batch,
                 recompute=recompute,
                 virtual_stages=virtual_stages,
+                cp=lay.context,
             )
         return found
 
@@ -484,8 +534,9 @@ def _layout_memory(
     )
 
 
-# Compute utilisation by tensor degree, expert degree, micro-batch and selective recomputation
-HfuCache = dict[tuple[int, int, int, bool], float]
+# Compute utilisation by tensor degree, expert degree, micro-batch, selective recomputation
+# and context degree
+HfuCache = dict[tuple[int, int, int, bool, int], float]
 
 
 class _Scored(NamedTuple):
@@ -542,6 +593,7 @@ class _Search:
             oversubscription=fabric.oversubscription,
             experts=w.experts,
             expert_params=w.expert_params,
+            kv_hidden=w.hidden * w.kv_heads / w.heads if w.kv_heads else 0.0,
             hfu_cache=hfu_cache,
         )
         self._hardware_flops: dict[str, float] = {}
@@ -576,6 +628,7 @@ class _Search:
             self.hardware_flops_per_token(candidate.recompute),
             params_rank,
             candidate.virtual_stages,
+            layout.context,
         )
         return _Scored(layout, candidate, memory, ratios)
 
@@ -629,6 +682,7 @@ class _Search:
             cost=StepCost(*scored.ratios),
             reason="",
             virtual_stages=candidate.virtual_stages,
+            context=layout.context,
         )
 
 
@@ -810,7 +864,13 @@ def cost_on_fabric(
     The same model that chose the plan, so a fabric sized from it delivers
     the plan's utilisation.
     """
-    layout = _Layout(tensor=plan.tensor, pipeline=plan.pipeline, data=plan.data, expert=plan.expert)
+    layout = _Layout(
+        tensor=plan.tensor,
+        pipeline=plan.pipeline,
+        data=plan.data,
+        expert=plan.expert,
+        context=plan.context,
+    )
     fabric = _Fabric(
         gpus_per_node=min(gpus_per_node, plan.gpus),
         nic_gbps_per_gpu=nic_gbps_per_gpu,
@@ -844,6 +904,8 @@ def _with_reason(p: Plan) -> Plan:
         parts = []
         if p.tensor > 1:
             parts.append(f"tensor {p.tensor} inside a node splits each layer")
+        if p.context > 1:
+            parts.append(f"context {p.context} splits each sequence")
         if p.pipeline > 1:
             parts.append(f"pipeline {p.pipeline} splits the layers")
         if p.expert > 1:

@@ -84,6 +84,7 @@ class Resolved:
     forced_pipeline: int | None
     forced_data: int | None
     forced_expert: int | None
+    forced_context: int | None
     forced_zero: int | None
     vendors: tuple[str, ...]  # accelerator makers allowed ("nvidia", "amd", "intel")
     frameworks: tuple[str, ...]  # the software stacks they run on: platforms.FRAMEWORK_STACKS
@@ -198,6 +199,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         forced_pipeline=forced.pipeline,
         forced_data=forced.data,
         forced_expert=forced.expert,
+        forced_context=forced.context,
         forced_zero=forced.zero_stage,
         vendors=hardware.vendors,
         frameworks=software.frameworks,

@@ -139,6 +139,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "data": _int("a whole data-parallel degree (1 to 1,000,000)", 1, 1_000_000),
         "expert": _int("a whole expert-parallel degree (1 to 10,000)", 1, 10_000),
         "zero_stage": _int("a ZeRO stage 0, 1, 2 or 3", 0, 3),
+        "context": _int("a whole context-parallel degree (1 to 64)", 1, 64),
     },
     "software": {
         "frameworks": _Field("text_list", "a list of framework names"),
@@ -373,7 +374,7 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
         )
     par = sections.get("parallelism", {})
     product = 1
-    for key in ("tensor", "pipeline", "data"):
+    for key in ("tensor", "context", "pipeline", "data"):
         value = par.get(key)
         product *= value if isinstance(value, int) else 1
     if (
@@ -382,12 +383,13 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
         and all(isinstance(par.get(k), int) for k in ("tensor", "pipeline", "data"))
     ):
         problems.append(
-            f"parallelism.data: tensor x pipeline x data must equal hardware.count "
+            f"parallelism.data: tensor x context x pipeline x data must equal hardware.count "
             f"(got {product} for {count})"
         )
     if isinstance(count, int) and product > count:
         problems.append(
-            f"parallelism: tensor x pipeline x data exceeds hardware.count (got {product} > {count})"
+            f"parallelism: tensor x context x pipeline x data exceeds hardware.count "
+            f"(got {product} > {count})"
         )
     tensor = par.get("tensor")
     if isinstance(tensor, int) and isinstance(per_node, int) and tensor > per_node:
