@@ -81,9 +81,11 @@ def estimate_run(
     gpus: int,
     total_flops: float,
     hfu_cache: HfuCache | None = None,
+    hint: Plan | None = None,
 ) -> RunEstimate:
-    """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators."""
-    return time_plan(search_plan(w, r, acc, gpus, hfu_cache), r, acc, total_flops)
+    """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators
+    (``hfu_cache`` and ``hint``: :func:`parallelism.search_plan`)."""
+    return time_plan(search_plan(w, r, acc, gpus, hfu_cache, hint), r, acc, total_flops)
 
 
 def time_plan(plan: Plan, r: Resolved, acc: AcceleratorSpec, total_flops: float) -> RunEstimate:
@@ -160,7 +162,8 @@ class Searches:
         """The run on ``gpus`` accelerators (:func:`estimate_run`)."""
         found = self.runs.get(gpus)
         if found is None:
-            found = estimate_run(self.w, self.r, self.acc, gpus, self.total_flops, self.hfu)
+            hint = self.runs[max(self.runs)].plan if self.runs else None
+            found = estimate_run(self.w, self.r, self.acc, gpus, self.total_flops, self.hfu, hint)
             self.runs[gpus] = found
         return found
 

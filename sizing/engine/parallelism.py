@@ -687,7 +687,12 @@ class _Search:
 
 
 def search_plan(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int, hfu_cache: HfuCache | None = None
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    gpus: int,
+    hfu_cache: HfuCache | None = None,
+    hint: Plan | None = None,
 ) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
 
@@ -700,6 +705,8 @@ def search_plan(
     highest MFU bound down (:func:`_layout_bound`), and the search stops at
     the first whose bound cannot reach the best plan found.  ``hfu_cache`` may be shared
     by the searches of one workload on one accelerator (:class:`efficiency.StepCostModel`).
+    ``hint``, a plan found on another count, has its layout explored first when this count
+    has it: a good plan found early lets the bounds rule out more (the result is the same).
     """
     fabric = _Fabric(
         gpus_per_node=min(r.gpus_per_node, gpus),
@@ -720,7 +727,12 @@ def search_plan(
     quick = {
         i: _layout_bound(search, r, None, layouts[i], options[i]) if bounded else 1.0 for i in ranks
     }
-    for rank in sorted(ranks, key=lambda i: (-quick[i], i)):
+    order = sorted(ranks, key=lambda i: (-quick[i], i))
+    if hint is not None:
+        shape = (hint.tensor, hint.pipeline, hint.expert, hint.context)
+        hinted = [i for i in order if _shape(layouts[i]) == shape]
+        order = hinted + [i for i in order if i not in hinted]
+    for rank in order:
         if best is not None and quick[rank] * _MFU_TIE_MARGIN <= best.mfu:
             break  # no candidate of this or any later layout can even tie the best
         layout, micro_batches = layouts[rank], options[rank]
@@ -787,6 +799,11 @@ def search_plan(
     if chosen is None:  # forced settings admit no plan at all
         return _data_parallel_fallback(w, acc, gpus, usable, fabric)
     return _with_reason(search.plan(chosen))
+
+
+def _shape(layout: _Layout) -> tuple[int, int, int, int]:
+    """The degrees of a layout that do not change with the GPU count."""
+    return layout.tensor, layout.pipeline, layout.expert, layout.context
 
 
 def _better(plan: _Scored, rank: int, best: _Scored, best_rank: int) -> bool:
