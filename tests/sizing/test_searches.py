@@ -36,9 +36,9 @@ def searched(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[Any], Counter[Any
     checks: Counter[Any] = Counter()
     search_plan, fits = cluster.search_plan, cluster.any_plan_fits
 
-    def counted_search(w: Any, r: Any, acc: AcceleratorSpec, gpus: int, hfu: Any = None) -> Any:
+    def counted_search(w: Any, r: Any, acc: AcceleratorSpec, gpus: int, *rest: Any) -> Any:
         plans[acc.id, gpus] += 1
-        return search_plan(w, r, acc, gpus, hfu)
+        return search_plan(w, r, acc, gpus, *rest)
 
     def counted_fits(w: Any, r: Any, acc: AcceleratorSpec, gpus: int) -> bool:
         checks[acc.memory_gb, gpus] += 1
