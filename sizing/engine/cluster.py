@@ -238,22 +238,23 @@ def size_from_estimate(searches: Searches, estimate_gpus: float) -> RunEstimate 
 
     It returns the smallest searched size that meets the deadline once the
     correction asks for no fewer nodes: usually two or three searches where the
-    walk from the memory minimum and a bisection take ten or more.  ``None``
-    when the estimate cannot settle it: below one node, a size that does not
-    fit, time that rises with more nodes, or no agreement within
-    ``_CORRECTIONS`` searches; the caller then sizes as :func:`size_searched`.
+    walk from the memory minimum and a bisection take ten or more.  When time
+    rises with more nodes, or the ceiling misses the deadline, the deadline
+    cannot be met: the knee of a walk from a quarter of the smallest size
+    searched is returned (:func:`_knee_near`).  ``None`` when the estimate
+    cannot settle it: below one node, a size that does not fit, or no agreement
+    within ``_CORRECTIONS`` searches; the caller then sizes as
+    :func:`size_searched`.
     """
     r = searches.r
     per_node = r.gpus_per_node
     if estimate_gpus < per_node:
         return None
-    nodes = even_nodes(nodes_for(math.ceil(estimate_gpus), per_node))
+    nodes = min(even_nodes(nodes_for(math.ceil(estimate_gpus), per_node)), MAX_NODES)
     met: RunEstimate | None = None  # the smallest searched size that meets the deadline
     missed = 0  # the largest searched node count that misses it
     previous: RunEstimate | None = None
     for _ in range(_CORRECTIONS):
-        if nodes > MAX_NODES:
-            return None
         est = searches.run(nodes * per_node)
         if not est.plan.fits:
             return None
@@ -262,7 +263,7 @@ def size_from_estimate(searches: Searches, estimate_gpus: float) -> RunEstimate 
             and est.gpus > previous.gpus
             and est.wall_clock_days >= previous.wall_clock_days
         ):
-            return None  # past the minimum of the time curve
+            return _knee_near(searches)  # past the minimum of the time curve
         if est.wall_clock_days <= r.deadline_days:
             if met is None or est.gpus < met.gpus:
                 met = est
@@ -272,8 +273,27 @@ def size_from_estimate(searches: Searches, estimate_gpus: float) -> RunEstimate 
         wanted = even_nodes(max(wanted, missed + 1))
         if met is not None and wanted >= met.nodes:
             return met  # the correction asks for no fewer nodes than a size that meets it
+        if wanted > MAX_NODES:
+            if nodes == MAX_NODES:
+                return _knee_near(searches)  # even the ceiling misses the deadline
+            wanted = MAX_NODES
         previous, nodes = est, wanted
     return None
+
+
+def _knee_near(searches: Searches) -> RunEstimate:
+    """The knee (module docstring) of the walk from a quarter of the smallest size searched.
+
+    Two doublings below it are enough to see where doubling stops paying near the sizes the
+    estimate tried, without walking up from the memory minimum; when a quarter does not fit,
+    the walk starts at the smallest size searched (every size searched so far fits).
+    """
+    r = searches.r
+    smallest = min(searches.runs)
+    start = max(r.gpus_per_node, smallest // 4 // r.gpus_per_node * r.gpus_per_node)
+    if not searches.fits(start):
+        start = smallest
+    return _deadline_size(searches.run, r.gpus_per_node, start, r.deadline_days).run
 
 
 def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:

@@ -189,3 +189,22 @@ def test_an_alternative_sized_from_an_estimate_matches_the_full_walk_within_one_
             nodes = max(1, alt["gpus"] // r.gpus_per_node)
             full_nodes = max(1, full.run.gpus // r.gpus_per_node)
             assert nodes <= cluster.even_nodes(full_nodes + 1), (path.name, alt["accelerator"])
+
+
+@pytest.mark.parametrize(("accelerator", "estimate"), [("l40s", 59571), ("l4", 131753)])
+def test_an_alternative_that_cannot_meet_the_deadline_gets_the_knee_of_the_full_walk(
+    accelerator: str, estimate: float
+) -> None:
+    """Llama 3.1 405B on 15T tokens in 90 days: no count of 24 or 48 GB cards meets it."""
+    data = json.loads((ROOT / "benchmarks" / "inputs" / "llama31_405b_pretrain.json").read_text())
+    data["hardware"]["accelerator"] = accelerator
+    r = resolve(parse_input(data), today=TODAY)
+    acc = ACCELERATORS[accelerator]
+    w = workload(r)
+    flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
+    full = cluster.size_searched(cluster.Searches(w, r, acc, flops))
+    near_searches = cluster.Searches(w, r, acc, flops)
+    near = cluster.size_from_estimate(near_searches, estimate)
+    assert not full.deadline_met
+    assert near is not None and near.gpus == full.run.gpus
+    assert len(near_searches.runs) < 8  # the full walk searches 10 sizes and checks 13 for memory
