@@ -16,11 +16,10 @@ import math
 from dataclasses import dataclass, replace
 
 from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
-from .assumptions import value
 from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
-from .parallelism import Workload, cost_on_fabric, workload
+from .parallelism import Workload, best_case_hfu, cost_on_fabric, workload
 from .platforms import exclusion
 from .resolve import Resolved
 from .result import Alternative
@@ -108,12 +107,13 @@ def compare_accelerators(
             excluded.append(f"{acc.name}: {reason}")
         else:
             candidates.append(acc)
-    best_cases = {acc.id: _best_case_key(r, acc, flops) for acc in candidates}
+    w = workload(r)  # the same for every accelerator
+    best_cases = {acc.id: _best_case_key(w, acc, flops) for acc in candidates}
     for acc in sorted(candidates, key=lambda a: best_cases[a.id]):
         if _cannot_be_listed(alts, acc, best_cases[acc.id]):
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
-        est = _sized_run(searches_for(workload(rr), rr, acc, flops, fitting), reference)
+        est = _sized_run(searches_for(w, rr, acc, flops, fitting), reference)
         hourly = gpu_cloud_price(acc.id)
         alts.append(
             Alternative(
@@ -149,22 +149,18 @@ def _plan_rate(reference: Reference, acc: AcceleratorSpec) -> float:
     return peak_tflops(acc, r.precision) * _FLOPS_PER_TFLOP * cost.mfu
 
 
-def _best_case_rate(r: Resolved, acc: AcceleratorSpec) -> float:
+def _best_case_rate(w: Workload, acc: AcceleratorSpec) -> float:
     """Model FLOPs per second of one ``acc`` at best [FLOP/s].
 
-    The peak at the matmul ceiling times the software and workload factors: an upper
-    bound of MFU, goodput at most 1.
+    The peak at the highest compute utilisation any plan reaches
+    (:func:`parallelism.best_case_hfu`) times the workload factor: an upper bound of
+    MFU, goodput at most 1.
     """
-    moe = r.architecture == "moe" and r.experts > r.experts_per_token
-    mfu = (
-        value("eff_matmul_ceiling")
-        * value(f"eff_software_{acc.software}")
-        * workload_factor(moe=moe, method=r.method)
-    )
-    return peak_tflops(acc, r.precision) * _FLOPS_PER_TFLOP * mfu
+    mfu = best_case_hfu(w, acc) * workload_factor(moe=w.moe, method=w.method)
+    return peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP * mfu
 
 
-def _best_case_key(r: Resolved, acc: AcceleratorSpec, flops: float) -> _RankKey:
+def _best_case_key(w: Workload, acc: AcceleratorSpec, flops: float) -> _RankKey:
     """The best rank ``acc`` could reach (:func:`_cheapest_fitting_first`) [-].
 
     It fits, and its run costs no less than the FLOPs at its best-case rate
@@ -174,7 +170,7 @@ def _best_case_key(r: Resolved, acc: AcceleratorSpec, flops: float) -> _RankKey:
     confirmed = cloud_price_confirmed(acc.id)
     if hourly is None:
         return (False, True, not confirmed, math.inf)
-    rate = _best_case_rate(r, acc)
+    rate = _best_case_rate(w, acc)
     return (False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
 
 

@@ -801,6 +801,33 @@ def search_plan(
     return _with_reason(search.plan(chosen))
 
 
+def best_case_hfu(w: Workload, acc: AcceleratorSpec) -> float:
+    """The highest compute utilisation any plan of ``w`` reaches on ``acc`` [-].
+
+    The utilisation of :class:`efficiency.StepCostModel` grows with the tokens each GEMM
+    sees: no tensor or context split, the largest micro-batch, every expert on its own rank.
+    Every plan's MFU is at most this times the workload factor.
+    """
+    costs = StepCostModel(
+        acc=acc,
+        precision=w.precision,
+        hidden=w.hidden,
+        layers=w.layers,
+        seq=w.seq,
+        model_flops_per_token=w.model_flops_per_token,
+        tokens_per_step=w.tokens_per_step,
+        top_k=w.top_k,
+        moe=w.moe,
+        method=w.method,
+        gpus_per_node=1,
+        nic_gbps_per_gpu=acc.nic_gbps_per_gpu,
+        oversubscription=1.0,
+        experts=w.experts,
+        expert_params=w.expert_params,
+    )
+    return costs.hfu(1, max(1, w.experts) if w.moe else 1, _MICRO_BATCHES[-1], False)
+
+
 def _shape(layout: _Layout) -> tuple[int, int, int, int]:
     """The degrees of a layout that do not change with the GPU count."""
     return layout.tensor, layout.pipeline, layout.expert, layout.context
