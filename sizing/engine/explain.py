@@ -180,13 +180,13 @@ def concurrency(r: Resolved, gpus_per_job: int, per_node: int) -> ConcurrencyRes
         sched = _CHOSEN_SCHEDULER[r.scheduler]
         if r.scheduler == "none" and r.concurrent_jobs > 1:
             why = (
-                f"your choice; with {r.concurrent_jobs} jobs at the same time, a scheduler "
-                f"such as {suggested} would share the cluster fairly"
+                f"{sched}, as you chose; with {r.concurrent_jobs} jobs at the same time, a "
+                f"scheduler such as {suggested} would share the cluster fairly"
             )
         elif sched == suggested or r.scheduler in ("none", "other"):
-            why = "your choice"
+            why = f"{sched}, as you chose"
         else:
-            why = f"your choice (we would otherwise suggest {suggested}: {why})"
+            why = f"{sched}, as you chose (we would otherwise suggest {suggested}: {why})"
     else:
         sched = suggested
     return ConcurrencyResult(
