@@ -166,29 +166,25 @@ KUBERNETES_BATCH = "Kubernetes with a batch scheduler (Kueue or Volcano)"
 _CHOSEN_SCHEDULER = {
     "slurm": "Slurm",
     "kubernetes": KUBERNETES_BATCH,
-    "none": "no scheduler: jobs started by hand",
+    "none": "no scheduler (jobs started by hand)",
     "other": "your own scheduler",
 }
 
 
 def concurrency(r: Resolved, gpus_per_job: int, per_node: int) -> ConcurrencyResult:
     """Capacity for concurrent jobs and the scheduler: the customer's choice when they made one,
-    else our recommendation (:func:`suggested_scheduler`)."""
+    else our suggestion (:func:`suggested_scheduler`)."""
     headroom = headroom_gpus(r, gpus_per_job)
-    suggested, why = suggested_scheduler(r, gpus_per_job, per_node)
+    sched, why = suggested_scheduler(r, gpus_per_job, per_node)
     if r.scheduler in _CHOSEN_SCHEDULER:
+        # The customer's choice stands; we do not talk them out of it in the proposal.
         sched = _CHOSEN_SCHEDULER[r.scheduler]
+        why = f"{sched}, as you chose"
         if r.scheduler == "none" and r.concurrent_jobs > 1:
-            why = (
-                f"{sched}, as you chose; with {r.concurrent_jobs} jobs at the same time, a "
-                f"scheduler such as {suggested} would share the cluster fairly"
+            why += (
+                f"; with {r.concurrent_jobs} jobs at the same time, a scheduler would share "
+                "the cluster fairly"
             )
-        elif sched == suggested or r.scheduler in ("none", "other"):
-            why = f"{sched}, as you chose"
-        else:
-            why = f"{sched}, as you chose (we would otherwise suggest {suggested}: {why})"
-    else:
-        sched = suggested
     return ConcurrencyResult(
         concurrent_jobs=r.concurrent_jobs,
         full_size_runs=full_size_runs(r),
