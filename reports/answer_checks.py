@@ -202,19 +202,27 @@ def local_nvme(answer: Answer, result: StoredResult) -> Honour:
     )
 
 
-_EXISTING_USE = {
-    "shared_fs": "We keep your raw data and datasets at rest there",
-    "object": "We keep your raw data, older checkpoints and datasets at rest there",
-    "both": "We keep your raw data, older checkpoints and datasets at rest there",
-}
+def existing_storage(answer: Answer, result: StoredResult) -> Honour:
+    """What the plan keeps on the customer's own storage (the engine's capacity tier)."""
+    tiers = result.section("storage").get("tiers") or ()
+    owned = [tier for tier in tiers if str(tier.get("tier", "")).startswith("your existing")]
+    read = format_quantity(result.section("storage").get("read_gb_per_s"), "GB/s")
+    if not owned:
+        return Honour(f"The plan adds fast shared storage that reads {read}.")
+    return Honour(
+        f"The plan keeps {owned[0]['use']} on {owned[0]['tier']}, so it needs no new capacity "
+        f"storage; training reads from a new fast tier at {read}."
+    )
 
 
 def existing_storage_details(answer: Answer, result: StoredResult) -> Honour:
-    use = _EXISTING_USE.get(str(answer.get("existing_storage") or ""), "We can keep raw data there")
-    read = format_quantity(result.section("storage").get("read_gb_per_s"), "GB/s")
+    if answer.get("existing_storage") in (None, "", "none", "not_sure"):
+        return Honour(
+            "We can keep raw data there; our engineer checks its speed and free space with you."
+        )
     return Honour(
-        f"{use}; training reads from the new fast tier at {read} and copies data from yours "
-        "before a run."
+        "Training data is copied from it to the new fast tier before a run; our engineer "
+        "checks its speed and free space for that."
     )
 
 
@@ -318,6 +326,7 @@ def first_results(answer: Answer, result: StoredResult) -> Honour:
 
 HONOURS: dict[str, Callable[[Answer, StoredResult], Honour]] = {
     "timeline.deadline": first_results,
+    "storage.existing_storage": existing_storage,
     "timeline.queue_time_hours": queue_time,
     "batch.max_global_batch": max_global_batch,
     "software.containers": containers,

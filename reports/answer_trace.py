@@ -44,8 +44,9 @@ AREA_OF_QUESTION: dict[str, str] = {
 }
 
 # Answers that feed the engine and still need a sentence of their own (the engine input alone
-# would not say it): the first-results date, which sizes the cluster only without a run time.
-MENTIONED_FEEDS = ("timeline.deadline",)
+# would not say it): the first-results date, which sizes the cluster only without a run time,
+# and the storage the customer owns, with what the plan keeps on it.
+MENTIONED_FEEDS = ("timeline.deadline", "storage.existing_storage")
 
 # The engine's open questions, each with the answers (``slug.field``) that answer it.
 ANSWERED_BY: dict[str, tuple[str, ...]] = {

@@ -134,24 +134,26 @@ def plan_storage(
     )
 
 
-# What the customer's own storage (``storage.existing``) takes over from the new tiers.
-_EXISTING_USE = {
-    "shared_fs": "your existing shared file system: raw data and datasets at rest",
-    "object": "your existing object storage: raw data, older checkpoints, datasets at rest",
+# The customer's own storage (``storage.existing``) as the capacity tier: its name and use.
+_EXISTING_TIER = {
+    "shared_fs": ("your existing shared file system", "raw data and datasets at rest"),
+    "object": (
+        "your existing object storage",
+        "raw data, older checkpoints and datasets at rest",
+    ),
+    "both": (
+        "your existing file system and object storage",
+        "raw data, older checkpoints and datasets at rest",
+    ),
 }
 
 
 def _tiers(existing: str | None, read: float, write: float) -> tuple[dict[str, str], ...]:
     """The storage tiers: local NVMe, a fast shared tier sized to ``read`` and ``write``
     [GB/s], and a capacity tier, which is the customer's own storage when they have some."""
-    if existing == "both":
-        capacity = {
-            "tier": "your existing storage",
-            "use": "your shared file system and object storage: raw data, older checkpoints, "
-            "datasets at rest",
-        }
-    elif existing in _EXISTING_USE:
-        capacity = {"tier": "your existing storage", "use": _EXISTING_USE[existing]}
+    if existing in _EXISTING_TIER:
+        name, use = _EXISTING_TIER[existing]
+        capacity = {"tier": name, "use": use}
     else:
         capacity = {
             "tier": "object storage",

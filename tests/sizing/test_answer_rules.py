@@ -123,8 +123,10 @@ def test_who_runs_the_cluster_is_part_of_the_deployment_plan() -> None:
 
 def test_existing_storage_takes_the_capacity_tier() -> None:
     tiers = _sized(storage={"existing_storage": "shared_fs"})["storage"]["tiers"]
-    assert tiers[-1]["tier"] == "your existing storage"
-    assert "shared file system" in tiers[-1]["use"]
+    assert tiers[-1] == {
+        "tier": "your existing shared file system",
+        "use": "raw data and datasets at rest",
+    }
 
 
 def test_the_customers_checkpoint_size_and_read_rate_are_sized() -> None:
