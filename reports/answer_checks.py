@@ -9,8 +9,10 @@ and go through the one formatter; no sentence holds a number of its own.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
 from sizing.engine.hardware import ACCELERATORS
@@ -45,8 +47,10 @@ def _plural(count: float, word: str) -> str:
     return f"{format_number(count)} {word}{'' if count == 1 else 's'}"
 
 
-def _scheduler(result: StoredResult) -> str:
-    return str(result.section("concurrency").get("scheduler") or "your scheduler")
+def _under_scheduler(result: StoredResult) -> str:
+    """How jobs are started: " under Slurm", or ", started by hand" without a scheduler."""
+    scheduler = str(result.section("concurrency").get("scheduler") or "your scheduler")
+    return ", started by hand" if scheduler.startswith("no scheduler") else f" under {scheduler}"
 
 
 def _assumed(result: StoredResult, key: str) -> Any:
@@ -90,15 +94,14 @@ def max_global_batch(answer: Answer, result: StoredResult) -> Honour:
 
 
 def containers(answer: Answer, result: StoredResult) -> Honour:
-    scheduler = _scheduler(result)
+    scheduler = _under_scheduler(result)
     if answer.get("containers") == "yes":
         return Honour(
-            f"Jobs run in containers under {scheduler}, with the accelerator drivers and the "
+            f"Jobs run in containers{scheduler}, with the accelerator drivers and the "
             "container runtime on every server."
         )
     return Honour(
-        f"Jobs run directly on the servers under {scheduler}; we install the frameworks and "
-        "drivers there."
+        f"Jobs run directly on the servers{scheduler}; we install the frameworks and drivers there."
     )
 
 
@@ -157,7 +160,7 @@ def existing_distributed_code(answer: Answer, result: StoredResult) -> Honour:
 
 def orchestration(answer: Answer, result: StoredResult) -> Honour:
     launcher = str(answer.get("orchestration") or "").strip()
-    return Honour(f"Jobs start with {launcher} under {_scheduler(result)}.")
+    return Honour(f"Jobs start with {launcher}{_under_scheduler(result)}.")
 
 
 def nvlink(answer: Answer, result: StoredResult) -> Honour:
@@ -269,8 +272,8 @@ def restart(answer: Answer, result: StoredResult) -> Honour:
     interruptions = result.section("resilience").get("expected_interruptions") or 0.0
     if answer.get("restart") == "automatic":
         return Honour(
-            f"{_scheduler(result)} requeues a failed run after a health check, and it "
-            "continues from the last checkpoint."
+            "The scheduler requeues a failed run after a health check, and it continues "
+            "from the last checkpoint."
         )
     if interruptions >= 1:
         return Honour(
@@ -313,20 +316,53 @@ def export_policy(answer: Answer, result: StoredResult) -> Honour:
     )
 
 
+def _duration(days: float) -> str:
+    """A run's length for the reader: hours under two days, else days."""
+    if days < 2:
+        return _plural(round(days * 24) or 1, "hour")
+    return f"{format_number(days)} days"
+
+
 def first_results(answer: Answer, result: StoredResult) -> Honour:
-    """The first-results date against one run: the cluster must be running that long before."""
+    """The first-results date against one run: when the cluster must be running by."""
     days = result.wall_clock_days
+    try:
+        deadline = date.fromisoformat(str(answer.get("deadline")))
+    except ValueError:
+        return Honour("")
     if days is None:
         return Honour("")
+    start = deadline - timedelta(days=math.ceil(days))
     return Honour(
-        f"One run takes about {format_number(days)} days on the recommended cluster, so it "
-        "must be running at least that long before this date; ask us for delivery times."
+        f"One run takes about {_duration(days)} on the recommended cluster, so the cluster "
+        f"must be running by {start.day} {start:%B %Y}; ask us for delivery times."
+    )
+
+
+def link_speed(answer: Answer, result: StoredResult) -> Honour:
+    """The customer's link speed against the network the plan recommends."""
+    given = answer.get("link_speed_gbps")
+    network = result.section("network")
+    nic = network.get("nic_gbps")
+    if not isinstance(given, int | float):
+        return Honour("")
+    if not nic:
+        return Honour("One run fits in one server, so training needs no links between servers.")
+    if nic <= given:
+        return Honour(
+            f"The plan needs {format_number(nic)} Gb/s per accelerator: your speed is enough."
+        )
+    return Honour(
+        f"The plan recommends {format_number(nic)} Gb/s per accelerator, faster than your "
+        f"{format_number(given)} Gb/s: with slower links each step waits longer for the "
+        "network. Our engineer checks with you whether yours are links to reuse."
     )
 
 
 HONOURS: dict[str, Callable[[Answer, StoredResult], Honour]] = {
     "timeline.deadline": first_results,
     "storage.existing_storage": existing_storage,
+    "network.link_speed_gbps": link_speed,
     "timeline.queue_time_hours": queue_time,
     "batch.max_global_batch": max_global_batch,
     "software.containers": containers,

@@ -45,8 +45,9 @@ AREA_OF_QUESTION: dict[str, str] = {
 
 # Answers that feed the engine and still need a sentence of their own (the engine input alone
 # would not say it): the first-results date, which sizes the cluster only without a run time,
-# and the storage the customer owns, with what the plan keeps on it.
-MENTIONED_FEEDS = ("timeline.deadline", "storage.existing_storage")
+# the storage the customer owns, with what the plan keeps on it, and their link speed against
+# the one the plan recommends.
+MENTIONED_FEEDS = ("timeline.deadline", "storage.existing_storage", "network.link_speed_gbps")
 
 # The engine's open questions, each with the answers (``slug.field``) that answer it.
 ANSWERED_BY: dict[str, tuple[str, ...]] = {
@@ -107,6 +108,11 @@ def _field(slug: str, name: str) -> AnswerFieldMixin:
     return field
 
 
+def label_of(slug: str, name: str) -> str:
+    """A field's label as the proposal names it (without the form's "(optional)")."""
+    return str(_field(slug, name).label).removesuffix(" (optional)")
+
+
 def answer_text(answers: Mapping[str, Any], slug: str, name: str) -> str | None:
     """The customer's answer to one field as the review page shows it; None when not given
     (empty, or "not sure")."""
@@ -143,7 +149,7 @@ def told_lines(area: str, answers: Mapping[str, Any], result: StoredResult) -> l
                 if not honour.sentence:
                     continue
                 what = honour.sentence
-            lines.append(ToldLine(str(field.label), shown, what, role.role))
+            lines.append(ToldLine(label_of(question.slug, name), shown, what, role.role))
     return lines
 
 
@@ -154,7 +160,7 @@ def conflict_text(conflict: Conflict, answers: Mapping[str, Any]) -> str:
         question = get_question(slug)
         shown = answer_text(answers, slug, name) or ""
         named.append(
-            f"“{_field(slug, name).label}” is {shown} "
+            f"“{label_of(slug, name)}” is {shown} "
             f"(question {question.number}, {question.title.lower()})"
         )
     return f"Your answers differ: {' and '.join(named)}; {conflict.used}. {conflict.ask}"

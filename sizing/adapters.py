@@ -603,7 +603,8 @@ def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict,
             Conflict(
                 "roadmap.runs_per_month",
                 (("timeline", "runs_per_month"), ("roadmap", "future_runs_per_month")),
-                f"we priced {later:g} runs a month, the figure for once you are up and running",
+                f"we priced {later:g} run{'' if later == 1 else 's'} a month, the figure for "
+                "once you are up and running",
                 "How many runs a month should the cost cover in the first year?",
             )
         )
@@ -625,7 +626,7 @@ def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict,
             Conflict(
                 "training.experiments",
                 (("method", "experiments"), ("method", "phases")),
-                f"we planned {_whole(experiments)} full runs",
+                f"we planned {_whole(experiments)} full run{'' if experiments == 1 else 's'}",
                 "How many full runs do you plan, counting every phase?",
             )
         )

@@ -19,7 +19,13 @@ from questionnaire.questions import QUESTIONS
 from questionnaire.roles import Noted, Requirement
 from questionnaire.trace_doc import fields_with_roles
 from reports.answer_checks import HONOURS
-from reports.answer_trace import ANSWERED_BY, MENTIONED_FEEDS, open_questions, told_lines
+from reports.answer_trace import (
+    ANSWERED_BY,
+    MENTIONED_FEEDS,
+    label_of,
+    open_questions,
+    told_lines,
+)
 from reports.demo import demo_data
 from reports.document import build_context
 from sizing.results import read_result
@@ -61,10 +67,10 @@ def test_every_requirement_and_noted_answer_of_the_demo_appears_in_its_section()
     context = _context(edited_answers())
     shown = {line.label for s in context["sections"] for line in s["told_answers"]}
     answers = context["data"].answers
-    for slug, name, label, role in fields_with_roles():
+    for slug, name, _label, role in fields_with_roles():
         given = answers.get(slug, {}).get(name) not in (None, "", [], "not_sure")
         if given and isinstance(role, Requirement | Noted):
-            assert label in shown, f"{slug}.{name} is answered but not in the proposal"
+            assert label_of(slug, name) in shown, f"{slug}.{name} is answered but not shown"
 
 
 def test_a_slurm_customer_reads_slurm_and_never_kubernetes() -> None:
@@ -94,7 +100,7 @@ def test_existing_netapp_storage_is_named_and_used() -> None:
 
 def test_the_first_results_date_is_mentioned_with_what_it_means() -> None:
     lines = _told(_context(edited_answers(timeline={"deadline": "2027-03-31"})), "compute")
-    assert "One run takes about" in lines["Date you need the first results by (optional)"]
+    assert "One run takes about" in lines["Date you need the first results by"]
 
 
 def test_the_parallelism_answers_change_the_parallelism_section() -> None:
@@ -108,7 +114,7 @@ def test_the_parallelism_answers_change_the_parallelism_section() -> None:
     lines = _told(_context(answers), "parallelism")
     assert "it adds" in lines["Kinds of parallelism you use or plan"]
     assert "must first learn to train across machines" in " ".join(lines.values())
-    assert "Jobs start with Ray under" in lines["Tool that starts your distributed jobs (optional)"]
+    assert "Jobs start with Ray under" in lines["Tool that starts your distributed jobs"]
 
 
 def test_the_network_answers_appear_in_the_network_section() -> None:
