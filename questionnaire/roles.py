@@ -48,9 +48,14 @@ class Requirement:
 
 @dataclass(frozen=True)
 class Noted:
-    """Kept for our engineer; ``reason`` says why it does not change the sizing."""
+    """Kept for our engineer; ``reason`` says why it does not change the sizing.
+
+    ``quiet`` lists answers with nothing to note (a "no" to quantisation-aware training): the
+    proposal's section leaves them out; "Your answers" still shows them.
+    """
 
     reason: str
+    quiet: tuple[str, ...] = ()
     role = NOTED
 
 

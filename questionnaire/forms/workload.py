@@ -67,7 +67,8 @@ class ModelForm(QuestionForm):
         does=Noted(
             "Standard or custom code needs the same memory and computing for the same model; "
             "custom code may run at a lower share of peak speed, which our engineer checks with "
-            "you before a quotation."
+            "you before a quotation.",
+            quiet=("standard",),
         ),
         label="Model code",
         choices=(
@@ -155,7 +156,8 @@ class PrecisionForm(QuestionForm):
         does=Noted(
             "Quantisation-aware training simulates the lower number format on the same model; "
             "the extra work is small next to training, so the sizing uses the number format "
-            "above. Our engineer checks that the accelerator supports your target format."
+            "above. Our engineer checks that the accelerator supports your target format.",
+            quiet=("no",),
         ),
         label="Will you use quantisation-aware training?",
     )

@@ -68,7 +68,10 @@ def test_every_requirement_and_noted_answer_of_the_demo_appears_in_its_section()
     shown = {line.label for s in context["sections"] for line in s["told_answers"]}
     answers = context["data"].answers
     for slug, name, _label, role in fields_with_roles():
-        given = answers.get(slug, {}).get(name) not in (None, "", [], "not_sure")
+        value = answers.get(slug, {}).get(name)
+        given = value not in (None, "", [], "not_sure")
+        if isinstance(role, Noted) and value in role.quiet:
+            continue
         if given and isinstance(role, Requirement | Noted):
             assert label_of(slug, name) in shown, f"{slug}.{name} is answered but not shown"
 
@@ -201,3 +204,15 @@ def test_an_unmet_requirement_is_asked_about() -> None:
 def test_noted_answers_say_why_they_do_not_change_the_sizing() -> None:
     lines = told_lines("compute", edited_answers(model={"code_base": "custom"}), read_result({}))
     assert any("our engineer" in line.what_we_do for line in lines)
+
+
+def test_an_answer_with_nothing_to_note_is_left_out_of_the_section() -> None:
+    quiet = told_lines(
+        "memory", edited_answers(precision={"quantisation_aware": "no"}), read_result({})
+    )
+    noted = told_lines(
+        "memory", edited_answers(precision={"quantisation_aware": "yes"}), read_result({})
+    )
+    label = "Will you use quantisation-aware training?"
+    assert label not in [line.label for line in quiet]
+    assert label in [line.label for line in noted]
