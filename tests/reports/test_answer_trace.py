@@ -13,8 +13,11 @@ from typing import Any
 
 import pytest
 from django.template.loader import render_to_string
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from questionnaire.demo import SCENARIOS
+from questionnaire.fields import CheckboxesAnswerField, RadioAnswerField
 from questionnaire.questions import QUESTIONS
 from questionnaire.roles import Noted, Requirement
 from questionnaire.trace_doc import fields_with_roles
@@ -22,6 +25,7 @@ from reports.answer_checks import HONOURS
 from reports.answer_trace import (
     ANSWERED_BY,
     MENTIONED_FEEDS,
+    answer_text,
     label_of,
     open_questions,
     told_lines,
@@ -216,3 +220,33 @@ def test_an_answer_with_nothing_to_note_is_left_out_of_the_section() -> None:
     label = "Will you use quantisation-aware training?"
     assert label not in [line.label for line in quiet]
     assert label in [line.label for line in noted]
+
+
+def _choice_answers() -> st.SearchStrategy[dict[str, Any]]:
+    """The demo answers with every choice field answered at random (or left empty)."""
+    edits: dict[str, dict[str, st.SearchStrategy[Any]]] = {}
+    for question in QUESTIONS:
+        for name in question.form_class.answer_field_names():
+            field = question.form_class.base_fields[name]
+            if isinstance(field, CheckboxesAnswerField):
+                keys = [key for key, _ in field.choices]
+                strategy: st.SearchStrategy[Any] = st.lists(
+                    st.sampled_from(keys), unique=True, max_size=3
+                ).map(lambda chosen, keys=keys: [k for k in keys if k in chosen])
+            elif isinstance(field, RadioAnswerField):
+                strategy = st.sampled_from(["", *(key for key, _ in field.choices)])
+            else:
+                continue
+            edits.setdefault(question.slug, {})[name] = strategy
+    return st.fixed_dictionaries(
+        {slug: st.fixed_dictionaries(fields) for slug, fields in edits.items()}
+    ).map(lambda chosen: edited_answers(**chosen))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(answers=_choice_answers())
+def test_generated_answers_are_never_asked_again(answers: dict[str, Any]) -> None:
+    asked = _context(answers)["open_questions"]
+    for question, fields in ANSWERED_BY.items():
+        if any(answer_text(answers, *key.split(".", 1)) for key in fields):
+            assert question not in asked
