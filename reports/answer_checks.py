@@ -205,17 +205,24 @@ def local_nvme(answer: Answer, result: StoredResult) -> Honour:
     )
 
 
-def existing_storage(answer: Answer, result: StoredResult) -> Honour:
+def _owned_storage_use(result: StoredResult) -> str:
     """What the plan keeps on the customer's own storage (the engine's capacity tier)."""
     tiers = result.section("storage").get("tiers") or ()
     owned = [tier for tier in tiers if str(tier.get("tier", "")).startswith("your existing")]
     read = format_quantity(result.section("storage").get("read_gb_per_s"), "GB/s")
     if not owned:
-        return Honour(f"The plan adds fast shared storage that reads {read}.")
-    return Honour(
+        return f"The plan adds fast shared storage that reads {read}."
+    return (
         f"The plan keeps {owned[0]['use']} on {owned[0]['tier']}, so it needs no new capacity "
         f"storage; training reads from a new fast tier at {read}."
     )
+
+
+def existing_storage(answer: Answer, result: StoredResult) -> Honour:
+    """Said here only when the customer gave no details (the details line says it then)."""
+    if answer.get("existing_storage_details"):
+        return Honour("")
+    return Honour(_owned_storage_use(result))
 
 
 def existing_storage_details(answer: Answer, result: StoredResult) -> Honour:
@@ -224,8 +231,8 @@ def existing_storage_details(answer: Answer, result: StoredResult) -> Honour:
             "We can keep raw data there; our engineer checks its speed and free space with you."
         )
     return Honour(
-        "Training data is copied from it to the new fast tier before a run; our engineer "
-        "checks its speed and free space for that."
+        f"{_owned_storage_use(result)} Data is copied from yours to the fast tier before a "
+        "run; our engineer checks its speed and free space for that."
     )
 
 
