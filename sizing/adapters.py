@@ -447,7 +447,6 @@ def _deployment(c: _Context) -> None:
         slug="deployment",
         derived=True,
     )
-    c.put("deployment.operations", c.value("roadmap", "operations"), slug="roadmap")
 
 
 def _runs_per_month(c: _Context) -> None:
@@ -469,6 +468,8 @@ def _roadmap(c: _Context) -> None:
         derived=True,
     )
     c.put("roadmap.years", _whole(c.value("roadmap", "budget_years")), slug="roadmap")
+    # who runs the cluster day to day: asked with the years ahead, used by the deployment plan
+    c.put("deployment.operations", c.value("roadmap", "operations"), slug="roadmap")
 
 
 ANSWER_MAPPERS = (
