@@ -63,12 +63,21 @@ def _servers_per_run(result: StoredResult) -> int:
 
 
 def queue_time(answer: Answer, result: StoredResult) -> Honour:
-    concurrency = result.section("concurrency")
-    runs = concurrency.get("full_size_runs") or 1
-    return Honour(
-        f"The cluster holds {_plural(runs, 'full-size run')} at once, so a run waits only "
-        "behind jobs beyond those; the scheduler's queue policy keeps waits within your limit."
-    )
+    runs = result.section("concurrency").get("full_size_runs") or 1
+    if runs == 1:
+        held = "The cluster holds one full-size run at once, so a second run waits for the first"
+    else:
+        held = (
+            f"The cluster holds {format_number(runs)} full-size runs at once, so a run waits "
+            f"only when all {format_number(runs)} are busy"
+        )
+    if answer.get("queue_time_hours") == 0:
+        return Honour(
+            f"{held}. Starting every run at once would need a larger cluster.",
+            f"Runs must start at once, and the cluster holds {_plural(runs, 'full-size run')} "
+            "at a time: how many runs may need to start together?",
+        )
+    return Honour(f"{held}; our engineer sets your limit as the scheduler's queue policy.")
 
 
 def max_global_batch(answer: Answer, result: StoredResult) -> Honour:
