@@ -19,7 +19,7 @@ from typing import Any
 
 from questionnaire.fields import AnswerFieldMixin
 from questionnaire.questions import QUESTIONS, get_question
-from questionnaire.roles import Feeds, Noted, Requirement
+from questionnaire.roles import Feeds, Noted
 from reports.answer_checks import HONOURS, Answer
 from sizing.adapters import NOT_GIVEN, Conflict, answer_conflicts
 from sizing.results import StoredResult
@@ -196,13 +196,3 @@ def open_questions(
             questions.append(asked)
     questions += [q for q in result.open_questions if not _answered(q, answers)]
     return list(dict.fromkeys(questions))
-
-
-def requirement_fields() -> list[str]:
-    """Every field declared a requirement (``slug.field``), in registry order."""
-    return [
-        f"{question.slug}.{name}"
-        for question in QUESTIONS
-        for name in question.form_class.answer_field_names()
-        if isinstance(_field(question.slug, name).does, Requirement)
-    ]
