@@ -50,8 +50,8 @@ class ResilienceForm(QuestionForm):
     )
     restart = RadioAnswerField(
         does=Requirement(
-            "The checkpointing section says how a failed run restarts; restarting by hand is "
-            "listed as a risk when the plan expects interruptions."
+            "The checkpointing section says how a failed run restarts; where you restart by "
+            "hand and the plan expects interruptions, it says what automatic restart saves."
         ),
         label="How a failed run restarts",
         choices=(
@@ -86,7 +86,7 @@ class DeploymentForm(QuestionForm):
     )
     encryption = CheckboxesAnswerField(
         does=Requirement(
-            "The deployment section lists the encryption you need among the security measures."
+            "The deployment section says how the plan encrypts what you need encrypted."
         ),
         label="Encryption you need",
         help_text="Choose all that apply.",

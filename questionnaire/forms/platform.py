@@ -130,7 +130,7 @@ class ParallelismForm(QuestionForm):
     existing_distributed_code = YesNoField(
         does=Requirement(
             "When the plan spans several servers and you have no such code yet, the parallelism "
-            "section says so and the risks list it."
+            "section says so, with the time to allow for it."
         ),
         label="Do you already have code that trains across several machines?",
     )
@@ -175,8 +175,8 @@ class NetworkForm(QuestionForm):
     )
     rdma = YesNoField(
         does=Requirement(
-            "The network section says whether the recommended network has RDMA (InfiniBand and "
-            "RoCE have it) and asks you when your answers disagree."
+            "The network section says whether the recommended network carries RDMA (InfiniBand "
+            "and RoCE do), or that one run needs no network between servers."
         ),
         label="Do you need RDMA?",
     )

@@ -283,8 +283,8 @@ class TimelineForm(QuestionForm):
     )
     queue_time_hours = QuantityField(
         does=Requirement(
-            "The cluster section repeats it next to how many full-size runs the cluster holds at "
-            "once: a run waits only behind jobs beyond those."
+            "The compute and timeline section repeats it next to how many full-size runs the "
+            "cluster holds at once, and asks how many runs may start together when none may wait."
         ),
         label="Longest acceptable wait before a run starts",
         help_text="For example 1 hour or 2 days. Enter 0 if runs must start at once.",
