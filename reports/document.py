@@ -16,7 +16,7 @@ from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
 from questionnaire.questions import answered_questions
-from reports import charts, wording
+from reports import answer_trace, charts, wording
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
@@ -208,6 +208,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                     else []
                 ),
                 "chart": _chart_for(key, result, data.engine_input),
+                "told_answers": answer_trace.told_lines(key, data.answers, result),
             }
         )
     assumptions = wording.assumption_rows(result, sources)
@@ -231,7 +232,9 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "excluded_accelerators": result.excluded_accelerators,
         "answers": answered_questions(data.answers),
         "assumptions": assumptions,
-        "open_questions": result.open_questions,
+        "open_questions": answer_trace.open_questions(
+            answers=data.answers, result=result, today=data.issued_on
+        ),
         "risks": result.risks,
         "warnings": result.warnings,
         "glossary": sorted(GLOSSARY.values(), key=lambda term: term.name.lower()),

@@ -379,9 +379,9 @@ _LISTED: dict[str, Assumption] = {
     "cpu_cores_per_gpu_text": Assumption(
         8,
         "cores/GPU",
-        "DGX H100: 112 cores for 8 GPUs (14/GPU); tokenised text needs few",
+        "DGX H100: 112 cores for 8 GPUs (14/GPU); text, tokenised or not, needs few",
         "2023",
-        "data loading of pre-tokenised shards",
+        "data loading of text (tokenising during training is light work)",
     ),
     "cpu_cores_per_gpu_media": Assumption(
         16,

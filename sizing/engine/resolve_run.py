@@ -30,6 +30,10 @@ _TB = 1e12  # [B/TB]
 _BILLION = 1e9
 
 _MEDIA_DECODED_ON_THE_FLY = ("image", "video")
+# Asked only when the customer did not say whether data is prepared before or during training.
+ASK_DATA_READY = (
+    "Is the data ready and cleaned, or will data preparation run while the hardware waits?"
+)
 _DEFAULT_METHOD_CATALOG_MODEL = "full_finetune"  # a named public model is usually fine-tuned
 _DEFAULT_METHOD_OWN_MODEL = "pretrain"
 _DEFAULT_PRECISION = "bf16"  # mixed BF16, as in Llama 2 [2]
@@ -171,6 +175,8 @@ def resolve_data(
         unit="-",
         why="host CPUs",
     )
+    if answers.preprocessing is None:
+        rec.ask(ASK_DATA_READY)
     return ResolvedData(
         modality=str(modality),
         tokens=tokens,

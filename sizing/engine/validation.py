@@ -126,6 +126,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "concurrent_jobs": _int("a whole number of jobs (1 to 1,000)", 1, 1000),
         "users": _int("a whole number of people (1 to 100,000)", 1, 100_000),
         "teams": _int("a whole number of teams (1 to 1,000)", 1, 1000),
+        "scheduler": _enum("slurm", "kubernetes", "none", "other"),
     },
     "hardware": {
         "accelerator": _enum(*sorted(ACCELERATORS)),
@@ -159,6 +160,14 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         ),
         "checkpoints_retained": _int("a whole number of checkpoints (1 to 10,000)", 1, 10_000),
         "existing_read_gb_per_s": _num("a read rate in GB/s (0 to 1,000,000)", 0.0, 1e6),
+        "required_read_gb_per_s": _num(
+            "a read rate in GB/s (0 to 1,000,000)", 0.0, 1e6, low_open=True
+        ),
+        "checkpoint_size_gb": _num(
+            "a checkpoint size in GB (0 to 10,000,000)", 0.0, 1e7, low_open=True
+        ),
+        "existing": _enum("shared_fs", "object", "both", "none"),
+        "many_small_files": _BOOL,
     },
     "resilience": {
         "max_lost_hours": _num(
@@ -174,6 +183,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "air_gapped": _BOOL,
         "dedicated_hardware": _BOOL,
         "export_controlled": _BOOL,
+        "operations": _enum("in_house", "some", "none"),
     },
     "roadmap": {
         "runs_per_month": _num("a number of runs per month (0 to 10,000)", 0.0, 10_000.0),
