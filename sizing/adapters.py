@@ -242,7 +242,7 @@ def _model(c: _Context) -> None:
         c.put("model.active_params", c.value("model", "active_params"), slug="model")
 
 
-_METHODS = {"other_peft": "lora"}
+_METHODS = {"other_peft": "lora", "finetune_unsure": "finetune"}
 
 
 def _method(c: _Context) -> None:

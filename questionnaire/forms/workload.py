@@ -99,6 +99,7 @@ class MethodForm(QuestionForm):
             ("lora", "LoRA"),
             ("qlora", "QLoRA"),
             ("other_peft", "Another parameter-efficient method"),
+            ("finetune_unsure", "Fine-tuning, not sure yet whether full or LoRA"),
         ),
     )
     phases = QuantityField(

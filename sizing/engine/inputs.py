@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 PRETRAINING_METHODS = ("pretrain", "continued_pretrain")  # training.method values
 ADAPTER_METHODS = ("lora", "qlora")  # train small adapters on a frozen base model
+FINETUNE_UNSURE = "finetune"  # fine-tuning, full or adapters not decided yet
 
 
 @dataclass(frozen=True)

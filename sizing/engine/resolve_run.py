@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .assumptions import value, whole
 from .inputs import (
     ADAPTER_METHODS,
+    FINETUNE_UNSURE,
     PRETRAINING_METHODS,
     BatchInput,
     DataInput,
@@ -54,15 +55,32 @@ class ResolvedTraining:
 def resolve_training(
     answers: TrainingInput, *, model_in_catalog: bool, rec: AnswerRecorder
 ) -> ResolvedTraining:
-    """Method, precision, optimizer, adapter rank and number of runs."""
-    method = rec.take(
-        "training.method",
-        answers.method,
-        _DEFAULT_METHOD_CATALOG_MODEL if model_in_catalog else _DEFAULT_METHOD_OWN_MODEL,
-        unit="-",
-        why="training method",
-        question="Pre-training, full fine-tuning or LoRA/QLoRA?",
-    )
+    """Method, precision, optimizer, adapter rank and number of runs.
+
+    Fine-tuning of a kind not yet decided is sized as full fine-tuning, the larger of the
+    two, and said as an assumption with the question that settles it.
+    """
+    if answers.method == FINETUNE_UNSURE:
+        method = rec.take(
+            "training.method",
+            None,
+            "full_finetune",
+            unit="-",
+            why="training method",
+            question="Full fine-tuning, or LoRA/QLoRA adapters? We sized full fine-tuning, "
+            "the larger; adapters need far fewer accelerators.",
+            source="you plan to fine-tune without having chosen how: full fine-tuning is "
+            "sized, the larger of the two",
+        )
+    else:
+        method = rec.take(
+            "training.method",
+            answers.method,
+            _DEFAULT_METHOD_CATALOG_MODEL if model_in_catalog else _DEFAULT_METHOD_OWN_MODEL,
+            unit="-",
+            why="training method",
+            question="Pre-training, full fine-tuning or LoRA/QLoRA?",
+        )
     precision = rec.take(
         "training.precision",
         answers.precision,

@@ -15,6 +15,7 @@ from typing import Any
 
 from .hardware import ACCELERATORS
 from .inputs import (
+    FINETUNE_UNSURE,
     BatchInput,
     DataInput,
     DeploymentInput,
@@ -92,7 +93,9 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "experts_per_token": _int("a whole number of experts per token (1 to 10,000)", 1, 10_000),
     },
     "training": {
-        "method": _enum("pretrain", "continued_pretrain", "full_finetune", "lora", "qlora"),
+        "method": _enum(
+            "pretrain", "continued_pretrain", "full_finetune", "lora", "qlora", FINETUNE_UNSURE
+        ),
         "precision": _enum("fp32", "tf32", "fp16", "bf16", "fp8"),
         "optimizer": _enum("adamw", "adamw_8bit", "adafactor", "sgd", "lion"),
         "gradient_checkpointing": _BOOL,

@@ -96,6 +96,7 @@ VALUES: dict[str, dict[str, str]] = {
         "full_finetune": "Full fine-tuning",
         "lora": "LoRA",
         "qlora": "QLoRA",
+        "finetune": "Fine-tuning, kind not decided",
     },
     "training.precision": {
         "fp32": "FP32",
