@@ -7,10 +7,17 @@ same forms and the same ``submit_answers`` as a real questionnaire.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from typing import Any
 
 from questionnaire.services import Contact
+
+
+def _weeks_ahead(weeks: int) -> str:
+    """A date ``weeks`` from today: the scenarios' dates stay in the future, as the form asks."""
+    return (datetime.date.today() + datetime.timedelta(weeks=weeks)).isoformat()
+
 
 NOT_SURE = {"not_sure": "on"}
 
@@ -63,7 +70,7 @@ INSURANCE = Scenario(
         },
         "timeline": {
             "run_time_hours": "12 hours",
-            "deadline": "2027-02-10",
+            "deadline": _weeks_ahead(10),
             "notes": "Each run should finish overnight; results before the quarterly review in 10 weeks.",
         },
         "batch": {
@@ -147,7 +154,7 @@ STARTUP = Scenario(
         },
         "timeline": {
             "run_time_hours": "30 days",
-            "deadline": "2027-04-01",
+            "deadline": _weeks_ahead(17),
             "notes": "Investors' demo in 4 months.",
         },
         "batch": {

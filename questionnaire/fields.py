@@ -82,12 +82,14 @@ class QuantityField(AnswerFieldMixin, forms.CharField):
         whole: bool = False,
         unit_field: str | None = None,
         width: str = "medium",
+        minimum: float | None = None,
         **kwargs: Any,
     ):
         kwargs.setdefault("max_length", 60)
         super().__init__(required=False, **kwargs)
         self.kind, self.what, self.default_unit = kind, what, default_unit
         self.allow_zero, self.maximum, self.whole = allow_zero, maximum, whole
+        self.minimum = minimum
         self.unit_field = unit_field
         self.width = width
 
@@ -102,6 +104,7 @@ class QuantityField(AnswerFieldMixin, forms.CharField):
                 allow_zero=self.allow_zero,
                 maximum=self.maximum,
                 whole=self.whole,
+                minimum=self.minimum,
             )
         except QuantityError as error:
             raise forms.ValidationError(str(error), code="quantity") from error
@@ -179,13 +182,23 @@ class DateAnswerField(AnswerFieldMixin, forms.DateField):
     render_as = "text"
     width = "short"
 
-    def __init__(self, **kwargs: Any):
+    def __init__(self, *, future_only: bool = False, **kwargs: Any):
         super().__init__(
             required=False,
             widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             input_formats=["%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d %B %Y", "%d %b %Y"],
             **kwargs,
         )
+        self.future_only = future_only
+
+    def clean(self, value: Any) -> Any:
+        date = super().clean(value)
+        if self.future_only and isinstance(date, datetime.date) and date < datetime.date.today():
+            raise forms.ValidationError(
+                f"{date:%d %B %Y} has already passed. Give a date from today on, or leave it "
+                "empty if you are not sure yet."
+            )
+        return date
 
     def answer_items(self, name: str, value: Any) -> dict[str, Any]:
         return {name: value.isoformat() if isinstance(value, datetime.date) else ""}

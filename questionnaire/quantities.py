@@ -218,18 +218,28 @@ def parse_quantity(
     allow_zero: bool = False,
     maximum: float | None = None,
     whole: bool = False,
+    minimum: float | None = None,
 ) -> Quantity:
     """Understand one typed value of the given kind.
 
     ``default_unit`` applies to a bare number (``"12"`` with ``default_unit="days"`` is 288
     hours). ``what`` names the field in messages ("Total parameters must be more than 0").
-    ``maximum`` is in the base unit; ``whole`` demands an integer.
+    ``maximum`` and ``minimum`` are in the base unit (below ``minimum`` the customer most
+    likely left out a scale word, and is asked which they meant); ``whole`` demands an integer.
+    Number words ("seventy billion") and everyday durations ("overnight", "a few weeks") are
+    understood; "asap" is not a duration and counts as not sure.
     """
     raw = text
     cleaned = " ".join(text.replace("\u00a0", " ").replace("\u202f", " ").split()).lower()
-    if not cleaned or cleaned.rstrip(".") in _NOT_SURE:
+    if not cleaned or cleaned.rstrip(".!") in _NOT_SURE:
         return Quantity(raw, None)
     cleaned = _HEDGES.sub("", cleaned).strip()
+    if kind is Kind.DURATION:
+        words = cleaned.rstrip(".!")
+        if words in _AS_SOON_AS_POSSIBLE:
+            return Quantity(raw, None)
+        cleaned = _EVERYDAY_DURATIONS.get(words, cleaned)
+    cleaned = _digits_for_number_words(cleaned)
     if _RANGE.match(cleaned):
         raise QuantityError(
             f"Enter one number for {what}, not a range. Give the larger number and add the range "
@@ -237,14 +247,22 @@ def parse_quantity(
         )
     match = _NUMBER.match(cleaned)
     if not match:
-        raise QuantityError(f"Enter {what} as a number, for example {_EXAMPLES[kind]}")
+        raise QuantityError(
+            f"We did not understand “{raw.strip()}”. Enter {what} as a number, "
+            f"for example {_EXAMPLES[kind]}"
+        )
     digits = match["digits"].replace(",", "")
     # float() of the whole literal turns an absurd exponent into inf instead of an exception.
     number = float(f"{digits}e{match['exp']}" if match["exp"] else digits)
     if match["sign"] in ("-", "−"):
         number = -number
     rest = match["rest"].strip().rstrip(".")
-    factor, unit = _unit_factor(kind, rest, default_unit, what)
+    try:
+        factor, unit = _unit_factor(kind, rest, default_unit, what)
+    except QuantityError as error:  # quote all they typed, not the fragment after the number
+        raise QuantityError(
+            str(error).replace(f"understand “{rest}”", f"understand “{raw.strip()}”")
+        ) from None
     value = number * factor
     if not math.isfinite(value):
         raise QuantityError(f"{_cap(what)} is too large. Check the number.")
@@ -257,6 +275,8 @@ def parse_quantity(
             f"{_cap(what)} looks too large (more than {describe(maximum, kind)}). "
             "Check the number and its unit."
         )
+    if minimum is not None and 0 < value < minimum and unit != "gb":
+        raise QuantityError(_too_small(raw.strip(), value, kind, what, minimum, maximum))
     if whole:
         if value != int(value):
             raise QuantityError(f"{_cap(what)} must be a whole number.")
@@ -264,6 +284,103 @@ def parse_quantity(
     # Whole values are stored as integers so that 32,000 reads back as 32000, not 32000.0.
     stored: float = int(value) if value == int(value) and abs(value) < 2**53 else value
     return Quantity(raw, stored, unit)
+
+
+def _too_small(
+    typed: str, value: float, kind: Kind, what: str, minimum: float, maximum: float | None
+) -> str:
+    """The message for a value below ``minimum``: the scale word they most likely left out."""
+    for word, scale in (("billion", 1e9), ("million", 1e6), ("trillion", 1e12)):
+        if minimum <= value * scale and (maximum is None or value * scale <= maximum):
+            return (
+                f"“{typed}” would be {describe(value, kind)}, which is very small for {what}. "
+                f"Did you mean {format_count(value * scale, digits=5)}? "
+                f"Write it as {typed} {word} (or {typed}{word[0].upper()})."
+            )
+    return f"{_cap(what)} looks too small. Check the number and its unit."
+
+
+# Everyday words for how long something takes, as question 5's help suggests them.
+_EVERYDAY_DURATIONS = {
+    "overnight": "12 hours",
+    "over night": "12 hours",
+    "an hour": "1 hour",
+    "a day": "1 day",
+    "a weekend": "2 days",
+    "over a weekend": "2 days",
+    "over the weekend": "2 days",
+    "a couple of days": "2 days",
+    "a few days": "3 days",
+    "a week": "1 week",
+    "a couple of weeks": "2 weeks",
+    "a few weeks": "3 weeks",
+    "a month": "1 month",
+    "a couple of months": "2 months",
+    "a few months": "3 months",
+}
+_AS_SOON_AS_POSSIBLE = {"asap", "as soon as possible", "urgent", "yesterday"}
+_UNITS_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "a": 1,
+    "an": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+}
+_TENS_WORDS = {
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+}
+_NUMBER_WORDS = re.compile(
+    r"^(?:(?P<hundreds>[a-z]+)[ -]hundred(?:[ -]and)?[ -]?)?"
+    r"(?P<tens>" + "|".join(_TENS_WORDS) + r")?[ -]?(?P<units>[a-z]+)?(?=\s|$)(?P<rest>.*)$"
+)
+
+
+def _digits_for_number_words(text: str) -> str:
+    """``"seventy-five billion"`` → ``"75 billion"``; text that does not start with a number
+    word (up to 999) is returned as it was."""
+    match = _NUMBER_WORDS.match(text)
+    if not match or not any(match.group("hundreds", "tens", "units")):
+        return text
+    hundreds, tens, units = match.group("hundreds", "tens", "units")
+    if units and units not in _UNITS_WORDS:
+        if tens or hundreds:  # "seventy billion": the word after the tens is the scale
+            rest = f"{units}{match['rest']}"
+            units = None
+        else:
+            return text
+    else:
+        rest = match["rest"]
+    if hundreds and hundreds not in _UNITS_WORDS:
+        return text
+    number = (_UNITS_WORDS[hundreds] * 100 if hundreds else 0) + (_TENS_WORDS[tens] if tens else 0)
+    number += _UNITS_WORDS[units] if units else 0
+    if hundreds and not tens and not units:
+        number = _UNITS_WORDS[hundreds] * 100
+    return f"{number}{(' ' + rest.strip()) if rest.strip() else ''}"
 
 
 _EXAMPLES = {

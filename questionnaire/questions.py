@@ -31,6 +31,7 @@ wrote in the number ("1.2T tokens" -> "tokens"). The same answer always renders 
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,6 +57,8 @@ from questionnaire.forms.workload import (
 )
 
 SCHEMA_VERSION = 1
+# Question 5's example date: about four months ahead, so the form that refuses past dates takes it.
+_EXAMPLE_DEADLINE = (datetime.date.today() + datetime.timedelta(days=120)).isoformat()
 TERM_MARK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
 
 
@@ -193,7 +196,7 @@ QUESTIONS: tuple[Question, ...] = (
         example=Example(
             data={
                 "run_time_hours": "12 hours",
-                "deadline": "2026-03-31",
+                "deadline": _EXAMPLE_DEADLINE,
                 "runs_per_month": "10",
                 "queue_time_hours": "2 hours",
             },

@@ -18,6 +18,8 @@ from sizing.engine import MODEL_CATALOG
 # The largest published models have around 2 trillion parameters and are trained on tens of
 # trillions of tokens; the limits sit far above that.
 MAX_PARAMETERS = 1e14
+# Below a million parameters a bare number is a missing scale word ("70" for 70 billion).
+MIN_PARAMETERS = 1e6
 MAX_TOKENS = 1e16
 MAX_RUN_HOURS = 24 * 365 * 2
 
@@ -54,6 +56,7 @@ class ModelForm(QuestionForm):
         kind=Kind.COUNT,
         what="the total number of parameters",
         maximum=MAX_PARAMETERS,
+        minimum=MIN_PARAMETERS,
     )
     active_params = QuantityField(
         does=Feeds(("model.active_params",), when=({"architecture": "moe"},)),
@@ -62,6 +65,7 @@ class ModelForm(QuestionForm):
         kind=Kind.COUNT,
         what="the number of active parameters",
         maximum=MAX_PARAMETERS,
+        minimum=MIN_PARAMETERS,
     )
     code_base = RadioAnswerField(
         does=Noted(
@@ -271,7 +275,8 @@ class TimelineForm(QuestionForm):
     deadline = DateAnswerField(
         does=Feeds(("schedule.deadline_days",)),
         label="Date you need the first results by (optional)",
-        help_text="For example 2026-03-31.",
+        help_text="Pick it in the calendar, or type it as day/month/year.",
+        future_only=True,
     )
     runs_per_month = QuantityField(
         does=Feeds(("roadmap.runs_per_month",)),

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from questionnaire.forms.workload import TimelineForm
 from questionnaire.models import Draft, Submission
 from questionnaire.questions import QUESTIONS, get_question
 from questionnaire.wizard import (
@@ -235,3 +236,12 @@ def test_free_text_is_escaped_on_the_review_page(client):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "&lt;b&gt;bold&lt;/b&gt;" in page
     assert "<script>alert(1)" not in page
+
+
+def test_a_first_results_date_that_has_passed_is_refused_with_a_clear_message():
+    """Issue 13: a deadline in 2020 was accepted."""
+    form = TimelineForm(data={"timeline-deadline": "2020-03-31"}, prefix="timeline")
+    assert not form.is_valid()
+    assert "31 March 2020 has already passed" in form.errors["deadline"][0]
+    later = TimelineForm(data={"timeline-deadline": "2099-03-31"}, prefix="timeline")
+    assert later.is_valid(), later.errors
