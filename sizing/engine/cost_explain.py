@@ -24,7 +24,7 @@ from .cost_options import (
 )
 from .cost_usage import MONTHS_PER_YEAR, UTILISATION, Usage
 from .hardware import AcceleratorSpec
-from .numbers import format_count, format_money, format_percent
+from .numbers import format_count, format_hours, format_money, format_percent, format_times
 from .price_set import PriceSet
 from .resolve import Resolved
 from .vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence
@@ -132,6 +132,13 @@ def _plural(count: float, word: str) -> str:
     return f"{format_count(count)} {word}{'' if count == 1 else 's'}"
 
 
+def _runs_a_month(runs: float) -> str:
+    """ "1 run a month", "3 runs a month"; a rate below one as "about one run every 2 months"."""
+    if runs >= 1 and float(runs).is_integer():
+        return f"{_plural(runs, 'run')} a month"
+    return format_times(runs, "run", "month")
+
+
 def reasons(x: ExplainInput) -> tuple[str, ...]:
     """Why the recommended option wins, in the order a reader needs them."""
     out: list[str] = []
@@ -184,13 +191,13 @@ def _usage_sentence(x: ExplainInput) -> str:
         monthly = work.gpu_hours_by_year[0] / MONTHS_PER_YEAR
         if r.hours_per_run is not None:  # the customer's own hours, not the engine's estimate
             each = (
-                f"{_plural(r.hours_per_run, 'hour')} on {_plural(work.gpus_per_run, 'accelerator')}"
-                " as you told us"
+                f"{format_hours(r.hours_per_run)} on "
+                f"{_plural(work.gpus_per_run, 'accelerator')} as you told us"
             )
         else:
             each = _hours(work.gpu_hours_per_run)
         return (
-            f"Priced for {_plural(work.runs_per_month, 'run')} a month of {each} "
+            f"Priced for {_runs_a_month(work.runs_per_month)}, each of {each} "
             f"({_hours(monthly)} a month){growth}; an owned cluster would be busy "
             f"{format_percent(x.utilisation)} of the time."
         )
@@ -222,7 +229,7 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
         f"{format_percent(even.utilisation)} of the time"
     )
     if even.runs_per_month is not None:
-        line += f" (about {_plural(round(even.runs_per_month, 1), 'run')} a month)"
+        line += f" ({_runs_a_month(even.runs_per_month)})"
     out = [line + "."]
     if even.months is not None and x.usage.known:
         out.append(

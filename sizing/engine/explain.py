@@ -10,16 +10,25 @@ import math
 
 from .assumptions import value, whole
 from .cluster import RunEstimate
+from .hardware import ACCELERATORS
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count
 from .platforms import limits
 from .resolve import Resolved
 from .result import ConcurrencyResult, DeadlineResult
+from .vocabulary import VALUES
 
 DISCOVERY_QUESTIONS = (
     "Is the data ready and cleaned, or will data preparation run while the hardware waits?",
     "Who operates the cluster day to day (drivers, scheduler, failures)?",
 )
+
+
+def _deadline(days: float) -> str:
+    """A deadline as an adjective: "21-day", "12-hour" (not "0.5-day")."""
+    if days < 1:
+        return f"{round(days * 24):g}-hour"
+    return f"{days:g}-day"
 
 
 def drivers(
@@ -44,7 +53,7 @@ def drivers(
         out.append(
             (
                 3.5,
-                f"the {r.deadline_days:g}-day deadline cannot be met: {run.gpus:,} accelerators, "
+                f"the {_deadline(r.deadline_days)} deadline cannot be met: {run.gpus:,} accelerators, "
                 f"where more stop paying for themselves, take {run.wall_clock_days:.0f} days",
             )
         )
@@ -52,7 +61,7 @@ def drivers(
         out.append(
             (
                 2.5,
-                f"the {r.deadline_days:g}-day deadline sets the cluster at {run.gpus} accelerators",
+                f"the {_deadline(r.deadline_days)} deadline sets the cluster at {run.gpus:,} accelerators",
             )
         )
     if min_gpus > 1:
@@ -64,7 +73,8 @@ def drivers(
             )
         )
     if r.method in ADAPTER_METHODS:
-        out.append((2.8, f"{r.method.upper()} trains only small adapters, so one node is enough"))
+        method = VALUES["training.method"].get(r.method, r.method)
+        out.append((2.8, f"{method} trains only small adapters, so one node is enough"))
     if r.concurrent_jobs > 1:
         runs = full_size_runs(r)
         room = f"room for {runs} full-size run{'s' if runs > 1 else ''}"
@@ -77,7 +87,8 @@ def drivers(
         vendors=r.vendors, frameworks=r.frameworks, custom_cuda_kernels=r.custom_cuda_kernels
     ):
         out.append((1.5, limit))
-    out.append((1.0, f"{run.plan.mfu:.0%} expected utilisation of {r.accelerator}"))
+    name = ACCELERATORS[r.accelerator].name if r.accelerator in ACCELERATORS else r.accelerator
+    out.append((1.0, f"{run.plan.mfu:.0%} expected utilisation of {name}"))
     out.sort(key=lambda x: -x[0])
     return tuple(s for _, s in out[:3])
 
@@ -88,7 +99,7 @@ def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -
         return ()
     days = f"{r.deadline_days:g} days"
     out = [
-        f"the {r.deadline_days:g}-day deadline cannot be met: one run takes "
+        f"the {_deadline(r.deadline_days)} deadline cannot be met: one run takes "
         f"{run.wall_clock_days:.0f} days on the recommended {run.gpus:,} accelerators"
     ]
     if deadline.fastest_gpus is not None and deadline.fastest_days is not None:

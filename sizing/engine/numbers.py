@@ -108,12 +108,55 @@ def format_percent(fraction: float, *, digits: int = 0) -> str:
     return f"{fraction * 100:.{digits}f} %"
 
 
+# A quantity in one unit → the next smaller unit and its factor, for values below one
+# ("0.012 TB" → "12 GB"), and the next larger one, for ten thousand or more ("12,400 GB").
+_SMALLER = {"TB": ("GB", 1000.0), "GB": ("MB", 1000.0), "MB/s": ("kB/s", 1000.0)}
+_LARGER = {"GB": ("TB", 1000.0), "MB/s": ("GB/s", 1000.0), "MB": ("GB", 1000.0)}
+
+
 def format_quantity(value: object, unit: str) -> str:
-    """A figure with its unit: "1,200 GB", "2.09 MB/s", "$1.20 million"; "—" when missing."""
+    """A figure with its unit, in the unit that keeps it readable: "1,200 GB", "2.09 MB/s"
+    (not "0.00209 GB/s"), "12 GB" (not "0.012 TB"), "12.4 TB" (not "12,400 GB"), "57 minutes"
+    (not "0.948 h"), "$1.20 million"; "—" when missing."""
     if value is None:
         return NO_VALUE
-    if unit == "USD" and isinstance(value, int | float):
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return f"{format_number(value)} {unit}".strip()
+    if unit == "USD":
         return format_money(value)
-    if unit == "GB/s" and isinstance(value, int | float) and 0 < value < _SLOW_GB_PER_S:
-        return f"{format_number(value * 1000)} MB/s"
+    if unit in ("h", "hours"):
+        return format_hours(value)
+    if unit == "GB/s" and 0 < value < _SLOW_GB_PER_S:
+        unit, value = "MB/s", value * 1000
+    while unit in _SMALLER and 0 < abs(value) < 1:
+        unit, factor = _SMALLER[unit]
+        value *= factor
+    if unit in _LARGER and abs(value) >= 1e4:
+        unit, factor = _LARGER[unit]
+        value /= factor
     return f"{format_number(value)} {unit}".strip()
+
+
+def format_hours(hours: float) -> str:
+    """A duration given in hours, in the unit people use: "57 minutes", "12 hours", "2.5 days"
+    (from 48 hours)."""
+    if 0 < hours < 1:
+        minutes = round(hours * 60)
+        return "1 minute" if minutes == 1 else f"{format_count(minutes)} minutes"
+    if hours >= 48:
+        return f"{format_count(round(hours / 24, 1))} days"
+    return "1 hour" if hours == 1 else f"{format_count(round(hours, 1))} hours"
+
+
+def format_times(count: float, noun: str, per: str) -> str:
+    """How often something happens, readable at any rate: (3.03, "interruption", "run") →
+    "about 3 interruptions per run"; (0.00785, …) → "about one interruption every 127 runs";
+    (0.9, "run", "month") → "about one run every 1.1 months"."""
+    if count >= 1:
+        whole = round(count) if count >= 1.5 else 1
+        return f"about {format_count(whole)} {noun}{'' if whole == 1 else 's'} per {per}"
+    if count <= 0:
+        return f"no {noun}s expected per {per}"
+    every = 1 / count
+    every_text = format_count(round(every)) if every >= 10 else format_count(round(every, 1))
+    return f"about one {noun} every {every_text} {per}s"
