@@ -97,7 +97,11 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     "included",
                 )
             )
-        fabric = f"{network.get('technology')}, {network.get('fabric')}"
+        fabric = (
+            f"{network.get('technology')}, {network.get('fabric')}"
+            if network.get("nic_gbps")
+            else "data-centre network for the servers and storage"
+        )
         for key, item, what in (
             ("switches", "Network switches", fabric),
             ("links", "Cables and transceivers", "one link per network card to its switch"),
@@ -133,7 +137,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     racks = ""
     if deployment.get("racks"):
         racks = (
-            f"{format_count(deployment['racks'])} racks of up to {format_count(deployment.get('nodes_per_rack') or 0)} "
+            f"{format_count(deployment['racks'])} {'rack' if deployment['racks'] == 1 else 'racks'} of up to {format_count(deployment.get('nodes_per_rack') or 0)} "
             f"servers ({format_quantity(deployment.get('rack_power_kw'), 'kW')} each), "
             f"{format_quantity(deployment.get('facility_power_with_pue_kw'), 'kW')} with cooling; "
             f"{deployment.get('cooling')}"

@@ -141,7 +141,12 @@ SCENARIOS: dict[str, dict[str, dict[str, Any]]] = {
 def demo_answers(scenario: str = "") -> dict[str, Any]:
     """The stored answer shape for the registry's example of every question: the demo's, or one
     of the ``SCENARIOS`` (each question it names replaces the demo's answer whole)."""
-    form_data = {**DEMO_FORM_DATA, **(SCENARIOS[scenario] if scenario else {})}
+    return answers_from({**DEMO_FORM_DATA, **(SCENARIOS[scenario] if scenario else {})})
+
+
+def answers_from(form_data: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Stored answers from form data by question slug (the registry's example where missing),
+    validated by each question's own form."""
     answers = {}
     for question in QUESTIONS:
         form = question.form_class(data=form_data.get(question.slug, question.example.data))

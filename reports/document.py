@@ -16,6 +16,7 @@ from weasyprint import HTML
 from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
+from questionnaire.questions import answered_questions
 from reports import charts, wording
 from reports.bill import bill_of_materials
 from reports.cost_page import cost_page
@@ -66,7 +67,8 @@ class ProposalData:
 def render_html(data: ProposalData) -> str:
     """The proposal as HTML: the body first, then the glossary of the terms the body uses."""
     context = build_context(data)
-    body = render_to_string("reports/proposal.html", {**context, "glossary": None})
+    # The glossary explains the words we wrote, not those of the answers quoted in Appendix C.
+    body = render_to_string("reports/proposal.html", {**context, "glossary": None, "answers": []})
     return render_to_string("reports/proposal.html", {**context, "glossary": glossary_for(body)})
 
 
@@ -252,6 +254,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "risks": wording.risk_rows(result),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),
+        "answers": answered_questions(data.answers),
     }
 
 

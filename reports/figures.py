@@ -6,7 +6,13 @@ one formatter (``sizing.engine.numbers``); this module only chooses which fields
 
 from typing import Any
 
-from sizing.engine.numbers import format_number, format_percent, format_quantity, format_times
+from sizing.engine.numbers import (
+    format_number,
+    format_percent,
+    format_quantity,
+    format_range,
+    format_times,
+)
 from sizing.engine.vocabulary import OUTPUT_VALUES, SHARES, SOURCES, describe_value, input_term
 from sizing.engine.vocabulary import output_label_and_unit as label_and_unit
 
@@ -55,6 +61,16 @@ KEY_FIGURES: dict[str, tuple[str, ...]] = {
 _RATES = {"expected_interruptions": ("interruption", "run")}
 
 
+def accelerator_hours(value: float, pair: tuple[float, float] | None = None) -> str:
+    """Accelerator-hours, with their range: "153,776 accelerator-hours (110,000–180,000)"; a
+    tiny run in accelerator-minutes ("16 accelerator-minutes (6–41)")."""
+    unit, scale = ("accelerator-hours", 1) if value >= 1 else ("accelerator-minutes", 60)
+    text = f"{format_number(round(value * scale) if scale > 1 else value)} {unit}"
+    if pair:
+        text += f" ({format_range(pair[0] * scale, pair[1] * scale)})"
+    return text
+
+
 def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
     """The key figures of one result section as (label, formatted value) rows."""
     rows = []
@@ -64,7 +80,7 @@ def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
             continue
         label, unit = label_and_unit(name)
         if name.endswith("gpu_hours") and isinstance(value, int | float):
-            rows.append((label, f"{format_number(value)} accelerator-hours"))
+            rows.append((label, accelerator_hours(value)))
         elif name in _RATES and isinstance(value, int | float):
             rows.append((label, format_times(value, *_RATES[name])))
         elif name in SHARES and isinstance(value, int | float):

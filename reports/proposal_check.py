@@ -88,7 +88,8 @@ _NOUNS = (
 _SINGULARS = "|".join(s for s, _p in _NOUNS)
 _PLURALS = "|".join(p for _s, p in _NOUNS)
 # "1 nodes"; not "1.5 nodes", "21 nodes" or "0.1 nodes".
-_ONE_PLURAL = re.compile(rf"(?<![\w.,])1 ({_PLURALS})\b")
+# A product ("3 × 1 accelerators") counts the total, which is plural.
+_ONE_PLURAL = re.compile(rf"(?<![\w.,–-])(?<!x )(?<!× )1 ({_PLURALS})\b")
 # "2 node"; not "8-accelerator server", "2 node-hours" or "21-day".
 _MANY_SINGULAR = re.compile(
     rf"(?<![\w.,-])(?:0|[2-9]|\d{{2,}}|\d{{1,3}}(?:,\d{{3}})+) ({_SINGULARS})\b(?![-\w])"
@@ -145,12 +146,13 @@ _RAW_VALUE = re.compile(
 # Sentences that restate a tagged figure: (pattern, the figure keys of its groups).
 _CLAIMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile(r"(?<![\d.,])(\d[\d,]*) nodes? of (\d+)\b"), ("nodes", "gpus_per_node")),
-    (re.compile(r"sets the cluster at (\d[\d,]*) accelerators"), ("gpus",)),
+    (re.compile(r"sets the cluster at (\d[\d,]*) accelerators"), ("gpus_per_job",)),
     (re.compile(r"(?<![\d.,])(\d[\d,]*) × [A-Z][\w ]*? in (\d[\d,]*) nodes?\b"), ("gpus", "nodes")),
 )
 # Words that say the plan fits in one server (wrong beside a plan of several).
 _SINGLE_NODE = re.compile(
-    r"\bsingle node\b|\bone node is enough\b|\bfits in one (?:server|node)\b", re.IGNORECASE
+    r"\bsingle node\b|\bone node is enough\b|\bthe run fits in one (?:server|node)\b",
+    re.IGNORECASE,
 )
 
 

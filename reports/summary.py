@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from sizing.engine.numbers import format_count, format_money, format_number, format_range
+from sizing.engine.numbers import (
+    format_count,
+    format_days,
+    format_days_range,
+    format_money,
+    format_number,
+)
 from sizing.engine.vocabulary import in_sentence
 from sizing.results import CostOption, StoredResult
 
@@ -23,6 +29,10 @@ def _servers(count: int | None) -> str:
 
 def _accelerators(count: int | None) -> str:
     return f"{format_count(count or 0)} {'accelerator' if count == 1 else 'accelerators'}"
+
+
+def _years(count: int) -> str:
+    return f"{count} {'year' if count == 1 else 'years'}"
 
 
 def owned_by_year(result: StoredResult) -> tuple[int, ...]:
@@ -70,7 +80,7 @@ def network_line(result: StoredResult) -> str:
     if (result.nodes or 0) <= 1:
         return "None needed: the run fits in one server"
     if not network.get("nic_gbps"):
-        return "To be sized with our engineer"
+        return "No fast network: each run fits in one server"
     return (
         f"{network.get('technology')}, {format_number(network.get('nics_per_node'))} × "
         f"{format_number(network['nic_gbps'])} Gb/s per server, {network.get('fabric')}"
@@ -84,7 +94,7 @@ def decisions(result: StoredResult) -> list[str]:
     if best is not None:
         out.append(
             f"Whether to go ahead with {in_sentence(best.label)}, for about "
-            f"{format_money(best.total_usd)} over {result.years} years."
+            f"{format_money(best.total_usd)} over {_years(result.years)}."
         )
     cost = result.section("cost")
     constraints = cost.get("constraints") or {}
@@ -100,7 +110,7 @@ def decisions(result: StoredResult) -> list[str]:
         alt = cheaper[0]
         out.append(
             f"Whether {alt['name']} is open to you: it would finish a run in about "
-            f"{format_number(round(alt['wall_clock_days'], 1))} days for "
+            f"{format_days(float(alt['wall_clock_days']))} for "
             f"{format_money(alt['run_cost_usd'])} a run in the cloud; we would quote it too."
         )
     out.extend(result.open_questions[:2])
@@ -132,17 +142,20 @@ def executive_summary(result: StoredResult) -> dict[str, Any]:
         "cluster": cluster_line(result),
         "growth": growth_line(result, best),
         "gpus": format_count(result.gpus or 0),
+        "gpus_word": "accelerator" if result.gpus == 1 else "accelerators",
         "gpus_per_job": format_count(per_job or 0),
         "several_runs": concurrent > 1 and per_job != result.gpus,
         "concurrent": concurrent,
         "nodes": format_count(result.nodes or 0),
+        "servers_word": "server" if result.nodes == 1 else "servers",
         "gpus_per_node": format_count(result.gpus_per_node or 0),
         "accelerator": result.accelerator_name,
-        "days": format_number(result.wall_clock_days),
-        "days_range": format_range(*days, "days") if days else "",
-        "deadline": format_number(result.deadline_days) if result.deadline_days else "",
+        "days": format_days(result.wall_clock_days or 0),
+        "days_range": format_days_range(*days) if days else "",
+        "deadline": format_days(result.deadline_days) if result.deadline_days else "",
         "deadline_met": result.deadline_met,
         "years": result.years,
+        "years_text": _years(result.years),
         "total": format_money(best.total_usd) if best else "",
         "low": format_money(best.low_usd) if best else "",
         "high": format_money(best.high_usd) if best else "",

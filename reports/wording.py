@@ -7,8 +7,11 @@ ever passes through here as data and is autoescaped by the template.
 
 from typing import Any
 
+from reports.figures import accelerator_hours
 from sizing.engine.numbers import (
     format_count,
+    format_days,
+    format_days_range,
     format_money,
     format_money_short,
     format_number,
@@ -54,9 +57,8 @@ def gpus_needed(result: StoredResult) -> str:
 
 def days_with_range(result: StoredResult) -> str:
     """ "about 12.3 days (9.1–16 days)" for one run on the recommended cluster."""
-    return (
-        f"about {format_number(result.wall_clock_days)} days"
-        f"{_in_brackets(result.wall_clock_days_range, 'days')}"
+    return f"about {format_days(result.wall_clock_days or 0)}" + (
+        f" ({format_days_range(*pair)})" if (pair := result.wall_clock_days_range) else ""
     )
 
 
@@ -74,8 +76,9 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     accelerator = result.accelerator_name or "accelerators"
     if area == "compute":
         return (
-            f"One training run needs about {format_number(result.gpu_hours)} accelerator-hours"
-            f"{_in_brackets(result.gpu_hours_range)} on {accelerator}, which takes "
+            f"One training run needs about "
+            f"{accelerator_hours(result.gpu_hours or 0, result.gpu_hours_range)} on {accelerator}, "
+            "which takes "
             f"{days_with_range(result)} on the recommended cluster."
         )
     if area == "memory":
@@ -126,8 +129,13 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         )
     if area == "network":
         network = result.section("network")
-        if (result.nodes or 0) <= 1 or not network.get("nic_gbps"):
+        if (result.nodes or 0) <= 1:
             return "No network between servers is needed: the run fits in one server."
+        if not network.get("nic_gbps"):
+            return (
+                "No fast network between servers is needed for training: each run fits in "
+                "one server. An ordinary data-centre network links the servers to storage."
+            )
         return (
             f"{network.get('technology') or 'A high-speed network'} with "
             f"{format_number(network.get('nics_per_node'))} × "
@@ -166,7 +174,8 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         if best is None:
             return "No option your rules allow has a public price yet; we will quote it."
         return (
-            f"{best.label}: about {format_money(best.total_usd)} over {result.years} years, "
+            f"{best.label}: about {format_money(best.total_usd)} over "
+            f"{result.years} {'year' if result.years == 1 else 'years'}, "
             f"likely between {format_money(best.low_usd)} and {format_money(best.high_usd)}."
         )
     return ""
@@ -187,8 +196,8 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
         deadline = result.deadline_days
         if deadline:
             reasons.append(
-                f"The cluster is sized to finish within your {format_number(deadline)}-day "
-                "deadline."
+                f"The cluster is sized to finish a run within your deadline of "
+                f"{format_days(deadline)}."
             )
         sure = result.confidence
         if sure and sure.summary:
@@ -322,8 +331,8 @@ def risk_rows(result: StoredResult) -> list[dict[str, str]]:
         more = result.gpus_range[1] if result.gpus_range else None
         rows.append(
             {
-                "risk": f"A run may take up to {format_number(round(days[1], 1))} days, past "
-                f"your {format_number(deadline)}-day deadline, if it runs as slowly as the "
+                "risk": f"A run may take up to {format_days(days[1])}, past "
+                f"your deadline of {format_days(deadline)}, if it runs as slowly as the "
                 "slowest published runs like it",
                 "lower": (
                     f"Plan for up to {format_count(more)} accelerators, or measure the speed "
@@ -365,7 +374,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             "name": result.accelerator_name,
             "gpus": format_count(result.gpus_per_job or 0),
             "nodes": format_count(result.nodes or 0),
-            "days": format_number(round(ours_days or 0, 1)),
+            "days": format_days(ours_days or 0),
             "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
             "note": "recommended",
             "recommended": True,
@@ -380,10 +389,8 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             notes.append(f"{format_money_short(abs(diff))} {'more' if diff > 0 else 'less'} a run")
         if ours_days:
             gap = days - ours_days
-            if abs(gap) >= 0.1:
-                notes.append(
-                    f"{format_number(round(abs(gap), 1))} days {'slower' if gap > 0 else 'faster'}"
-                )
+            if abs(gap) * 24 >= 1:
+                notes.append(f"{format_days(abs(gap))} {'slower' if gap > 0 else 'faster'}")
         if cost is not None and alt.get("price_confirmed") is False:
             notes.append("price not confirmed")
         rows.append(
@@ -391,7 +398,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
                 "name": str(alt.get("name") or alt.get("accelerator") or ""),
                 "gpus": format_count(int(alt.get("gpus") or 0)),
                 "nodes": format_count(int(alt.get("nodes") or 0)),
-                "days": format_number(round(days, 1)),
+                "days": format_days(days),
                 "cost": "not priced" if cost is None else format_money_short(cost),
                 "note": "; ".join(notes),
                 "recommended": False,

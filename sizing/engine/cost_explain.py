@@ -149,7 +149,7 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     assert chosen is not None  # the recommended option is priced
     line = (
         f"The cheapest option your rules allow is {_name(best)}: "
-        f"{format_money(chosen.total_usd)} over {years} years"
+        f"{format_money(chosen.total_usd)} over {_plural(years, 'year')}"
     )
     runner = x.choice.runner_up
     runner_priced = x.options.get(runner) if runner else None
@@ -168,14 +168,14 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
             f"Your {'rules' if many else 'rule'} ({_rules(x.r, x.choice.binding)}) "
             f"{'rule' if many else 'rules'} out {_name(overall)}, which would cost "
             f"{format_money(overall_priced.total_usd)}: keeping {'them' if many else 'it'} "
-            f"costs {format_money(x.choice.relax_saving_usd)} more over {years} years."
+            f"costs {format_money(x.choice.relax_saving_usd)} more over {_plural(years, 'year')}."
         )
     out.append(_usage_sentence(x))
     out.extend(_break_even_sentences(x))
     if chosen.capex_usd > 0:
         out.append(
             f"{format_money(chosen.capex_usd)} is spent up front on hardware and "
-            f"{format_money(chosen.running_usd)} on running it over {years} years."
+            f"{format_money(chosen.running_usd)} on running it over {_plural(years, 'year')}."
         )
     elif best in CLOUD_OPTIONS:
         out.append("Nothing is bought up front: the whole amount is a running cost.")
@@ -222,7 +222,7 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
     if even.utilisation is None:
         return [
             "At these prices owning does not pay for itself within "
-            f"{x.r.years} years, even with the cluster always busy."
+            f"{_plural(x.r.years, 'year')}, even with the cluster always busy."
         ]
     line = (
         f"Owning beats renting when the cluster is busy more than "

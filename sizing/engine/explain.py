@@ -12,7 +12,7 @@ from .assumptions import value, whole
 from .cluster import RunEstimate
 from .hardware import ACCELERATORS
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
-from .numbers import format_count
+from .numbers import format_count, format_days, format_times
 from .platforms import limits
 from .resolve import Resolved
 from .result import ConcurrencyResult, DeadlineResult
@@ -61,7 +61,8 @@ def drivers(
         out.append(
             (
                 2.5,
-                f"the {_deadline(r.deadline_days)} deadline sets the cluster at {run.gpus:,} accelerators",
+                f"the {_deadline(r.deadline_days)} deadline sets the cluster at {run.gpus:,} "
+                + ("accelerator" if run.gpus == 1 else "accelerators"),
             )
         )
     if min_gpus > 1:
@@ -72,7 +73,7 @@ def drivers(
                 f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan)",
             )
         )
-    if r.method in ADAPTER_METHODS:
+    if r.method in ADAPTER_METHODS and run.nodes == 1:
         method = VALUES["training.method"].get(r.method, r.method)
         out.append((2.8, f"{method} trains only small adapters, so one node is enough"))
     if r.concurrent_jobs > 1:
@@ -97,14 +98,14 @@ def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -
     """A missed deadline said plainly, and what would fit in it instead."""
     if deadline.met:
         return ()
-    days = f"{r.deadline_days:g} days"
+    days = format_days(r.deadline_days)
     out = [
         f"the {_deadline(r.deadline_days)} deadline cannot be met: one run takes "
-        f"{run.wall_clock_days:.0f} days on the recommended {run.gpus:,} accelerators"
+        f"{format_days(run.wall_clock_days)} on the recommended {run.gpus:,} accelerators"
     ]
     if deadline.fastest_gpus is not None and deadline.fastest_days is not None:
         out[0] += (
-            f"; no size is faster than {deadline.fastest_days:.0f} days "
+            f"; no size is faster than {format_days(deadline.fastest_days)} "
             f"({deadline.fastest_gpus:,} accelerators), and beyond the recommended size "
             "each added accelerator does less than half its share"
         )
@@ -119,7 +120,7 @@ def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -
                 if deadline.params_within_deadline
                 else ""
             )
-            + f", or allow {run.wall_clock_days:.0f} days"
+            + f", or allow {format_days(run.wall_clock_days)}"
         )
     return tuple(out)
 
@@ -135,7 +136,7 @@ def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:
         )
     if run.resilience.expected_interruptions >= 1:
         out.append(
-            f"about {run.resilience.expected_interruptions:.0f} interruptions per run: "
+            f"{format_times(run.resilience.expected_interruptions, 'interruption', 'run')}: "
             "automated restart and node health checks are essential"
         )
     if r.precision == "fp8":

@@ -12,8 +12,8 @@ _SCALES = ((1e12, "T", "trillion"), (1e9, "B", "billion"), (1e6, "M", "million")
 # From here on a plain number is written in powers of ten (FLOPs run to 10²⁵).
 _SCIENTIFIC_FROM = 1e15
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-# Below this a throughput reads better in MB/s than in GB/s (0.00209 GB/s → 2.09 MB/s).
-_SLOW_GB_PER_S = 0.1
+# Below this a throughput reads better in MB/s than in GB/s (0.653 GB/s → 653 MB/s).
+_SLOW_GB_PER_S = 1.0
 NO_VALUE = "—"
 
 
@@ -110,7 +110,12 @@ def format_percent(fraction: float, *, digits: int = 0) -> str:
 
 # A quantity in one unit → the next smaller unit and its factor, for values below one
 # ("0.012 TB" → "12 GB"), and the next larger one, for ten thousand or more ("12,400 GB").
-_SMALLER = {"TB": ("GB", 1000.0), "GB": ("MB", 1000.0), "MB/s": ("kB/s", 1000.0)}
+_SMALLER = {
+    "TB": ("GB", 1000.0),
+    "GB": ("MB", 1000.0),
+    "MB": ("kB", 1000.0),
+    "MB/s": ("kB/s", 1000.0),
+}
 _LARGER = {"GB": ("TB", 1000.0), "MB/s": ("GB/s", 1000.0), "MB": ("GB", 1000.0)}
 
 
@@ -145,7 +150,23 @@ def format_hours(hours: float) -> str:
         return "1 minute" if minutes == 1 else f"{format_count(minutes)} minutes"
     if hours >= 48:
         return f"{format_count(round(hours / 24, 1))} days"
-    return "1 hour" if hours == 1 else f"{format_count(round(hours, 1))} hours"
+    rounded = round(hours, 1)
+    return "1 hour" if rounded == 1 else f"{format_count(rounded)} hours"
+
+
+def format_days(days: float) -> str:
+    """A duration given in days: "20.5 days", "10 hours" (below a day)."""
+    return format_hours(days * 24) if days < 2 else f"{format_count(days)} days"
+
+
+def format_days_range(low: float, high: float) -> str:
+    """A range of days, in hours when it starts below a day and in minutes when it ends below
+    two hours: "15–24 days", "3.8–26 hours", "16–62 minutes"."""
+    if high * 24 < 2:
+        return format_range(low * 24 * 60, high * 24 * 60, "minutes")
+    if low < 1:
+        return format_range(low * 24, high * 24, "hours")
+    return format_range(low, high, "days")
 
 
 def format_times(count: float, noun: str, per: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hardware import ACCELERATORS
-from .numbers import format_number, format_percent
+from .numbers import format_number, format_percent, format_quantity
 
 
 @dataclass(frozen=True)
@@ -464,7 +464,7 @@ def describe_value(path: str, value: object, *, engine_unit: str = "") -> str:
         return format_percent(value)
     if unit == ": 1":
         return f"{format_number(value)}:1"
-    return f"{format_number(value)} {unit}".strip()
+    return format_quantity(value, unit)
 
 
 def describe_price(value: float, unit: str) -> str:
