@@ -195,10 +195,7 @@ def _render(proposal: Proposal) -> Outcome:
     if rendered.findings:
         # The same answers render the same proposal: a retry would find the same, so the row
         # fails at once with the findings for staff (who re-run it once the wording is fixed).
-        raise Refusal(
-            f"The proposal failed its check ({len(rendered.findings)} findings):\n"
-            + describe_findings(rendered.findings)
-        )
+        raise Refusal(describe_findings(rendered.findings))
     inject_test_fault("store", reference)
     name = _store_pdf(proposal, rendered.pdf)
     return Outcome(

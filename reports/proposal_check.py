@@ -371,8 +371,10 @@ def check_proposal(*, html: str, pages: Sequence[Any]) -> list[Finding]:
 
 
 def describe_findings(findings: Sequence[Finding], *, limit: int = 20) -> str:
-    """The findings for staff, one a line (the first ``limit`` of them)."""
-    lines = [str(finding) for finding in findings[:limit]]
+    """The findings for staff: how many, then one a line (the first ``limit`` of them)."""
+    count = len(findings)
+    lines = [f"The proposal failed its check ({count} finding{'' if count == 1 else 's'}):"]
+    lines += [str(finding) for finding in findings[:limit]]
     if len(findings) > limit:
         lines.append(f"… and {len(findings) - limit} more")
     return "\n".join(lines)

@@ -93,8 +93,8 @@ def decisions(result: StoredResult) -> list[str]:
     best = result.recommended_cost
     if best is not None:
         out.append(
-            f"Whether to go ahead with {in_sentence(best.label)}, for about "
-            f"{format_money(best.total_usd)} over {_years(result.years)}."
+            f"Whether to go ahead with our recommendation, “{in_sentence(best.label)}”, for "
+            f"about {format_money(best.total_usd)} over {_years(result.years)}."
         )
     cost = result.section("cost")
     constraints = cost.get("constraints") or {}
@@ -102,8 +102,9 @@ def decisions(result: StoredResult) -> list[str]:
     saving = constraints.get("relax_saving_usd")
     if best is not None and overall and overall != best.key and saving:
         out.append(
-            f"Whether your rules are firm: without them {in_sentence(result.option_label(overall))} "
-            f"would save about {format_money(saving)}."
+            f"Whether your rules are firm: without them, "
+            f"“{in_sentence(result.option_label(overall))}” would save about "
+            f"{format_money(saving)}."
         )
     cheaper = cheaper_alternatives(result)
     if cheaper:

@@ -55,7 +55,9 @@ class ExplainInput:
 
 
 def _name(option: str) -> str:
-    return in_sentence(COST_OPTIONS[option])
+    """An option's name inside a sentence, quoted so its comma reads as part of the name:
+    “buy, in your own data centre”."""
+    return f"“{in_sentence(COST_OPTIONS[option])}”"
 
 
 def _hours(value: float) -> str:

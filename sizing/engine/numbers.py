@@ -179,5 +179,7 @@ def format_times(count: float, noun: str, per: str) -> str:
     if count <= 0:
         return f"no {noun}s expected per {per}"
     every = 1 / count
+    if every >= 1e6:  # also guards against an infinite quotient of a denormal count
+        return f"fewer than one {noun} in a million {per}s"
     every_text = format_count(round(every)) if every >= 10 else format_count(round(every, 1))
     return f"about one {noun} every {every_text} {per}s"

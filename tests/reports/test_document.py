@@ -125,7 +125,7 @@ def test_the_summary_gives_the_headline_figures_their_ranges_and_what_backs_them
     assert squash(f"({format_range(*result['compute']['gpu_hours_range'])})") in flat
     low, high = result["cluster"]["gpus_range"]
     assert low < result["cluster"]["gpus"] < high  # the demo is sized for its deadline
-    assert squash(f"of 8 ({format_range(low, high)} to meet the deadline)") in flat
+    assert squash(f"accelerators ({format_range(low, high)} to meet the deadline) in") in flat
     runs = result["confidence"]["published_runs"]
     assert squash(f"backed by {runs} published training runs") in flat
     assert squash(result["confidence"]["summary"]) in flat

@@ -127,5 +127,7 @@ def test_the_findings_are_told_to_staff_one_a_line_and_capped():
     html = "<html><body>" + "".join(f"<p>{n} node</p>" for n in range(2, 30)) + "</body></html>"
     found = html_to_pdf(html).findings
     text = describe_findings(found, limit=5)
-    assert text.count("\n") == 5 and text.endswith(f"… and {len(found) - 5} more")
-    assert text.startswith("page 1: plural: 2 node")
+    assert text.count("\n") == 6 and text.endswith(f"… and {len(found) - 5} more")
+    assert text.startswith(
+        f"The proposal failed its check ({len(found)} findings):\npage 1: plural: 2 node"
+    )

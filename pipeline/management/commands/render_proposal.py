@@ -43,7 +43,4 @@ class Command(BaseCommand):
         )
         if rendered.findings:
             # Written anyway, so the findings can be looked at on the page they name.
-            raise CommandError(
-                f"the proposal failed its check ({len(rendered.findings)} findings):\n"
-                + describe_findings(rendered.findings)
-            )
+            raise CommandError(describe_findings(rendered.findings))
