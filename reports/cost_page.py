@@ -44,10 +44,10 @@ def _euro_note(result: StoredResult) -> str:
 
 
 def _rule_words(result: StoredResult, rule: str) -> str:
-    """A rule in words; where it runs is named by the answer ("on premises")."""
+    """A rule in words; where it runs is named by the answer ("only on premises")."""
     place = result.cost_location_rule
     if rule == "location" and place:
-        return in_sentence(value_words("deployment.location", place))
+        return "only " + in_sentence(value_words("deployment.location", place))
     return RULES.get(rule, rule)
 
 
