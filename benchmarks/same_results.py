@@ -5,6 +5,7 @@ Usage (from the repository root)::
     python benchmarks/same_results.py                      # working tree against HEAD
     python benchmarks/same_results.py --against main       # ... against another revision
     python benchmarks/same_results.py --count 400 --seed 7 # more or other varied inputs
+    python benchmarks/same_results.py --ignore parallelism.context  # a new output field
 
 It sizes the example inputs (``sizing/engine/examples``), the benchmark inputs
 (``benchmarks/inputs``) and ``--count`` varied inputs drawn from a seeded
@@ -188,11 +189,30 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str:
     return f"{path}: {json.dumps(a)[:200]} != {json.dumps(b)[:200]}"
 
 
+def _without(line: str, keys: list[str]) -> str:
+    """The JSON ``line`` with each dotted key in ``keys`` removed where present."""
+    out = json.loads(line)
+    for key in keys:
+        *parents, last = key.split(".")
+        node = out
+        for part in parents:
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        if isinstance(node, dict):
+            node.pop(last, None)
+    return json.dumps(out)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", default="HEAD", help="git revision to compare with")
     parser.add_argument("--count", type=int, default=300, help="varied inputs (default 300)")
     parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        help="a dotted output key left out of the comparison (a field one engine adds)",
+    )
     parser.add_argument("--size-each", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.size_each:
@@ -214,6 +234,9 @@ def main() -> int:
         inputs_path.write_text(json.dumps(inputs))
         before, before_s = _run_engine(work / "before", inputs_path, work / "before.jsonl")
         after, after_s = _run_engine(ROOT, inputs_path, work / "after.jsonl")
+    if args.ignore:
+        before = [_without(line, args.ignore) for line in before]
+        after = [_without(line, args.ignore) for line in after]
     differ = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
     invalid = sum('"invalid"' in line[:12] for line in after)
     print(

@@ -14,6 +14,7 @@ from typing import Any
 from django import forms
 
 from questionnaire.quantities import Kind, Quantity, QuantityError, describe, parse_quantity
+from questionnaire.roles import Role
 
 NOT_SURE = "not_sure"
 NOT_SURE_LABEL = "Not sure yet"
@@ -23,6 +24,11 @@ YES_NO = (("yes", "Yes"), ("no", "No"))
 class AnswerFieldMixin:
     render_as = "text"
     width = "long"
+    does: Role | None = None  # what the answer does (questionnaire/roles.py)
+
+    def __init__(self, *args: Any, does: Role | None = None, **kwargs: Any):
+        self.does = does
+        super().__init__(*args, **kwargs)
 
     def answer_items(self, name: str, value: Any) -> dict[str, Any]:
         return {name: value if value is not None else ""}

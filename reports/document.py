@@ -17,7 +17,7 @@ from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
 from questionnaire.questions import answered_questions
-from reports import charts, wording
+from reports import answer_trace, charts, wording
 from reports.bill import bill_of_materials
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
@@ -234,6 +234,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "why": wording.why_sentences(key, result),
                 "figures": figures,
                 "chart": _chart_for(key, result, data.engine_input),
+                "told_answers": answer_trace.told_lines(key, data.answers, result),
             }
         )
     return {
@@ -243,6 +244,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "sections": sections,
         "cost": cost_page(result),
         "cost_told": input_rows(data.engine_input, COST_FIELDS, sources),
+        # The cost chapter's answers the engine input does not carry (question 15).
+        "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
         "cost_reasons": list(result.cost_reasons[2:]),
         "bill": bill_of_materials(result),
         "accelerator_choice": wording.accelerator_choice(result),
@@ -250,7 +253,9 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "excluded_accelerators": result.excluded_accelerators,
         "assumptions": wording.assumption_rows(result, sources),
         "prices": wording.price_rows(result),
-        "open_questions": result.open_questions,
+        "open_questions": answer_trace.open_questions(
+            answers=data.answers, result=result, today=data.issued_on
+        ),
         "risks": wording.risk_rows(result),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),

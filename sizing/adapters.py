@@ -18,7 +18,11 @@ from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 
 __all__ = [
     "ENGINE_VERSION",
+    "SHARED_INPUTS",
     "BuiltInput",
+    "Conflict",
+    "SharedInput",
+    "answer_conflicts",
     "InvalidInput",
     "build_engine_input",
     "check_engine_input",
@@ -238,7 +242,7 @@ def _model(c: _Context) -> None:
         c.put("model.active_params", c.value("model", "active_params"), slug="model")
 
 
-_METHODS = {"other_peft": "lora"}
+_METHODS = {"other_peft": "lora", "finetune_unsure": "finetune"}
 
 
 def _method(c: _Context) -> None:
@@ -246,6 +250,7 @@ def _method(c: _Context) -> None:
     c.put(
         "training.method", _METHODS.get(method, method), slug="method", derived=method in _METHODS
     )
+    # SHARED_INPUTS: the experiments count the runs; the phases stand in when they are empty
     experiments = c.value("method", "experiments") or c.value("method", "phases")
     c.put("training.experiments", _whole(experiments), slug="method")
 
@@ -297,25 +302,29 @@ def _data(c: _Context) -> None:
     )
 
 
+def _days_until(deadline: Any, today: date) -> int | None:
+    """Whole days from ``today`` to a stored ``YYYY-MM-DD`` date; None when unreadable."""
+    if not deadline:
+        return None
+    try:
+        return (date.fromisoformat(str(deadline)) - today).days
+    except ValueError:
+        return None
+
+
 def _timeline(c: _Context) -> None:
+    # SHARED_INPUTS: the time for one run sets the deadline; the date only when it is empty
     hours = c.value("timeline", "run_time_hours")
     if hours is not None:
         c.put("schedule.deadline_days", hours / 24.0, slug="timeline", derived=True)
     else:
-        deadline = c.value("timeline", "deadline")
-        days = None
-        if deadline:
-            try:
-                days = (date.fromisoformat(str(deadline)) - c.today).days
-            except ValueError:
-                days = None
+        days = _days_until(c.value("timeline", "deadline"), c.today)
         c.put(
             "schedule.deadline_days",
             days if days and days > 0 else None,
             slug="timeline",
             derived=True,
         )
-    c.put("roadmap.runs_per_month", c.value("timeline", "runs_per_month"), slug="timeline")
 
 
 def _batch(c: _Context) -> None:
@@ -329,9 +338,15 @@ def _batch(c: _Context) -> None:
     c.put("batch.micro_batch_size", _whole(c.value("batch", "micro_batch_size")), slug="batch")
 
 
+_SCHEDULERS = ("slurm", "kubernetes", "none", "other")
+
+
 def _teams(c: _Context) -> None:
     c.put("schedule.concurrent_jobs", _whole(c.value("teams", "concurrent_jobs")), slug="teams")
     c.put("schedule.teams", _whole(c.value("teams", "teams")), slug="teams")
+    # "other" is an answer here (their own scheduler), so it is read past NOT_GIVEN
+    scheduler = c.answer("teams").get("scheduler")
+    c.put("schedule.scheduler", scheduler if scheduler in _SCHEDULERS else None, slug="teams")
 
 
 # Accelerator makers the customer allows (engine ids: platforms.VENDORS); "no preference" and
@@ -363,12 +378,21 @@ def _network(c: _Context) -> None:
     c.put("network.inter_node", c.value("network", "fabric"), slug="network")
     ratio = c.value("network", "oversubscription")
     c.put("network.oversubscription", _OVERSUBSCRIPTION.get(ratio), slug="network", derived=True)
+    # the form asks per accelerator or per server; the engine reads it per accelerator
+    c.put("network.nic_gbps_per_gpu", c.value("network", "link_speed_gbps"), slug="network")
 
 
 def _storage(c: _Context) -> None:
     c.put(
-        "resilience.checkpoint_interval_hours",
-        c.value("storage", "checkpoint_every_hours"),
+        "storage.required_read_gb_per_s",
+        c.value("storage", "read_rate_gb_per_s"),
+        slug="storage",
+    )
+    c.put("storage.checkpoint_size_gb", c.value("storage", "checkpoint_size_gb"), slug="storage")
+    c.put("storage.existing", c.value("storage", "existing_storage"), slug="storage")
+    c.put(
+        "storage.many_small_files",
+        _yes_no(c.value("storage", "many_small_files")),
         slug="storage",
     )
 
@@ -385,11 +409,20 @@ def _preprocessing(c: _Context) -> None:
 
 def _resilience(c: _Context) -> None:
     c.put("resilience.max_lost_hours", c.value("resilience", "max_lost_hours"), slug="resilience")
-    c.put(
-        "resilience.checkpoint_interval_hours",
-        c.value("resilience", "checkpoint_interval_hours"),
-        slug="resilience",
-    )
+
+
+def _checkpoint_interval(c: _Context) -> None:
+    """SHARED_INPUTS: the shorter of the two intervals (questions 11 and 13) is planned."""
+    given = [
+        (hours, slug)
+        for slug, name in _CHECKPOINT_ANSWERS
+        if (hours := c.value(slug, name)) is not None
+    ]
+    if given:
+        hours, slug = min(given)
+        c.put("resilience.checkpoint_interval_hours", hours, slug=slug)
+    else:
+        c.put("resilience.checkpoint_interval_hours", None, slug="resilience")
 
 
 _LOCATIONS = {"on_premises": "on_prem"}
@@ -416,8 +449,16 @@ def _deployment(c: _Context) -> None:
     )
 
 
+def _runs_per_month(c: _Context) -> None:
+    """SHARED_INPUTS: runs once up and running (question 15), else those of question 5."""
+    future = c.value("roadmap", "future_runs_per_month")
+    if future is not None:
+        c.put("roadmap.runs_per_month", future, slug="roadmap")
+    else:
+        c.put("roadmap.runs_per_month", c.value("timeline", "runs_per_month"), slug="timeline")
+
+
 def _roadmap(c: _Context) -> None:
-    c.put("roadmap.runs_per_month", c.value("roadmap", "future_runs_per_month"), slug="roadmap")
     c.put("roadmap.hours_per_run", c.value("roadmap", "future_hours_per_run"), slug="roadmap")
     growth = c.value("roadmap", "annual_growth_pct")
     c.put(
@@ -427,6 +468,8 @@ def _roadmap(c: _Context) -> None:
         derived=True,
     )
     c.put("roadmap.years", _whole(c.value("roadmap", "budget_years")), slug="roadmap")
+    # who runs the cluster day to day: asked with the years ahead, used by the deployment plan
+    c.put("deployment.operations", c.value("roadmap", "operations"), slug="roadmap")
 
 
 ANSWER_MAPPERS = (
@@ -442,6 +485,150 @@ ANSWER_MAPPERS = (
     _storage,
     _preprocessing,
     _resilience,
+    _checkpoint_interval,
     _deployment,
+    _runs_per_month,
     _roadmap,
 )
+
+
+# --- answers that feed one input -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SharedInput:
+    """Answers (``slug.field``) that feed one engine input, and the stated rule combining them.
+
+    ``asks`` is True when the answers can disagree: the proposal then asks an open question
+    naming both (:func:`answer_conflicts`), never a silent last-wins.
+    """
+
+    path: str
+    answers: tuple[str, ...]
+    rule: str
+    asks: bool = False
+
+
+_CHECKPOINT_ANSWERS = (
+    ("storage", "checkpoint_every_hours"),
+    ("resilience", "checkpoint_interval_hours"),
+)
+
+SHARED_INPUTS: tuple[SharedInput, ...] = (
+    SharedInput(
+        "data.tokens",
+        ("data.dataset_size", "data.dataset_unit", "data.tokens_per_sample"),
+        "A size counted in tokens is used as given; a size in samples is multiplied by the "
+        "tokens per sample.",
+    ),
+    SharedInput(
+        "data.samples",
+        ("data.dataset_size", "data.dataset_unit"),
+        "The size is the number of samples when it is counted in samples.",
+    ),
+    SharedInput(
+        "data.dataset_size_tb",
+        ("data.dataset_size", "data.dataset_unit"),
+        "The size is the data on disk (in TB) when it is given as a storage size.",
+    ),
+    SharedInput(
+        "batch.global_batch_tokens",
+        ("batch.global_batch", "batch.global_batch_unit", "batch.sequence_length"),
+        "A batch counted in tokens is used as given; a batch in samples is multiplied by the "
+        "sequence length.",
+    ),
+    SharedInput(
+        "training.experiments",
+        ("method.experiments", "method.phases"),
+        "The number of experiments counts the runs; the number of phases stands in only when "
+        "the experiments are not given. Fewer experiments than phases is asked.",
+        asks=True,
+    ),
+    SharedInput(
+        "schedule.deadline_days",
+        ("timeline.run_time_hours", "timeline.deadline"),
+        "The longest time for one run sets the deadline; the first-results date sets it only "
+        "when no time per run is given (the days from the date of the answers). A date that "
+        "comes before one run could finish is asked.",
+        asks=True,
+    ),
+    SharedInput(
+        "roadmap.runs_per_month",
+        ("roadmap.future_runs_per_month", "timeline.runs_per_month"),
+        "The runs a month once up and running (question 15) price the years; the runs a month "
+        "of question 5 stand in when those are not given. Two different figures are asked.",
+        asks=True,
+    ),
+    SharedInput(
+        "resilience.checkpoint_interval_hours",
+        tuple(f"{slug}.{name}" for slug, name in _CHECKPOINT_ANSWERS),
+        "The shorter interval is planned: it loses less work after a failure, and the storage "
+        "is sized to write that often. Two different intervals are asked.",
+        asks=True,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two answers that feed one input and disagree: the proposal asks which holds.
+
+    ``answers`` are the (slug, field) pairs that disagree, in the order to name them; ``used``
+    says what the sizing went with, in words.
+    """
+
+    path: str
+    answers: tuple[tuple[str, str], ...]
+    used: str
+    ask: str
+
+
+def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict, ...]:
+    """Every :data:`SHARED_INPUTS` rule whose answers disagree (see each rule)."""
+    c = _Context(answers or {}, {}, {}, today)
+    found: list[Conflict] = []
+    intervals = [(c.value(slug, name), (slug, name)) for slug, name in _CHECKPOINT_ANSWERS]
+    if all(hours is not None for hours, _ in intervals) and intervals[0][0] != intervals[1][0]:
+        shorter = min(hours for hours, _ in intervals)
+        found.append(
+            Conflict(
+                "resilience.checkpoint_interval_hours",
+                tuple(pair for _, pair in intervals),
+                f"we planned the shorter interval, every {shorter:g} hours",
+                "Which interval between checkpoints do you plan?",
+            )
+        )
+    now, later = c.value("timeline", "runs_per_month"), c.value("roadmap", "future_runs_per_month")
+    if now is not None and later is not None and now != later:
+        found.append(
+            Conflict(
+                "roadmap.runs_per_month",
+                (("timeline", "runs_per_month"), ("roadmap", "future_runs_per_month")),
+                f"we priced {later:g} run{'' if later == 1 else 's'} a month, the figure for "
+                "once you are up and running",
+                "How many runs a month should the cost cover in the first year?",
+            )
+        )
+    hours, days = c.value("timeline", "run_time_hours"), None
+    if hours is not None:
+        days = _days_until(c.value("timeline", "deadline"), today)
+    if hours is not None and days is not None and days * 24.0 < hours:
+        found.append(
+            Conflict(
+                "schedule.deadline_days",
+                (("timeline", "deadline"), ("timeline", "run_time_hours")),
+                "we sized the cluster to the time for one run",
+                "Which comes first: the date, or the time one run may take?",
+            )
+        )
+    experiments, phases = c.value("method", "experiments"), c.value("method", "phases")
+    if experiments is not None and phases is not None and experiments < phases:
+        found.append(
+            Conflict(
+                "training.experiments",
+                (("method", "experiments"), ("method", "phases")),
+                f"we planned {_whole(experiments)} full run{'' if experiments == 1 else 's'}",
+                "How many full runs do you plan, counting every phase?",
+            )
+        )
+    return tuple(found)

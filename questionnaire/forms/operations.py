@@ -11,10 +11,12 @@ from questionnaire.fields import (
 )
 from questionnaire.forms.base import QuestionForm
 from questionnaire.quantities import Kind
+from questionnaire.roles import Feeds, Noted, Requirement
 
 
 class ResilienceForm(QuestionForm):
     max_lost_hours = QuantityField(
+        does=Feeds(("resilience.max_lost_hours",)),
         label="Most training time you could accept losing after a failure",
         help_text="For example 2 hours or one night (12 hours).",
         kind=Kind.DURATION,
@@ -25,6 +27,7 @@ class ResilienceForm(QuestionForm):
         width="short",
     )
     checkpoint_interval_hours = QuantityField(
+        does=Feeds(("resilience.checkpoint_interval_hours",)),
         label="Time between checkpoints you plan",
         help_text="For example 1 hour. Leave empty if you answered this in question 11.",
         kind=Kind.DURATION,
@@ -34,6 +37,10 @@ class ResilienceForm(QuestionForm):
         width="short",
     )
     replication = RadioAnswerField(
+        does=Requirement(
+            "The checkpointing section says where the extra copies go and how much storage "
+            "they take."
+        ),
         label="Extra copies of checkpoints",
         choices=(
             ("none", "One copy is enough"),
@@ -42,17 +49,27 @@ class ResilienceForm(QuestionForm):
         ),
     )
     restart = RadioAnswerField(
+        does=Requirement(
+            "The checkpointing section says how a failed run restarts; where you restart by "
+            "hand and the plan expects interruptions, it says what automatic restart saves."
+        ),
         label="How a failed run restarts",
         choices=(
             ("automatic", "Automatically"),
             ("manual", "By hand"),
         ),
     )
-    spare_nodes = YesNoField(label="Do you want spare servers ready to replace a failed one?")
+    spare_nodes = YesNoField(
+        does=Requirement(
+            "The checkpointing section compares it with the spare servers in the plan."
+        ),
+        label="Do you want spare servers ready to replace a failed one?",
+    )
 
 
 class DeploymentForm(QuestionForm):
     location = RadioAnswerField(
+        does=Feeds(("deployment.location",)),
         label="Where should the hardware be?",
         choices=(
             ("on_premises", "In our own data centre (on-premises)"),
@@ -62,11 +79,15 @@ class DeploymentForm(QuestionForm):
         ),
     )
     data_residency = TextAnswerField(
+        does=Feeds(("deployment.data_residency",)),
         label="Countries or regions your data must stay in (optional)",
         help_text="For example “EU only” or “UK and EU”.",
         width="medium",
     )
     encryption = CheckboxesAnswerField(
+        does=Requirement(
+            "The deployment section says how the plan encrypts what you need encrypted."
+        ),
         label="Encryption you need",
         help_text="Choose all that apply.",
         choices=(
@@ -74,8 +95,12 @@ class DeploymentForm(QuestionForm):
             ("in_transit", "Data encrypted on the network"),
         ),
     )
-    dedicated = YesNoField(label="Must the hardware be yours alone (no sharing with others)?")
+    dedicated = YesNoField(
+        does=Feeds(("deployment.dedicated_hardware",)),
+        label="Must the hardware be yours alone (no sharing with others)?",
+    )
     internet = RadioAnswerField(
+        does=Feeds(("deployment.air_gapped",)),
         label="Internet access from the training machines",
         choices=(
             ("full", "Allowed"),
@@ -84,6 +109,7 @@ class DeploymentForm(QuestionForm):
         ),
     )
     export_policy = TextAnswerField(
+        does=Requirement("The deployment section repeats your rule for taking models or data out."),
         label="Rules for taking models or data out (optional)",
         help_text="For example “trained models may leave, data may not”.",
     )
@@ -91,6 +117,7 @@ class DeploymentForm(QuestionForm):
 
 class RoadmapForm(QuestionForm):
     future_runs_per_month = QuantityField(
+        does=Feeds(("roadmap.runs_per_month",)),
         label="Training runs per month once you are up and running",
         help_text="For example 4.",
         kind=Kind.COUNT,
@@ -99,6 +126,7 @@ class RoadmapForm(QuestionForm):
         width="short",
     )
     future_hours_per_run = QuantityField(
+        does=Feeds(("roadmap.hours_per_run",)),
         label="Typical length of one of those runs",
         help_text="For example 10 days. A number alone is read as hours.",
         kind=Kind.DURATION,
@@ -108,6 +136,7 @@ class RoadmapForm(QuestionForm):
         width="short",
     )
     annual_growth_pct = QuantityField(
+        does=Feeds(("roadmap.annual_growth",)),
         label="Expected growth in training work per year",
         help_text="For example 50 %. Enter 0 for no growth.",
         kind=Kind.PERCENT,
@@ -117,10 +146,15 @@ class RoadmapForm(QuestionForm):
         width="short",
     )
     future_model_sizes = TextAnswerField(
+        does=Noted(
+            "The cluster is sized for the model of question 1; larger models later are for our "
+            "engineer to plan as an extension, together with the growth per year above."
+        ),
         label="Model sizes you expect later (optional)",
         help_text="For example “30B next year, maybe 70B in year three”.",
     )
     budget_years = QuantityField(
+        does=Feeds(("roadmap.years",)),
         label="Budget period in years",
         help_text="For example 3.",
         kind=Kind.COUNT,
@@ -130,6 +164,7 @@ class RoadmapForm(QuestionForm):
         width="short",
     )
     operations = RadioAnswerField(
+        does=Feeds(("deployment.operations",)),
         label="Who will run the hardware day to day?",
         choices=(
             ("in_house", "Our own team, with experience of clusters"),

@@ -11,10 +11,12 @@ from questionnaire.fields import (
 )
 from questionnaire.forms.base import QuestionForm
 from questionnaire.quantities import Kind
+from questionnaire.roles import Feeds, Noted, Requirement
 
 
 class TeamsForm(QuestionForm):
     teams = QuantityField(
+        does=Feeds(("schedule.teams",)),
         label="Number of teams that will train models",
         help_text="For example 2.",
         kind=Kind.COUNT,
@@ -24,6 +26,7 @@ class TeamsForm(QuestionForm):
         width="short",
     )
     concurrent_jobs = QuantityField(
+        does=Feeds(("schedule.concurrent_jobs",)),
         label="Training jobs running at the same time, at most",
         help_text="For example 2.",
         kind=Kind.COUNT,
@@ -33,6 +36,11 @@ class TeamsForm(QuestionForm):
         width="short",
     )
     development_share_pct = QuantityField(
+        does=Noted(
+            "The cluster is sized for the runs and the jobs at the same time you gave; the share "
+            "kept for development is a scheduler policy (quotas or partitions), not more hardware. "
+            "Our engineer sets it up with you."
+        ),
         label="Share of the hardware used for development and tests",
         help_text="The rest is for production runs. For example 30 %.",
         kind=Kind.PERCENT,
@@ -42,6 +50,7 @@ class TeamsForm(QuestionForm):
         width="short",
     )
     scheduler = RadioAnswerField(
+        does=Feeds(("schedule.scheduler",)),
         label="Preferred job scheduler",
         choices=(
             ("slurm", "Slurm"),
@@ -54,6 +63,7 @@ class TeamsForm(QuestionForm):
 
 class SoftwareForm(QuestionForm):
     frameworks = CheckboxesAnswerField(
+        does=Feeds(("software.frameworks",)),
         label="Frameworks you use",
         help_text="Choose all that apply.",
         choices=(
@@ -68,12 +78,26 @@ class SoftwareForm(QuestionForm):
         ),
     )
     framework_versions = TextAnswerField(
+        does=Noted(
+            "Versions do not change the hardware; our engineer checks them against the drivers "
+            "and libraries of the recommended accelerator."
+        ),
         label="Versions, or other frameworks (optional)",
         help_text="For example PyTorch 2.4, Transformers 4.44.",
     )
-    custom_kernels = YesNoField(label="Do you use custom CUDA or GPU kernels?")
-    containers = YesNoField(label="Do you run training in containers?")
+    custom_kernels = YesNoField(
+        does=Feeds(("software.custom_cuda_kernels",)),
+        label="Do you use custom CUDA or GPU kernels?",
+    )
+    containers = YesNoField(
+        does=Requirement(
+            "The deployment section says how your jobs run: in containers under your scheduler, "
+            "or directly on the servers."
+        ),
+        label="Do you run training in containers?",
+    )
     accelerator_vendor = RadioAnswerField(
+        does=Feeds(("hardware.vendors",)),
         label="Which accelerator makers can you use?",
         choices=(
             ("nvidia_only", "NVIDIA only"),
@@ -87,6 +111,10 @@ class SoftwareForm(QuestionForm):
 
 class ParallelismForm(QuestionForm):
     strategies = CheckboxesAnswerField(
+        does=Requirement(
+            "The parallelism section compares the kinds you use with the plan's and names any "
+            "kind the plan adds."
+        ),
         label="Kinds of parallelism you use or plan",
         help_text="Choose all that apply.",
         choices=(
@@ -100,9 +128,17 @@ class ParallelismForm(QuestionForm):
         ),
     )
     existing_distributed_code = YesNoField(
-        label="Do you already have code that trains across several machines?"
+        does=Requirement(
+            "When the plan spans several servers and you have no such code yet, the parallelism "
+            "section says so, with the time to allow for it."
+        ),
+        label="Do you already have code that trains across several machines?",
     )
     orchestration = TextAnswerField(
+        does=Requirement(
+            "The parallelism section names your launcher and how it starts jobs under your "
+            "scheduler."
+        ),
         label="Tool that starts your distributed jobs (optional)",
         help_text="For example torchrun, the DeepSpeed launcher or Ray.",
         width="medium",
@@ -110,8 +146,15 @@ class ParallelismForm(QuestionForm):
 
 
 class NetworkForm(QuestionForm):
-    nvlink_needed = YesNoField(label="Do you need NVLink or NVSwitch inside each server?")
+    nvlink_needed = YesNoField(
+        does=Requirement(
+            "The network section names the link between accelerators inside each recommended "
+            "server and says whether it is NVLink or a similar fast link."
+        ),
+        label="Do you need NVLink or NVSwitch inside each server?",
+    )
     fabric = RadioAnswerField(
+        does=Feeds(("network.inter_node",)),
         label="Network between servers",
         choices=(
             ("infiniband", "InfiniBand"),
@@ -121,6 +164,7 @@ class NetworkForm(QuestionForm):
         ),
     )
     link_speed_gbps = QuantityField(
+        does=Feeds(("network.nic_gbps_per_gpu",)),
         label="Link speed per accelerator or per server, if you know it",
         help_text="For example 400 Gb/s or 200G.",
         kind=Kind.LINK,
@@ -129,8 +173,15 @@ class NetworkForm(QuestionForm):
         maximum=1e5,
         width="short",
     )
-    rdma = YesNoField(label="Do you need RDMA?")
+    rdma = YesNoField(
+        does=Requirement(
+            "The network section says whether the recommended network carries RDMA (InfiniBand "
+            "and RoCE do), or that one run needs no network between servers."
+        ),
+        label="Do you need RDMA?",
+    )
     oversubscription = RadioAnswerField(
+        does=Feeds(("network.oversubscription",)),
         label="How much oversubscription can you accept?",
         choices=(
             ("1:1", "None (1:1, non-blocking)"),
@@ -142,6 +193,7 @@ class NetworkForm(QuestionForm):
 
 class StorageForm(QuestionForm):
     read_rate_gb_per_s = QuantityField(
+        does=Feeds(("storage.required_read_gb_per_s",)),
         label="How fast training must read data",
         help_text="For example 5 GB/s. A number alone is read as GB/s.",
         kind=Kind.RATE,
@@ -151,6 +203,7 @@ class StorageForm(QuestionForm):
         width="short",
     )
     checkpoint_size_gb = QuantityField(
+        does=Feeds(("storage.checkpoint_size_gb",)),
         label="Size of one checkpoint",
         help_text="For example 150 GB. A number alone is read as GB.",
         kind=Kind.SIZE,
@@ -160,6 +213,7 @@ class StorageForm(QuestionForm):
         width="short",
     )
     checkpoint_every_hours = QuantityField(
+        does=Feeds(("resilience.checkpoint_interval_hours",)),
         label="How often you save a checkpoint",
         help_text="For example every 2 hours or 30 minutes. A number alone is read as hours.",
         kind=Kind.DURATION,
@@ -168,8 +222,15 @@ class StorageForm(QuestionForm):
         maximum=24 * 365,
         width="short",
     )
-    local_nvme = YesNoField(label="Do you want fast local NVMe drives in each server as a cache?")
+    local_nvme = YesNoField(
+        does=Requirement(
+            "The storage section says how much local NVMe each server has (the plan stages "
+            "checkpoints there) and notes it when you did not want it."
+        ),
+        label="Do you want fast local NVMe drives in each server as a cache?",
+    )
     existing_storage = RadioAnswerField(
+        does=Feeds(("storage.existing",)),
         label="Storage you already have",
         choices=(
             ("shared_fs", "A shared file system"),
@@ -179,14 +240,22 @@ class StorageForm(QuestionForm):
         ),
     )
     existing_storage_details = TextAnswerField(
+        does=Requirement(
+            "The storage section repeats your storage as you described it and says what the "
+            "plan uses it for."
+        ),
         label="Details of that storage (optional)",
         help_text="For example “Lustre, about 20 GB/s”.",
     )
-    many_small_files = YesNoField(label="Is your data stored as millions of small files?")
+    many_small_files = YesNoField(
+        does=Feeds(("storage.many_small_files",)),
+        label="Is your data stored as millions of small files?",
+    )
 
 
 class PreprocessingForm(QuestionForm):
     online_steps = CheckboxesAnswerField(
+        does=Feeds(("data.preprocessing",)),
         label="Work done on the data while training runs",
         help_text="Choose all that apply, or “None” if the data is ready before training.",
         choices=(
@@ -199,6 +268,10 @@ class PreprocessingForm(QuestionForm):
         ),
     )
     cpu_threads_per_gpu = QuantityField(
+        does=Requirement(
+            "The CPU and RAM section compares it with the plan's cores per accelerator; where "
+            "yours is higher, the servers we quote have your figure."
+        ),
         label="CPU threads needed per accelerator for data loading",
         help_text="For example 8.",
         kind=Kind.COUNT,
@@ -208,6 +281,10 @@ class PreprocessingForm(QuestionForm):
         width="short",
     )
     ram_working_set_gb = QuantityField(
+        does=Requirement(
+            "The CPU and RAM section compares it with the plan's memory per server; where yours "
+            "is higher, the servers we quote have your figure."
+        ),
         label="Memory (RAM) needed per server for data loading",
         help_text="For example 256 GB. A number alone is read as GB.",
         kind=Kind.SIZE,
@@ -217,6 +294,10 @@ class PreprocessingForm(QuestionForm):
         width="short",
     )
     libraries = TextAnswerField(
+        does=Noted(
+            "Data-loading libraries do not change the sizing; our engineer checks that they run "
+            "on the recommended accelerator (NVIDIA DALI, for example, needs NVIDIA)."
+        ),
         label="Libraries used for loading or preparing data (optional)",
         help_text="For example NVIDIA DALI, FFmpeg, torchvision.",
     )

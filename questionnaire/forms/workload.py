@@ -11,6 +11,7 @@ from questionnaire.fields import (
 )
 from questionnaire.forms.base import QuestionForm
 from questionnaire.quantities import Kind
+from questionnaire.roles import Feeds, Noted, Requirement
 from sizing.engine import MODEL_CATALOG
 
 # Upper limits that catch a slip of the unit (GB for TB, B for T) without refusing real plans.
@@ -32,12 +33,14 @@ __all__ = [
 
 class ModelForm(QuestionForm):
     model_name = TextAnswerField(
+        does=Feeds(("model.name",)),
         label="Model name",
         help_text="Start typing to see well-known models, or describe your own.",
         suggestions=tuple(spec.name for spec in MODEL_CATALOG),
         max_length=200,
     )
     architecture = RadioAnswerField(
+        does=Feeds(("model.architecture",)),
         label="Type of model",
         choices=(
             ("dense", "Dense: every parameter is used for every token"),
@@ -45,6 +48,7 @@ class ModelForm(QuestionForm):
         ),
     )
     total_params = QuantityField(
+        does=Feeds(("model.total_params",)),
         label="Total parameters",
         help_text="For example 8B, 70 billion or 350M.",
         kind=Kind.COUNT,
@@ -52,6 +56,7 @@ class ModelForm(QuestionForm):
         maximum=MAX_PARAMETERS,
     )
     active_params = QuantityField(
+        does=Feeds(("model.active_params",), when=({"architecture": "moe"},)),
         label="Active parameters per token (mixture of experts only)",
         help_text="Leave empty for a dense model. For example 12.9B.",
         kind=Kind.COUNT,
@@ -59,6 +64,12 @@ class ModelForm(QuestionForm):
         maximum=MAX_PARAMETERS,
     )
     code_base = RadioAnswerField(
+        does=Noted(
+            "Standard or custom code needs the same memory and computing for the same model; "
+            "custom code may run at a lower share of peak speed, which our engineer checks with "
+            "you before a quotation.",
+            quiet=("standard",),
+        ),
         label="Model code",
         choices=(
             ("standard", "Standard code from a framework or library, such as Hugging Face"),
@@ -79,6 +90,7 @@ class ModelForm(QuestionForm):
 
 class MethodForm(QuestionForm):
     method = RadioAnswerField(
+        does=Feeds(("training.method",)),
         label="How will you train?",
         choices=(
             ("pretrain", "From scratch (pre-training)"),
@@ -87,9 +99,11 @@ class MethodForm(QuestionForm):
             ("lora", "LoRA"),
             ("qlora", "QLoRA"),
             ("other_peft", "Another parameter-efficient method"),
+            ("finetune_unsure", "Fine-tuning, not sure yet whether full or LoRA"),
         ),
     )
     phases = QuantityField(
+        does=Feeds(("training.experiments",)),
         label="Number of training phases",
         help_text="For example 2 for pre-training followed by fine-tuning.",
         kind=Kind.COUNT,
@@ -99,6 +113,7 @@ class MethodForm(QuestionForm):
         width="short",
     )
     experiments = QuantityField(
+        does=Feeds(("training.experiments",)),
         label="Expected number of experiments or runs",
         help_text="All the runs you expect, including tests. For example 20.",
         kind=Kind.COUNT,
@@ -111,6 +126,7 @@ class MethodForm(QuestionForm):
 
 class PrecisionForm(QuestionForm):
     precision = RadioAnswerField(
+        does=Feeds(("training.precision",)),
         label="Number format during training",
         choices=(
             ("bf16", "BF16"),
@@ -122,6 +138,7 @@ class PrecisionForm(QuestionForm):
         ),
     )
     optimizer = RadioAnswerField(
+        does=Feeds(("training.optimizer",)),
         label="Optimizer",
         choices=(
             ("adamw", "AdamW"),
@@ -132,9 +149,24 @@ class PrecisionForm(QuestionForm):
             ("other", "Another optimizer"),
         ),
     )
-    gradient_checkpointing = YesNoField(label="Will you use gradient checkpointing?")
-    quantisation_aware = YesNoField(label="Will you use quantisation-aware training?")
+    gradient_checkpointing = YesNoField(
+        does=Feeds(("training.gradient_checkpointing",)),
+        label="Will you use gradient checkpointing?",
+    )
+    quantisation_aware = YesNoField(
+        does=Noted(
+            "Quantisation-aware training simulates the lower number format on the same model; "
+            "the extra work is small next to training, so the sizing uses the number format "
+            "above. Our engineer checks that the accelerator supports your target format.",
+            quiet=("no",),
+        ),
+        label="Will you use quantisation-aware training?",
+    )
     framework_requirements = TextAnswerField(
+        does=Noted(
+            "The number format itself is the answer above; our engineer checks the software "
+            "stack we quote against what your framework requires."
+        ),
         label="Anything your framework requires about number formats (optional)",
         help_text="For example “FP8 needs Transformer Engine”.",
     )
@@ -142,6 +174,10 @@ class PrecisionForm(QuestionForm):
 
 class DataForm(QuestionForm):
     dataset_size = QuantityField(
+        does=Feeds(
+            ("data.tokens", "data.samples", "data.dataset_size_tb"),
+            when=({"dataset_unit": "tokens"}, {"dataset_unit": "samples"}, {"dataset_unit": "gb"}),
+        ),
         label="Size of your training data",
         help_text="For example 1.2T tokens, 400,000 samples or 2 TB.",
         kind=Kind.DATA,
@@ -150,6 +186,10 @@ class DataForm(QuestionForm):
         unit_field="dataset_unit",
     )
     dataset_unit = RadioAnswerField(
+        does=Feeds(
+            ("data.tokens", "data.samples", "data.dataset_size_tb"),
+            when=({"dataset_size": 1e9},),
+        ),
         label="That size is counted in",
         choices=(
             ("tokens", "Tokens"),
@@ -158,6 +198,7 @@ class DataForm(QuestionForm):
         ),
     )
     modality = RadioAnswerField(
+        does=Feeds(("data.modality",)),
         label="Kind of data",
         choices=(
             ("text", "Text"),
@@ -168,11 +209,17 @@ class DataForm(QuestionForm):
         ),
     )
     file_formats = TextAnswerField(
+        does=Noted(
+            "File formats do not change the hardware: the read rate follows from the tokens per "
+            "second. Our engineer checks that your data loaders read them efficiently; millions "
+            "of small files are asked about in question 11."
+        ),
         label="File formats",
         help_text="For example JSONL, Parquet, WebDataset, MP4.",
         width="medium",
     )
     tokens_per_sample = QuantityField(
+        does=Feeds(("data.tokens",), when=({"dataset_size": 4e5, "dataset_unit": "samples"},)),
         label="Average tokens per sample (text)",
         help_text="For example 1,500.",
         kind=Kind.COUNT,
@@ -181,6 +228,7 @@ class DataForm(QuestionForm):
         width="short",
     )
     sample_size_gb = QuantityField(
+        does=Feeds(("data.bytes_per_sample",)),
         label="Average size of one sample on disk",
         help_text="For example 40 MB. A number alone is read as MB.",
         kind=Kind.SIZE,
@@ -190,6 +238,7 @@ class DataForm(QuestionForm):
         width="short",
     )
     epochs = QuantityField(
+        does=Feeds(("data.epochs",)),
         label="Epochs: how many times the model sees the data",
         help_text="For example 1 or 3.",
         kind=Kind.COUNT,
@@ -198,6 +247,7 @@ class DataForm(QuestionForm):
         width="short",
     )
     annual_growth_pct = QuantityField(
+        does=Feeds(("data.annual_growth",)),
         label="Growth of the data per year",
         help_text="For example 30 %. Enter 0 if it will not grow.",
         kind=Kind.PERCENT,
@@ -210,6 +260,7 @@ class DataForm(QuestionForm):
 
 class TimelineForm(QuestionForm):
     run_time_hours = QuantityField(
+        does=Feeds(("schedule.deadline_days",)),
         label="Longest acceptable time for one training run",
         help_text="For example 12 hours, 3 days or 4 weeks. A number alone is read as hours.",
         kind=Kind.DURATION,
@@ -218,10 +269,12 @@ class TimelineForm(QuestionForm):
         maximum=MAX_RUN_HOURS,
     )
     deadline = DateAnswerField(
+        does=Feeds(("schedule.deadline_days",)),
         label="Date you need the first results by (optional)",
         help_text="For example 2026-03-31.",
     )
     runs_per_month = QuantityField(
+        does=Feeds(("roadmap.runs_per_month",)),
         label="Training runs per month",
         help_text="For example 4.",
         kind=Kind.COUNT,
@@ -230,6 +283,10 @@ class TimelineForm(QuestionForm):
         width="short",
     )
     queue_time_hours = QuantityField(
+        does=Requirement(
+            "The compute and timeline section repeats it next to how many full-size runs the "
+            "cluster holds at once, and asks how many runs may start together when none may wait."
+        ),
         label="Longest acceptable wait before a run starts",
         help_text="For example 1 hour or 2 days. Enter 0 if runs must start at once.",
         kind=Kind.DURATION,
@@ -242,6 +299,10 @@ class TimelineForm(QuestionForm):
 
 class BatchForm(QuestionForm):
     sequence_length = QuantityField(
+        does=Feeds(
+            ("batch.sequence_length", "batch.global_batch_tokens"),
+            when=({}, {"global_batch": 512, "global_batch_unit": "samples"}),
+        ),
         label="Sequence length in tokens",
         help_text="For example 4096, 4k or 32k.",
         kind=Kind.CONTEXT,
@@ -251,6 +312,13 @@ class BatchForm(QuestionForm):
         width="short",
     )
     global_batch = QuantityField(
+        does=Feeds(
+            ("batch.global_batch_tokens",),
+            when=(
+                {"global_batch_unit": "tokens"},
+                {"global_batch_unit": "samples", "sequence_length": 4096},
+            ),
+        ),
         label="Global batch size",
         help_text="For example 512 samples or 4M tokens.",
         kind=Kind.COUNT,
@@ -259,10 +327,14 @@ class BatchForm(QuestionForm):
         unit_field="global_batch_unit",
     )
     global_batch_unit = RadioAnswerField(
+        does=Feeds(
+            ("batch.global_batch_tokens",), when=({"global_batch": 1024, "sequence_length": 256},)
+        ),
         label="That batch size is counted in",
         choices=(("samples", "Samples"), ("tokens", "Tokens")),
     )
     micro_batch_size = QuantityField(
+        does=Feeds(("batch.micro_batch_size",)),
         label="Micro-batch size per accelerator",
         help_text="For example 1 or 4.",
         kind=Kind.COUNT,
@@ -272,6 +344,11 @@ class BatchForm(QuestionForm):
         width="short",
     )
     gradient_accumulation = QuantityField(
+        does=Noted(
+            "The plan sets the accumulation steps from the global batch, the micro-batch and the "
+            "number of data-parallel copies; a count of yours only changes how the same batch is "
+            "split, not the hardware. Our engineer reconciles it with the plan."
+        ),
         label="Gradient accumulation steps",
         help_text="For example 8.",
         kind=Kind.COUNT,
@@ -281,6 +358,10 @@ class BatchForm(QuestionForm):
         width="short",
     )
     max_global_batch = QuantityField(
+        does=Requirement(
+            "The parallelism section compares it with the global batch the plan trains with, "
+            "and asks you when the plan's batch is larger."
+        ),
         label="Largest global batch your training can accept",
         help_text="In the same unit as above. Very large batches can hurt model quality.",
         kind=Kind.COUNT,

@@ -13,14 +13,13 @@ maker always among them.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
-from .assumptions import value
-from .cluster import RunEstimate, Searches, size_searched
+from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
-from .parallelism import Workload, workload
+from .parallelism import Workload, best_case_hfu, cost_on_fabric, workload
 from .platforms import exclusion
 from .resolve import Resolved
 from .result import Alternative
@@ -28,11 +27,9 @@ from .result import Alternative
 MAX_ALTERNATIVES = 6  # alternatives listed
 _FLOPS_PER_TFLOP = 1e12
 _SECONDS_PER_HOUR = 3600.0
+_HOURS_PER_DAY = 24.0
 # Rank of an alternative: does not fit, has no price, price not confirmed, run cost [USD]
 _RankKey = tuple[bool, bool, bool, float]
-# Alternatives are sized to within half of their nodes: one bisection step instead of
-# up to fourteen, and a comparison needs no more.
-NODE_TOLERANCE = 0.5
 
 
 # Memory checks by GPU count, per accelerator memory [GB]: shared by the accelerators of one
@@ -47,12 +44,27 @@ def searches_for(
     return Searches(w, r, acc, flops, fitting=fitting.setdefault(acc.memory_gb, {}))
 
 
-def _sized_run(searches: Searches) -> RunEstimate:
-    """The run on the given count, else on the size that meets the deadline."""
-    count = searches.r.count
-    if count is not None:
-        return searches.run(count)
-    return size_searched(searches, node_tolerance=NODE_TOLERANCE).run
+def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
+    """The run on the given count, else on the size that meets the deadline.
+
+    The size is searched near an estimate from the recommended run
+    (:func:`cluster.size_from_estimate`): its GPU-hours scaled by the ratio of
+    the recommended plan's rates on the two accelerators, over the deadline.  When the
+    recommended run cannot meet the deadline either, the alternative is shown
+    on the same number of accelerators, so the table compares like with like.
+    """
+    r = searches.r
+    if r.count is not None:
+        return searches.run(r.count)
+    if not reference.deadline_met:
+        same = searches.run(reference.run.gpus)
+        if same.plan.fits:
+            return same
+        return size_searched(searches).run
+    rate_ratio = _plan_rate(reference, reference.acc) / _plan_rate(reference, searches.acc)
+    estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * _HOURS_PER_DAY)
+    near = size_from_estimate(searches, estimate)
+    return near if near is not None else size_searched(searches).run
 
 
 def exclusion_of(r: Resolved, acc: AcceleratorSpec) -> str | None:
@@ -65,13 +77,24 @@ def exclusion_of(r: Resolved, acc: AcceleratorSpec) -> str | None:
     )
 
 
+@dataclass(frozen=True)
+class Reference:
+    """The recommended run the alternatives are sized against."""
+
+    r: Resolved
+    acc: AcceleratorSpec
+    run: RunEstimate
+    deadline_met: bool
+
+
 def compare_accelerators(
-    r: Resolved, flops: float, fitting: Fitting | None = None
+    reference: Reference, flops: float, fitting: Fitting | None = None
 ) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
     """Every other allowed accelerator sized for the same run, and the excluded ones.
 
     ``fitting`` holds the memory checks of this sizing so far (see :func:`searches_for`).
     """
+    r = reference.r
     fitting = {} if fitting is None else fitting
     alts: list[Alternative] = []
     excluded: list[str] = []
@@ -84,12 +107,13 @@ def compare_accelerators(
             excluded.append(f"{acc.name}: {reason}")
         else:
             candidates.append(acc)
-    best_cases = {acc.id: _best_case_key(r, acc, flops) for acc in candidates}
+    w = workload(r)  # the same for every accelerator
+    best_cases = {acc.id: _best_case_key(w, acc, flops) for acc in candidates}
     for acc in sorted(candidates, key=lambda a: best_cases[a.id]):
         if _cannot_be_listed(alts, acc, best_cases[acc.id]):
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
-        est = _sized_run(searches_for(workload(rr), rr, acc, flops, fitting))
+        est = _sized_run(searches_for(w, rr, acc, flops, fitting), reference)
         hourly = gpu_cloud_price(acc.id)
         alts.append(
             Alternative(
@@ -107,23 +131,46 @@ def compare_accelerators(
     return _shortlist(alts), tuple(excluded)
 
 
-def _best_case_key(r: Resolved, acc: AcceleratorSpec, flops: float) -> _RankKey:
+def _plan_rate(reference: Reference, acc: AcceleratorSpec) -> float:
+    """Model FLOPs per second of one ``acc`` running the recommended plan [FLOP/s].
+
+    The same layout on ``acc``'s own links: an estimate (the plan may not fit on ``acc``,
+    or another plan may suit it better), which :func:`cluster.size_from_estimate` corrects.
+    """
+    r, plan = reference.r, reference.run.plan
+    cost = cost_on_fabric(
+        workload(r),
+        acc,
+        plan,
+        gpus_per_node=r.gpus_per_node,
+        nic_gbps_per_gpu=r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu,
+        oversubscription=r.oversubscription or 1.0,
+    )
+    return peak_tflops(acc, r.precision) * _FLOPS_PER_TFLOP * cost.mfu
+
+
+def _best_case_rate(w: Workload, acc: AcceleratorSpec) -> float:
+    """Model FLOPs per second of one ``acc`` at best [FLOP/s].
+
+    The peak at the highest compute utilisation any plan reaches
+    (:func:`parallelism.best_case_hfu`) times the workload factor: an upper bound of
+    MFU, goodput at most 1.
+    """
+    mfu = best_case_hfu(w, acc) * workload_factor(moe=w.moe, method=w.method)
+    return peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP * mfu
+
+
+def _best_case_key(w: Workload, acc: AcceleratorSpec, flops: float) -> _RankKey:
     """The best rank ``acc`` could reach (:func:`_cheapest_fitting_first`) [-].
 
-    It fits, and its run costs no less than the FLOPs at the matmul ceiling times the
-    software and workload factors of the peak (an upper bound of MFU, goodput at most 1).
+    It fits, and its run costs no less than the FLOPs at its best-case rate
+    (:func:`_best_case_rate`).
     """
     hourly = gpu_cloud_price(acc.id)
     confirmed = cloud_price_confirmed(acc.id)
     if hourly is None:
         return (False, True, not confirmed, math.inf)
-    moe = r.architecture == "moe" and r.experts > r.experts_per_token
-    mfu = (
-        value("eff_matmul_ceiling")
-        * value(f"eff_software_{acc.software}")
-        * workload_factor(moe=moe, method=r.method)
-    )
-    rate = peak_tflops(acc, r.precision) * _FLOPS_PER_TFLOP * mfu  # [FLOP/s per GPU]
+    rate = _best_case_rate(w, acc)
     return (False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
 
 

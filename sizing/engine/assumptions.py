@@ -235,7 +235,7 @@ _LISTED: dict[str, Assumption] = {
         "share of the modelled utilisation that the CUDA software stack reaches (1 by definition)",
     ),
     "eff_software_rocm": Assumption(
-        0.69,
+        0.74,
         "-",
         _MLPERF_ROCM,
         "2026-12-02",
@@ -244,7 +244,7 @@ _LISTED: dict[str, Assumption] = {
         "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
     ),
     "eff_software_gaudi": Assumption(
-        0.8,
+        0.82,
         "-",
         _GAUDI_VS_NEMO,
         "2026-12-02",
@@ -379,9 +379,9 @@ _LISTED: dict[str, Assumption] = {
     "cpu_cores_per_gpu_text": Assumption(
         8,
         "cores/GPU",
-        "DGX H100: 112 cores for 8 GPUs (14/GPU); tokenised text needs few",
+        "DGX H100: 112 cores for 8 GPUs (14/GPU); text, tokenised or not, needs few",
         "2023",
-        "data loading of pre-tokenised shards",
+        "data loading of text (tokenising during training is light work)",
     ),
     "cpu_cores_per_gpu_media": Assumption(
         16,

@@ -7,18 +7,20 @@ utilisation ``MFU`` (:mod:`sizing.engine.efficiency`) and goodput ``g``
     wall_clock_hours = F / (n * P * MFU) / 3600 / g        [h]
     gpu_hours        = n * wall_clock_hours                [GPU-h]
 
-The recommended size is the smallest whole number of nodes (or, below one
-node, power-of-two GPUs) that meets the deadline and fits in memory.
+The recommended size is the smallest node count that splits evenly
+(:func:`even_nodes`; below one node, power-of-two GPUs) that meets the
+deadline and fits in memory.
 
 Time does not always fall as GPUs grow: past some size the data-parallel
 degree runs out of sequences, pipelines deepen into their bubble and
 failures eat the gain, so the time curve has a minimum.  The search walks
-sizes doubling from the memory minimum and stops where the time stops
+sizes from the memory minimum, doubling powers of two of nodes after it,
+and stops where the time stops
 falling.  When no size on that walk meets the deadline, the recommendation
 is the *knee* of the curve: the last size before a doubling whose marginal
 efficiency::
 
-    E_m = (t(n) / t(k n) - 1) / (k - 1)            (k = 2 on the doubling walk)
+    E_m = (t(n) / t(k n) - 1) / (k - 1)      (k = 2 on the walk, 1.5-3 at its first step)
 
 (the share of the added GPUs' work that shortens the run) falls below
 ``knee_marginal_efficiency`` [2]_ [3]_.  The knee is never beyond the
@@ -36,12 +38,13 @@ References
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .assumptions import value
 from .hardware import AcceleratorSpec, peak_tflops
-from .parallelism import Plan, Workload, any_plan_fits, search_plan
+from .parallelism import HfuCache, Plan, Workload, any_plan_fits, search_plan
 from .resilience import ResilienceResult, plan_resilience
 from .resolve import Resolved
 
@@ -77,9 +80,12 @@ def estimate_run(
     acc: AcceleratorSpec,
     gpus: int,
     total_flops: float,
+    hfu_cache: HfuCache | None = None,
+    hint: Plan | None = None,
 ) -> RunEstimate:
-    """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators."""
-    return time_plan(search_plan(w, r, acc, gpus), r, acc, total_flops)
+    """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators
+    (``hfu_cache`` and ``hint``: :func:`parallelism.search_plan`)."""
+    return time_plan(search_plan(w, r, acc, gpus, hfu_cache, hint), r, acc, total_flops)
 
 
 def time_plan(plan: Plan, r: Resolved, acc: AcceleratorSpec, total_flops: float) -> RunEstimate:
@@ -140,7 +146,8 @@ class Searches:
     workload, set of answers, accelerator and run length.  Whether a count fits
     depends on the accelerator only through its memory, so ``fitting`` may be
     shared by accelerators with the same memory in one sizing (a test checks
-    that dependence).
+    that dependence).  ``hfu`` holds the compute utilisation of the step
+    costs, which depends on the workload and the accelerator only.
     """
 
     w: Workload
@@ -149,12 +156,14 @@ class Searches:
     total_flops: float  # [FLOP]
     runs: dict[int, RunEstimate] = field(default_factory=dict)
     fitting: dict[int, bool] = field(default_factory=dict)
+    hfu: HfuCache = field(default_factory=dict)
 
     def run(self, gpus: int) -> RunEstimate:
         """The run on ``gpus`` accelerators (:func:`estimate_run`)."""
         found = self.runs.get(gpus)
         if found is None:
-            found = estimate_run(self.w, self.r, self.acc, gpus, self.total_flops)
+            hint = self.runs[max(self.runs)].plan if self.runs else None
+            found = estimate_run(self.w, self.r, self.acc, gpus, self.total_flops, self.hfu, hint)
             self.runs[gpus] = found
         return found
 
@@ -185,20 +194,106 @@ def size_cluster(
     return size_searched(Searches(w, r, acc, total_flops))
 
 
-def size_searched(searches: Searches, *, node_tolerance: float = 0.0) -> ClusterSizing:
-    """:func:`size_cluster`, reusing and adding to the plan searches of ``searches``.
-
-    ``node_tolerance`` > 0 stops the whole-node bisection once the size is
-    known within that share of its nodes (the alternatives are compared, not
-    ordered, so they need not be exact to the node).
-    """
+def size_searched(searches: Searches) -> ClusterSizing:
+    """:func:`size_cluster`, reusing and adding to the plan searches of ``searches``."""
     r = searches.r
     min_gpus = searches.memory_minimum()
     if not min_gpus:
         ceiling = searches.run(MAX_NODES * r.gpus_per_node)
         met = ceiling.wall_clock_days <= r.deadline_days
         return ClusterSizing(ceiling, 0, met, None if met else ceiling)
-    return _deadline_size(searches.run, r.gpus_per_node, min_gpus, r.deadline_days, node_tolerance)
+    return _deadline_size(searches.run, r.gpus_per_node, min_gpus, r.deadline_days)
+
+
+# Searches an estimate-and-correct sizing tries before it walks the full ladder instead.
+_CORRECTIONS = 4
+_ROUNDING = 1e-9  # a ratio of exactly one node count must not round up to the next
+# Odd parts of the node counts an estimate-and-correct sizing tries: 1, 2, 3, 4, 5, 6, 7, 8,
+# 10, 12, 14, 16, 20 ... nodes, at most a quarter apart.  Counts with a large odd factor
+# (317 nodes) leave the parallel degrees few ways to divide them and can run far slower
+# than their neighbours.
+_EVEN_ODD_PARTS = (1, 3, 5, 7)
+
+
+def even_nodes(nodes: int) -> int:
+    """The smallest node count of the form ``o * 2^k`` (``o`` in 1, 3, 5, 7) at least ``nodes``."""
+    best = 0
+    for odd in _EVEN_ODD_PARTS:
+        power = 1
+        while odd * power < nodes:
+            power *= 2
+        if not best or odd * power < best:
+            best = odd * power
+    return best
+
+
+def size_from_estimate(searches: Searches, estimate_gpus: float) -> RunEstimate | None:
+    """The fewest nodes that meet the deadline among :func:`even_nodes` counts near ``estimate_gpus``.
+
+    Each step searches one size and corrects the node count by the time it
+    found, assuming time falls in proportion to the nodes (the utilisation of
+    neighbouring sizes differs by a few per cent)::
+
+        nodes' = even_nodes(ceil(nodes * days / deadline))
+
+    It returns the smallest searched size that meets the deadline once the
+    correction asks for no fewer nodes: usually two or three searches where the
+    walk from the memory minimum and a bisection take ten or more.  When time
+    rises with more nodes, or the ceiling misses the deadline, the deadline
+    cannot be met: the knee of a walk from a quarter of the smallest size
+    searched is returned (:func:`_knee_near`).  ``None`` when the estimate
+    cannot settle it: below one node, a size that does not fit, or no agreement
+    within ``_CORRECTIONS`` searches; the caller then sizes as
+    :func:`size_searched`.
+    """
+    r = searches.r
+    per_node = r.gpus_per_node
+    if estimate_gpus < per_node:
+        return None
+    nodes = min(even_nodes(nodes_for(math.ceil(estimate_gpus), per_node)), MAX_NODES)
+    met: RunEstimate | None = None  # the smallest searched size that meets the deadline
+    missed = 0  # the largest searched node count that misses it
+    previous: RunEstimate | None = None
+    for _ in range(_CORRECTIONS):
+        est = searches.run(nodes * per_node)
+        if not est.plan.fits:
+            return None
+        if (
+            previous is not None
+            and est.gpus > previous.gpus
+            and est.wall_clock_days >= previous.wall_clock_days
+        ):
+            return _knee_near(searches)  # past the minimum of the time curve
+        if est.wall_clock_days <= r.deadline_days:
+            if met is None or est.gpus < met.gpus:
+                met = est
+        else:
+            missed = max(missed, nodes)
+        wanted = math.ceil(nodes * est.wall_clock_days / r.deadline_days - _ROUNDING)
+        wanted = even_nodes(max(wanted, missed + 1))
+        if met is not None and wanted >= met.nodes:
+            return met  # the correction asks for no fewer nodes than a size that meets it
+        if wanted > MAX_NODES:
+            if nodes == MAX_NODES:
+                return _knee_near(searches)  # even the ceiling misses the deadline
+            wanted = MAX_NODES
+        previous, nodes = est, wanted
+    return None
+
+
+def _knee_near(searches: Searches) -> RunEstimate:
+    """The knee (module docstring) of the walk from a quarter of the smallest size searched.
+
+    Two doublings below it are enough to see where doubling stops paying near the sizes the
+    estimate tried, without walking up from the memory minimum; when a quarter does not fit,
+    the walk starts at the smallest size searched (every size searched so far fits).
+    """
+    r = searches.r
+    smallest = min(searches.runs)
+    start = max(r.gpus_per_node, smallest // 4 // r.gpus_per_node * r.gpus_per_node)
+    if not searches.fits(start):
+        start = smallest
+    return _deadline_size(searches.run, r.gpus_per_node, start, r.deadline_days).run
 
 
 def marginal_efficiency(smaller: RunEstimate, larger: RunEstimate) -> float:
@@ -235,13 +330,25 @@ def _memory_minimum(fits: Callable[[int], bool], per_node: int) -> int:
     return hi * per_node
 
 
+# The walk's first step from a memory minimum that is not a power of two reaches a power of
+# two at least this many times larger (so 1.5 to 3 times): the trade-off table lists powers
+# of two, so the walk and the table share their searches, and a short first step would
+# compare two sizes too close to tell a trend from the odd layout of one of them.
+_FIRST_STEP = 1.5
+
+
 def _ladder(per_node: int, min_gpus: int) -> list[int]:
-    """Sizes the search walks: sub-node powers of two, then doubling whole nodes."""
+    """Sizes the search walks: sub-node powers of two, the memory minimum in whole nodes,
+    then doubling powers of two of nodes."""
     sizes = [g for g in SUB_NODE_GPUS if min_gpus <= g < per_node]
     nodes = max(1, min_gpus // per_node)
-    while nodes <= MAX_NODES:
-        sizes.append(nodes * per_node)
-        nodes *= 2
+    sizes.append(nodes * per_node)
+    power = 1
+    while power <= nodes * _FIRST_STEP:
+        power *= 2
+    while power <= MAX_NODES:
+        sizes.append(power * per_node)
+        power *= 2
     return sizes
 
 
@@ -250,11 +357,10 @@ def _deadline_size(
     per_node: int,
     min_gpus: int,
     deadline_days: float,
-    node_tolerance: float = 0.0,
 ) -> ClusterSizing:
     """Smallest count from ``min_gpus`` up that meets the deadline, else the knee.
 
-    Walks :func:`_ladder` while the time still falls; bisects whole nodes
+    Walks :func:`_ladder` while the time still falls; bisects even node counts
     between the last size that misses the deadline and the first that meets
     it.  When none meets it, the knee (module docstring) is recommended.
     """
@@ -268,12 +374,7 @@ def _deadline_size(
         if est.wall_clock_days <= deadline_days:
             if prev is not None and prev.gpus >= per_node:
                 est = _bisect_nodes(
-                    run,
-                    per_node,
-                    prev.gpus // per_node,
-                    gpus // per_node,
-                    deadline_days,
-                    node_tolerance,
+                    run, per_node, prev.gpus // per_node, gpus // per_node, deadline_days
                 )
             return ClusterSizing(est, min_gpus, True, None)
         if prev is not None and knee is None and marginal_efficiency(prev, est) < threshold:
@@ -284,19 +385,28 @@ def _deadline_size(
 
 
 def _bisect_nodes(
-    run: Callable[[int], RunEstimate],
-    per_node: int,
-    lo: int,
-    hi: int,
-    deadline_days: float,
-    node_tolerance: float = 0.0,
+    run: Callable[[int], RunEstimate], per_node: int, lo: int, hi: int, deadline_days: float
 ) -> RunEstimate:
     """Fewest nodes in ``(lo, hi]`` meeting the deadline (``lo`` misses it, ``hi`` meets it),
-    to within ``node_tolerance`` of ``lo`` (0: to the node)."""
-    while hi - lo > max(1, lo * node_tolerance):
-        mid = (lo + hi) // 2
-        if run(mid * per_node).wall_clock_days <= deadline_days:
-            hi = mid
+    among the :func:`even_nodes` counts and ``hi``."""
+    counts = _even_counts_between(lo, hi)
+    low, high = -1, len(counts) - 1  # counts[high] meets the deadline, counts[low] misses it
+    while high - low > 1:
+        mid = (low + high) // 2
+        if run(counts[mid] * per_node).wall_clock_days <= deadline_days:
+            high = mid
         else:
-            lo = mid
-    return run(hi * per_node)
+            low = mid
+    return run(counts[high] * per_node)
+
+
+def _even_counts_between(lo: int, hi: int) -> list[int]:
+    """The :func:`even_nodes` counts in ``(lo, hi)``, then ``hi`` itself, ascending."""
+    counts = set()
+    for odd in _EVEN_ODD_PARTS:
+        power = 1
+        while odd * power < hi:
+            if odd * power > lo:
+                counts.add(odd * power)
+            power *= 2
+    return [*sorted(counts), hi]

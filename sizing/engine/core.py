@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from .accelerator_prices import cloud_price_confirmed
-from .alternatives import Fitting, compare_accelerators, exclusion_of, searches_for
+from .alternatives import Fitting, Reference, compare_accelerators, exclusion_of, searches_for
 from .assumptions import ASSUMPTIONS, value
 from .cluster import (
     MAX_NODES,
@@ -144,7 +144,9 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     )
     spare = spare_nodes(nodes)
     deployment = plan_deployment(r, acc, nodes + spare, cost.recommended_option)
-    alternatives, excluded = compare_accelerators(r, flops, fitting)
+    alternatives, excluded = compare_accelerators(
+        Reference(r, acc, run, sizing.deadline_met), flops, fitting
+    )
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),
         *storage.notes,
@@ -339,6 +341,7 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
             ("pipeline", r.forced_pipeline),
             ("data", r.forced_data),
             ("expert", r.forced_expert),
+            ("context", r.forced_context),
             ("zero_stage", r.forced_zero),
         )
         if degree is not None
@@ -348,6 +351,7 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
         pipeline=plan.pipeline,
         data=plan.data,
         expert=plan.expert,
+        context=plan.context,
         zero_stage=plan.zero_stage,
         micro_batch_size=plan.micro_batch_size,
         gradient_checkpointing=plan.recompute != "none",

@@ -27,6 +27,15 @@ _DEPLOYMENT_FOR_COST_OPTION = {
     "hybrid": "hybrid",
 }
 
+# Who runs the cluster day to day (``deployment.operations``), and what that adds to the plan.
+_OPERATED_BY = {
+    "in_house": "run by your own team: we hand over a tested cluster with its scheduler, "
+    "monitoring and health checks",
+    "some": "run by your own team with our help: onboarding, runbooks and a support contract "
+    "for drivers, the scheduler and failures",
+    "none": "run for you: a managed service looks after drivers, the scheduler and failures",
+}
+
 
 @dataclass(frozen=True)
 class DeploymentResult:
@@ -81,6 +90,8 @@ def plan_deployment(
     elif r.location is not None:
         place = VALUES["deployment.location"].get(r.location, r.location)
         reasons.append(f"your preference: {in_sentence(place)}")
+    if r.operations in _OPERATED_BY:
+        reasons.append(_OPERATED_BY[r.operations])
     if r.air_gapped:
         security += [
             "no internet access from training nodes; packages and models through a "

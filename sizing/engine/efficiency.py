@@ -44,6 +44,11 @@ References
 .. [6] DeepSeek-V3 report, arXiv 2412.19437 (2024), sec. 3.3.1: GEMMs in FP8;
        attention, embedding, output head, gating and norms in BF16/FP32
        (NVIDIA Transformer Engine likewise runs Linear layers in FP8).
+.. [8] Liu, Zaharia, Abbeel, Ring Attention, arXiv 2310.01889 (2023), sec. 3 (key-value
+       blocks passed round a ring of devices, each transfer overlapped with the attention of
+       the block in hand); NVIDIA Megatron-Core, "context parallel" user guide (sequence split
+       over cp ranks, activations divided by cp, gradients reduced over the data and context
+       ranks together).
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
 """
@@ -74,6 +79,9 @@ EP_ALL_TO_ALLS_PER_LAYER = 4.0  # expert dispatch and combine, forward and backw
 # ZeRO-3 gathers the weights for forward and backward and reduce-scatters the gradients of
 # every micro-batch: 3 half all-reduces each (the paper's 1.5x all-reduce for one) [4]_
 ZERO3_UNITS_PER_MICRO_BATCH = 3.0
+# Context parallelism passes each rank's keys and values round the ring once forward and, with
+# their gradients, twice backward [8]_
+CP_KV_PASSES = 3.0
 # A pipeline stage sends activations forward and gradients back per micro-batch and chunk [2]_
 PP_TRANSFERS_PER_CHUNK = 2.0
 # [B] bytes per value a GEMM reads: FP8 operands are one byte, 16-bit two [6]_
@@ -176,133 +184,235 @@ def scale_out_bytes_per_s(nic_gbps_per_gpu: float, oversubscription: float) -> f
     )
 
 
-def step_cost(
-    *,
-    acc: AcceleratorSpec,
-    precision: str,
-    hidden: int,
-    layers: int,
-    seq: int,
-    model_flops_per_token: float,
-    hardware_flops_per_token: float,
-    params_per_gpu: float,
-    tokens_per_step: float,
-    gpus: int,
-    tp: int,
-    pp: int,
-    ep: int,
-    micro_batch: int,
-    zero_stage: int,
-    top_k: int,
-    moe: bool,
-    method: str,
-    recompute: str,
-    gpus_per_node: int,
-    nic_gbps_per_gpu: float,
-    oversubscription: float,
-    experts: int = 1,
-    expert_params: float = 0.0,
-    virtual_stages: int = 1,
-) -> StepCost:
-    """Model FLOPs utilisation of one plan (see module docstring) [-].
+class StepCostModel:
+    """Step costs of the plans of one workload on one accelerator and fabric.
 
-    Communication per step and GPU, each over the fastest link its group spans:
-
-    * tensor parallel: 4 all-reduces of ``s b h`` 16-bit values per layer and
-      micro-batch (6 with full recomputation), ring volume ``2 (t-1)/t`` [2]_;
-    * data parallel, in units of ``2 (d-1)/d`` bytes per parameter of the rank
-      (one all-reduce, or one reduce-scatter plus one all-gather) [4]_: ZeRO-0/1
-      reduce once per step (2 units); ZeRO-2 reduce-scatters the gradients of
-      every micro-batch and gathers the weights once (``m + 1``); ZeRO-3 also
-      gathers the weights for every micro-batch's forward and backward
-      (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  A share
-      ``eff_comm_overlap`` of compute time can hide it;
-    * expert parallel: dispatch and combine, forward and backward, of the
-      ``top_k`` copies of each token; ``eff_ep_overlap`` of it is hidden
-      behind another micro-batch's computation;
-    * pipeline: each stage sends its output forward and its gradient back for
-      every micro-batch and model chunk (``2 v`` transfers of ``s b h / t``),
-      not hidden.
-
-    The interleaved schedule with ``v`` model chunks per stage shrinks the
-    bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
+    What does not depend on the plan (peaks, bandwidths, the attention share,
+    the calibrated constants) is worked out once, and the compute utilisation
+    once per tensor degree, expert degree, micro-batch and recomputation: a
+    plan search costs hundreds of plans of the same workload.
     """
-    dp = max(1, gpus // (tp * pp))
-    attention = min(1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token)
-    tokens_per_micro_batch = float(seq) * micro_batch
-    expert_share = 0.0
-    intensity = math.inf
-    if moe and experts > 1 and expert_params > 0:
-        active_expert = expert_params * top_k / experts
-        expert_share = min(
-            1.0 - attention, FLOPS_PER_PARAM_TOKEN * active_expert / model_flops_per_token
+
+    def __init__(
+        self,
+        *,
+        acc: AcceleratorSpec,
+        precision: str,
+        hidden: int,
+        layers: int,
+        seq: int,
+        model_flops_per_token: float,
+        tokens_per_step: float,
+        top_k: int,
+        moe: bool,
+        method: str,
+        gpus_per_node: int,
+        nic_gbps_per_gpu: float,
+        oversubscription: float,
+        experts: int = 1,
+        expert_params: float = 0.0,
+        kv_hidden: float = 0.0,
+        hfu_cache: dict[tuple[int, int, int, bool, int], float] | None = None,
+    ) -> None:
+        """``hfu_cache`` may be shared by the models of one workload on one accelerator
+        (the compute utilisation does not depend on the fabric or the GPU count)."""
+        self.acc = acc
+        self.precision = precision
+        self.hidden = hidden
+        self.layers = layers
+        self.seq = seq
+        self.model_flops_per_token = model_flops_per_token
+        self.tokens_per_step = tokens_per_step
+        self.top_k = top_k
+        self.moe = moe
+        self.experts = experts
+        self.expert_params = expert_params
+        self.gpus_per_node = gpus_per_node
+        self.kv_hidden = kv_hidden or hidden  # [-] width of the keys (and of the values)
+        self.attention = min(
+            1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token
         )
-        # each expert GEMM sees the routed tokens of one micro-batch from ep ranks
-        routed = tokens_per_micro_batch * top_k * ep / experts
-        ffn = expert_width(expert_params, experts, layers, hidden) * hidden / tp
-        intensity = gemm_intensity(tokens=routed, hidden=hidden, ffn=ffn, precision=precision)
-    # the narrowest dense GEMM of a micro-batch: a projection h -> h / t
-    dense_intensity = gemm_intensity(
-        tokens=tokens_per_micro_batch, hidden=hidden, ffn=hidden / tp, precision=precision
-    )
-    extra = value("selective_recompute_memory_bound_share") if recompute == "selective" else 0.0
-    hfu = base_hfu(
-        acc,
-        precision,
-        hidden,
-        seq=seq,
-        attention_share=attention,
-        expert_share=expert_share,
-        expert_intensity=intensity,
-        dense_intensity=dense_intensity,
-        memory_bound_extra=extra,
-    )
-    peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP
-    t_comp = hardware_flops_per_token * tokens_per_step / gpus / (peak * hfu)  # [s]
-    up = scale_up_bytes_per_s(acc)
-    out = scale_out_bytes_per_s(nic_gbps_per_gpu, oversubscription)
-    tokens_per_replica = tokens_per_step / dp
-    micro_batches = max(1.0, tokens_per_replica / tokens_per_micro_batch)
-    t_tp = 0.0
-    if tp > 1:
-        if recompute == "full":
-            reduces = TP_ALL_REDUCES_PER_LAYER_RECOMPUTE
-        else:
-            reduces = TP_ALL_REDUCES_PER_LAYER
-        ring = RING_ALL_REDUCE
-        vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_replica
-        vol = vol * layers / pp
-        t_tp = vol / up
-    t_dp = 0.0
-    if dp > 1:
-        units = data_parallel_units(zero_stage, micro_batches)
-        vol = units * (dp - 1) / dp * BYTES_PER_VALUE * params_per_gpu
-        spans_nodes = gpus > gpus_per_node
-        t_dp = vol / (out if spans_nodes else up)
-    t_ep = 0.0
-    if moe and ep > 1:
-        vol = EP_ALL_TO_ALLS_PER_LAYER * top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
-        vol = vol * tokens_per_replica / tp * layers / pp
-        t_ep = vol / (up if ep * tp <= gpus_per_node else out)
-    t_pp = 0.0
-    if pp > 1:
-        vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
-        vol = vol * tokens_per_replica / tp
-        t_pp = vol / (up if tp * pp <= gpus_per_node else out)
-    bubble = (pp - 1) / (virtual_stages * micro_batches + pp - 1)
-    exposed_dp = max(0.0, t_dp - value("eff_comm_overlap") * t_comp)
-    exposed_ep = t_ep * (1.0 - value("eff_ep_overlap"))
-    stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp) / t_comp
-    mfu = hfu * (model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
-    mfu *= workload_factor(moe=moe, method=method)
-    return StepCost(
-        hfu_base=hfu,
-        tp_comm_ratio=t_tp / t_comp,
-        dp_comm_ratio=t_dp / t_comp,
-        ep_comm_ratio=t_ep / t_comp,
-        pp_bubble=bubble,
-        mfu=mfu,
-    )
+        self.routed_experts = moe and experts > 1 and expert_params > 0
+        self.peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP  # [FLOP/s]
+        self.up = scale_up_bytes_per_s(acc)
+        self.out = scale_out_bytes_per_s(nic_gbps_per_gpu, oversubscription)
+        self.selective_extra = value("selective_recompute_memory_bound_share")
+        self.dp_overlap = value("eff_comm_overlap")
+        self.ep_hidden = value("eff_ep_overlap")
+        self.factor = workload_factor(moe=moe, method=method)
+        self._hfu = {} if hfu_cache is None else hfu_cache
+
+    def hfu(self, tp: int, ep: int, micro_batch: int, selective: bool, cp: int = 1) -> float:
+        """Compute utilisation of one micro-batch's kernels (:func:`base_hfu`) [-].
+
+        With context parallelism each accelerator holds ``1 / cp`` of each sequence,
+        so its GEMMs see that many fewer tokens.
+        """
+        key = (tp, ep, micro_batch, selective, cp)
+        found = self._hfu.get(key)
+        if found is not None:
+            return found
+        hidden = self.hidden
+        tokens_per_micro_batch = float(self.seq) * micro_batch / cp
+        expert_share = 0.0
+        intensity = math.inf
+        if self.routed_experts:
+            active_expert = self.expert_params * self.top_k / self.experts
+            expert_share = min(
+                1.0 - self.attention,
+                FLOPS_PER_PARAM_TOKEN * active_expert / self.model_flops_per_token,
+            )
+            # each expert GEMM sees the routed tokens of one micro-batch from ep ranks
+            routed = tokens_per_micro_batch * self.top_k * ep / self.experts
+            ffn = expert_width(self.expert_params, self.experts, self.layers, hidden) * hidden / tp
+            intensity = gemm_intensity(
+                tokens=routed, hidden=hidden, ffn=ffn, precision=self.precision
+            )
+        # the narrowest dense GEMM of a micro-batch: a projection h -> h / t
+        dense_intensity = gemm_intensity(
+            tokens=tokens_per_micro_batch, hidden=hidden, ffn=hidden / tp, precision=self.precision
+        )
+        found = self._hfu[key] = base_hfu(
+            self.acc,
+            self.precision,
+            hidden,
+            seq=self.seq,
+            attention_share=self.attention,
+            expert_share=expert_share,
+            expert_intensity=intensity,
+            dense_intensity=dense_intensity,
+            memory_bound_extra=self.selective_extra if selective else 0.0,
+        )
+        return found
+
+    def cost(
+        self,
+        *,
+        gpus: int,
+        tp: int,
+        pp: int,
+        ep: int,
+        micro_batch: int,
+        zero_stage: int,
+        recompute: str,
+        hardware_flops_per_token: float,
+        params_per_gpu: float,
+        virtual_stages: int = 1,
+        context: int = 1,
+    ) -> StepCost:
+        """Model FLOPs utilisation of one plan (see module docstring) [-].
+
+        Communication per step and GPU, each over the fastest link its group spans:
+
+        * tensor parallel: 4 all-reduces of ``s b h`` 16-bit values per layer and
+          micro-batch (6 with full recomputation), ring volume ``2 (t-1)/t`` [2]_;
+        * data parallel, in units of ``2 (d-1)/d`` bytes per parameter of the rank
+          (one all-reduce, or one reduce-scatter plus one all-gather) [4]_: ZeRO-0/1
+          reduce once per step (2 units); ZeRO-2 reduce-scatters the gradients of
+          every micro-batch and gathers the weights once (``m + 1``); ZeRO-3 also
+          gathers the weights for every micro-batch's forward and backward
+          (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  A share
+          ``eff_comm_overlap`` of compute time can hide it;
+        * expert parallel: dispatch and combine, forward and backward, of the
+          ``top_k`` copies of each token; ``eff_ep_overlap`` of it is hidden
+          behind another micro-batch's computation;
+        * pipeline: each stage sends its output forward and its gradient back for
+          every micro-batch and model chunk (``2 v`` transfers of ``s b h / t``),
+          not hidden;
+        * context parallel (``cp`` ranks split each sequence): each rank's keys and
+          values pass ``cp - 1`` ranks on, once forward and twice backward with
+          their gradients [8]_, hidden behind the attention computation as far as
+          it lasts; tensor, expert and pipeline volumes fall to ``1 / cp``, and
+          gradients are reduced over ``d cp`` ranks.
+
+        The interleaved schedule with ``v`` model chunks per stage shrinks the
+        bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
+        """
+        return StepCost(
+            *self.ratios(
+                gpus,
+                tp,
+                pp,
+                ep,
+                micro_batch,
+                zero_stage,
+                recompute,
+                hardware_flops_per_token,
+                params_per_gpu,
+                virtual_stages,
+                context,
+            )
+        )
+
+    def ratios(
+        self,
+        gpus: int,
+        tp: int,
+        pp: int,
+        ep: int,
+        micro_batch: int,
+        zero_stage: int,
+        recompute: str,
+        hardware_flops_per_token: float,
+        params_per_gpu: float,
+        virtual_stages: int,
+        cp: int = 1,
+    ) -> tuple[float, float, float, float, float, float]:
+        """The fields of :meth:`cost`'s :class:`StepCost`, in order, without building it
+        (a plan search compares tens of thousands)."""
+        hidden, layers = self.hidden, self.layers
+        dp = max(1, gpus // (tp * cp * pp))
+        hfu = self.hfu(tp, ep, micro_batch, recompute == "selective", cp)
+        t_comp = hardware_flops_per_token * self.tokens_per_step / gpus / (self.peak * hfu)  # [s]
+        up, out = self.up, self.out
+        tokens_per_replica = self.tokens_per_step / dp
+        micro_batches = max(1.0, tokens_per_replica / (float(self.seq) * micro_batch))
+        tokens_per_rank = tokens_per_replica / cp  # each context rank holds 1 / cp of a sequence
+        t_tp = 0.0
+        if tp > 1:
+            if recompute == "full":
+                reduces = TP_ALL_REDUCES_PER_LAYER_RECOMPUTE
+            else:
+                reduces = TP_ALL_REDUCES_PER_LAYER
+            ring = RING_ALL_REDUCE
+            vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_rank
+            vol = vol * layers / pp
+            t_tp = vol / up
+        t_dp = 0.0
+        reducers = dp * cp  # gradients are reduced over the context ranks too [8]_
+        if reducers > 1:
+            units = data_parallel_units(zero_stage, micro_batches)
+            vol = units * (reducers - 1) / reducers * BYTES_PER_VALUE * params_per_gpu
+            spans_nodes = gpus > self.gpus_per_node
+            t_dp = vol / (out if spans_nodes else up)
+        t_ep = 0.0
+        if self.moe and ep > 1:
+            vol = EP_ALL_TO_ALLS_PER_LAYER * self.top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
+            vol = vol * tokens_per_rank / tp * layers / pp
+            t_ep = vol / (up if ep * cp * tp <= self.gpus_per_node else out)
+        t_pp = 0.0
+        if pp > 1:
+            vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
+            vol = vol * tokens_per_rank / tp
+            t_pp = vol / (up if tp * cp * pp <= self.gpus_per_node else out)
+        exposed_cp = 0.0
+        if cp > 1:
+            # ring attention: each rank passes its keys and values on cp - 1 times forward,
+            # and keys, values and their gradients backward; each block's transfer hides
+            # behind the previous block's attention [8]_
+            vol = CP_KV_PASSES * 2.0 * self.kv_hidden * BYTES_PER_VALUE * (cp - 1)
+            vol = vol * tokens_per_rank / tp * layers / pp
+            t_cp = vol / (up if tp * cp <= self.gpus_per_node else out)
+            exposed_cp = max(0.0, t_cp - self.attention * t_comp)
+        bubble = (pp - 1) / (virtual_stages * micro_batches + pp - 1)
+        exposed_dp = max(0.0, t_dp - self.dp_overlap * t_comp)
+        exposed_ep = t_ep * (1.0 - self.ep_hidden)
+        stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp + exposed_cp) / t_comp
+        mfu = (
+            hfu * (self.model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
+        )
+        mfu *= self.factor
+        return hfu, t_tp / t_comp, t_dp / t_comp, t_ep / t_comp, bubble, mfu
 
 
 def workload_factor(*, moe: bool, method: str) -> float:
@@ -313,30 +423,8 @@ def workload_factor(*, moe: bool, method: str) -> float:
     return factor
 
 
-def mfu_upper_bound(best_case: StepCost, *, bubble: float, moe: bool, method: str) -> float:
-    """The highest MFU any candidate of a layout can reach [-].
-
-    ``best_case`` is the layout's step cost with the largest micro-batch (the
-    highest compute utilisation) and no recomputation (the fewest tensor-parallel
-    all-reduces); every candidate has at least its tensor and exposed expert
-    communication (they do not depend on the micro-batch), and at least
-    ``bubble``.  Since ``hfu / (1 + T hfu / K)`` grows with ``hfu``, the bound is
-    ``hfu (1 - bubble) / (1 + r_tp + (1 - o_ep) r_ep + max(0, r_dp - o_dp))`` times
-    the workload factor, with the ratios ``r`` taken at that best case (its
-    data-parallel traffic at the lowest ZeRO stage any candidate needs and the
-    fewest micro-batches).
-    """
-    exposed = (
-        best_case.tp_comm_ratio
-        + (1.0 - value("eff_ep_overlap")) * best_case.ep_comm_ratio
-        + max(0.0, best_case.dp_comm_ratio - value("eff_comm_overlap"))
-    )
-    factor = workload_factor(moe=moe, method=method)
-    return best_case.hfu_base * (1.0 - bubble) / (1.0 + exposed) * factor
-
-
 def data_parallel_units(zero_stage: int, micro_batches: float) -> float:
-    """Data-parallel traffic per step in all-reduce halves (see :func:`step_cost`) [-] [4]_.
+    """Data-parallel traffic per step in all-reduce halves (see :meth:`StepCostModel.cost`) [-] [4]_.
 
     One unit moves ``(d-1)/d`` of the rank's 16-bit parameters: an all-reduce
     is 2, ZeRO-2 ``m + 1``, ZeRO-3 ``3 m`` for ``m`` micro-batches per step.

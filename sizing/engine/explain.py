@@ -18,10 +18,10 @@ from .resolve import Resolved
 from .result import ConcurrencyResult, DeadlineResult
 from .vocabulary import VALUES
 
-DISCOVERY_QUESTIONS = (
-    "Is the data ready and cleaned, or will data preparation run while the hardware waits?",
-    "Who operates the cluster day to day (drivers, scheduler, failures)?",
-)
+# Questions asked of every customer. None today: the two discovery questions (is the data
+# ready, who operates the cluster) are asked while resolving, and only when not answered
+# (resolve_run.ASK_DATA_READY, resolve_site.ASK_OPERATIONS).
+DISCOVERY_QUESTIONS: tuple[str, ...] = ()
 
 
 def _deadline(days: float) -> str:
@@ -173,19 +173,30 @@ def headroom_gpus(r: Resolved, gpus_per_job: int) -> int:
     return math.ceil(gpus_per_job * value("concurrency_headroom_share"))
 
 
+KUBERNETES_BATCH = "Kubernetes with a batch scheduler (Kueue or Volcano)"
+# The scheduler the customer chose (``schedule.scheduler``), as the recommendation names it.
+_CHOSEN_SCHEDULER = {
+    "slurm": "Slurm",
+    "kubernetes": KUBERNETES_BATCH,
+    "none": "no scheduler (jobs started by hand)",
+    "other": "your own scheduler",
+}
+
+
 def concurrency(r: Resolved, gpus_per_job: int, per_node: int) -> ConcurrencyResult:
-    """Capacity for concurrent jobs and a scheduler recommendation."""
+    """Capacity for concurrent jobs and the scheduler: the customer's choice when they made one,
+    else our suggestion (:func:`suggested_scheduler`)."""
     headroom = headroom_gpus(r, gpus_per_job)
-    big = gpus_per_job >= whole("gang_scheduled_job_nodes") * per_node
-    if big or r.method in PRETRAINING_METHODS:
-        sched = "Slurm"
-        why = "multi-node gang-scheduled training jobs; Slurm's topology-aware scheduling"
-    elif r.teams > 1 or r.users > whole("shared_cluster_users"):
-        sched = "Kubernetes with a batch scheduler (Kueue or Volcano)"
-        why = "several teams sharing GPUs with quotas and mostly single-node jobs"
-    else:
-        sched = "Slurm"
-        why = "a few users running batch jobs; simplest to operate"
+    sched, why = suggested_scheduler(r, gpus_per_job, per_node)
+    if r.scheduler in _CHOSEN_SCHEDULER:
+        # The customer's choice stands; we do not talk them out of it in the proposal.
+        sched = _CHOSEN_SCHEDULER[r.scheduler]
+        why = f"{sched}, as you chose"
+        if r.scheduler == "none" and r.concurrent_jobs > 1:
+            why += (
+                f"; with {r.concurrent_jobs} jobs at the same time, a scheduler would share "
+                "the cluster fairly"
+            )
     return ConcurrencyResult(
         concurrent_jobs=r.concurrent_jobs,
         full_size_runs=full_size_runs(r),
@@ -194,3 +205,17 @@ def concurrency(r: Resolved, gpus_per_job: int, per_node: int) -> ConcurrencyRes
         scheduler=sched,
         reason=why,
     )
+
+
+def suggested_scheduler(r: Resolved, gpus_per_job: int, per_node: int) -> tuple[str, str]:
+    """The scheduler we suggest, and why: Slurm for multi-node gang-scheduled or pre-training
+    jobs and for a few users; Kubernetes for several teams sharing mostly single-node jobs."""
+    big = gpus_per_job >= whole("gang_scheduled_job_nodes") * per_node
+    if big or r.method in PRETRAINING_METHODS:
+        return "Slurm", "multi-node gang-scheduled training jobs; Slurm's topology-aware scheduling"
+    if r.teams > 1 or r.users > whole("shared_cluster_users"):
+        return (
+            KUBERNETES_BATCH,
+            "several teams sharing GPUs with quotas and mostly single-node jobs",
+        )
+    return "Slurm", "a few users running batch jobs; simplest to operate"

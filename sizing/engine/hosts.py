@@ -39,11 +39,17 @@ def plan_hosts(
     cores = int(value("cpu_cores_per_gpu_media" if heavy else "cpu_cores_per_gpu_text"))
     ram = value("ram_to_gpu_memory") * gpus_per_node * acc.memory_gb
     ram_rounded = _round_ram(ram)
-    why = (
-        "on-the-fly decoding/augmentation needs more cores per GPU"
-        if heavy
-        else "pre-tokenised data: cores for loaders, communication and checkpoint staging"
-    )
+    if heavy:
+        why = "on-the-fly decoding/augmentation needs more cores per GPU"
+    elif preprocessing == "on_the_fly":
+        why = (
+            "data prepared during training (tokenising text is light work): cores for loaders, "
+            "tokenisers, communication and checkpoint staging"
+        )
+    else:
+        why = (
+            "data prepared before training: cores for loaders, communication and checkpoint staging"
+        )
     return HostsResult(
         cpu_cores_per_node=cores * gpus_per_node,
         cpu_cores_per_gpu=cores,

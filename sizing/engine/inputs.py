@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 PRETRAINING_METHODS = ("pretrain", "continued_pretrain")  # training.method values
 ADAPTER_METHODS = ("lora", "qlora")  # train small adapters on a frozen base model
+FINETUNE_UNSURE = "finetune"  # fine-tuning, full or adapters not decided yet
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class ScheduleInput:
     concurrent_jobs: int | None = None
     users: int | None = None
     teams: int | None = None
+    scheduler: str | None = None  # "slurm" | "kubernetes" | "none" | "other": the customer's
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,7 @@ class ParallelismInput:
     data: int | None = None
     expert: int | None = None
     zero_stage: int | None = None
+    context: int | None = None
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,10 @@ class StorageInput:
     checkpoint_minutes_max: float | None = None  # [min]
     checkpoints_retained: int | None = None
     existing_read_gb_per_s: float | None = None  # [GB/s]
+    required_read_gb_per_s: float | None = None  # [GB/s] the customer's own read rate
+    checkpoint_size_gb: float | None = None  # [GB] the customer's own checkpoint size
+    existing: str | None = None  # storage they own: "shared_fs" | "object" | "both" | "none"
+    many_small_files: bool | None = None  # data stored as millions of small files
 
 
 @dataclass(frozen=True)
@@ -118,6 +125,7 @@ class DeploymentInput:
     air_gapped: bool | None = None
     dedicated_hardware: bool | None = None
     export_controlled: bool | None = None
+    operations: str | None = None  # who runs it: "in_house" | "some" (with help) | "none"
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from .assumptions import value
 from .efficiency import (
     BYTES_PER_VALUE,
+    CP_KV_PASSES,
     EP_ALL_TO_ALLS_PER_LAYER,
     PP_TRANSFERS_PER_CHUNK,
     RING_ALL_REDUCE,
@@ -116,16 +117,20 @@ def plan_network(
     ``assumed_gbps`` is the effective scale-out bandwidth per GPU the plan was
     costed with (NIC speed / oversubscription) [Gb/s].
     """
-    tp, pp, dp, ep = plan.tensor, plan.pipeline, plan.data, plan.expert
+    tp, pp, dp, ep, cp = plan.tensor, plan.pipeline, plan.data, plan.expert, plan.context
     tokens_rep = w.tokens_per_step / dp
+    micro_batches = max(1.0, tokens_rep / (plan.micro_batch_size * w.seq))
+    tokens_rep /= cp  # each context rank holds 1 / cp of every sequence
+    reducers = dp * cp  # gradients are reduced over the data and context ranks
     params_gpu = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
     if w.method in ADAPTER_METHODS:
         params_gpu = w.adapter_params / (tp * pp)
-    micro_batches = max(1.0, tokens_rep / (plan.micro_batch_size * w.seq))
     units = data_parallel_units(plan.zero_stage, micro_batches)
     ring, value_bytes = RING_ALL_REDUCE, BYTES_PER_VALUE
     vol = {  # [B] per step and accelerator
-        "data": (units * (dp - 1) / dp * value_bytes * params_gpu) if dp > 1 else 0.0,
+        "data": (units * (reducers - 1) / reducers * value_bytes * params_gpu)
+        if reducers > 1
+        else 0.0,
         "tensor": (
             TP_ALL_REDUCES_PER_LAYER
             * ring
@@ -158,16 +163,33 @@ def plan_network(
         )
         if ep > 1
         else 0.0,
+        "context": (
+            CP_KV_PASSES
+            * 2.0
+            * w.hidden
+            * (w.kv_heads / w.heads if w.kv_heads else 1.0)
+            * value_bytes
+            * (cp - 1)
+            * tokens_rep
+            / tp
+            * w.layers
+            / pp
+        )
+        if cp > 1
+        else 0.0,
     }
     rate = peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP * max(plan.mfu, _MIN_MFU)
     step = w.model_flops_per_token * w.tokens_per_step / plan.gpus / rate  # [s]
     spans = plan.gpus > gpus_per_node
-    inside = vol["tensor"] + (vol["expert"] if ep * tp <= gpus_per_node else 0.0)
+    inside = vol["tensor"] + (vol["expert"] if ep * cp * tp <= gpus_per_node else 0.0)
+    inside += vol["context"] if tp * cp <= gpus_per_node else 0.0
     outside = 0.0
     if spans:
         outside = vol["data"] * (1.0 - value("eff_comm_overlap")) + vol["pipeline"]
-        if ep * tp > gpus_per_node:
+        if ep * cp * tp > gpus_per_node:
             outside += vol["expert"]
+        if tp * cp > gpus_per_node:
+            outside += vol["context"]
     budget = max_comm_share * step
     up_needed = inside / budget / _BYTES_PER_GB if inside else 0.0
     out_needed = outside / budget / _BYTES_PER_GB if outside else 0.0  # [GB/s per GPU]

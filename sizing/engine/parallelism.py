@@ -1,8 +1,8 @@
-"""Parallelism plan search: tensor, pipeline, data, expert, ZeRO, recomputation.
+"""Parallelism plan search: tensor, context, pipeline, data, expert, ZeRO, recomputation.
 
 For a given accelerator and GPU count, every combination of tensor degree
-(within a node, dividing the heads), pipeline degree, expert degree, ZeRO
-stage and recomputation is checked for memory; among those that fit, the one
+(within a node, dividing the heads), context degree (long sequences), pipeline
+degree, expert degree, ZeRO stage and recomputation is checked for memory; among those that fit, the one
 with the highest model-FLOPs utilisation (:mod:`sizing.engine.efficiency`)
 wins, ties going to the simpler plan.  Forced settings restrict the search.
 
@@ -19,6 +19,9 @@ References
        (Megatron-Core): the expert-data-parallel group is the data-parallel
        group divided by the expert-parallel degree; the distributed optimizer
        shards expert states over it.
+.. [5] Korthikanti et al., arXiv 2205.05198 (2022), and Megatron-Core's context-parallel
+       guide: with context parallelism each rank keeps the activations of its part of
+       every sequence.
 """
 
 from __future__ import annotations
@@ -26,10 +29,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from .assumptions import value
 from .compute import flops_per_token, lora_params, recompute_flops_per_token
-from .efficiency import StepCost, expert_width, gemm_intensity, mfu_upper_bound, step_cost
+from .efficiency import StepCost, StepCostModel, expert_width, gemm_intensity
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .memory import (
@@ -73,6 +77,7 @@ class Workload:
     layers: int
     hidden: int
     heads: int
+    kv_heads: int
     vocab: int
     experts: int
     top_k: int
@@ -110,6 +115,7 @@ def workload(r: Resolved) -> Workload:
         layers=r.layers,
         hidden=r.hidden_size,
         heads=r.attention_heads,
+        kv_heads=r.kv_heads,
         vocab=r.vocab_size,
         experts=r.experts,
         top_k=r.experts_per_token if moe else 1,
@@ -140,6 +146,7 @@ class Plan:
     cost: StepCost
     reason: str
     virtual_stages: int = 1  # model chunks per pipeline stage (interleaved schedule)
+    context: int = 1  # accelerators that split each sequence (context parallelism)
 
     @property
     def mfu(self) -> float:
@@ -231,10 +238,15 @@ def plan_activations_gb(
     micro_batch: int,
     recompute: str,
     virtual_stages: int,
+    cp: int = 1,
 ) -> float:
-    """Peak activation memory per accelerator of one plan [GB] (:func:`memory.activations_gb`)."""
+    """Peak activation memory per accelerator of one plan [GB] (:func:`memory.activations_gb`).
+
+    Context parallelism leaves each accelerator ``1 / cp`` of every sequence, and of its
+    activations and logits [5]_.
+    """
     return activations_gb(
-        seq=w.seq,
+        seq=w.seq // cp,
         micro_batch=micro_batch,
         hidden=w.hidden,
         heads=w.heads,
@@ -242,7 +254,7 @@ def plan_activations_gb(
         vocab=w.vocab,
         tp=tp,
         pp=pp,
-        micro_batches=w.tokens_per_step / dp / (micro_batch * w.seq),
+        micro_batches=w.tokens_per_step / dp / (micro_batch * w.seq),  # sequences, not chunks
         recompute=recompute,
         top_k=w.top_k,
         expert_width=w.expert_width,
@@ -256,14 +268,15 @@ def _degrees(limit: int, forced: int | None, divides: int | None = None) -> list
     return [d for d in _POW2 if d <= limit and (divides is None or divides % d == 0)]
 
 
-@dataclass(frozen=True)
-class _Layout:
-    """Parallel degrees of one plan: tensor x pipeline x data GPUs, experts across data."""
+class _Layout(NamedTuple):
+    """Parallel degrees of one plan: tensor x context x pipeline x data GPUs, experts
+    across data."""
 
     tensor: int
     pipeline: int
     data: int
     expert: int
+    context: int = 1
 
 
 @dataclass(frozen=True)
@@ -281,17 +294,47 @@ def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_La
     experts and the data degree.
     """
     sequences = max(1.0, w.tokens_per_step / w.seq)
-    for tp in _degrees(per_node, r.forced_tensor, w.heads):
-        for pp in _degrees(min(w.layers, gpus), r.forced_pipeline):
-            if gpus % (tp * pp):
-                continue
-            dp = gpus // (tp * pp)
-            if (r.forced_data is not None and dp != r.forced_data) or dp > sequences:
-                continue
-            eps = _degrees(min(dp, w.experts), r.forced_expert, w.experts) if w.moe else [1]
-            for ep in eps:
-                if dp % ep == 0:
-                    yield _Layout(tensor=tp, pipeline=pp, data=dp, expert=ep)
+    for cp in _context_options(w, r, gpus):
+        for tp in _degrees(per_node, r.forced_tensor, w.heads):
+            for pp in _degrees(min(w.layers, gpus), r.forced_pipeline):
+                if gpus % (tp * cp * pp):
+                    continue
+                dp = gpus // (tp * cp * pp)
+                if (r.forced_data is not None and dp != r.forced_data) or dp > sequences:
+                    continue
+                eps = _degrees(min(dp, w.experts), r.forced_expert, w.experts) if w.moe else [1]
+                for ep in eps:
+                    if dp % ep == 0:
+                        yield _Layout(tensor=tp, pipeline=pp, data=dp, expert=ep, context=cp)
+
+
+# Context parallelism splits sequences of 8K tokens and more (Megatron-Core parallelism guide:
+# "Long sequences (8K+ tokens)") and leaves each accelerator at least 4,096 tokens of each:
+# NVIDIA's published Llama 3.1 405B configuration splits 8,192-token sequences over 2
+# (Megatron-Bridge performance summary, 25.11, DGX-H100), Meta's long-context stage splits
+# 131,072-token ones over 16 (Llama 3 Herd of Models, Table 4); Meta kept 8,192-token
+# sequences whole.  Shorter chunks make smaller attention kernels, which the cost model
+# does not price.
+CONTEXT_MIN_SEQUENCE = 8192
+CONTEXT_MIN_TOKENS_PER_RANK = 4096
+_CONTEXT_DEGREES = (1, 2, 4, 8, 16, 32)
+
+
+def _context_options(w: Workload, r: Resolved, gpus: int) -> tuple[int, ...]:
+    """Context-parallel degrees to try, 1 (no split) first.
+
+    Each rank holds two of the ``2 cp`` chunks of a sequence (the load-balanced
+    split of causal attention), so ``2 cp`` must divide the sequence length.
+    """
+    if r.forced_context is not None:
+        return (r.forced_context,)
+    if w.seq < CONTEXT_MIN_SEQUENCE:
+        return (1,)
+    return tuple(
+        cp
+        for cp in _CONTEXT_DEGREES
+        if cp <= gpus and w.seq % (2 * cp) == 0 and w.seq // cp >= CONTEXT_MIN_TOKENS_PER_RANK
+    )
 
 
 def _recompute_options(r: Resolved) -> tuple[str, ...]:
@@ -355,9 +398,8 @@ def _virtual_stage_options(w: Workload, layout: _Layout) -> tuple[int, ...]:
     return tuple(v for v in _VIRTUAL_STAGES if v <= layers_per_stage)
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    """Settings of one plan beyond its layout."""
+class _Candidate(NamedTuple):
+    """Settings of one plan beyond its layout (a tuple: a search makes tens of thousands)."""
 
     zero: int
     micro_batch: int
@@ -366,7 +408,8 @@ class _Candidate:
 
 
 class _LayoutMemory:
-    """Memory of the candidates of one layout: model states per ZeRO stage computed once."""
+    """Memory of the candidates of one layout: model states per ZeRO stage and activations
+    per micro-batch, recomputation and interleaving, each computed once."""
 
     def __init__(self, w: Workload, layout: _Layout, usable: float) -> None:
         self.w = w
@@ -374,38 +417,63 @@ class _LayoutMemory:
         self.usable = usable
         self.overhead = value("framework_overhead_gb")
         self._states: dict[int, tuple[float, float, float]] = {}
+        self._totals: dict[int, float] = {}  # [GB] model states per ZeRO stage
+        self._activations: dict[tuple[int, str, int], float] = {}
 
     def states(self, zero: int) -> tuple[float, float, float]:
         if zero not in self._states:
             lay = self.layout
+            # ZeRO shards states over the data and context ranks together [4]_
             self._states[zero] = model_states_gb(
-                self.w, tp=lay.tensor, pp=lay.pipeline, dp=lay.data, ep=lay.expert, zero=zero
+                self.w,
+                tp=lay.tensor,
+                pp=lay.pipeline,
+                dp=lay.data * lay.context,
+                ep=lay.expert,
+                zero=zero,
             )
+            self._totals[zero] = sum(self._states[zero])
         return self._states[zero]
+
+    def activations(self, micro_batch: int, recompute: str, virtual_stages: int) -> float:
+        key = (micro_batch, recompute, virtual_stages)
+        found = self._activations.get(key)
+        if found is None:
+            lay = self.layout
+            found = self._activations[key] = plan_activations_gb(
+                self.w,
+                tp=lay.tensor,
+                pp=lay.pipeline,
+                dp=lay.data,
+                micro_batch=micro_batch,
+                recompute=recompute,
+                virtual_stages=virtual_stages,
+                cp=lay.context,
+            )
+        return found
+
+    def fitting_zero(
+        self, zeros: tuple[int, ...], micro_batch: int, recompute: str, virtual_stages: int
+    ) -> int | None:
+        """The lowest ZeRO stage of ``zeros`` that fits, ``None`` when none does."""
+        act = self.activations(micro_batch, recompute, virtual_stages)
+        for zero in zeros:
+            if zero not in self._totals:
+                self.states(zero)
+            if self._totals[zero] + act + self.overhead <= self.usable:
+                return zero
+        return None
 
     def lowest_fitting_zero(
         self, zeros: tuple[int, ...], micro_batch: int, recompute: str, virtual_stages: int
     ) -> tuple[int, MemoryBreakdown, bool]:
         """The lowest ZeRO stage that fits, or the stage with the least memory if none does."""
-        lay = self.layout
-        act = plan_activations_gb(
-            self.w,
-            tp=lay.tensor,
-            pp=lay.pipeline,
-            dp=lay.data,
-            micro_batch=micro_batch,
-            recompute=recompute,
-            virtual_stages=virtual_stages,
-        )
-        smallest: tuple[int, float] | None = None
-        for zero in zeros:
-            total = sum(self.states(zero)) + act + self.overhead
-            if total <= self.usable:
-                return zero, self._breakdown(zero, act), True
-            if smallest is None or total < smallest[1]:
-                smallest = (zero, total)
-        assert smallest is not None  # _zero_stages is never empty
-        return smallest[0], self._breakdown(smallest[0], act), False
+        act = self.activations(micro_batch, recompute, virtual_stages)
+        zero = self.fitting_zero(zeros, micro_batch, recompute, virtual_stages)
+        if zero is not None:
+            return zero, self._breakdown(zero, act), True
+        least = min(zeros, key=lambda z: (self._totals[z], zeros.index(z)))
+        return least, self._breakdown(least, act), False
 
     def _breakdown(self, zero: int, activations: float) -> MemoryBreakdown:
         weights, grads, opt = self.states(zero)
@@ -429,11 +497,15 @@ def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> 
     per_node = min(r.gpus_per_node, gpus)
     micro_batch = r.micro_batch_size or 1
     usable = usable_gb(acc.memory_gb)
+    # Under ZeRO-3 every layout holds exactly 1/gpus of the model states on each accelerator
+    # (:func:`plan_memory`), and no layout or lower stage holds less.
+    if sum(model_states_gb(w, tp=1, pp=1, dp=gpus, ep=1, zero=3)) > usable:
+        return False
     for layout in _layouts(w, r, gpus, per_node):
         memory = _LayoutMemory(w, layout, usable)
         zeros = _zero_stages(r, layout)
         for recompute in _recompute_options(r):
-            if memory.lowest_fitting_zero(zeros, micro_batch, recompute, 1)[2]:
+            if memory.fitting_zero(zeros, micro_batch, recompute, 1) is not None:
                 return True
     return False
 
@@ -462,7 +534,166 @@ def _layout_memory(
     )
 
 
-def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Plan:
+# Compute utilisation by tensor degree, expert degree, micro-batch, selective recomputation
+# and context degree
+HfuCache = dict[tuple[int, int, int, bool, int], float]
+
+
+class _Scored(NamedTuple):
+    """One costed candidate of a search (a :class:`Plan` is built for the chosen one only)."""
+
+    layout: _Layout
+    candidate: _Candidate
+    memory: MemoryBreakdown
+    ratios: tuple[float, float, float, float, float, float]  # the fields of a StepCost
+
+    @property
+    def mfu(self) -> float:
+        return self.ratios[5]
+
+    @property
+    def pp_bubble(self) -> float:
+        return self.ratios[4]
+
+    @property
+    def zero_stage(self) -> int:
+        return self.candidate.zero
+
+
+class _Search:
+    """What the candidates of one plan search share: workload, accelerator, count, fabric."""
+
+    def __init__(
+        self,
+        w: Workload,
+        acc: AcceleratorSpec,
+        gpus: int,
+        fabric: _Fabric,
+        usable: float,
+        hfu_cache: HfuCache | None = None,
+    ) -> None:
+        self.w = w
+        self.acc = acc
+        self.gpus = gpus
+        self.fabric = fabric
+        self.usable = usable
+        self.costs = StepCostModel(
+            acc=acc,
+            precision=w.precision,
+            hidden=w.hidden,
+            layers=w.layers,
+            seq=w.seq,
+            model_flops_per_token=w.model_flops_per_token,
+            tokens_per_step=w.tokens_per_step,
+            top_k=w.top_k,
+            moe=w.moe,
+            method=w.method,
+            gpus_per_node=fabric.gpus_per_node,
+            nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
+            oversubscription=fabric.oversubscription,
+            experts=w.experts,
+            expert_params=w.expert_params,
+            kv_hidden=w.hidden * w.kv_heads / w.heads if w.kv_heads else 0.0,
+            hfu_cache=hfu_cache,
+        )
+        self._hardware_flops: dict[str, float] = {}
+        self._most_chunks: dict[int, int] = {}  # by pipeline degree
+
+    def hardware_flops_per_token(self, recompute: str) -> float:
+        found = self._hardware_flops.get(recompute)
+        if found is None:
+            w = self.w
+            found = w.model_flops_per_token + recompute_flops_per_token(
+                w.active_params, w.layers, w.hidden, w.seq, recompute
+            )
+            self._hardware_flops[recompute] = found
+        return found
+
+    def score(self, layout: _Layout, candidate: _Candidate, memory: MemoryBreakdown) -> _Scored:
+        """Cost one candidate of ``layout`` with its memory breakdown."""
+        w = self.w
+        tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
+        if w.method in ADAPTER_METHODS:  # only the adapters' gradients are reduced
+            params_rank = w.adapter_params / (tp * pp)
+        else:
+            params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
+        ratios = self.costs.ratios(
+            self.gpus,
+            tp,
+            pp,
+            ep,
+            candidate.micro_batch,
+            candidate.zero,
+            candidate.recompute,
+            self.hardware_flops_per_token(candidate.recompute),
+            params_rank,
+            candidate.virtual_stages,
+            layout.context,
+        )
+        return _Scored(layout, candidate, memory, ratios)
+
+    def least_bubble(self, layout: _Layout, micro_batch: int) -> float:
+        """The pipeline bubble of ``layout`` with the most model chunks, micro-batches of
+        ``micro_batch`` sequences [-]."""
+        p = layout.pipeline
+        if p == 1:
+            return 0.0
+        w = self.w
+        micro_batches = max(1.0, w.tokens_per_step / layout.data / (w.seq * micro_batch))
+        chunks = self._most_chunks.get(p)
+        if chunks is None:
+            chunks = self._most_chunks[p] = max(_virtual_stage_options(w, layout))
+        return (p - 1) / (chunks * micro_batches + p - 1)
+
+    def bound(
+        self, layout: _Layout, zero: int, micro_batch: int, recompute: str, bubble_micro_batch: int
+    ) -> float:
+        """An upper bound of the MFU of the candidates of ``layout`` with at least ZeRO stage
+        ``zero`` and recomputation ``recompute`` and at most ``micro_batch`` sequences.
+
+        Their cost without interleaving, with the bubble of the most model chunks
+        and of micro-batches of ``bubble_micro_batch`` sequences: more chunks only
+        add pipeline transfers and memory, a higher stage only data-parallel
+        traffic, heavier recomputation only FLOPs and all-reduces, and a smaller
+        micro-batch slower kernels and more ZeRO-2/3 traffic.
+        """
+        candidate = _Candidate(zero, micro_batch, recompute, 1)
+        cost = self.score(layout, candidate, _NO_MEMORY)
+        if layout.pipeline == 1:
+            return cost.mfu
+        least = self.least_bubble(layout, bubble_micro_batch)
+        return cost.mfu / (1.0 - cost.pp_bubble) * (1.0 - least)
+
+    def plan(self, scored: _Scored) -> Plan:
+        """The :class:`Plan` of a costed candidate (the reason is written later)."""
+        layout, candidate, memory = scored.layout, scored.candidate, scored.memory
+        return Plan(
+            gpus=self.gpus,
+            tensor=layout.tensor,
+            pipeline=layout.pipeline,
+            data=layout.data,
+            expert=layout.expert,
+            zero_stage=candidate.zero,
+            micro_batch_size=candidate.micro_batch,
+            recompute=candidate.recompute,
+            memory=memory,
+            usable_gb=self.usable,
+            fits=memory.total_gb <= self.usable,
+            cost=StepCost(*scored.ratios),
+            reason="",
+            virtual_stages=candidate.virtual_stages,
+            context=layout.context,
+        )
+
+
+def search_plan(
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    gpus: int,
+    hfu_cache: HfuCache | None = None,
+    hint: Plan | None = None,
+) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
 
     For each layout, the lightest recomputation that lets some plan fit
@@ -472,7 +703,10 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
     at its lowest fitting ZeRO stage.  The plan with the highest MFU wins,
     near-ties going to the simpler layout.  Layouts are explored from the
     highest MFU bound down (:func:`_layout_bound`), and the search stops at
-    the first whose bound cannot reach the best plan found.
+    the first whose bound cannot reach the best plan found.  ``hfu_cache`` may be shared
+    by the searches of one workload on one accelerator (:class:`efficiency.StepCostModel`).
+    ``hint``, a plan found on another count, has its layout explored first when this count
+    has it: a good plan found early lets the bounds rule out more (the result is the same).
     """
     fabric = _Fabric(
         gpus_per_node=min(r.gpus_per_node, gpus),
@@ -480,33 +714,55 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
         oversubscription=r.oversubscription or 1.0,
     )
     usable = usable_gb(acc.memory_gb)
-    best: Plan | None = None
+    search = _Search(w, acc, gpus, fabric, usable, hfu_cache)
+    best: _Scored | None = None
     best_rank = 0  # position of the best plan's layout in the simplest-first order
-    smallest: Plan | None = None
+    smallest: _Scored | None = None
     layouts = list(_layouts(w, r, gpus, fabric.gpus_per_node))
     options = [_micro_batch_options(w, r, layout) for layout in layouts]
-    bounds = [
-        _layout_bound(w, r, acc, gpus, layout, fabric, batches, usable)
-        if len(layouts) > _BOUNDED_LAYOUTS
-        else 1.0
-        for layout, batches in zip(layouts, options, strict=True)
-    ]
-    # Most promising layouts first, so the bound rules out the rest early.
-    for rank in sorted(range(len(layouts)), key=lambda i: (-bounds[i], i)):
-        if best is not None and bounds[rank] * _MFU_TIE_MARGIN <= best.mfu:
+    ranks = list(range(len(layouts)))
+    bounded = len(ranks) > _BOUNDED_LAYOUTS
+    # Bounds in two steps: one that needs no memory check orders the layouts and stops the
+    # search; the tighter one (:func:`_layout_bound`) is worked out only for layouts reached.
+    quick = {
+        i: _layout_bound(search, r, None, layouts[i], options[i]) if bounded else 1.0 for i in ranks
+    }
+    order = sorted(ranks, key=lambda i: (-quick[i], i))
+    if hint is not None:
+        shape = (hint.tensor, hint.pipeline, hint.expert, hint.context)
+        hinted = [i for i in order if _shape(layouts[i]) == shape]
+        order = hinted + [i for i in order if i not in hinted]
+    for rank in order:
+        if best is not None and quick[rank] * _MFU_TIE_MARGIN <= best.mfu:
             break  # no candidate of this or any later layout can even tie the best
         layout, micro_batches = layouts[rank], options[rank]
         layout_memory = _LayoutMemory(w, layout, usable)
+        if (
+            bounded
+            and best is not None
+            and _layout_bound(search, r, layout_memory, layout, micro_batches) * _MFU_TIE_MARGIN
+            <= best.mfu
+        ):
+            continue  # its candidates need more ZeRO traffic than the best one can afford
         zeros = _zero_stages(r, layout)
+        virtuals = _virtual_stage_options(w, layout)
         for recompute in _recompute_options(r):
             fitted = False
             first_zero = 0  # ZeRO stage of the smallest micro-batch that fits
-            previous: Plan | None = None  # the best plan of the previous micro-batch size
+            previous: _Scored | None = None  # the best plan of the previous micro-batch size
             for micro_batch in micro_batches:
                 if fitted and not _larger_micro_batch_can_help(w, acc, layout, first_zero):
                     break
-                batch_best: Plan | None = None
-                for virtual in _virtual_stage_options(w, layout):
+                if (
+                    best is not None
+                    and len(virtuals) > 1
+                    and search.bound(layout, zeros[0], micro_batch, recompute, micro_batch)
+                    * _MFU_TIE_MARGIN
+                    <= best.mfu
+                ):
+                    continue  # no interleaving or ZeRO stage of this micro-batch can tie the best
+                batch_best: _Scored | None = None
+                for virtual in virtuals:
                     zero, memory, fits = layout_memory.lowest_fitting_zero(
                         zeros, micro_batch, recompute, virtual
                     )
@@ -515,14 +771,12 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
                         if best is None and (
                             smallest is None or memory.total_gb < smallest.memory.total_gb
                         ):
-                            smallest = _plan(
-                                w, acc, gpus, layout, candidate, memory, usable, fabric
-                            )
+                            smallest = search.score(layout, candidate, memory)
                         break  # more model chunks only need more memory
                     if not fitted:
                         first_zero = zero
                     fitted = True
-                    plan = _plan(w, acc, gpus, layout, candidate, memory, usable, fabric)
+                    plan = search.score(layout, candidate, memory)
                     if batch_best is not None and plan.mfu <= batch_best.mfu:
                         if plan.zero_stage == batch_best.zero_stage:
                             break  # the bubble saved no longer pays for the extra transfers
@@ -544,10 +798,42 @@ def search_plan(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> Pl
     chosen = best or smallest
     if chosen is None:  # forced settings admit no plan at all
         return _data_parallel_fallback(w, acc, gpus, usable, fabric)
-    return _with_reason(chosen)
+    return _with_reason(search.plan(chosen))
 
 
-def _better(plan: Plan, rank: int, best: Plan, best_rank: int) -> bool:
+def best_case_hfu(w: Workload, acc: AcceleratorSpec) -> float:
+    """The highest compute utilisation any plan of ``w`` reaches on ``acc`` [-].
+
+    The utilisation of :class:`efficiency.StepCostModel` grows with the tokens each GEMM
+    sees: no tensor or context split, the largest micro-batch, every expert on its own rank.
+    Every plan's MFU is at most this times the workload factor.
+    """
+    costs = StepCostModel(
+        acc=acc,
+        precision=w.precision,
+        hidden=w.hidden,
+        layers=w.layers,
+        seq=w.seq,
+        model_flops_per_token=w.model_flops_per_token,
+        tokens_per_step=w.tokens_per_step,
+        top_k=w.top_k,
+        moe=w.moe,
+        method=w.method,
+        gpus_per_node=1,
+        nic_gbps_per_gpu=acc.nic_gbps_per_gpu,
+        oversubscription=1.0,
+        experts=w.experts,
+        expert_params=w.expert_params,
+    )
+    return costs.hfu(1, max(1, w.experts) if w.moe else 1, _MICRO_BATCHES[-1], False)
+
+
+def _shape(layout: _Layout) -> tuple[int, int, int, int]:
+    """The degrees of a layout that do not change with the GPU count."""
+    return layout.tensor, layout.pipeline, layout.expert, layout.context
+
+
+def _better(plan: _Scored, rank: int, best: _Scored, best_rank: int) -> bool:
     """Whether ``plan`` (of the layout at ``rank``) beats ``best``: 0.1 % faster, or as fast
     within 0.1 % and simpler (met earlier in the simplest-first order)."""
     if plan.mfu > best.mfu * _MFU_TIE_MARGIN:
@@ -556,35 +842,41 @@ def _better(plan: Plan, rank: int, best: Plan, best_rank: int) -> bool:
 
 
 def _layout_bound(
-    w: Workload,
+    search: _Search,
     r: Resolved,
-    acc: AcceleratorSpec,
-    gpus: int,
+    memory: _LayoutMemory | None,
     layout: _Layout,
-    fabric: _Fabric,
     micro_batches: tuple[int, ...],
-    usable: float,
 ) -> float:
-    """An upper bound of the MFU of every candidate of ``layout`` (:func:`mfu_upper_bound`).
+    """An upper bound of the MFU of every candidate of ``layout`` (:meth:`_Search.bound`).
 
-    ``-inf`` when no candidate fits: the leanest one (the heaviest recomputation
-    allowed, one sequence per micro-batch, no interleaving) does not.  Otherwise
-    every candidate needs at least the ZeRO stage that leanest one needs.
+    Without ``memory``, a looser bound: the lowest ZeRO stage the search tries,
+    no recomputation and the largest micro-batch.  With it, the highest of the
+    bounds of each recomputation setting: its candidates need at least the ZeRO
+    stage that fits one sequence without interleaving and at most the largest
+    micro-batch that fits at the highest stage; ``-inf`` when no candidate fits.
     """
-    leanest = _recompute_options(r)[-1]
-    zero, _, fits = _LayoutMemory(w, layout, usable).lowest_fitting_zero(
-        _zero_stages(r, layout), 1, leanest, 1
-    )
-    if not fits:
-        return -math.inf
-    largest = max(micro_batches)
-    best_case = _Candidate(zero=zero, micro_batch=largest, recompute="none", virtual_stages=1)
-    memory = MemoryBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)  # not needed for the cost
-    cost = _plan(w, acc, gpus, layout, best_case, memory, usable, fabric).cost
-    most_micro_batches = w.tokens_per_step / layout.data / w.seq  # at one sequence each
-    chunks = max(_virtual_stage_options(w, layout))
-    bubble = (layout.pipeline - 1) / (chunks * max(1.0, most_micro_batches) + layout.pipeline - 1)
-    return mfu_upper_bound(cost, bubble=bubble, moe=w.moe, method=w.method)
+    zeros = _zero_stages(r, layout)
+    recomputes = _recompute_options(r)
+    if memory is None:
+        return search.bound(layout, zeros[0], max(micro_batches), "none", 1)
+    highest = zeros[-1:]
+    bound = -math.inf
+    for recompute in recomputes:
+        zero = memory.fitting_zero(zeros, 1, recompute, 1)
+        if zero is None:
+            continue
+        largest = 1
+        for micro_batch in micro_batches:
+            if micro_batch > largest:
+                if memory.fitting_zero(highest, micro_batch, recompute, 1) is None:
+                    break
+                largest = micro_batch
+        bound = max(bound, search.bound(layout, zero, largest, recompute, 1))
+    return bound
+
+
+_NO_MEMORY = MemoryBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)  # a bound's cost needs no memory
 
 
 def _plan(
@@ -597,58 +889,9 @@ def _plan(
     usable: float,
     fabric: _Fabric,
 ) -> Plan:
-    """Cost one layout with its memory breakdown (the reason is written later)."""
-    tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
-    hardware_flops_per_token = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, candidate.recompute
-    )
-    if w.method in ADAPTER_METHODS:  # only the adapters' gradients are reduced
-        params_rank = w.adapter_params / (tp * pp)
-    else:
-        params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-    cost = step_cost(
-        acc=acc,
-        precision=w.precision,
-        hidden=w.hidden,
-        layers=w.layers,
-        seq=w.seq,
-        model_flops_per_token=w.model_flops_per_token,
-        hardware_flops_per_token=hardware_flops_per_token,
-        params_per_gpu=params_rank,
-        tokens_per_step=w.tokens_per_step,
-        gpus=gpus,
-        tp=tp,
-        pp=pp,
-        ep=ep,
-        micro_batch=candidate.micro_batch,
-        zero_stage=candidate.zero,
-        top_k=w.top_k,
-        moe=w.moe,
-        method=w.method,
-        recompute=candidate.recompute,
-        gpus_per_node=fabric.gpus_per_node,
-        nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
-        oversubscription=fabric.oversubscription,
-        experts=w.experts,
-        expert_params=w.expert_params,
-        virtual_stages=candidate.virtual_stages,
-    )
-    return Plan(
-        gpus=gpus,
-        tensor=tp,
-        pipeline=pp,
-        data=layout.data,
-        expert=ep,
-        zero_stage=candidate.zero,
-        micro_batch_size=candidate.micro_batch,
-        recompute=candidate.recompute,
-        memory=memory,
-        usable_gb=usable,
-        fits=memory.total_gb <= usable,
-        cost=cost,
-        reason="",
-        virtual_stages=candidate.virtual_stages,
-    )
+    """Cost one candidate outside a search (the reason is written later)."""
+    search = _Search(w, acc, gpus, fabric, usable)
+    return search.plan(search.score(layout, candidate, memory))
 
 
 def cost_on_fabric(
@@ -665,7 +908,13 @@ def cost_on_fabric(
     The same model that chose the plan, so a fabric sized from it delivers
     the plan's utilisation.
     """
-    layout = _Layout(tensor=plan.tensor, pipeline=plan.pipeline, data=plan.data, expert=plan.expert)
+    layout = _Layout(
+        tensor=plan.tensor,
+        pipeline=plan.pipeline,
+        data=plan.data,
+        expert=plan.expert,
+        context=plan.context,
+    )
     fabric = _Fabric(
         gpus_per_node=min(gpus_per_node, plan.gpus),
         nic_gbps_per_gpu=nic_gbps_per_gpu,
@@ -699,6 +948,8 @@ def _with_reason(p: Plan) -> Plan:
         parts = []
         if p.tensor > 1:
             parts.append(f"tensor {p.tensor} inside a node splits each layer")
+        if p.context > 1:
+            parts.append(f"context {p.context} splits each sequence")
         if p.pipeline > 1:
             parts.append(f"pipeline {p.pipeline} splits the layers")
         if p.expert > 1:

@@ -77,6 +77,7 @@ class Resolved:
     concurrent_jobs: int
     users: int
     teams: int
+    scheduler: str | None  # the customer's scheduler ("slurm", "kubernetes", "none", "other")
     accelerator: str
     count: int | None
     gpus_per_node: int
@@ -84,6 +85,7 @@ class Resolved:
     forced_pipeline: int | None
     forced_data: int | None
     forced_expert: int | None
+    forced_context: int | None
     forced_zero: int | None
     vendors: tuple[str, ...]  # accelerator makers allowed ("nvidia", "amd", "intel")
     frameworks: tuple[str, ...]  # the software stacks they run on: platforms.FRAMEWORK_STACKS
@@ -95,6 +97,10 @@ class Resolved:
     checkpoint_minutes_max: float
     checkpoints_retained: int
     existing_read_gb_per_s: float | None
+    required_read_gb_per_s: float | None  # [GB/s] the customer's own read rate
+    checkpoint_size_gb: float | None  # [GB] the customer's own checkpoint size
+    existing_storage: str | None  # "shared_fs" | "object" | "both" | "none"
+    many_small_files: bool
     max_lost_hours: float
     checkpoint_interval_hours: float | None
     location: str | None
@@ -102,6 +108,7 @@ class Resolved:
     air_gapped: bool
     dedicated_hardware: bool
     export_controlled: bool
+    operations: str | None  # who runs it: "in_house" | "some" | "none"
     runs_per_month: float | None  # [runs/month] the roadmap's, None when not known
     hours_per_run: float | None  # [h] wall-clock of one of those runs
     utilisation: float | None  # [fraction of the year] the customer's own figure
@@ -191,6 +198,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         concurrent_jobs=schedule.concurrent_jobs,
         users=schedule.users,
         teams=schedule.teams,
+        scheduler=answers.schedule.scheduler,
         accelerator=hardware.accelerator.id,
         count=hardware.count,
         gpus_per_node=hardware.gpus_per_node,
@@ -198,6 +206,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         forced_pipeline=forced.pipeline,
         forced_data=forced.data,
         forced_expert=forced.expert,
+        forced_context=forced.context,
         forced_zero=forced.zero_stage,
         vendors=hardware.vendors,
         frameworks=software.frameworks,
@@ -209,6 +218,10 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         checkpoint_minutes_max=storage.checkpoint_minutes_max,
         checkpoints_retained=storage.checkpoints_retained,
         existing_read_gb_per_s=answers.storage.existing_read_gb_per_s,
+        required_read_gb_per_s=answers.storage.required_read_gb_per_s,
+        checkpoint_size_gb=answers.storage.checkpoint_size_gb,
+        existing_storage=answers.storage.existing,
+        many_small_files=bool(answers.storage.many_small_files),
         max_lost_hours=max_lost_hours,
         checkpoint_interval_hours=answers.resilience.checkpoint_interval_hours,
         location=deployment.location,
@@ -216,6 +229,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         air_gapped=bool(deployment.air_gapped),
         dedicated_hardware=bool(deployment.dedicated_hardware),
         export_controlled=bool(deployment.export_controlled),
+        operations=deployment.operations,
         runs_per_month=roadmap.runs_per_month,
         hours_per_run=roadmap.hours_per_run,
         utilisation=roadmap.utilisation,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .assumptions import value, whole
 from .inputs import (
     ADAPTER_METHODS,
+    FINETUNE_UNSURE,
     PRETRAINING_METHODS,
     BatchInput,
     DataInput,
@@ -30,6 +31,10 @@ _TB = 1e12  # [B/TB]
 _BILLION = 1e9
 
 _MEDIA_DECODED_ON_THE_FLY = ("image", "video")
+# Asked only when the customer did not say whether data is prepared before or during training.
+ASK_DATA_READY = (
+    "Is the data ready and cleaned, or will data preparation run while the hardware waits?"
+)
 _DEFAULT_METHOD_CATALOG_MODEL = "full_finetune"  # a named public model is usually fine-tuned
 _DEFAULT_METHOD_OWN_MODEL = "pretrain"
 _DEFAULT_PRECISION = "bf16"  # mixed BF16, as in Llama 2 [2]
@@ -50,15 +55,32 @@ class ResolvedTraining:
 def resolve_training(
     answers: TrainingInput, *, model_in_catalog: bool, rec: AnswerRecorder
 ) -> ResolvedTraining:
-    """Method, precision, optimizer, adapter rank and number of runs."""
-    method = rec.take(
-        "training.method",
-        answers.method,
-        _DEFAULT_METHOD_CATALOG_MODEL if model_in_catalog else _DEFAULT_METHOD_OWN_MODEL,
-        unit="-",
-        why="training method",
-        question="Pre-training, full fine-tuning or LoRA/QLoRA?",
-    )
+    """Method, precision, optimizer, adapter rank and number of runs.
+
+    Fine-tuning of a kind not yet decided is sized as full fine-tuning, the larger of the
+    two, and said as an assumption with the question that settles it.
+    """
+    if answers.method == FINETUNE_UNSURE:
+        method = rec.take(
+            "training.method",
+            None,
+            "full_finetune",
+            unit="-",
+            why="training method",
+            question="Full fine-tuning, or LoRA/QLoRA adapters? We sized full fine-tuning, "
+            "the larger; adapters need far fewer accelerators.",
+            source="you plan to fine-tune without having chosen how: full fine-tuning is "
+            "sized, the larger of the two",
+        )
+    else:
+        method = rec.take(
+            "training.method",
+            answers.method,
+            _DEFAULT_METHOD_CATALOG_MODEL if model_in_catalog else _DEFAULT_METHOD_OWN_MODEL,
+            unit="-",
+            why="training method",
+            question="Pre-training, full fine-tuning or LoRA/QLoRA?",
+        )
     precision = rec.take(
         "training.precision",
         answers.precision,
@@ -171,6 +193,8 @@ def resolve_data(
         unit="-",
         why="host CPUs",
     )
+    if answers.preprocessing is None:
+        rec.ask(ASK_DATA_READY)
     return ResolvedData(
         modality=str(modality),
         tokens=tokens,

@@ -201,12 +201,18 @@ def resolve_max_lost_hours(answers: ResilienceInput, rec: AnswerRecorder) -> flo
     return float(max_lost_hours)
 
 
+ASK_OPERATIONS = "Who operates the cluster day to day (drivers, scheduler, failures)?"
+
+
 def ask_about_deployment(answers: DeploymentInput, rec: AnswerRecorder) -> None:
-    """Deployment answers have no default; a missing one is an open question."""
+    """Deployment answers have no default; a missing one is an open question (and only then:
+    a proposal never asks what the customer already answered)."""
     if answers.location is None:
         rec.ask("On-premises, colocation or cloud: is any excluded?")
     if answers.data_residency is None:
         rec.ask("Must the training data stay in a region or on your own premises?")
+    if answers.operations is None:
+        rec.ask(ASK_OPERATIONS)
 
 
 @dataclass(frozen=True)

@@ -53,6 +53,7 @@ class ParallelismResult:
     pipeline: int
     data: int
     expert: int
+    context: int  # context-parallel degree: accelerators that split each sequence
     zero_stage: int
     micro_batch_size: int
     gradient_checkpointing: bool  # some activation recomputation (selective or full)

@@ -78,6 +78,8 @@ def plan_storage(
     adapter = adapter_bytes_per_param()
     adapter_checkpoint_bpp = adapter.weights + adapter.optimizer  # no gradients in a checkpoint
     ckpt_gb = (r.total_params * bpp + adapter_params * adapter_checkpoint_bpp) / _BYTES_PER_GB
+    if r.checkpoint_size_gb is not None:
+        ckpt_gb = r.checkpoint_size_gb  # the customer knows their checkpoints: theirs is sized
     write = ckpt_gb / (r.checkpoint_minutes_max * _SECONDS_PER_MINUTE)
     ckpt_tb = ckpt_gb * r.checkpoints_retained * max(1, r.concurrent_jobs) / _GB_PER_TB
     growth = (1.0 + r.data_growth) ** max(0, r.years - 1)
@@ -94,30 +96,21 @@ def plan_storage(
             tokens_per_s * per_token * value("read_headroom") / _BYTES_PER_GB,
             value("min_read_gb_per_s_per_gpu_media") * gpus,
         )
-    tiers = (
-        {
-            "tier": "local NVMe",
-            "use": "checkpoint staging and dataset cache (flush to shared storage)",
-        },
-        {
-            "tier": "shared parallel file system",
-            "use": f"hot dataset shards and the last checkpoints; "
-            f"sustain {read:.1f} GB/s read and {write:.1f} GB/s write",
-        },
-        {"tier": "object storage", "use": "raw data, older checkpoints, datasets at rest"},
-    )
+    if r.required_read_gb_per_s is not None:
+        read = max(read, r.required_read_gb_per_s)  # never below the rate the customer needs
+    notes: list[str] = []
+    tiers = _tiers(r.existing_storage, read, write)
     advice = None
     avg_mb = None
     if r.files and r.dataset_size_tb:
         avg_mb = r.dataset_size_tb * _MB_PER_TB / r.files
-    many_files = bool(r.files and r.files > value("many_files"))
+    many_files = r.many_small_files or bool(r.files and r.files > value("many_files"))
     if many_files or (avg_mb is not None and avg_mb < value("small_file_mb")):
         advice = (
             "pack samples into large shards (WebDataset/tar or similar, 100 MB-1 GB each) "
             "and read them sequentially; spread object keys over prefixes (S3: ~5,500 GET/s "
             "per prefix)"
         )
-    notes: list[str] = []
     if r.existing_read_gb_per_s is not None and r.existing_read_gb_per_s < max(read, write):
         notes.append(
             f"existing storage ({r.existing_read_gb_per_s:g} GB/s) is below the "
@@ -138,4 +131,43 @@ def plan_storage(
         tiers=tiers,
         small_files_advice=advice,
         notes=tuple(notes),
+    )
+
+
+# The customer's own storage (``storage.existing``) as the capacity tier: its name and use.
+_EXISTING_TIER = {
+    "shared_fs": ("your existing shared file system", "raw data and datasets at rest"),
+    "object": (
+        "your existing object storage",
+        "raw data, older checkpoints and datasets at rest",
+    ),
+    "both": (
+        "your existing file system and object storage",
+        "raw data, older checkpoints and datasets at rest",
+    ),
+}
+
+
+def _tiers(existing: str | None, read: float, write: float) -> tuple[dict[str, str], ...]:
+    """The storage tiers: local NVMe, a fast shared tier sized to ``read`` and ``write``
+    [GB/s], and a capacity tier, which is the customer's own storage when they have some."""
+    if existing in _EXISTING_TIER:
+        name, use = _EXISTING_TIER[existing]
+        capacity = {"tier": name, "use": use}
+    else:
+        capacity = {
+            "tier": "object storage",
+            "use": "raw data, older checkpoints, datasets at rest",
+        }
+    return (
+        {
+            "tier": "local NVMe",
+            "use": "checkpoint staging and dataset cache (flush to shared storage)",
+        },
+        {
+            "tier": "shared parallel file system",
+            "use": f"hot dataset shards and the last checkpoints; "
+            f"sustain {read:.1f} GB/s read and {write:.1f} GB/s write",
+        },
+        capacity,
     )

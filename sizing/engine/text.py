@@ -30,7 +30,9 @@ def recommendation_to_text(rec: Recommendation) -> str:
         ),
         f"Memory:      {m.per_gpu_gb:.1f} of {m.usable_gpu_gb:.0f} GB per accelerator "
         f"({'fits' if m.fits else 'DOES NOT FIT'}); at least {m.min_gpus} accelerators",
-        f"Plan:        TP {p.tensor} x PP {p.pipeline} x DP {p.data}"
+        f"Plan:        TP {p.tensor}"
+        + (f" x CP {p.context}" if p.context > 1 else "")
+        + f" x PP {p.pipeline} x DP {p.data}"
         + (f" x EP {p.expert}" if p.expert > 1 else "")
         + (f" (interleaved x{p.virtual_pipeline_stages})" if p.virtual_pipeline_stages > 1 else "")
         + f", ZeRO-{p.zero_stage}, micro-batch {p.micro_batch_size}, recomputation {p.recompute}",

@@ -15,6 +15,7 @@ from typing import Any
 
 from .hardware import ACCELERATORS
 from .inputs import (
+    FINETUNE_UNSURE,
     BatchInput,
     DataInput,
     DeploymentInput,
@@ -92,7 +93,9 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "experts_per_token": _int("a whole number of experts per token (1 to 10,000)", 1, 10_000),
     },
     "training": {
-        "method": _enum("pretrain", "continued_pretrain", "full_finetune", "lora", "qlora"),
+        "method": _enum(
+            "pretrain", "continued_pretrain", "full_finetune", "lora", "qlora", FINETUNE_UNSURE
+        ),
         "precision": _enum("fp32", "tf32", "fp16", "bf16", "fp8"),
         "optimizer": _enum("adamw", "adamw_8bit", "adafactor", "sgd", "lion"),
         "gradient_checkpointing": _BOOL,
@@ -126,6 +129,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "concurrent_jobs": _int("a whole number of jobs (1 to 1,000)", 1, 1000),
         "users": _int("a whole number of people (1 to 100,000)", 1, 100_000),
         "teams": _int("a whole number of teams (1 to 1,000)", 1, 1000),
+        "scheduler": _enum("slurm", "kubernetes", "none", "other"),
     },
     "hardware": {
         "accelerator": _enum(*sorted(ACCELERATORS)),
@@ -139,6 +143,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "data": _int("a whole data-parallel degree (1 to 1,000,000)", 1, 1_000_000),
         "expert": _int("a whole expert-parallel degree (1 to 10,000)", 1, 10_000),
         "zero_stage": _int("a ZeRO stage 0, 1, 2 or 3", 0, 3),
+        "context": _int("a whole context-parallel degree (1 to 64)", 1, 64),
     },
     "software": {
         "frameworks": _Field("text_list", "a list of framework names"),
@@ -158,6 +163,14 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         ),
         "checkpoints_retained": _int("a whole number of checkpoints (1 to 10,000)", 1, 10_000),
         "existing_read_gb_per_s": _num("a read rate in GB/s (0 to 1,000,000)", 0.0, 1e6),
+        "required_read_gb_per_s": _num(
+            "a read rate in GB/s (0 to 1,000,000)", 0.0, 1e6, low_open=True
+        ),
+        "checkpoint_size_gb": _num(
+            "a checkpoint size in GB (0 to 10,000,000)", 0.0, 1e7, low_open=True
+        ),
+        "existing": _enum("shared_fs", "object", "both", "none"),
+        "many_small_files": _BOOL,
     },
     "resilience": {
         "max_lost_hours": _num(
@@ -173,6 +186,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "air_gapped": _BOOL,
         "dedicated_hardware": _BOOL,
         "export_controlled": _BOOL,
+        "operations": _enum("in_house", "some", "none"),
     },
     "roadmap": {
         "runs_per_month": _num("a number of runs per month (0 to 10,000)", 0.0, 10_000.0),
@@ -373,7 +387,7 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
         )
     par = sections.get("parallelism", {})
     product = 1
-    for key in ("tensor", "pipeline", "data"):
+    for key in ("tensor", "context", "pipeline", "data"):
         value = par.get(key)
         product *= value if isinstance(value, int) else 1
     if (
@@ -382,12 +396,13 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
         and all(isinstance(par.get(k), int) for k in ("tensor", "pipeline", "data"))
     ):
         problems.append(
-            f"parallelism.data: tensor x pipeline x data must equal hardware.count "
+            f"parallelism.data: tensor x context x pipeline x data must equal hardware.count "
             f"(got {product} for {count})"
         )
     if isinstance(count, int) and product > count:
         problems.append(
-            f"parallelism: tensor x pipeline x data exceeds hardware.count (got {product} > {count})"
+            f"parallelism: tensor x context x pipeline x data exceeds hardware.count "
+            f"(got {product} > {count})"
         )
     tensor = par.get("tensor")
     if isinstance(tensor, int) and isinstance(per_node, int) and tensor > per_node:

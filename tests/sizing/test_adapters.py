@@ -117,3 +117,22 @@ def test_amd_only_is_sized_on_amd_and_says_why_others_are_left_out():
         "NVIDIA H100 SXM5 80GB: made by NVIDIA; you asked for AMD accelerators only"
         in (sized.result["excluded_accelerators"])
     )
+
+
+def test_fine_tuning_of_an_undecided_kind_is_sized_as_full_fine_tuning_and_asked():
+    """Issue 13: "we want to fine-tune, don't know if full or LoRA" must not become pre-training."""
+    today = date(2026, 12, 2)
+    method = {"method": "finetune_unsure", "not_sure": False}
+    unsure = adapters.size_answers(answers=edited_answers(method=method), today=today).result
+    full = adapters.size_answers(
+        answers=edited_answers(method={**method, "method": "full_finetune"}), today=today
+    ).result
+    lora = adapters.size_answers(
+        answers=edited_answers(method={**method, "method": "lora"}), today=today
+    ).result
+    assert unsure["memory"]["min_gpus"] == full["memory"]["min_gpus"] > lora["memory"]["min_gpus"]
+    assert unsure["compute"]["gpu_hours"] == full["compute"]["gpu_hours"]
+    used = {a["key"]: a for a in unsure["assumptions"]}
+    assert used["training.method"]["value"] == "full_finetune"
+    assert used["training.method"]["provided_by"] != "customer"
+    assert any("LoRA" in q for q in unsure["open_questions"])

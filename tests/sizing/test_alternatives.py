@@ -108,9 +108,9 @@ def test_skipping_accelerators_that_cannot_be_listed_changes_nothing_and_saves_s
     searched: list[str] = []
     sized = alternatives._sized_run
 
-    def counting(searches: Any) -> Any:
+    def counting(searches: Any, reference: Any) -> Any:
         searched.append(searches.acc.id)
-        return sized(searches)
+        return sized(searches, reference)
 
     monkeypatch.setattr(alternatives, "_sized_run", counting)
     pruned = size_dict(case, today=TODAY)["alternatives"]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sizing.engine import assumptions
-from sizing.engine.efficiency import data_parallel_units, step_cost
+from sizing.engine.efficiency import StepCostModel, data_parallel_units
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.memory import activation_bytes_per_layer, interleaving_memory_factor
 from sizing.engine.parallelism import Plan, search_plan, workload
@@ -70,7 +70,8 @@ def test_interleaving_costs_the_activation_memory_korthikanti_gives() -> None:
 def test_selective_recomputation_is_chosen_where_it_avoids_sharding_the_weights() -> None:
     # Without recomputation this layout fits only with ZeRO-3, whose weight gathers repeat
     # for every micro-batch; rebuilding the cheap activations lets ZeRO-1 fit instead.
-    plan = _plan({**LLAMA_405B, "parallelism": {"tensor": 8, "pipeline": 16}}, 16384)
+    layout = {"tensor": 8, "pipeline": 16, "context": 1}  # splitting sequences is another way
+    plan = _plan({**LLAMA_405B, "parallelism": layout}, 16384)
     assert plan.recompute == "selective"
     assert plan.zero_stage <= 2
     assert plan.fits
@@ -100,31 +101,33 @@ def test_zero_traffic_repeats_for_every_micro_batch_where_states_are_sharded() -
 
 
 def _moe_step(micro_batch: int, ep: int = 8) -> float:
-    return step_cost(
+    model = StepCostModel(
         acc=ACCELERATORS["h100-sxm"],
         precision="bf16",
         hidden=2048,
         layers=48,
         seq=4096,
         model_flops_per_token=2.2e10,
-        hardware_flops_per_token=2.2e10,
-        params_per_gpu=4e9,
         tokens_per_step=2**21,
+        top_k=8,
+        moe=True,
+        method="pretrain",
+        gpus_per_node=8,
+        nic_gbps_per_gpu=400,
+        oversubscription=1,
+        experts=128,
+        expert_params=2.7e10,
+    )
+    return model.cost(
         gpus=16,
         tp=1,
         pp=1,
         ep=ep,
         micro_batch=micro_batch,
         zero_stage=1,
-        top_k=8,
-        moe=True,
-        method="pretrain",
         recompute="none",
-        gpus_per_node=8,
-        nic_gbps_per_gpu=400,
-        oversubscription=1,
-        experts=128,
-        expert_params=2.7e10,
+        hardware_flops_per_token=2.2e10,
+        params_per_gpu=4e9,
     ).mfu
 
 
@@ -157,3 +160,53 @@ def test_the_search_tries_larger_micro_batches_where_they_help() -> None:
     }
     plan = _plan(forced, 512)
     assert plan.micro_batch_size > 1
+
+
+# A 70B full fine-tune on 32,768-token sequences: one sequence's activations fill an H100.
+LONG_CONTEXT_70B = {
+    "model": {"name": "Llama 3.1 70B"},
+    "training": {"method": "full_finetune"},
+    "data": {"tokens": 1e10},
+    "hardware": {"accelerator": "h100-sxm"},
+    "batch": {"sequence_length": 32768, "global_batch_tokens": 2**22},
+}
+
+
+def test_long_sequences_are_split_over_context_ranks_instead_of_recomputing_every_layer() -> None:
+    whole = _plan({**LONG_CONTEXT_70B, "parallelism": {"context": 1}}, 64)
+    split = _plan(LONG_CONTEXT_70B, 64)
+    assert whole.recompute == "full"
+    assert split.context > 1 and split.recompute != "full"
+    assert split.fits and split.mfu > whole.mfu * 1.1
+
+
+def test_context_ranks_keep_at_least_4096_tokens_and_short_sequences_stay_whole() -> None:
+    assert _plan(LLAMA_405B, 16384).context <= 2  # 8,192 tokens: at most two ranks
+    short = {**LONG_CONTEXT_70B, "batch": {"sequence_length": 4096, "global_batch_tokens": 2**22}}
+    assert _plan(short, 64).context == 1
+
+
+def test_the_published_nemo_405b_fp8_layout_fits_once_sequences_are_split() -> None:
+    """Megatron-Bridge 25.11, DGX-H100: TP8 PP8 CP2 on 1,024 GPUs, 8,192-token sequences."""
+    data = {
+        "model": {"name": "Llama 3.1 405B"},
+        "training": {"method": "pretrain", "precision": "fp8", "gradient_checkpointing": False},
+        "data": {"tokens": 1e12},
+        "hardware": {"accelerator": "h100-sxm"},
+        "batch": {"sequence_length": 8192, "global_batch_tokens": 4194304},
+    }
+    assert not _plan({**data, "parallelism": {"tensor": 8, "pipeline": 8, "context": 1}}, 1024).fits
+    published = _plan({**data, "parallelism": {"tensor": 8, "pipeline": 8, "context": 2}}, 1024)
+    assert published.fits and published.context == 2
+
+
+def test_context_parallel_states_are_sharded_over_data_and_context_ranks() -> None:
+    """ZeRO-3 states summed over every accelerator are the whole model, split sequences or not."""
+    r = resolve(parse_input(LONG_CONTEXT_70B), today=TODAY)
+    w = workload(r)
+    whole_model_gb = w.dense_params * w.bpp.total / 1e9
+    for context in (1, 2, 4):
+        forced = {"tensor": 8, "pipeline": 2, "context": context, "zero_stage": 3}
+        plan = _plan({**LONG_CONTEXT_70B, "parallelism": forced}, 64)
+        states = plan.memory.weights_gb + plan.memory.gradients_gb + plan.memory.optimizer_gb
+        assert states * 64 == pytest.approx(whole_model_gb)

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from sizing.engine import cluster, parse_input, size_dict
+from sizing.engine.compute import training_flops
 from sizing.engine.hardware import ACCELERATORS, AcceleratorSpec
 from sizing.engine.parallelism import any_plan_fits, workload
 from sizing.engine.resolve import resolve
@@ -35,9 +36,9 @@ def searched(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[Any], Counter[Any
     checks: Counter[Any] = Counter()
     search_plan, fits = cluster.search_plan, cluster.any_plan_fits
 
-    def counted_search(w: Any, r: Any, acc: AcceleratorSpec, gpus: int) -> Any:
+    def counted_search(w: Any, r: Any, acc: AcceleratorSpec, gpus: int, *rest: Any) -> Any:
         plans[acc.id, gpus] += 1
-        return search_plan(w, r, acc, gpus)
+        return search_plan(w, r, acc, gpus, *rest)
 
     def counted_fits(w: Any, r: Any, acc: AcceleratorSpec, gpus: int) -> bool:
         checks[acc.memory_gb, gpus] += 1
@@ -117,3 +118,93 @@ def test_the_dependence_check_sees_both_outcomes() -> None:
         r = resolve(parse_input(answers), today=TODAY)
         outcomes |= {any_plan_fits(workload(r), r, acc, g) for g in COUNTS}
     assert outcomes == {True, False}
+
+
+def test_even_node_counts_have_an_odd_part_of_at_most_seven() -> None:
+    assert [cluster.even_nodes(n) for n in (1, 5, 9, 11, 13, 15, 17, 317)] == [
+        1,
+        5,
+        10,
+        12,
+        14,
+        16,
+        20,
+        320,
+    ]
+
+
+def _timed_run(times: dict[int, float]) -> Any:
+    """A stand-in for ``Searches.run``: days from a table by GPU count, every plan fitting."""
+    w, r, acc = _small_case()
+    plan = replace(cluster.estimate_run(w, r, acc, 8, 1e20).plan, fits=True)
+    asked: list[int] = []
+
+    def run(gpus: int) -> cluster.RunEstimate:
+        asked.append(gpus)
+        return cluster.RunEstimate(
+            gpus=gpus,
+            nodes=gpus // 8,
+            plan=replace(plan, gpus=gpus),
+            compute_hours=0.0,
+            wall_clock_days=times[gpus],
+            gpu_hours=0.0,
+            resilience=None,  # type: ignore[arg-type]
+        )
+
+    run.asked = asked  # type: ignore[attr-defined]
+    return run
+
+
+def _small_case() -> tuple[Any, Any, Any]:
+    r = resolve(parse_input(json.loads(EXAMPLES[0].read_text())), today=TODAY)
+    return workload(r), r, ACCELERATORS[r.accelerator]
+
+
+def test_the_deadline_bisection_settles_on_a_count_that_splits_evenly() -> None:
+    """317 nodes (a prime) would just meet 100 / nodes <= 0.3155 days; 320 is the answer."""
+    times = {n * 8: 100.0 / n for n in range(1, 700)}
+    run = _timed_run(times)
+    est = cluster._bisect_nodes(run, 8, 256, 512, deadline_days=0.3155)
+    assert est.gpus == 320 * 8
+    assert all(cluster.even_nodes(g // 8) == g // 8 for g in run.asked)
+
+
+def test_an_alternative_sized_from_an_estimate_matches_the_full_walk_within_one_even_step() -> None:
+    """Two or three searches near the estimate instead of the walk from the memory minimum."""
+    for path in (*EXAMPLES, ROOT / "benchmarks" / "inputs" / "mixtral_8x22b_pretrain.json"):
+        data = json.loads(path.read_text())
+        out = size_dict(data, today=TODAY)
+        r0 = resolve(parse_input(data), today=TODAY)
+        if r0.count is not None:
+            continue
+        for alt in out["alternatives"]:
+            r = replace(r0, accelerator=alt["accelerator"])
+            acc = ACCELERATORS[alt["accelerator"]]
+            w = workload(r)
+            flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
+            full = cluster.size_searched(cluster.Searches(w, r, acc, flops))
+            if not full.deadline_met:
+                continue
+            assert alt["wall_clock_days"] <= r.deadline_days, (path.name, alt["accelerator"])
+            nodes = max(1, alt["gpus"] // r.gpus_per_node)
+            full_nodes = max(1, full.run.gpus // r.gpus_per_node)
+            assert nodes <= cluster.even_nodes(full_nodes + 1), (path.name, alt["accelerator"])
+
+
+@pytest.mark.parametrize(("accelerator", "estimate"), [("l40s", 59571), ("l4", 131753)])
+def test_an_alternative_that_cannot_meet_the_deadline_gets_the_knee_of_the_full_walk(
+    accelerator: str, estimate: float
+) -> None:
+    """Llama 3.1 405B on 15T tokens in 90 days: no count of 24 or 48 GB cards meets it."""
+    data = json.loads((ROOT / "benchmarks" / "inputs" / "llama31_405b_pretrain.json").read_text())
+    data["hardware"]["accelerator"] = accelerator
+    r = resolve(parse_input(data), today=TODAY)
+    acc = ACCELERATORS[accelerator]
+    w = workload(r)
+    flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
+    full = cluster.size_searched(cluster.Searches(w, r, acc, flops))
+    near_searches = cluster.Searches(w, r, acc, flops)
+    near = cluster.size_from_estimate(near_searches, estimate)
+    assert not full.deadline_met
+    assert near is not None and near.gpus == full.run.gpus
+    assert len(near_searches.runs) < 8  # the full walk searches 10 sizes and checks 13 for memory

@@ -29,6 +29,14 @@ from sizing.engine.inputs import TrainingInput
         ({"model": {"name": "no such model anywhere"}}, "model.name"),
         ({"training": "lora"}, "training"),
         ({"software": {"frameworks": "pytorch"}}, "software.frameworks"),
+        ({"parallelism": {"context": 0}}, "parallelism.context"),
+        (
+            {
+                "hardware": {"count": 64},
+                "parallelism": {"tensor": 8, "context": 2, "pipeline": 2, "data": 4},
+            },
+            "parallelism.data",
+        ),
     ],
 )
 def test_each_problem_names_its_field(data: dict[str, object], field: str) -> None:

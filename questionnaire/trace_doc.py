@@ -1,0 +1,105 @@
+"""``docs/answers.md``: what each answer field does, written from the question registry.
+
+Each field's role is declared next to it (``does=``, see ``questionnaire/roles.py``); the rules
+for engine inputs fed by several answers are ``sizing.adapters.SHARED_INPUTS``. Regenerate with
+``python manage.py answers_doc``; a test fails when the file is stale.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from questionnaire.fields import AnswerFieldMixin
+from questionnaire.questions import QUESTIONS, plain
+from questionnaire.roles import FEEDS, NOTED, REQUIREMENT, Feeds, Noted, Requirement, Role
+from sizing.adapters import SHARED_INPUTS
+
+DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "answers.md"
+
+_INTRO = """\
+# What each answer does
+
+Generated from the question registry (`questionnaire/questions.py` and the forms under
+`questionnaire/forms/`: the `does=` of each field) and the rules of `sizing/adapters.py`.
+Do not edit by hand: regenerate with `python manage.py answers_doc`
+(`python manage.py answers_doc --check` says whether it is stale; a test fails when it is).
+
+Every answer field has one of three roles (`questionnaire/roles.py`):
+
+- **{feeds}**: the answer reaches these engine inputs (`docs/engine-contract.md`) through
+  `sizing/adapters.py`; a test sizes a real answer and checks that it does.
+- **{requirement}**: the proposal repeats the answer in its section and says how the plan
+  honours it (`reports/answer_checks.py`); where the plan falls short, it asks an open question.
+- **{noted}**: the proposal repeats the answer for our engineer, with the reason it does not
+  change the sizing.
+
+"""
+
+
+def _what(role: Role) -> str:
+    if isinstance(role, Feeds):
+        inputs = ", ".join(f"`{path}`" for path in role.inputs)
+        needs = [
+            " and ".join(_given(name, value) for name, value in alt.items())
+            for alt in role.when
+            if alt
+        ]
+        return inputs + (f" (with {' or '.join(needs)})" if needs else "")
+    if isinstance(role, Requirement):
+        return role.honoured_by
+    assert isinstance(role, Noted)
+    return role.reason
+
+
+def _given(name: str, value: Any) -> str:
+    """``architecture`` = "moe" for a choice; a number (a test's sample) only names the field."""
+    return f'`{name}` = "{value}"' if isinstance(value, str) else f"`{name}`"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def fields_with_roles() -> list[tuple[str, str, str, Role | None]]:
+    """(question slug, field name, label, role) for every answer field, in registry order."""
+    rows = []
+    for question in QUESTIONS:
+        for name in question.form_class.answer_field_names():
+            field = question.form_class.base_fields[name]
+            assert isinstance(field, AnswerFieldMixin)
+            rows.append((question.slug, name, str(field.label), field.does))
+    return rows
+
+
+def answers_markdown() -> str:
+    """The whole of ``docs/answers.md``."""
+    rows = fields_with_roles()
+    counts = Counter(role.role for *_, role in rows if role is not None)
+    parts = [
+        _INTRO.format(feeds=FEEDS, requirement=REQUIREMENT, noted=NOTED),
+        f"{len(rows)} answer fields: {counts[FEEDS]} feed the engine, {counts[REQUIREMENT]} "
+        f"{REQUIREMENT}s, {counts[NOTED]} {NOTED}. Every question also has “not sure yet” and "
+        "a free-text note, which the proposal shows under “Your answers” and our engineer "
+        "reads.\n",
+    ]
+    for question in QUESTIONS:
+        parts.append(f"\n## {question.number}. {plain(question.title)}\n\n")
+        parts.append("| Field | Answer | Role | What it does |\n| --- | --- | --- | --- |\n")
+        for slug, name, label, role in rows:
+            if slug != question.slug:
+                continue
+            kind = role.role if role is not None else "**none**"
+            what = _what(role) if role is not None else ""
+            parts.append(f"| `{slug}.{name}` | {_cell(label)} | {kind} | {_cell(what)} |\n")
+    parts.append(
+        "\n## Engine inputs fed by more than one answer\n\n"
+        "Each has a stated rule. Where the answers can disagree, the proposal asks an open "
+        "question naming both answers and says what the sizing used.\n\n"
+        "| Engine input | Answers | Rule |\n| --- | --- | --- |\n"
+    )
+    for shared in SHARED_INPUTS:
+        answers = ", ".join(f"`{answer}`" for answer in shared.answers)
+        parts.append(f"| `{shared.path}` | {answers} | {_cell(shared.rule)} |\n")
+    return "".join(parts)
