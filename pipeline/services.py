@@ -37,6 +37,7 @@ from questionnaire.models import Submission
 from questionnaire.services import START_PIPELINE_TASK
 from reports import document
 from reports.fetcher import BlockedResource
+from reports.proposal_check import describe_findings
 from sizing import adapters
 
 logger = logging.getLogger(__name__)
@@ -191,6 +192,10 @@ def _render(proposal: Proposal) -> Outcome:
         rendered = document.render_data(proposal_data(proposal.recommendation))
     except BlockedResource as exc:
         raise Refusal(f"The proposal asked for a blocked resource: {exc}") from exc
+    if rendered.findings:
+        # The same answers render the same proposal: a retry would find the same, so the row
+        # fails at once with the findings for staff (who re-run it once the wording is fixed).
+        raise Refusal(describe_findings(rendered.findings))
     inject_test_fault("store", reference)
     name = _store_pdf(proposal, rendered.pdf)
     return Outcome(

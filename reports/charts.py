@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from sizing.engine.numbers import format_count
+from sizing.engine.numbers import format_count, format_days, format_quantity
 
 WIDTH, HEIGHT = 640, 300
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 24, 50
@@ -195,7 +195,7 @@ def timeline_chart(
                 _text(
                     x_of(gpus),
                     y_of(days) - 10,
-                    f"recommended: {_short(days)} d",
+                    f"recommended: {format_days(days)}",
                     size=10,
                     weight="bold",
                 )
@@ -207,7 +207,7 @@ def timeline_chart(
             _text(
                 left + 4,
                 y - 5,
-                f"deadline: {_short(deadline_days)} days",
+                f"deadline: {format_days(deadline_days)}",
                 anchor="start",
                 size=10,
                 cls="deadline",
@@ -247,7 +247,7 @@ def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> 
     legend_y = top + bar_h + 44
     lx = left
     for i, (name, value) in enumerate(items):
-        label = f"{name.replace('_', ' ')} {_short(value)} GB"
+        label = f"{name.replace('_', ' ')} {format_quantity(float(f'{value:.3g}'), 'GB')}"
         parts.append(_rect(lx, legend_y - 9, 10, 10, PALETTE[i % len(PALETTE)]))
         parts.append(_text(lx + 14, legend_y, label, anchor="start", size=10))
         lx += 24 + 6.2 * len(label)

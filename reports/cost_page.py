@@ -10,9 +10,9 @@ from datetime import date
 from typing import Any
 
 from reports import charts
-from sizing.engine.numbers import NO_VALUE, format_money, format_money_short, format_number
+from reports.summary import owned_by_year
+from sizing.engine.numbers import NO_VALUE, format_money, format_money_short
 from sizing.engine.vocabulary import (
-    BOM_ITEMS,
     CONSTANTS,
     RULES,
     describe_price,
@@ -44,20 +44,26 @@ def _euro_note(result: StoredResult) -> str:
 
 
 def _rule_words(result: StoredResult, rule: str) -> str:
-    """A rule in words; where it runs is named by the answer ("on premises")."""
+    """A rule in words; where it runs is named by the answer ("only on premises")."""
     place = result.cost_location_rule
     if rule == "location" and place:
-        return in_sentence(value_words("deployment.location", place))
+        return "only " + in_sentence(value_words("deployment.location", place))
     return RULES.get(rule, rule)
 
 
 def _status(result: StoredResult, option: CostOption) -> str:
+    """Why an option is or is not the recommendation, in a few words."""
+    best = result.recommended_cost
     if option.recommended:
         return "recommended"
     if option.total_usd is None:
         return f"not priced: {option.not_priced}" if option.not_priced else "not priced"
     if option.ruled_out_by:
-        return "ruled out: " + "; ".join(_rule_words(result, r) for r in option.ruled_out_by)
+        return "ruled out by your rules: " + "; ".join(
+            _rule_words(result, r) for r in option.ruled_out_by
+        )
+    if best is not None and best.total_usd is not None and option.total_usd > best.total_usd:
+        return f"{format_money_short(option.total_usd - best.total_usd)} more"
     return ""
 
 
@@ -80,14 +86,19 @@ def _options(result: StoredResult) -> list[dict[str, Any]]:
     ]
 
 
-def _split(best: CostOption) -> list[tuple[str, str]]:
-    rows = [
-        ("Spent up front (hardware)", format_money(best.capex_usd or 0.0)),
-        ("Running costs", format_money(best.running_usd)),
-        ("Total", format_money(best.total_usd)),
-    ]
-    years = [(f"Year {i}", format_money(v)) for i, v in enumerate(best.by_year_usd, start=1)]
-    return rows[:2] + years + rows[2:]
+def _split(result: StoredResult, best: CostOption) -> list[tuple[str, str]]:
+    """The recommended option year by year, then its total."""
+    owned = owned_by_year(result) if best.capex_usd else ()
+    rows = []
+    for year, amount in enumerate(best.by_year_usd, start=1):
+        label = f"Year {year}"
+        if year == 1 and best.capex_usd:
+            label += " (includes the purchase)"
+        elif 1 < year <= len(owned) and owned[year - 1] > owned[year - 2]:
+            label += f" (includes {owned[year - 1] - owned[year - 2]:,} more accelerators)"
+        rows.append((label, format_money(amount)))
+    rows.append(("Total", format_money(best.total_usd)))
+    return rows
 
 
 def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
@@ -108,21 +119,6 @@ def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
                 "at_low": format_money(item.get("total_low_usd")),
                 "at_high": format_money(item.get("total_high_usd")),
                 "note": f"then {flips[0].lower()} is cheaper" if flips else "",
-            }
-        )
-    return rows
-
-
-def _bill(result: StoredResult) -> list[dict[str, str]]:
-    rows = []
-    for line in result.bill_of_materials:
-        item = str(line.get("item") or "")
-        rows.append(
-            {
-                "label": BOM_ITEMS.get(item, item),
-                "quantity": format_number(round(float(line.get("quantity") or 0), 1)),
-                "unit": format_money(line.get("unit_usd")),
-                "total": format_money(line.get("total_usd")),
             }
         )
     return rows
@@ -151,10 +147,10 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "total": format_money(best.total_usd) if best else NO_VALUE,
         "range": _range(best.low_usd, best.high_usd) if best else NO_VALUE,
         "euro": _euro_note(result),
-        "split": _split(best) if best else [],
+        "split": _split(result, best) if best else [],
+        "capex": format_money(best.capex_usd) if best and best.capex_usd else "",
+        "running": format_money(best.running_usd) if best else "",
         "sensitivity": _sensitivity(result),
         "options": _options(result),
         "chart": chart,
-        "bill": _bill(result),
-        "bill_option": result.option_label(result.bill_of_materials_option),
     }

@@ -41,11 +41,115 @@ DEMO_FORM_DATA: dict[str, dict[str, Any]] = {
 }
 
 
-def demo_answers() -> dict[str, Any]:
-    """The stored answer shape for the registry's example of every question."""
+# Three more customers, each a change to the demo's form data, so the proposal is looked at (and
+# checked) for a plan on one node, a large mixture-of-experts run and a sovereign fine-tune.
+SCENARIOS: dict[str, dict[str, dict[str, Any]]] = {
+    # A start-up fine-tunes an 8B model with LoRA in the cloud: one node, no fabric.
+    "lora-one-node": {
+        "model": {"model_name": "Llama 3.1 8B", "architecture": "dense", "total_params": "8B"},
+        "method": {"method": "lora", "phases": "1", "experiments": "20"},
+        "data": {
+            "dataset_size": "400,000 documents",
+            "dataset_unit": "samples",
+            "modality": "text",
+            "tokens_per_sample": "1,500",
+            "epochs": "3",
+            "annual_growth_pct": "50 %",
+        },
+        "timeline": {"run_time_hours": "12 hours", "runs_per_month": "10"},
+        "teams": {"teams": "1", "concurrent_jobs": "1", "scheduler": "none"},
+        "software": {
+            "frameworks": ["pytorch", "huggingface"],
+            "custom_kernels": "no",
+            "containers": "yes",
+            "accelerator_vendor": "no_preference",
+        },
+        "deployment": {"location": "cloud", "dedicated": "no", "internet": "full"},
+        "roadmap": {
+            "future_runs_per_month": "10",
+            "future_hours_per_run": "12 hours",
+            "annual_growth_pct": "50 %",
+            "budget_years": "2",
+            "operations": "none",
+        },
+    },
+    # A lab pre-trains a 141B mixture-of-experts model on 2 trillion tokens in a rented hall.
+    "moe-pretrain": {
+        "model": {"model_name": "Mixtral 8x22B", "architecture": "moe", "total_params": "141B"},
+        "method": {"method": "pretrain", "phases": "1", "experiments": "1"},
+        "data": {
+            "dataset_size": "2T tokens",
+            "dataset_unit": "tokens",
+            "modality": "text",
+            "epochs": "1",
+            "annual_growth_pct": "100 %",
+        },
+        "timeline": {"run_time_hours": "60 days", "runs_per_month": "1"},
+        "teams": {"teams": "3", "concurrent_jobs": "1", "scheduler": "slurm"},
+        "software": {
+            "frameworks": ["pytorch", "megatron"],
+            "custom_kernels": "yes",
+            "containers": "yes",
+            "accelerator_vendor": "nvidia_only",
+        },
+        "deployment": {"location": "colocation", "dedicated": "yes", "internet": "restricted"},
+        "roadmap": {
+            "future_runs_per_month": "0.5",
+            "future_hours_per_run": "60 days",
+            "annual_growth_pct": "100 %",
+            "budget_years": "3",
+            "operations": "in_house",
+        },
+    },
+    # A bank fine-tunes a 14B model on premises in the EU, air-gapped, AMD allowed.
+    "sovereign-eu": {
+        "model": {"model_name": "Qwen2.5 14B", "architecture": "dense", "total_params": "14B"},
+        "method": {"method": "full_finetune", "phases": "2", "experiments": "6"},
+        "data": {
+            "dataset_size": "20B tokens",
+            "dataset_unit": "tokens",
+            "modality": "text",
+            "epochs": "2",
+            "annual_growth_pct": "20 %",
+        },
+        "timeline": {"run_time_hours": "5 days", "runs_per_month": "2"},
+        "teams": {"teams": "2", "concurrent_jobs": "2", "scheduler": "kubernetes"},
+        "software": {
+            "frameworks": ["pytorch", "deepspeed"],
+            "custom_kernels": "no",
+            "containers": "yes",
+            "accelerator_vendor": "amd_ok",
+        },
+        "deployment": {
+            "location": "on_premises",
+            "data_residency": "EU only",
+            "encryption": ["at_rest", "in_transit"],
+            "dedicated": "yes",
+            "internet": "none",
+        },
+        "roadmap": {
+            "future_runs_per_month": "2",
+            "future_hours_per_run": "5 days",
+            "annual_growth_pct": "20 %",
+            "budget_years": "4",
+            "operations": "some",
+        },
+    },
+}
+
+
+def demo_answers(scenario: str = "") -> dict[str, Any]:
+    """The stored answer shape for the registry's example of every question: the demo's, or one
+    of the ``SCENARIOS`` (each question it names replaces the demo's answer whole)."""
+    return answers_from({**DEMO_FORM_DATA, **(SCENARIOS[scenario] if scenario else {})})
+
+
+def answers_from(form_data: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Stored answers from form data by question slug (the registry's example where missing),
+    validated by each question's own form."""
     answers = {}
     for question in QUESTIONS:
-        form = question.form_class(data=DEMO_FORM_DATA.get(question.slug, question.example.data))
+        form = question.form_class(data=form_data.get(question.slug, question.example.data))
         if not form.is_valid():
             raise ValueError(f"the example of question {question.slug} is invalid: {form.errors}")
         answers[question.slug] = form.to_answer()

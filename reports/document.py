@@ -10,16 +10,21 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template, render_to_string
 from weasyprint import HTML
 from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
 from questionnaire.questions import answered_questions
 from reports import answer_trace, charts, wording
+from reports.bill import bill_of_materials
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
+from reports.method import method_rows
+from reports.proposal_check import Finding, check_proposal
+from reports.summary import executive_summary
 from sizing.engine.numbers import (
     NO_VALUE,
     format_money,
@@ -36,6 +41,8 @@ from sizing.results import StoredResult, read_result
 class RenderedPdf:
     pdf: bytes
     page_count: int
+    # What the proposal checker found (``reports.proposal_check``); empty for a clean proposal.
+    findings: tuple[Finding, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -57,20 +64,29 @@ class ProposalData:
     overrides: dict[str, Any] = field(default_factory=dict)
 
 
+def render_html(data: ProposalData) -> str:
+    """The proposal as HTML: the body first, then the glossary of the terms the body uses."""
+    context = build_context(data)
+    # The glossary explains the words we wrote, not those of the answers quoted in Appendix C.
+    body = render_to_string("reports/proposal.html", {**context, "glossary": None, "answers": []})
+    return render_to_string("reports/proposal.html", {**context, "glossary": glossary_for(body)})
+
+
 def render_data(data: ProposalData) -> RenderedPdf:
-    html = render_to_string("reports/proposal.html", build_context(data))
-    return html_to_pdf(html)
+    return html_to_pdf(render_html(data))
 
 
 def html_to_pdf(html: str) -> RenderedPdf:
-    """Lay out HTML as a PDF with the locked-down fetcher; a blocked URL raises BlockedResource."""
+    """Lay out HTML as a PDF with the locked-down fetcher and check what was laid out; a blocked
+    URL raises BlockedResource."""
     fetcher = ProposalURLFetcher()
     try:
         document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render()
         pdf = document.write_pdf()
     except FatalURLFetchingError as exc:  # a BaseException: turn it into an ordinary error
         raise BlockedResource(str(exc)) from None
-    return RenderedPdf(pdf=pdf, page_count=len(document.pages))
+    findings = tuple(check_proposal(html=html, pages=document.pages))
+    return RenderedPdf(pdf=pdf, page_count=len(document.pages), findings=findings)
 
 
 # --- context ----------------------------------------------------------------------------------
@@ -161,8 +177,8 @@ AREAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "training.lora_rank",
         ),
     ),
-    ("parallelism", "Parallelism plan", ("parallelism", "batch.global_batch_tokens")),
-    ("cluster", "Cluster and concurrency", ("hardware", "schedule.concurrent_jobs")),
+    ("parallelism", "How the work is split", ("parallelism", "batch.global_batch_tokens")),
+    ("cluster", "Accelerators and servers", ("hardware", "schedule.concurrent_jobs")),
     ("network", "Network", ("network",)),
     (
         "storage",
@@ -177,15 +193,26 @@ AREAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "storage",
         ),
     ),
-    ("hosts", "CPU and RAM", ("data.preprocessing", "data.modality")),
+    ("hosts", "CPU and RAM", ("data.preprocessing",)),
     (
         "resilience",
-        "Checkpointing and resilience",
+        "Checkpoints and failures",
         ("resilience", "storage.checkpoint_minutes_max"),
     ),
-    ("deployment", "Deployment and security", ("deployment", "software")),
-    ("cost", "Cost", ("roadmap", "prices")),
+    ("deployment", "Where it runs, power and security", ("deployment", "software")),
 )
+# The answers behind the cost chapter (told back there, like an area's).
+COST_FIELDS = ("roadmap", "prices")
+
+
+def _told_partial(key: str) -> str:
+    """The "what you told us" partial of an area, when one exists (``reports/told/<key>.html``)."""
+    name = f"reports/told/{key}.html"
+    try:
+        get_template(name)
+    except TemplateDoesNotExist:
+        return ""
+    return name
 
 
 def build_context(data: ProposalData) -> dict[str, Any]:
@@ -193,53 +220,59 @@ def build_context(data: ProposalData) -> dict[str, Any]:
     sources = data.input_sources
     sections = []
     for key, title, fields in AREAS:
+        figures = figure_rows(key, dict(result.section(key)))
+        if key == "cluster":
+            figures += figure_rows("concurrency", dict(result.section("concurrency")))
         sections.append(
             {
                 "key": key,
                 "anchor": f"area-{key}",
                 "title": title,
                 "told": input_rows(data.engine_input, fields, sources),
+                "told_partial": _told_partial(key),
                 "recommend": wording.recommendation_sentence(key, result),
                 "why": wording.why_sentences(key, result),
-                "figures": figure_rows(key, dict(result.section(key)))
-                + (
-                    figure_rows("concurrency", dict(result.section("concurrency")))
-                    if key == "cluster"
-                    else []
-                ),
+                "figures": figures,
                 "chart": _chart_for(key, result, data.engine_input),
                 "told_answers": answer_trace.told_lines(key, data.answers, result),
             }
         )
-    assumptions = wording.assumption_rows(result, sources)
     return {
         "data": data,
         "headline": headline(result),
-        "drivers": result.drivers[:3],
+        "summary": executive_summary(result),
         "sections": sections,
         "cost": cost_page(result),
-        "alternatives": [
-            {
-                **a,
-                "run_cost_text": "not priced"
-                if a.get("run_cost_usd") is None
-                else format_money(a.get("run_cost_usd")),
-                "price_unconfirmed": a.get("run_cost_usd") is not None
-                and a.get("price_confirmed") is False,
-            }
-            for a in result.alternatives
-        ][:6],
+        "cost_told": input_rows(data.engine_input, COST_FIELDS, sources),
+        # The cost chapter's answers the engine input does not carry (question 15).
+        "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
+        "cost_reasons": list(result.cost_reasons[2:]),
+        "bill": bill_of_materials(result),
+        "accelerator_choice": wording.accelerator_choice(result),
+        "alternatives": wording.alternative_rows(result),
         "excluded_accelerators": result.excluded_accelerators,
-        "answers": answered_questions(data.answers),
-        "assumptions": assumptions,
+        "assumptions": wording.assumption_rows(result, sources),
+        "prices": wording.price_rows(result),
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),
-        "risks": result.risks,
+        "risks": wording.risk_rows(result),
         "warnings": result.warnings,
-        "glossary": sorted(GLOSSARY.values(), key=lambda term: term.name.lower()),
-        "sources": wording.source_rows(result),
+        "method": method_rows(result, data.engine_input),
+        "answers": answered_questions(data.answers),
     }
+
+
+def glossary_for(html: str) -> list[Any]:
+    """The glossary terms the proposal uses (by the first word or words of the term's name)."""
+    text = html.lower()
+    used = []
+    for term in GLOSSARY.values():
+        names = [n.strip().lower() for n in term.name.replace(")", "").split("(")]
+        names += [n.strip() for n in names[0].split(" and ")] if " and " in names[0] else []
+        if any(n and n in text for n in names):
+            used.append(term)
+    return sorted(used, key=lambda term: term.name.lower())
 
 
 def _chart_for(key: str, result: StoredResult, engine_input: dict[str, Any]):
@@ -253,18 +286,5 @@ def _chart_for(key: str, result: StoredResult, engine_input: dict[str, Any]):
         memory = result.section("memory")
         return charts.memory_chart(
             memory.get("breakdown_gb") or {}, usable_gb=memory.get("usable_gpu_gb")
-        )
-    if key == "storage":
-        storage = result.section("storage")
-        bars = [
-            charts.Bar("Training data read", storage.get("read_gb_per_s")),
-            charts.Bar(
-                "Checkpoint write", storage.get("checkpoint_write_gb_per_s"), charts.PALETTE[1]
-            ),
-        ]
-        return charts.bar_chart(
-            [b for b in bars if b.value is not None],
-            unit="GB/s",
-            title="Storage throughput needed",
         )
     return ""

@@ -6,57 +6,84 @@ one formatter (``sizing.engine.numbers``); this module only chooses which fields
 
 from typing import Any
 
-from sizing.engine.numbers import format_percent, format_quantity
+from sizing.engine.numbers import (
+    format_number,
+    format_percent,
+    format_quantity,
+    format_range,
+    format_times,
+)
 from sizing.engine.vocabulary import OUTPUT_VALUES, SHARES, SOURCES, describe_value, input_term
 from sizing.engine.vocabulary import output_label_and_unit as label_and_unit
 
-# Fields that have a sentence, a chart or a table of their own elsewhere in the proposal.
-HIDDEN = {
-    "notes",
-    "reason",
-    "forced",
-    "accelerator",
-    "concurrent_jobs",
-    "reasons",
-    "security_measures",
-    "tiers",
-    "price_sources",
-    "options",
-    "rationale",
-    "small_files_advice",
-    "explanation",
-    "summary",
-    "basis",
-    # cost: the cost page shows these in sentences and tables of their own
-    "recommended_option",
-    "years",
-    "region",
-    "capex_usd",
-    "running_usd",
-    "bill_of_materials_option",
+# The figures each area shows in its table, in order; the rest of a section stays in the stored
+# result (and the staff pages). Sentences, charts and tables of their own cover the others.
+KEY_FIGURES: dict[str, tuple[str, ...]] = {
+    "compute": (
+        "gpu_hours",
+        "all_experiments_gpu_hours",
+        "training_flops",
+        "peak_tflops",
+        "assumed_mfu",
+        "tokens_per_s",
+    ),
+    "memory": ("per_gpu_gb", "usable_gpu_gb", "min_gpus"),
+    "parallelism": (),  # the recommendation's sentence names every split
+    "cluster": ("gpus", "nodes", "gpus_per_node", "gpus_per_job", "spare_nodes"),
+    "concurrency": ("full_size_runs", "scheduler"),
+    "network": ("scale_out_gbps_per_node_needed", "nic_gbps", "nics_per_node", "step_time_s"),
+    "storage": (
+        "dataset_capacity_tb",
+        "checkpoint_size_gb",
+        "checkpoints_retained",
+        "checkpoint_capacity_tb",
+        "total_capacity_tb",
+        "read_gb_per_s",
+        "checkpoint_write_gb_per_s",
+    ),
+    "hosts": ("cpu_cores_per_node", "ram_gb_per_node", "local_nvme_tb_per_node", "pcie_generation"),
+    "resilience": (
+        "checkpoint_interval_hours",
+        "job_mtbf_hours",
+        "expected_interruptions",
+        "expected_lost_hours",
+        "spare_nodes",
+    ),
+    "deployment": (
+        "facility_power_kw",
+        "facility_power_with_pue_kw",
+        "racks",
+        "nodes_per_rack",
+        "rack_power_kw",
+    ),
 }
+# Counts of things shown with their noun, so "1 nodes" can never be written.
+_RATES = {"expected_interruptions": ("interruption", "run")}
+
+
+def accelerator_hours(value: float, pair: tuple[float, float] | None = None) -> str:
+    """Accelerator-hours, with their range: "153,776 accelerator-hours (110,000–180,000)"; a
+    tiny run in accelerator-minutes ("16 accelerator-minutes (6–41)")."""
+    unit, scale = ("accelerator-hours", 1) if value >= 1 else ("accelerator-minutes", 60)
+    text = f"{format_number(round(value * scale) if scale > 1 else value)} {unit}"
+    if pair:
+        text += f" ({format_range(pair[0] * scale, pair[1] * scale)})"
+    return text
 
 
 def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
-    """The scalar figures of one result section as (label, formatted value) rows."""
+    """The key figures of one result section as (label, formatted value) rows."""
     rows = []
-    for name, value in section.items():
-        if name in HIDDEN or value is None:
-            continue
-        if isinstance(value, dict):
-            if area == "cost":
-                continue  # the options have their own table
-            for part, part_value in value.items():
-                if isinstance(part_value, int | float) and not isinstance(part_value, bool):
-                    label, unit = label_and_unit(name)
-                    rows.append(
-                        (f"{label}: {part.replace('_', ' ')}", format_quantity(part_value, unit))
-                    )
-            continue
-        if isinstance(value, list | tuple):
+    for name in KEY_FIGURES.get(area, ()):
+        value = section.get(name)
+        if value is None or isinstance(value, dict | list | tuple):
             continue
         label, unit = label_and_unit(name)
-        if name in SHARES and isinstance(value, int | float):
+        if name.endswith("gpu_hours") and isinstance(value, int | float):
+            rows.append((label, accelerator_hours(value)))
+        elif name in _RATES and isinstance(value, int | float):
+            rows.append((label, format_times(value, *_RATES[name])))
+        elif name in SHARES and isinstance(value, int | float):
             rows.append((label, format_percent(value)))
         elif name in OUTPUT_VALUES:
             rows.append((label, OUTPUT_VALUES[name].get(str(value), str(value))))

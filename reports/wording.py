@@ -7,19 +7,22 @@ ever passes through here as data and is autoescaped by the template.
 
 from typing import Any
 
+from reports.figures import accelerator_hours
 from sizing.engine.numbers import (
     format_count,
+    format_days,
+    format_days_range,
     format_money,
+    format_money_short,
     format_number,
     format_percent,
     format_quantity,
     format_range,
+    format_times,
 )
 from sizing.engine.vocabulary import (
     REGIONS,
-    VALUES,
     describe_value,
-    in_sentence,
     input_term,
 )
 from sizing.results import StoredResult
@@ -54,10 +57,18 @@ def gpus_needed(result: StoredResult) -> str:
 
 def days_with_range(result: StoredResult) -> str:
     """ "about 12.3 days (9.1–16 days)" for one run on the recommended cluster."""
-    return (
-        f"about {format_number(result.wall_clock_days)} days"
-        f"{_in_brackets(result.wall_clock_days_range, 'days')}"
+    return f"about {format_days(result.wall_clock_days or 0)}" + (
+        f" ({format_days_range(*pair)})" if (pair := result.wall_clock_days_range) else ""
     )
+
+
+# Where the cluster runs (``deployment.recommended_model``), as the end of "Run it …".
+_WHERE = {
+    "on_prem": "on your own premises",
+    "colocation": "in a rented data centre (colocation)",
+    "cloud": "in the cloud",
+    "hybrid": "partly on hardware you own and partly in the cloud",
+}
 
 
 def recommendation_sentence(area: str, result: StoredResult) -> str:
@@ -65,8 +76,9 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     accelerator = result.accelerator_name or "accelerators"
     if area == "compute":
         return (
-            f"One training run needs about {format_number(result.gpu_hours)} accelerator-hours"
-            f"{_in_brackets(result.gpu_hours_range)} on {accelerator}, which takes "
+            f"One training run needs about "
+            f"{accelerator_hours(result.gpu_hours or 0, result.gpu_hours_range)} on {accelerator}, "
+            "which takes "
             f"{days_with_range(result)} on the recommended cluster."
         )
     if area == "memory":
@@ -109,12 +121,21 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch." + recompute
         )
     if area == "cluster":
+        nodes = result.nodes or 0
         return (
-            f"{format_number(result.gpus)} × {accelerator} in {format_number(result.nodes)} "
-            f"nodes of {format_number(result.gpus_per_node)}{gpus_needed(result)}."
+            f"{format_number(result.gpus)} × {accelerator} in {format_number(nodes)} "
+            f"{'node' if nodes == 1 else 'nodes'} of {format_number(result.gpus_per_node)}"
+            f"{gpus_needed(result)}."
         )
     if area == "network":
         network = result.section("network")
+        if (result.nodes or 0) <= 1:
+            return "No network between servers is needed: the run fits in one server."
+        if not network.get("nic_gbps"):
+            return (
+                "No fast network between servers is needed for training: each run fits in "
+                "one server. An ordinary data-centre network links the servers to storage."
+            )
         return (
             f"{network.get('technology') or 'A high-speed network'} with "
             f"{format_number(network.get('nics_per_node'))} × "
@@ -137,21 +158,24 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         )
     if area == "resilience":
         resilience = result.section("resilience")
-        return (
-            f"Save a checkpoint every "
-            f"{format_number(resilience.get('checkpoint_interval_hours'))} hours; expect about "
-            f"{format_number(resilience.get('expected_interruptions'))} interruptions per run."
+        interval = resilience.get("checkpoint_interval_hours")
+        interruptions = resilience.get("expected_interruptions")
+        return f"Save a checkpoint every {format_quantity(interval, 'h')}" + (
+            f"; expect {format_times(interruptions, 'interruption', 'run')}."
+            if isinstance(interruptions, int | float)
+            else "."
         )
     if area == "deployment":
         model = str(result.section("deployment").get("recommended_model") or "")
-        words = VALUES["deployment.location"].get(model)
-        return f"Recommended way to run it: {in_sentence(words) if words else 'to be agreed'}."
+        words = _WHERE.get(model)
+        return f"Run it {words}." if words else "Where it runs is to be agreed."
     if area == "cost":
         best = result.recommended_cost
         if best is None:
             return "No option your rules allow has a public price yet; we will quote it."
         return (
-            f"{best.label}: about {format_money(best.total_usd)} over {result.years} years, "
+            f"{best.label}: about {format_money(best.total_usd)} over "
+            f"{result.years} {'year' if result.years == 1 else 'years'}, "
             f"likely between {format_money(best.low_usd)} and {format_money(best.high_usd)}."
         )
     return ""
@@ -172,8 +196,8 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
         deadline = result.deadline_days
         if deadline:
             reasons.append(
-                f"The cluster is sized to finish within your {format_number(deadline)}-day "
-                "deadline."
+                f"The cluster is sized to finish a run within your deadline of "
+                f"{format_days(deadline)}."
             )
         sure = result.confidence
         if sure and sure.summary:
@@ -216,7 +240,9 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
     marked where the customer told us they were not sure, those first."""
     rows = []
     for item in result.assumptions:
-        if item.provided_by == "customer":
+        # The customer's answers are told back in their area; engine constants go to the
+        # method appendix; prices have their own table.
+        if item.provided_by in ("customer", "default") or item.key.startswith("prices."):
             continue
         rows.append(
             {
@@ -229,8 +255,32 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
                 "unusable": sources.get(item.key) == "unusable",
             }
         )
+    rows = _model_shape_in_one_row(rows)
     rows.sort(key=lambda row: not row["not_sure"])
     return rows
+
+
+_SHAPE = (
+    "model.layers",
+    "model.hidden_size",
+    "model.attention_heads",
+    "model.kv_heads",
+    "model.ffn_hidden_size",
+)
+
+
+def _model_shape_in_one_row(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The model's shape (layers, widths, heads), read from one catalog entry, as one row."""
+    shape = [row for row in rows if row["key"] in _SHAPE]
+    if len(shape) < 2 or len({row["source"] for row in shape}) != 1:
+        return rows
+    merged = {
+        **shape[0],
+        "key": "model.shape",
+        "label": "Model shape",
+        "value": ", ".join(f"{row['label'].lower()} {row['value']}" for row in shape),
+    }
+    return [merged] + [row for row in rows if row["key"] not in _SHAPE]
 
 
 def source_rows(result: StoredResult) -> list[str]:
@@ -249,3 +299,109 @@ def source_rows(result: StoredResult) -> list[str]:
         )
         seen.setdefault(text, None)
     return list(seen)
+
+
+def price_rows(result: StoredResult) -> list[dict[str, str]]:
+    """Each price the cost rests on: what, the value, how firm, as of when and where from."""
+    rows = []
+    for price in result.price_sources:
+        region = REGIONS.get(str(price.get("region") or ""), "")
+        rows.append(
+            {
+                "item": str(price.get("item") or ""),
+                "value": str(price.get("value") or ""),
+                "flag": str(price.get("flag") or ""),
+                "as_of": "; ".join(str(v) for v in (price.get("as_of"), region) if v),
+                "source": str(price.get("source") or ""),
+            }
+        )
+    return rows
+
+
+def risk_rows(result: StoredResult) -> list[dict[str, str]]:
+    """Each risk with what lowers it: the engine's risks ("risk: what to do"), then the plan's
+    own (a range past the deadline, prices still to confirm)."""
+    rows = []
+    for risk in result.risks:
+        what, _, lower = risk.partition(": ")
+        rows.append({"risk": what[:1].upper() + what[1:], "lower": lower[:1].upper() + lower[1:]})
+    days = result.wall_clock_days_range
+    deadline = result.deadline_days
+    if days and deadline and days[1] > deadline:
+        more = result.gpus_range[1] if result.gpus_range else None
+        rows.append(
+            {
+                "risk": f"A run may take up to {format_days(days[1])}, past "
+                f"your deadline of {format_days(deadline)}, if it runs as slowly as the "
+                "slowest published runs like it",
+                "lower": (
+                    f"Plan for up to {format_count(more)} accelerators, or measure the speed "
+                    "in a short trial run before committing"
+                    if more and more > (result.gpus_per_job or 0)
+                    else "Measure the speed in a short trial run before committing"
+                ),
+            }
+        )
+    estimates = [p for p in result.price_sources if "estimate" in str(p.get("flag") or "")]
+    if estimates:
+        rows.append(
+            {
+                "risk": f"{len(estimates)} of the prices are our estimates, not published prices",
+                "lower": "Our quotation replaces them with firm prices before you commit",
+            }
+        )
+    return rows
+
+
+def accelerator_choice(result: StoredResult) -> str:
+    """Why this accelerator, in one sentence: the customer's choice or our default."""
+    chosen = next((a for a in result.assumptions if a.key == "hardware.accelerator"), None)
+    name = result.accelerator_name
+    if chosen is None or chosen.provided_by == "customer":
+        return f"You asked for {name}; the others below are for comparison."
+    return (
+        f"We sized {name}, the most widely offered training accelerator of the makers you "
+        "allow. The others below would also do the job; one that is cheaper or faster is "
+        "worth a quotation if you can get it."
+    )
+
+
+def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
+    """The recommended accelerator first, then up to six others, each against it."""
+    ours_cost, ours_days = result.one_run_cloud_usd, result.wall_clock_days
+    rows = [
+        {
+            "name": result.accelerator_name,
+            "gpus": format_count(result.gpus_per_job or 0),
+            "nodes": format_count(result.nodes or 0),
+            "days": format_days(ours_days or 0),
+            "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
+            "note": "recommended",
+            "recommended": True,
+        }
+    ]
+    for alt in list(result.alternatives)[:6]:
+        cost = alt.get("run_cost_usd")
+        days = float(alt.get("wall_clock_days") or 0)
+        notes = []
+        if cost is not None and ours_cost is not None:
+            diff = float(cost) - ours_cost
+            notes.append(f"{format_money_short(abs(diff))} {'more' if diff > 0 else 'less'} a run")
+        if ours_days:
+            gap = days - ours_days
+            if abs(gap) * 24 >= 1:
+                notes.append(f"{format_days(abs(gap))} {'slower' if gap > 0 else 'faster'}")
+        if cost is not None and alt.get("price_confirmed") is False:
+            notes.append("price not confirmed")
+        rows.append(
+            {
+                "name": str(alt.get("name") or alt.get("accelerator") or ""),
+                "gpus": format_count(int(alt.get("gpus") or 0)),
+                "nodes": format_count(int(alt.get("nodes") or 0)),
+                "days": format_days(days),
+                "cost": "not priced" if cost is None else format_money_short(cost),
+                "note": "; ".join(notes),
+                "recommended": False,
+            }
+        )
+    return rows

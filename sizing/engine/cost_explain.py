@@ -24,7 +24,7 @@ from .cost_options import (
 )
 from .cost_usage import MONTHS_PER_YEAR, UTILISATION, Usage
 from .hardware import AcceleratorSpec
-from .numbers import format_count, format_money, format_percent
+from .numbers import format_count, format_hours, format_money, format_percent, format_times
 from .price_set import PriceSet
 from .resolve import Resolved
 from .vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence
@@ -55,7 +55,9 @@ class ExplainInput:
 
 
 def _name(option: str) -> str:
-    return in_sentence(COST_OPTIONS[option])
+    """An option's name inside a sentence, quoted so its comma reads as part of the name:
+    “buy, in your own data centre”."""
+    return f"“{in_sentence(COST_OPTIONS[option])}”"
 
 
 def _hours(value: float) -> str:
@@ -132,6 +134,13 @@ def _plural(count: float, word: str) -> str:
     return f"{format_count(count)} {word}{'' if count == 1 else 's'}"
 
 
+def _runs_a_month(runs: float) -> str:
+    """ "1 run a month", "3 runs a month"; a rate below one as "about one run every 2 months"."""
+    if runs >= 1 and float(runs).is_integer():
+        return f"{_plural(runs, 'run')} a month"
+    return format_times(runs, "run", "month")
+
+
 def reasons(x: ExplainInput) -> tuple[str, ...]:
     """Why the recommended option wins, in the order a reader needs them."""
     out: list[str] = []
@@ -142,7 +151,7 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     assert chosen is not None  # the recommended option is priced
     line = (
         f"The cheapest option your rules allow is {_name(best)}: "
-        f"{format_money(chosen.total_usd)} over {years} years"
+        f"{format_money(chosen.total_usd)} over {_plural(years, 'year')}"
     )
     runner = x.choice.runner_up
     runner_priced = x.options.get(runner) if runner else None
@@ -161,14 +170,14 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
             f"Your {'rules' if many else 'rule'} ({_rules(x.r, x.choice.binding)}) "
             f"{'rule' if many else 'rules'} out {_name(overall)}, which would cost "
             f"{format_money(overall_priced.total_usd)}: keeping {'them' if many else 'it'} "
-            f"costs {format_money(x.choice.relax_saving_usd)} more over {years} years."
+            f"costs {format_money(x.choice.relax_saving_usd)} more over {_plural(years, 'year')}."
         )
     out.append(_usage_sentence(x))
     out.extend(_break_even_sentences(x))
     if chosen.capex_usd > 0:
         out.append(
             f"{format_money(chosen.capex_usd)} is spent up front on hardware and "
-            f"{format_money(chosen.running_usd)} on running it over {years} years."
+            f"{format_money(chosen.running_usd)} on running it over {_plural(years, 'year')}."
         )
     elif best in CLOUD_OPTIONS:
         out.append("Nothing is bought up front: the whole amount is a running cost.")
@@ -184,13 +193,13 @@ def _usage_sentence(x: ExplainInput) -> str:
         monthly = work.gpu_hours_by_year[0] / MONTHS_PER_YEAR
         if r.hours_per_run is not None:  # the customer's own hours, not the engine's estimate
             each = (
-                f"{_plural(r.hours_per_run, 'hour')} on {_plural(work.gpus_per_run, 'accelerator')}"
-                " as you told us"
+                f"{format_hours(r.hours_per_run)} on "
+                f"{_plural(work.gpus_per_run, 'accelerator')} as you told us"
             )
         else:
             each = _hours(work.gpu_hours_per_run)
         return (
-            f"Priced for {_plural(work.runs_per_month, 'run')} a month of {each} "
+            f"Priced for {_runs_a_month(work.runs_per_month)}, each of {each} "
             f"({_hours(monthly)} a month){growth}; an owned cluster would be busy "
             f"{format_percent(x.utilisation)} of the time."
         )
@@ -215,14 +224,14 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
     if even.utilisation is None:
         return [
             "At these prices owning does not pay for itself within "
-            f"{x.r.years} years, even with the cluster always busy."
+            f"{_plural(x.r.years, 'year')}, even with the cluster always busy."
         ]
     line = (
         f"Owning beats renting when the cluster is busy more than "
         f"{format_percent(even.utilisation)} of the time"
     )
     if even.runs_per_month is not None:
-        line += f" (about {_plural(round(even.runs_per_month, 1), 'run')} a month)"
+        line += f" ({_runs_a_month(even.runs_per_month)})"
     out = [line + "."]
     if even.months is not None and x.usage.known:
         out.append(

@@ -10,16 +10,25 @@ import math
 
 from .assumptions import value, whole
 from .cluster import RunEstimate
+from .hardware import ACCELERATORS
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
-from .numbers import format_count
+from .numbers import format_count, format_days, format_times
 from .platforms import limits
 from .resolve import Resolved
 from .result import ConcurrencyResult, DeadlineResult
+from .vocabulary import VALUES
 
 # Questions asked of every customer. None today: the two discovery questions (is the data
 # ready, who operates the cluster) are asked while resolving, and only when not answered
 # (resolve_run.ASK_DATA_READY, resolve_site.ASK_OPERATIONS).
 DISCOVERY_QUESTIONS: tuple[str, ...] = ()
+
+
+def _deadline(days: float) -> str:
+    """A deadline as an adjective: "21-day", "12-hour" (not "0.5-day")."""
+    if days < 1:
+        return f"{round(days * 24):g}-hour"
+    return f"{days:g}-day"
 
 
 def drivers(
@@ -44,7 +53,7 @@ def drivers(
         out.append(
             (
                 3.5,
-                f"the {r.deadline_days:g}-day deadline cannot be met: {run.gpus:,} accelerators, "
+                f"the {_deadline(r.deadline_days)} deadline cannot be met: {run.gpus:,} accelerators, "
                 f"where more stop paying for themselves, take {run.wall_clock_days:.0f} days",
             )
         )
@@ -52,7 +61,8 @@ def drivers(
         out.append(
             (
                 2.5,
-                f"the {r.deadline_days:g}-day deadline sets the cluster at {run.gpus} accelerators",
+                f"the {_deadline(r.deadline_days)} deadline sets the cluster at {run.gpus:,} "
+                + ("accelerator" if run.gpus == 1 else "accelerators"),
             )
         )
     if min_gpus > 1:
@@ -63,8 +73,9 @@ def drivers(
                 f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan)",
             )
         )
-    if r.method in ADAPTER_METHODS:
-        out.append((2.8, f"{r.method.upper()} trains only small adapters, so one node is enough"))
+    if r.method in ADAPTER_METHODS and run.nodes == 1:
+        method = VALUES["training.method"].get(r.method, r.method)
+        out.append((2.8, f"{method} trains only small adapters, so one node is enough"))
     if r.concurrent_jobs > 1:
         runs = full_size_runs(r)
         room = f"room for {runs} full-size run{'s' if runs > 1 else ''}"
@@ -77,7 +88,8 @@ def drivers(
         vendors=r.vendors, frameworks=r.frameworks, custom_cuda_kernels=r.custom_cuda_kernels
     ):
         out.append((1.5, limit))
-    out.append((1.0, f"{run.plan.mfu:.0%} expected utilisation of {r.accelerator}"))
+    name = ACCELERATORS[r.accelerator].name if r.accelerator in ACCELERATORS else r.accelerator
+    out.append((1.0, f"{run.plan.mfu:.0%} expected utilisation of {name}"))
     out.sort(key=lambda x: -x[0])
     return tuple(s for _, s in out[:3])
 
@@ -86,14 +98,14 @@ def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -
     """A missed deadline said plainly, and what would fit in it instead."""
     if deadline.met:
         return ()
-    days = f"{r.deadline_days:g} days"
+    days = format_days(r.deadline_days)
     out = [
-        f"the {r.deadline_days:g}-day deadline cannot be met: one run takes "
-        f"{run.wall_clock_days:.0f} days on the recommended {run.gpus:,} accelerators"
+        f"the {_deadline(r.deadline_days)} deadline cannot be met: one run takes "
+        f"{format_days(run.wall_clock_days)} on the recommended {run.gpus:,} accelerators"
     ]
     if deadline.fastest_gpus is not None and deadline.fastest_days is not None:
         out[0] += (
-            f"; no size is faster than {deadline.fastest_days:.0f} days "
+            f"; no size is faster than {format_days(deadline.fastest_days)} "
             f"({deadline.fastest_gpus:,} accelerators), and beyond the recommended size "
             "each added accelerator does less than half its share"
         )
@@ -108,7 +120,7 @@ def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -
                 if deadline.params_within_deadline
                 else ""
             )
-            + f", or allow {run.wall_clock_days:.0f} days"
+            + f", or allow {format_days(run.wall_clock_days)}"
         )
     return tuple(out)
 
@@ -124,7 +136,7 @@ def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:
         )
     if run.resilience.expected_interruptions >= 1:
         out.append(
-            f"about {run.resilience.expected_interruptions:.0f} interruptions per run: "
+            f"{format_times(run.resilience.expected_interruptions, 'interruption', 'run')}: "
             "automated restart and node health checks are essential"
         )
     if r.precision == "fp8":

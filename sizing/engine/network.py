@@ -223,7 +223,7 @@ def plan_network(
             "this plan tolerates; expect slower steps"
         )
     if not spans:
-        notes.append("single node: no scale-out fabric needed for training traffic")
+        notes.append("each run fits in one node: no scale-out fabric needed for training traffic")
     tech = {
         "infiniband": "InfiniBand NDR" if nic <= _NDR_GBPS else "InfiniBand XDR",
         "roce": f"RoCE v2 Ethernet {nic} GbE",
@@ -238,7 +238,7 @@ def plan_network(
         scale_out_gbps_per_node_needed=per_gpu_gbps * gpus_per_node if spans else 0.0,
         nic_gbps=nic if spans else 0,
         nics_per_node=nics,
-        fabric=fabric if spans else "none (single node)",
+        fabric=fabric if spans else "none (each run fits in one node)",
         max_oversubscription=max_os,
         technology=tech if spans else "none",
         max_comm_share=max_comm_share,

@@ -12,8 +12,8 @@ _SCALES = ((1e12, "T", "trillion"), (1e9, "B", "billion"), (1e6, "M", "million")
 # From here on a plain number is written in powers of ten (FLOPs run to 10²⁵).
 _SCIENTIFIC_FROM = 1e15
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-# Below this a throughput reads better in MB/s than in GB/s (0.00209 GB/s → 2.09 MB/s).
-_SLOW_GB_PER_S = 0.1
+# Below this a throughput reads better in MB/s than in GB/s (0.653 GB/s → 653 MB/s).
+_SLOW_GB_PER_S = 1.0
 NO_VALUE = "—"
 
 
@@ -108,12 +108,78 @@ def format_percent(fraction: float, *, digits: int = 0) -> str:
     return f"{fraction * 100:.{digits}f} %"
 
 
+# A quantity in one unit → the next smaller unit and its factor, for values below one
+# ("0.012 TB" → "12 GB"), and the next larger one, for ten thousand or more ("12,400 GB").
+_SMALLER = {
+    "TB": ("GB", 1000.0),
+    "GB": ("MB", 1000.0),
+    "MB": ("kB", 1000.0),
+    "MB/s": ("kB/s", 1000.0),
+}
+_LARGER = {"GB": ("TB", 1000.0), "MB/s": ("GB/s", 1000.0), "MB": ("GB", 1000.0)}
+
+
 def format_quantity(value: object, unit: str) -> str:
-    """A figure with its unit: "1,200 GB", "2.09 MB/s", "$1.20 million"; "—" when missing."""
+    """A figure with its unit, in the unit that keeps it readable: "1,200 GB", "2.09 MB/s"
+    (not "0.00209 GB/s"), "12 GB" (not "0.012 TB"), "12.4 TB" (not "12,400 GB"), "57 minutes"
+    (not "0.948 h"), "$1.20 million"; "—" when missing."""
     if value is None:
         return NO_VALUE
-    if unit == "USD" and isinstance(value, int | float):
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return f"{format_number(value)} {unit}".strip()
+    if unit == "USD":
         return format_money(value)
-    if unit == "GB/s" and isinstance(value, int | float) and 0 < value < _SLOW_GB_PER_S:
-        return f"{format_number(value * 1000)} MB/s"
+    if unit in ("h", "hours"):
+        return format_hours(value)
+    if unit == "GB/s" and 0 < value < _SLOW_GB_PER_S:
+        unit, value = "MB/s", value * 1000
+    while unit in _SMALLER and 0 < abs(value) < 1:
+        unit, factor = _SMALLER[unit]
+        value *= factor
+    if unit in _LARGER and abs(value) >= 1e4:
+        unit, factor = _LARGER[unit]
+        value /= factor
     return f"{format_number(value)} {unit}".strip()
+
+
+def format_hours(hours: float) -> str:
+    """A duration given in hours, in the unit people use: "57 minutes", "12 hours", "2.5 days"
+    (from 48 hours)."""
+    if 0 < hours < 1:
+        minutes = round(hours * 60)
+        return "1 minute" if minutes == 1 else f"{format_count(minutes)} minutes"
+    if hours >= 48:
+        return f"{format_count(round(hours / 24, 1))} days"
+    rounded = round(hours, 1)
+    return "1 hour" if rounded == 1 else f"{format_count(rounded)} hours"
+
+
+def format_days(days: float) -> str:
+    """A duration given in days: "20.5 days", "10 hours" (below a day)."""
+    return format_hours(days * 24) if days < 2 else f"{format_count(days)} days"
+
+
+def format_days_range(low: float, high: float) -> str:
+    """A range of days, in hours when it starts below a day and in minutes when it ends below
+    two hours: "15–24 days", "3.8–26 hours", "16–62 minutes"."""
+    if high * 24 < 2:
+        return format_range(low * 24 * 60, high * 24 * 60, "minutes")
+    if low < 1:
+        return format_range(low * 24, high * 24, "hours")
+    return format_range(low, high, "days")
+
+
+def format_times(count: float, noun: str, per: str) -> str:
+    """How often something happens, readable at any rate: (3.03, "interruption", "run") →
+    "about 3 interruptions per run"; (0.00785, …) → "about one interruption every 127 runs";
+    (0.9, "run", "month") → "about one run every 1.1 months"."""
+    if count >= 1:
+        whole = round(count) if count >= 1.5 else 1
+        return f"about {format_count(whole)} {noun}{'' if whole == 1 else 's'} per {per}"
+    if count <= 0:
+        return f"no {noun}s expected per {per}"
+    every = 1 / count
+    if every >= 1e6:  # also guards against an infinite quotient of a denormal count
+        return f"fewer than one {noun} in a million {per}s"
+    every_text = format_count(round(every)) if every >= 10 else format_count(round(every, 1))
+    return f"about one {noun} every {every_text} {per}s"

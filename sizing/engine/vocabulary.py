@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hardware import ACCELERATORS
-from .numbers import format_number, format_percent
+from .numbers import format_number, format_percent, format_quantity
 
 
 @dataclass(frozen=True)
@@ -337,6 +337,27 @@ OUTPUTS: dict[str, str] = {
     "spare_nodes": "Spare nodes",
     "recommended_model": "Recommended way to run it",
     "recommended_option": "Recommended option",
+    "tensor": "Tensor parallel (ways)",
+    "pipeline": "Pipeline parallel (stages)",
+    "data": "Data parallel (copies)",
+    "expert": "Expert parallel (ways)",
+    "scale_out_gbps_per_node_needed": "Network bandwidth each server needs",
+    "dataset_capacity_tb": "Space for the dataset",
+    "checkpoint_capacity_tb": "Space for the checkpoints kept",
+    "total_capacity_tb": "Shared storage in all",
+    "read_gb_per_s": "Read rate while training",
+    "checkpoint_write_gb_per_s": "Write rate to save a checkpoint in time",
+    "checkpoint_interval_hours": "Time between checkpoints",
+    "expected_interruptions": "Interruptions",
+    "expected_lost_hours": "Time lost to interruptions per run",
+    "local_nvme_tb_per_node": "Local NVMe per node",
+    "pcie_generation": "PCIe generation",
+    "nodes_per_rack": "Servers per rack",
+    "rack_power_kw": "Power per rack",
+    "racks": "Racks",
+    "cooling": "Cooling",
+    "scheduler": "Scheduler",
+    "checkpoints_retained": "Checkpoints kept",
 }
 # Output fields that are shares (0.45 → 45 %).
 SHARES = frozenset(
@@ -469,7 +490,7 @@ def describe_value(path: str, value: object, *, engine_unit: str = "") -> str:
         return format_percent(value)
     if unit == ": 1":
         return f"{format_number(value)}:1"
-    return f"{format_number(value)} {unit}".strip()
+    return format_quantity(value, unit)
 
 
 def describe_price(value: float, unit: str) -> str:

@@ -14,6 +14,7 @@ from pipeline.models import Proposal
 from pipeline.steps import MAX_ATTEMPTS
 from questionnaire.models import Submission
 from reports.fetcher import BlockedResource
+from reports.proposal_check import Finding
 from tests.reports.factories import make_submission
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +146,23 @@ def test_render_proposal_command_renders_a_stored_submission(sized, tmp_path):
     call_command("render_proposal", "--submission", sized.submission.reference, str(out))
     text = PdfReader(out).pages[0].extract_text()
     assert sized.submission.reference in text
+
+
+def test_a_proposal_the_checker_faults_is_failed_with_its_findings_never_done(
+    sized, monkeypatch, notified, django_capture_on_commit_callbacks
+):
+    def one_finding(*, html, pages):
+        return [Finding("plural", "page 2", "How many | 1 nodes of 8")]
+
+    monkeypatch.setattr("reports.document.check_proposal", one_finding)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.render_proposal(proposal_id=sized.pk)
+    proposal = Proposal.objects.get(pk=sized.pk)
+    # Failed at once (the same answers render the same proposal), with what staff must fix.
+    assert (proposal.status, proposal.attempts) == (Proposal.Status.FAILED, 1)
+    assert "The proposal failed its check (1 finding):" in proposal.error
+    assert "page 2: plural: How many | 1 nodes of 8" in proposal.error
+    assert (proposal.pdf.name, proposal.sha256) == ("", "")
+    submission = Submission.objects.get(pk=sized.submission_id)
+    assert submission.pipeline_status == "failed" and "1 nodes of 8" in submission.pipeline_error
+    assert notified == [("failed", sized.submission.reference)]

@@ -9,12 +9,14 @@ from pipeline.versions import latest_finished
 from questionnaire.models import Submission
 from reports.demo import demo_data
 from reports.document import render_data
+from reports.proposal_check import describe_findings
 
 
 class Command(BaseCommand):
     help = (
         "Render a proposal PDF without a broker: --demo OUT.pdf for the built-in demo answers, "
-        "--submission REF OUT.pdf for a stored submission's latest finished sizing."
+        "--submission REF OUT.pdf for a stored submission's latest finished sizing. Fails "
+        "(after writing the PDF) when the proposal checker finds anything."
     )
 
     def add_arguments(self, parser):
@@ -39,3 +41,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"wrote {options['output']} ({rendered.page_count} pages, {len(rendered.pdf):,} bytes)"
         )
+        if rendered.findings:
+            # Written anyway, so the findings can be looked at on the page they name.
+            raise CommandError(describe_findings(rendered.findings))

@@ -1,0 +1,166 @@
+"""The bill of materials: what the recommended option buys (servers, accelerators, network
+cards, switches and cables, storage, installation) or, for a cloud option, what it rents.
+
+Quantities and prices come from the engine's ``cost.bill_of_materials``; what each server holds
+comes from the sized cluster (network, hosts) and the accelerator catalog. No make or model of
+server is sourced, so the proposal says who confirms it instead of naming one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.numbers import format_count, format_money, format_number, format_quantity
+from sizing.results import StoredResult
+
+TO_CONFIRM = "to be confirmed in our quotation"
+
+
+def server_spec(result: StoredResult) -> str:
+    """What one server holds: "8 × NVIDIA H100 SXM5 80GB on NVLink 4 + NVSwitch, 64 CPU cores,
+    1,280 GB RAM, 30.7 TB local NVMe"."""
+    hosts = result.section("hosts")
+    spec = ACCELERATORS.get(result.accelerator)
+    parts = [f"{format_count(result.gpus_per_node or 0)} × {result.accelerator_name}"]
+    if spec is not None:
+        parts[0] += f" on {spec.scale_up_name}"
+    if hosts.get("cpu_cores_per_node"):
+        parts.append(f"{format_number(hosts['cpu_cores_per_node'])} CPU cores")
+    if hosts.get("ram_gb_per_node"):
+        parts.append(f"{format_quantity(hosts['ram_gb_per_node'], 'GB')} RAM")
+    if hosts.get("local_nvme_tb_per_node"):
+        parts.append(f"{format_quantity(hosts['local_nvme_tb_per_node'], 'TB')} local NVMe")
+    return ", ".join(parts)
+
+
+def _nic_text(result: StoredResult) -> str:
+    network = result.section("network")
+    if not network.get("nic_gbps"):
+        return ""
+    return f"{format_number(network['nic_gbps'])} Gb/s {network.get('technology')}"
+
+
+def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[str, str]:
+    return {
+        "item": item,
+        "what": what,
+        "quantity": quantity,
+        "each": format_money(each) if isinstance(each, int | float) else str(each or ""),
+        "total": format_money(total) if isinstance(total, int | float) else str(total or ""),
+    }
+
+
+def bill_of_materials(result: StoredResult) -> dict[str, Any]:
+    """The bill for the recommended option: ``lines`` to buy (empty for a cloud option),
+    ``rented`` for a cloud option, and notes on what is still to confirm."""
+    best = result.recommended_cost
+    gpn = result.gpus_per_node or 1
+    items = {str(line.get("item")): line for line in result.bill_of_materials}
+    bought = best is not None and result.bill_of_materials_option == best.key and items
+    storage = result.section("storage")
+    network = result.section("network")
+    deployment = result.section("deployment")
+    lines: list[dict[str, str]] = []
+    if bought:
+        servers = items.get("servers") or {}
+        gpus = int(servers.get("quantity") or 0)
+        count = gpus // gpn
+        each = float(servers.get("unit_usd") or 0) * gpn
+        lines.append(
+            _line(
+                "Servers",
+                f"{server_spec(result)}; make and model {TO_CONFIRM}",
+                f"{format_count(count)}",
+                each,
+                servers.get("total_usd"),
+            )
+        )
+        lines.append(
+            _line(
+                "Accelerators",
+                f"{result.accelerator_name}, in the servers above",
+                format_count(gpus),
+                "included",
+                "included",
+            )
+        )
+        nic = _nic_text(result)
+        if nic:
+            nics = count * int(network.get("nics_per_node") or 0)
+            lines.append(
+                _line(
+                    "Network cards",
+                    f"{nic}, in the servers above",
+                    format_count(nics),
+                    "included",
+                    "included",
+                )
+            )
+        fabric = (
+            f"{network.get('technology')}, {network.get('fabric')}"
+            if network.get("nic_gbps")
+            else "data-centre network for the servers and storage"
+        )
+        for key, item, what in (
+            ("switches", "Network switches", fabric),
+            ("links", "Cables and transceivers", "one link per network card to its switch"),
+        ):
+            if key in items:
+                part = items[key]
+                quantity = format_count(int(part.get("quantity") or 0))
+                lines.append(
+                    _line(item, what, quantity, part.get("unit_usd"), part.get("total_usd"))
+                )
+        if "storage" in items:
+            disk = items["storage"]
+            lines.append(
+                _line(
+                    "Shared storage",
+                    "parallel file system, usable capacity",
+                    format_quantity(storage.get("total_capacity_tb"), "TB"),
+                    f"{format_money(disk.get('unit_usd'))} per TB",
+                    disk.get("total_usd"),
+                )
+            )
+        if "installation" in items:
+            install = items["installation"]
+            lines.append(
+                _line(
+                    "Installation",
+                    "racking, cabling and acceptance tests",
+                    "",
+                    "",
+                    install.get("total_usd"),
+                )
+            )
+    racks = ""
+    if deployment.get("racks"):
+        racks = (
+            f"{format_count(deployment['racks'])} {'rack' if deployment['racks'] == 1 else 'racks'} of up to {format_count(deployment.get('nodes_per_rack') or 0)} "
+            f"servers ({format_quantity(deployment.get('rack_power_kw'), 'kW')} each), "
+            f"{format_quantity(deployment.get('facility_power_with_pue_kw'), 'kW')} with cooling; "
+            f"{deployment.get('cooling')}"
+        )
+    return {
+        "option": best.label if best else "",
+        "bought": bool(bought),
+        "lines": lines,
+        "total": format_money(best.capex_usd) if bought and best else "",
+        "rented": "" if bought else _rented(result),
+        "racks": racks if bought else "",
+    }
+
+
+def _rented(result: StoredResult) -> str:
+    """For a cloud option: the instances rented, in one sentence."""
+    if not result.nodes:
+        return ""
+    nic = _nic_text(result)
+    return (
+        f"{format_count(result.nodes)} {'instance' if result.nodes == 1 else 'instances'} with "
+        f"{server_spec(result)}"
+        + (f", linked by {nic}" if nic else "")
+        + ". The provider supplies the network, storage and racks; the instance type is "
+        f"{TO_CONFIRM}."
+    )

@@ -1,0 +1,170 @@
+"""The executive summary: one decision (what to buy or rent, how many, for how long, what it
+costs), why it beats the other options, how sure we are, the answers that drive it, and what
+the customer must decide next.
+
+Every figure comes from the engine's result through the one formatter; the sentences are built
+here so the template only places them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sizing.engine.numbers import (
+    format_count,
+    format_days,
+    format_days_range,
+    format_money,
+    format_number,
+)
+from sizing.engine.vocabulary import in_sentence
+from sizing.results import CostOption, StoredResult
+
+OWNED = ("buy", "colocation", "hybrid")
+
+
+def _servers(count: int | None) -> str:
+    return f"{format_count(count or 0)} {'server' if count == 1 else 'servers'}"
+
+
+def _accelerators(count: int | None) -> str:
+    return f"{format_count(count or 0)} {'accelerator' if count == 1 else 'accelerators'}"
+
+
+def _years(count: int) -> str:
+    return f"{count} {'year' if count == 1 else 'years'}"
+
+
+def owned_by_year(result: StoredResult) -> tuple[int, ...]:
+    """Accelerators owned in each year of the plan (empty when nothing is bought)."""
+    usage = result.section("cost").get("usage") or {}
+    return tuple(int(n) for n in usage.get("owned_gpus_by_year") or ())
+
+
+def cluster_line(result: StoredResult) -> str:
+    """ "312 × NVIDIA H100 SXM5 80GB in 39 servers of 8, plus 4 spare servers"."""
+    spare = int(result.section("cluster").get("spare_nodes") or 0)
+    line = (
+        f"{format_count(result.gpus or 0)} × {result.accelerator_name} in "
+        f"{_servers(result.nodes)} of {format_count(result.gpus_per_node or 0)}"
+    )
+    if spare:
+        line += f", plus {spare} spare {'server' if spare == 1 else 'servers'}"
+    return line
+
+
+def growth_line(result: StoredResult, option: CostOption | None) -> str:
+    """When an owned cluster grows over the plan: "448 accelerators by year 3 as your work
+    grows" ("" when nothing is bought or nothing is added)."""
+    if option is None or option.key not in OWNED:
+        return ""
+    owned = owned_by_year(result)
+    if len(owned) < 2 or owned[-1] <= owned[0]:
+        return ""
+    year = next(i for i, n in enumerate(owned, start=1) if n == owned[-1])
+    return (
+        f"{_accelerators(owned[0])} bought in year 1 and {_accelerators(owned[-1])} by year "
+        f"{year}, as your training work grows"
+    )
+
+
+def why_this_option(result: StoredResult) -> list[str]:
+    """Why the recommended option beats the others: the engine's first two cost reasons (the
+    cheapest allowed, and what the customer's rules rule out)."""
+    reasons = list(result.cost_reasons)
+    return reasons[:2]
+
+
+def network_line(result: StoredResult) -> str:
+    network = result.section("network")
+    if (result.nodes or 0) <= 1:
+        return "None needed: the run fits in one server"
+    if not network.get("nic_gbps"):
+        return "No fast network: each run fits in one server"
+    return (
+        f"{network.get('technology')}, {format_number(network.get('nics_per_node'))} × "
+        f"{format_number(network['nic_gbps'])} Gb/s per server, {network.get('fabric')}"
+    )
+
+
+def decisions(result: StoredResult) -> list[str]:
+    """What the customer must decide before we quote, most consequential first."""
+    out = []
+    best = result.recommended_cost
+    if best is not None:
+        out.append(
+            f"Whether to go ahead with our recommendation, “{in_sentence(best.label)}”, for "
+            f"about {format_money(best.total_usd)} over {_years(result.years)}."
+        )
+    cost = result.section("cost")
+    constraints = cost.get("constraints") or {}
+    overall = str(constraints.get("cheapest_overall") or "")
+    saving = constraints.get("relax_saving_usd")
+    if best is not None and overall and overall != best.key and saving:
+        out.append(
+            f"Whether your rules are firm: without them, "
+            f"“{in_sentence(result.option_label(overall))}” would save about "
+            f"{format_money(saving)}."
+        )
+    cheaper = cheaper_alternatives(result)
+    if cheaper:
+        alt = cheaper[0]
+        out.append(
+            f"Whether {alt['name']} is open to you: it would finish a run in about "
+            f"{format_days(float(alt['wall_clock_days']))} for "
+            f"{format_money(alt['run_cost_usd'])} a run in the cloud; we would quote it too."
+        )
+    out.extend(result.open_questions[:2])
+    return out
+
+
+def cheaper_alternatives(result: StoredResult) -> list[dict[str, Any]]:
+    """Compared accelerators that would cost less per run than the recommended one."""
+    ours = result.one_run_cloud_usd
+    if ours is None:
+        return []
+    return [
+        dict(a)
+        for a in result.alternatives
+        if a.get("run_cost_usd") is not None and float(a["run_cost_usd"]) < ours
+    ]
+
+
+def executive_summary(result: StoredResult) -> dict[str, Any]:
+    """Everything the two summary pages show, as words and formatted figures."""
+    best = result.recommended_cost
+    days = result.wall_clock_days_range
+    sure = result.confidence
+    per_job = result.gpus_per_job
+    concurrent = int(result.section("concurrency").get("full_size_runs") or 1)
+    return {
+        "option": best.label if best else "",
+        "priced": best is not None,
+        "cluster": cluster_line(result),
+        "growth": growth_line(result, best),
+        "gpus": format_count(result.gpus or 0),
+        "gpus_word": "accelerator" if result.gpus == 1 else "accelerators",
+        "gpus_per_job": format_count(per_job or 0),
+        "several_runs": concurrent > 1 and per_job != result.gpus,
+        "concurrent": concurrent,
+        "nodes": format_count(result.nodes or 0),
+        "servers_word": "server" if result.nodes == 1 else "servers",
+        "gpus_per_node": format_count(result.gpus_per_node or 0),
+        "accelerator": result.accelerator_name,
+        "days": format_days(result.wall_clock_days or 0),
+        "days_range": format_days_range(*days) if days else "",
+        "deadline": format_days(result.deadline_days) if result.deadline_days else "",
+        "deadline_met": result.deadline_met,
+        "years": result.years,
+        "years_text": _years(result.years),
+        "total": format_money(best.total_usd) if best else "",
+        "low": format_money(best.low_usd) if best else "",
+        "high": format_money(best.high_usd) if best else "",
+        "up_front": format_money(best.capex_usd) if best and best.capex_usd else "",
+        "why": why_this_option(result),
+        "network": network_line(result),
+        "backing": sure.summary if sure else "",
+        "covered": bool(sure and sure.covered),
+        "drivers": [d[:1].upper() + d[1:] for d in result.drivers[:3]],
+        "decisions": decisions(result),
+    }

@@ -1,0 +1,78 @@
+"""Whole proposals through the checker: the demo and three other customers render without a
+finding, and so do proposals for generated answers."""
+
+from datetime import date
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from reports.demo import DEMO_FORM_DATA, SCENARIOS, answers_from, demo_answers, demo_data
+from reports.document import render_data
+
+TODAY = date(2026, 12, 2)
+
+
+@pytest.mark.parametrize("scenario", ["", *SCENARIOS])
+def test_the_demo_and_each_scenario_render_without_a_finding(scenario):
+    rendered = render_data(demo_data(answers=demo_answers(scenario), today=TODAY))
+    assert [str(f) for f in rendered.findings] == []
+    if not scenario:
+        assert rendered.page_count <= 17  # 16 before the answer trace's tables
+
+
+# Answers a customer could give, a few fields at a time, over the demo's.
+MODELS = st.sampled_from(
+    [
+        ("Llama 3.1 8B", "dense", "8B"),
+        ("Llama 3.1 70B", "dense", "70B"),
+        ("Qwen2.5 0.5B", "dense", "0.5B"),
+        ("Mixtral 8x7B", "moe", "47B"),
+    ]
+)
+
+
+@st.composite
+def form_data(draw):
+    name, architecture, params = draw(MODELS)
+    data = {slug: dict(values) for slug, values in DEMO_FORM_DATA.items()}
+    data["model"] = {"model_name": name, "architecture": architecture, "total_params": params}
+    data["method"] = {
+        "method": draw(
+            st.sampled_from(["pretrain", "continued_pretrain", "full_finetune", "lora"])
+        ),
+        "phases": "1",
+        "experiments": str(draw(st.integers(1, 20))),
+    }
+    data["data"] = {
+        **data["data"],
+        "dataset_size": f"{draw(st.sampled_from(['50M', '2B', '40B', '300B']))} tokens",
+        "annual_growth_pct": f"{draw(st.integers(0, 200))} %",
+    }
+    hours = draw(st.sampled_from(["6 hours", "2 days", "14 days", "45 days"]))
+    data["timeline"] = {"run_time_hours": hours, "runs_per_month": str(draw(st.integers(1, 8)))}
+    data["teams"] = {"teams": "1", "concurrent_jobs": str(draw(st.integers(1, 3)))}
+    data["deployment"] = {
+        "location": draw(st.sampled_from(["on_premises", "colocation", "cloud", "hybrid"])),
+        "dedicated": draw(st.sampled_from(["yes", "no"])),
+        "internet": draw(st.sampled_from(["full", "restricted", "none"])),
+    }
+    data["roadmap"] = {
+        **data["roadmap"],
+        "future_hours_per_run": hours,
+        "budget_years": str(draw(st.integers(1, 5))),
+    }
+    return data
+
+
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.generate],  # a whole proposal per example: report, do not shrink
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(form_data())
+def test_proposals_for_generated_answers_pass_the_checker(data):
+    rendered = render_data(demo_data(answers=answers_from(data), today=TODAY))
+    assert [str(f) for f in rendered.findings] == []
