@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
+from sizing.engine.numbers import format_times
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 
@@ -604,8 +605,8 @@ def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict,
             Conflict(
                 "roadmap.runs_per_month",
                 (("timeline", "runs_per_month"), ("roadmap", "future_runs_per_month")),
-                f"we priced {later:g} run{'' if later == 1 else 's'} a month, the figure for "
-                "once you are up and running",
+                f"we priced {format_times(later, 'run', 'month')}, the figure for once you "
+                "are up and running",
                 "How many runs a month should the cost cover in the first year?",
             )
         )

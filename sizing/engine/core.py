@@ -396,6 +396,10 @@ def _resilience_result(run: RunEstimate, spare: int) -> ResilienceOut:
     )
 
 
+def _accelerators(count: int) -> str:
+    return f"{count:,} accelerator{'' if count == 1 else 's'}"
+
+
 def _open_questions(r: Resolved, gpus_per_job: int) -> tuple[str, ...]:
     """The answers' questions, one about how concurrent jobs share the cluster, then discovery."""
     jobs = r.concurrent_jobs
@@ -405,12 +409,13 @@ def _open_questions(r: Resolved, gpus_per_job: int) -> tuple[str, ...]:
         held = f"The cluster holds {runs} full-size run{'s' if runs > 1 else ''} at once"
         if runs == jobs:
             question = (
-                f"{held} ({jobs} x {gpus_per_job} accelerators): are some of them smaller "
-                "experiments that need less?"
+                f"{held} ({jobs} jobs of {_accelerators(gpus_per_job)} each): are some of "
+                "them smaller experiments that need less?"
             )
         else:
             question = (
-                f"{held} ({runs} x {gpus_per_job} accelerators, as many as the planned runs) "
+                f"{held} ({runs} jobs of {_accelerators(gpus_per_job)} each, as many as the "
+                "planned runs) "
                 f"and {headroom_gpus(r, gpus_per_job)} accelerators for the other "
                 f"{jobs - runs} of {jobs} jobs: are those smaller experiments, or more full runs?"
             )

@@ -49,23 +49,40 @@ def drivers(
             f"compute: {run.gpu_hours:,.0f} GPU-hours per run",
         )
     )
-    if not deadline.met:
+    accelerators = f"{run.gpus:,} accelerator{'' if run.gpus == 1 else 's'}"
+    set_by_memory = deadline.met and r.count is None and min_gpus > 0 and run.gpus <= min_gpus
+    if r.count is not None:  # the customer's count, not the deadline, sets the cluster
+        within = "within" if deadline.met else "past"
         out.append(
             (
                 3.5,
-                f"the {_deadline(r.deadline_days)} deadline cannot be met: {run.gpus:,} accelerators, "
+                f"on the {accelerators} you gave, one run takes {format_days(run.wall_clock_days)}, "
+                f"{within} the {_deadline(r.deadline_days)} deadline",
+            )
+        )
+    elif not deadline.met:
+        out.append(
+            (
+                3.5,
+                f"the {_deadline(r.deadline_days)} deadline cannot be met: {accelerators}, "
                 f"where more stop paying for themselves, take {run.wall_clock_days:.0f} days",
             )
         )
-    elif r.deadline_given or r.deadline_days < value("deadline_days_pretraining_scale"):
+    elif set_by_memory:
         out.append(
             (
-                2.5,
-                f"the {_deadline(r.deadline_days)} deadline sets the cluster at {run.gpus:,} "
-                + ("accelerator" if run.gpus == 1 else "accelerators"),
+                2.6,
+                f"memory sets the cluster at {accelerators} "
+                f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan); the "
+                f"{_deadline(r.deadline_days)} deadline alone would need fewer",
             )
         )
-    if min_gpus > 1:
+    elif r.deadline_given or r.deadline_days < value("deadline_days_pretraining_scale"):
+        per_run = "each run" if r.concurrent_jobs > 1 else "the cluster"
+        out.append(
+            (2.5, f"the {_deadline(r.deadline_days)} deadline sets {per_run} at {accelerators}")
+        )
+    if min_gpus > 1 and not set_by_memory:
         out.append(
             (
                 2.0 + min_gpus / max(run.gpus, 1),

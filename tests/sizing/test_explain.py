@@ -1,0 +1,33 @@
+"""The drivers name what really sets the cluster: the deadline, memory, or the customer's count."""
+
+from __future__ import annotations
+
+import datetime
+
+from sizing.engine import size_dict
+
+TODAY = datetime.date(2026, 12, 2)
+# A 70B full fine-tune on 32,768-token sequences: memory needs more accelerators than a
+# 7-day deadline does.
+LONG_CONTEXT = {
+    "model": {"name": "Llama 3.1 70B"},
+    "training": {"method": "full_finetune"},
+    "data": {"tokens": 2e9},
+    "batch": {"sequence_length": 32768},
+    "schedule": {"deadline_days": 7},
+}
+
+
+def test_when_memory_sets_the_cluster_the_deadline_is_not_said_to():
+    out = size_dict(LONG_CONTEXT, today=TODAY)
+    assert out["cluster"]["gpus"] == out["memory"]["min_gpus"]
+    drivers = " ".join(out["drivers"])
+    assert f"memory sets the cluster at {out['cluster']['gpus']} accelerators" in drivers
+    assert "deadline sets" not in drivers
+
+
+def test_a_count_the_customer_gave_is_never_said_to_be_set_by_the_deadline():
+    given = {**LONG_CONTEXT, "hardware": {"accelerator": "h100-sxm", "count": 64}}
+    drivers = " ".join(size_dict(given, today=TODAY)["drivers"])
+    assert "on the 64 accelerators you gave, one run takes" in drivers
+    assert "deadline sets" not in drivers and "cannot be met" not in drivers
