@@ -73,7 +73,7 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         self.draft = get_object_or_404(Draft, pk=kwargs["draft_id"])
-        if not access.may_open(request, self.draft.pk):
+        if not access.may_open(request, self.draft):
             return render(request, "questionnaire/not_open_here.html", status=403)
         if self.draft.is_submitted:
             messages.info(request, ALREADY_SUBMITTED_MESSAGE)
@@ -154,7 +154,11 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         if not has_content and stored is None and step in QUESTION_SLUGS:
             return  # an untouched page stays "not visited", so it does not show errors later
         self.draft = save_step(
-            draft=self.draft, step=step, data=self.request.POST, current_step=step
+            draft=self.draft,
+            step=step,
+            data=self.request.POST,
+            current_step=step,
+            form_class=self.get_form_list()[step],
         )
         self._load_draft()
 
