@@ -17,7 +17,7 @@ The client is then the entry that the outermost trusted proxy appended: the one 
 from the right of ``X-Forwarded-For``. Entries further left were sent by the client and are
 ignored, so a spoofed header cannot pick the bucket. django-ipware does the header parsing
 (ports, brackets, IPv4-mapped IPv6, malformed entries). The rate limits (``config.ratelimit``)
-and django-axes (``AXES_CLIENT_IP_CALLABLE``) both use :func:`client_address`.
+and django-axes (``AXES_CLIENT_IP_CALLABLE``) both use :func:`client_ip`.
 """
 
 from __future__ import annotations
@@ -49,11 +49,17 @@ def _is_trusted(address: str, networks: tuple[Network, ...]) -> bool:
 
 
 def client_address(request: HttpRequest) -> str:
-    """The address that identifies the client for rate limits and login lockouts."""
-    socket_address = request.META.get("REMOTE_ADDR") or UNKNOWN
+    """The address that identifies the client for rate limits (``"unknown"`` if none)."""
+    return client_ip(request) or UNKNOWN
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address, or None when the request has none (django-axes' callable: it
+    stores the address in an address column, which refuses a placeholder)."""
+    socket_address = request.META.get("REMOTE_ADDR") or None
     networks = parse_networks(settings.TRUSTED_PROXIES)
     count = settings.TRUSTED_PROXY_COUNT
-    if count < 1 or (networks and not _is_trusted(socket_address, networks)):
+    if count < 1 or (networks and not _is_trusted(socket_address or "", networks)):
         return socket_address
     # ipware's proxy count is the number of proxies listed *inside* the header: the last proxy
     # is the socket peer, so one nginx means a header holding just the client (count 0).

@@ -166,7 +166,7 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15, minimum=1) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "config.client_address.client_address"
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
 
 # --- Sessions and cookies ------------------------------------------------------------------
 # Database-backed sessions: answers never live in a cookie.

@@ -3,7 +3,7 @@
 import pytest
 from django.test import RequestFactory
 
-from config.client_address import client_address
+from config.client_address import client_address, client_ip
 
 PROXY = "127.0.0.1"
 
@@ -41,3 +41,10 @@ def test_a_forwarded_for_header_from_an_untrusted_address_is_ignored(behind_prox
 def test_two_proxies_by_count_take_the_entry_the_outer_one_appended(settings):
     settings.TRUSTED_PROXIES, settings.TRUSTED_PROXY_COUNT = ["10.0.0.0/8"], 2
     assert address("10.0.0.2", "198.51.100.7, 203.0.113.5, 10.0.0.1") == "203.0.113.5"
+
+
+def test_a_request_without_an_address_gives_none_to_django_axes_and_unknown_to_the_limits():
+    request = RequestFactory().get("/")
+    del request.META["REMOTE_ADDR"]
+    assert client_ip(request) is None
+    assert client_address(request) == "unknown"
