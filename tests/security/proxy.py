@@ -56,7 +56,13 @@ class LoopbackBrowser:
         self.forwarded_for = forwarded_for
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, body: str = "") -> http.client.HTTPResponse:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: str | bytes = "",
+        content_type: str = "application/x-www-form-urlencoded",
+    ) -> http.client.HTTPResponse:
         connection = http.client.HTTPConnection(
             "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
         )
@@ -66,10 +72,10 @@ class LoopbackBrowser:
         if self.forwarded_for:
             headers["X-Forwarded-For"] = self.forwarded_for
         if body:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Content-Type"] = content_type
         connection.request(method, path, body=body or None, headers=headers)
         response = connection.getresponse()
-        response.read()
+        response.text = response.read().decode(errors="replace")  # type: ignore[attr-defined]
         for header in response.headers.get_all("Set-Cookie") or []:
             name, _, rest = header.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0]
