@@ -141,7 +141,7 @@ def run(port: int, app_port: int, rounds: int) -> int:
             url = f"/q/{draft}/model/"
             marker = {"model_name": f"marker-{source}"}
             # 1. Spoofed X-Forwarded-For values, through the proxy and straight to gunicorn.
-            for target, kind in ((port, "via proxy"), (app_port, "direct")):
+            for target, kind in ((port, "via proxy"), (port, "via proxy"), (app_port, "direct")):
                 spoof = rng.choice(
                     ["198.51.100.7", "::1", "unknown", "1.1.1.1, 2.2.2.2", "x" * 2000, "", "\t"]
                 )
