@@ -35,6 +35,7 @@ from questionnaire.review import review_rows
 from questionnaire.services import (
     Contact,
     IncompleteAnswers,
+    posted_field_names,
     save_step,
     set_current_step,
     submit_answers,
@@ -144,11 +145,12 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         posted_fingerprint = self.request.POST.get("step_fingerprint")
         if posted_fingerprint and posted_fingerprint != fingerprint(stored):
             messages.warning(self.request, OTHER_TAB_MESSAGE)
-        prefix = f"{step}-"
+        form_class = self.get_form_list()[step]
+        fields = posted_field_names(form_class, step)
         has_content = any(
             value.strip()
             for key, values in self.request.POST.lists()
-            if key.startswith(prefix)
+            if key in fields
             for value in values
         )
         if not has_content and stored is None and step in QUESTION_SLUGS:
@@ -158,7 +160,7 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             step=step,
             data=self.request.POST,
             current_step=step,
-            form_class=self.get_form_list()[step],
+            form_class=form_class,
         )
         self._load_draft()
 

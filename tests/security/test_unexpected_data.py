@@ -98,3 +98,10 @@ def test_a_plain_multipart_form_without_files_still_works():
     # What Django's test client sends by default; a browser form without a file input too.
     response = Client().post(reverse("questionnaire:start"), {"anything": "1"})
     assert response.status_code == 302
+
+
+def test_unknown_fields_alone_do_not_mark_an_untouched_question_as_visited(client):
+    draft_id = start(client)
+    pairs = step_pairs(draft_id, "model", {}) + [("model-junk", "x" * 800)]
+    post_raw(client, step_url(draft_id, "model"), pairs)
+    assert "model" not in Draft.objects.get(pk=draft_id).step_data
