@@ -11,7 +11,9 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from config.client_address import parse_networks
 from config.env import env_bool, env_int, env_list, env_str
+from config.secret_key import check_secret_key, debug_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("DJANGO_VAR_DIR") or BASE_DIR / "var")
@@ -24,8 +26,9 @@ SECRET_KEY = env_str("DJANGO_SECRET_KEY") or ""
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
-    # Only ever used on a developer's machine with debug on.
-    SECRET_KEY = "insecure-development-key-only-used-with-debug-on"  # noqa: S105
+    # A developer's machine with debug on: a random key of this checkout's own, under var/.
+    SECRET_KEY = debug_secret_key(VAR_DIR)
+check_secret_key(SECRET_KEY, debug=DEBUG)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -55,6 +58,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the body (CSRF reads it for the token): see config/uploads.py.
+    "config.uploads.RefuseUnexpectedUploadsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -121,8 +126,23 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
-# Finished questionnaires accepted per client address and hour; beyond it, 429 + Retry-After.
+# Limits per client address and hour (config/ratelimit.py); beyond one, a friendly 429 with
+# Retry-After that keeps the customer's answers. Finished questionnaires, new questionnaires,
+# resume emails (also per questionnaire) and staff login attempts across usernames.
 SUBMISSIONS_PER_HOUR = env_int("SUBMISSIONS_PER_HOUR", 20, minimum=1)
+DRAFTS_PER_HOUR = env_int("DRAFTS_PER_HOUR", 30, minimum=1)
+RESUME_EMAILS_PER_HOUR = env_int("RESUME_EMAILS_PER_HOUR", 10, minimum=1)
+RESUME_EMAILS_PER_DRAFT_PER_HOUR = env_int("RESUME_EMAILS_PER_DRAFT_PER_HOUR", 3, minimum=1)
+STAFF_LOGIN_ATTEMPTS_PER_HOUR = env_int("STAFF_LOGIN_ATTEMPTS_PER_HOUR", 30, minimum=1)
+
+# --- Client address behind a proxy -------------------------------------------------------------
+# config/client_address.py: X-Forwarded-For is believed only from these proxies (addresses or
+# networks, comma-separated), and only its entry `count` places from the right.
+try:
+    TRUSTED_PROXIES = [str(n) for n in parse_networks(env_list("DJANGO_TRUSTED_PROXIES", []))]
+except ValueError as problem:
+    raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {problem}") from None
+TRUSTED_PROXY_COUNT = env_int("DJANGO_TRUSTED_PROXY_COUNT", 1 if TRUSTED_PROXIES else 0)
 
 # --- Authentication ----------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -137,12 +157,16 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 LOGIN_URL = "admin:login"
 
-# django-axes: lock a username+address pair after repeated failed staff logins.
+# django-axes: lock a username+address pair after repeated failed staff logins. The address is
+# the one the rate limits use (behind a trusted proxy, the real client's), so a locked pair
+# never locks that user out for everyone; STAFF_LOGIN_ATTEMPTS_PER_HOUR caps one address's
+# attempts across usernames.
 # https://django-axes.readthedocs.io/en/latest/4_configuration.html
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15, minimum=1) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
 
 # --- Sessions and cookies ------------------------------------------------------------------
 # Database-backed sessions: answers never live in a cookie.
@@ -194,6 +218,9 @@ CONTENT_SECURITY_POLICY = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 256 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DATA_UPLOAD_MAX_NUMBER_FIELDS", 400, minimum=10)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+# File parts escape the limits above, so multipart bodies are refused except on the pages listed
+# here (path regex -> most bytes of the whole body); no page takes a file yet.
+UPLOAD_LIMITS: dict[str, int] = {}
 
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"

@@ -85,7 +85,8 @@ _NUMBER = re.compile(
     r"^(?P<sign>[-+−])?\s*(?P<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?:[eE](?P<exp>[-+]?\d+))?\s*(?P<rest>.*)$"
 )
-_RANGE = re.compile(r"^\d[\d.,]*\s*[a-z]*\s*(-|–|to)\s*\d")
+# "8-16 GPUs", "1.2 to 2T"; not an exponent such as "1e-400" (a number, if a tiny one).
+_RANGE = re.compile(r"^\d[\d.,]*(?![\d.,]|e[-+]?\d)\s*[a-z]*\s*(-|–|to)\s*\d")
 
 _SCALE = {
     "": 1.0,

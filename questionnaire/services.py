@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.core.mail import send_mail
@@ -29,6 +30,7 @@ from questionnaire.questions import QUESTIONS, SCHEMA_VERSION
 logger = logging.getLogger(__name__)
 
 StepData = dict[str, list[str]]
+_QUESTION_FORMS = {question.slug: question.form_class for question in QUESTIONS}
 
 # What a new submission queues, by name: the pipeline (which imports this app, never the other
 # way) registers the task and does the sizing, the proposal and the staff email.
@@ -59,14 +61,36 @@ def start_draft() -> Draft:
     return Draft.objects.create()
 
 
-def save_step(*, draft: Draft, step: str, data: Mapping[str, Any], current_step: str) -> Draft:
+def save_step(
+    *,
+    draft: Draft,
+    step: str,
+    data: Mapping[str, Any],
+    current_step: str,
+    form_class: type[forms.Form] | None = None,
+) -> Draft:
     """Store one step's raw posted data (valid or not) and where the customer is.
 
     Raw data, not cleaned data: what the customer typed must come back exactly, even when it was
-    not valid yet (Back, "save and come back later", an expired session). The row is locked so
-    two tabs saving different steps at once cannot overwrite each other's step.
+    not valid yet (Back, "save and come back later", an expired session). Only the fields that
+    ``form_class`` (by default the question's form) defines are kept: anything else posted is
+    dropped and counted in a log line, so a forged post cannot grow a draft without bound. The
+    row is locked so two tabs saving different steps at once cannot overwrite each other's step.
     """
+    if form_class is None and step in _QUESTION_FORMS:
+        form_class = _QUESTION_FORMS[step]
     raw = _raw_step_data(step, data)
+    if form_class is not None:
+        known = posted_field_names(form_class, step)
+        dropped = [key for key in raw if key not in known]
+        if dropped:
+            logger.warning(
+                "dropped %d unknown field(s) posted to step %s of draft %s",
+                len(dropped),
+                step,
+                draft.pk,
+            )
+            raw = {key: values for key, values in raw.items() if key in known}
     with transaction.atomic():
         locked = Draft.objects.select_for_update().get(pk=draft.pk)
         locked.step_data = {**locked.step_data, step: raw}
@@ -92,6 +116,20 @@ def _raw_step_data(step: str, data: Mapping[str, Any]) -> StepData:
     return {
         key: [_storable(str(v)) for v in values] for key, values in items if key.startswith(prefix)
     }
+
+
+def posted_field_names(form_class: type[forms.Form], step: str) -> frozenset[str]:
+    """The names under which a browser posts ``form_class``'s fields on ``step``."""
+    form = form_class(prefix=step)
+    names: set[str] = set()
+    for name, field in form.fields.items():
+        posted = form.add_prefix(name)
+        widget = field.widget
+        if isinstance(widget, forms.MultiWidget):
+            names.update(posted + suffix for suffix in widget.widgets_names)
+        else:
+            names.add(posted)
+    return frozenset(names)
 
 
 def _storable(text: str) -> str:

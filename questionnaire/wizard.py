@@ -35,6 +35,7 @@ from questionnaire.review import review_rows
 from questionnaire.services import (
     Contact,
     IncompleteAnswers,
+    posted_field_names,
     save_step,
     set_current_step,
     submit_answers,
@@ -73,7 +74,7 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         self.draft = get_object_or_404(Draft, pk=kwargs["draft_id"])
-        if not access.may_open(request, self.draft.pk):
+        if not access.may_open(request, self.draft):
             return render(request, "questionnaire/not_open_here.html", status=403)
         if self.draft.is_submitted:
             messages.info(request, ALREADY_SUBMITTED_MESSAGE)
@@ -144,17 +145,22 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         posted_fingerprint = self.request.POST.get("step_fingerprint")
         if posted_fingerprint and posted_fingerprint != fingerprint(stored):
             messages.warning(self.request, OTHER_TAB_MESSAGE)
-        prefix = f"{step}-"
+        form_class = self.get_form_list()[step]
+        fields = posted_field_names(form_class, step)
         has_content = any(
             value.strip()
             for key, values in self.request.POST.lists()
-            if key.startswith(prefix)
+            if key in fields
             for value in values
         )
         if not has_content and stored is None and step in QUESTION_SLUGS:
             return  # an untouched page stays "not visited", so it does not show errors later
         self.draft = save_step(
-            draft=self.draft, step=step, data=self.request.POST, current_step=step
+            draft=self.draft,
+            step=step,
+            data=self.request.POST,
+            current_step=step,
+            form_class=form_class,
         )
         self._load_draft()
 

@@ -7,6 +7,7 @@ Cells that a spreadsheet would read as a formula are prefixed with an apostrophe
 import csv
 import io
 import re
+import unicodedata
 from collections.abc import Iterable
 
 from questionnaire.models import Submission
@@ -33,7 +34,9 @@ _PLAIN_NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$")
 
 def safe_cell(value: object) -> str:
     text = "" if value is None else str(value)
-    if text.startswith(_FORMULA_START) and not _PLAIN_NUMBER.match(text):
+    # Spreadsheets fold compatibility forms: a fullwidth "＝" starts a formula like "=".
+    folded = unicodedata.normalize("NFKC", text)
+    if folded.startswith(_FORMULA_START) and not _PLAIN_NUMBER.match(text):
         return "'" + text
     return text
 

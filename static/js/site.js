@@ -67,10 +67,23 @@
     });
   }
 
+  // A private resume link carries its token after "#", which browsers never send to the
+  // server (so it never reaches an access log). Post it once from the page, then drop it from
+  // the address bar and the history.
+  function resumeFromFragment() {
+    var form = document.querySelector("form[data-resume-form]");
+    var token = window.location.hash.slice(1);
+    if (!form || !token) { return; }
+    history.replaceState(null, "", window.location.pathname);
+    form.querySelector("input[name=token]").value = decodeURIComponent(token);
+    form.submit();
+  }
+
   function start() {
     focusErrorSummary();
     setUpTerms();
     setUpSubmitOnce();
+    resumeFromFragment();
   }
 
   if (document.readyState === "loading") {

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -34,7 +36,12 @@ def test_a_misspelt_boolean_is_refused(tmp_path):
     assert "DJANGO_DEBUG must be one of" in result.stderr
 
 
-def test_check_deploy_is_clean_with_production_settings(tmp_path):
+@pytest.mark.parametrize(
+    "proxy",
+    [{}, {"DJANGO_BEHIND_TLS_PROXY": "1", "DJANGO_TRUSTED_PROXIES": "127.0.0.1,10.0.0.0/8"}],
+    ids=["direct", "behind-tls-proxy"],
+)
+def test_check_deploy_is_clean_with_production_settings(tmp_path, proxy):
     result = run_manage(
         "check",
         "--deploy",
@@ -43,6 +50,7 @@ def test_check_deploy_is_clean_with_production_settings(tmp_path):
         DJANGO_SECRET_KEY="a-long-random-production-secret-" + "x7Qp2Lm9" * 6,
         DJANGO_ALLOWED_HOSTS="sizing.example.com",
         DJANGO_VAR_DIR=str(tmp_path),
+        **proxy,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -67,3 +75,13 @@ def test_production_cookies_are_secure_and_http_only(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[-6:] == ["True", "True", "True", "True", "True", "31536000"]
+
+
+def test_a_malformed_trusted_proxy_stops_startup(tmp_path):
+    result = run_manage(
+        "check",
+        DJANGO_SECRET_KEY="a-long-random-production-secret-" + "x7Qp2Lm9" * 6,
+        DJANGO_TRUSTED_PROXIES="127.0.0.1,nginx",
+        DJANGO_VAR_DIR=str(tmp_path),
+    )
+    assert result.returncode != 0 and "DJANGO_TRUSTED_PROXIES" in result.stderr

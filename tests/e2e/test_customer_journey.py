@@ -87,7 +87,9 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
     violations += serious_violations(page)
     with page.expect_navigation():
         page.locator("form button.btn-primary").click()
-    resume_path = urlparse(page.locator(".resume-link a").inner_text()).path
+    link = urlparse(page.locator(".resume-link a").inner_text())
+    # The token follows "#": the browser never sends it, the resume page posts it once.
+    resume_path = f"{link.path}#{link.fragment}"
     first.close()
 
     # A fresh browser context: no cookies, only the private link.
@@ -95,6 +97,8 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
     page = second.new_page()
     page.set_default_timeout(20_000)
     page.goto(live_server.url + resume_path)
+    page.wait_for_selector(".progress-label")
+    assert link.fragment not in page.url
     assert f"Question {QUESTIONS[8].number} of 15" in page.locator(".progress-label").inner_text()
     for question in QUESTIONS[8:]:
         answer(page, question, violations)

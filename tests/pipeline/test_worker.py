@@ -163,7 +163,7 @@ def test_redis_down_at_submit_the_customer_still_gets_confirmation_and_the_sweep
     assert Submission.objects.filter(pk=submission.pk).exists()
     client = Client()
     token = issue_resume_token(draft=draft)
-    page = client.get(f"/q/resume/{token}/", follow=True)
+    page = client.post("/q/resume/", {"token": token}, follow=True)
     assert page.status_code == 200
     assert submission.reference in page.content.decode()
     assert "Waiting for sizing" in page.content.decode()

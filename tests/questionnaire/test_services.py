@@ -144,7 +144,8 @@ def test_every_scenario_submits_and_round_trips_what_was_typed():
 
 
 @pytest.mark.django_db
-def test_load_demo_is_idempotent(capsys):
+def test_load_demo_is_idempotent(capsys, settings):
+    settings.DEBUG = True
     call_command("load_demo")
     call_command("load_demo")
     assert Submission.objects.count() == 4

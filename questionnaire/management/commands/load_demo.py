@@ -1,7 +1,13 @@
-"""Loads demo data for a local run and prints the demo staff login."""
+"""Loads demo data for a local run and prints the demo staff login.
 
+With debug off it refuses unless told ``--allow-production``, and then the demo login gets no
+usable password (set one with ``changepassword``): a superuser whose password is printed in a
+README must never exist on a real deployment.
+"""
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from questionnaire.demo import SCENARIOS, Scenario
 from questionnaire.models import Submission
@@ -14,7 +20,7 @@ from questionnaire.services import (
 )
 
 DEMO_USERNAME = "demo-staff"
-DEMO_PASSWORD = "demo-staff-password"  # noqa: S105 - printed on purpose; local demo only
+DEMO_PASSWORD = "demo-staff-password"  # noqa: S105 - printed on purpose; debug only
 
 
 def load_scenario(scenario: Scenario) -> tuple[Submission, bool]:
@@ -32,13 +38,29 @@ def load_scenario(scenario: Scenario) -> tuple[Submission, bool]:
 class Command(BaseCommand):
     help = "Create the demo staff login and the four demo submissions (idempotent)."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="Run with DJANGO_DEBUG off; the demo login then gets no usable password.",
+        )
+
     def handle(self, *args, **options):
+        production = not settings.DEBUG
+        if production and not options["allow_production"]:
+            raise CommandError(
+                "load_demo creates a demo superuser; with DJANGO_DEBUG off it runs only with "
+                "--allow-production."
+            )
         user_model = get_user_model()
         user, created = user_model.objects.get_or_create(
             username=DEMO_USERNAME, defaults={"is_staff": True, "is_superuser": True}
         )
         if created:
-            user.set_password(DEMO_PASSWORD)
+            if production:
+                user.set_unusable_password()
+            else:
+                user.set_password(DEMO_PASSWORD)
             user.save()
         for scenario in SCENARIOS:
             submission, made = load_scenario(scenario)
@@ -46,6 +68,13 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{verb} demo submission {submission.reference} ({submission.company})"
             )
-        self.stdout.write(
-            f"Demo staff login: {DEMO_USERNAME} / {DEMO_PASSWORD} at http://127.0.0.1:8000/admin/"
-        )
+        if production:
+            self.stdout.write(
+                f"Demo staff login {DEMO_USERNAME} has no password: set one with "
+                f"`python manage.py changepassword {DEMO_USERNAME}`."
+            )
+        else:
+            self.stdout.write(
+                f"Demo staff login: {DEMO_USERNAME} / {DEMO_PASSWORD} "
+                "at http://127.0.0.1:8000/admin/"
+            )
