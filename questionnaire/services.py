@@ -212,6 +212,12 @@ def find_draft_by_token(token: str) -> tuple[Draft | None, bool]:
     return draft, expires is None or expires <= timezone.now()
 
 
+def spend_token(token: str) -> None:
+    """Make a resume token worthless: one that travelled in a URL may sit in an access log."""
+    if token:
+        Draft.objects.filter(resume_token_hash=_hash_token(token)).update(resume_token_hash="")
+
+
 # --- submitting --------------------------------------------------------------------------------
 
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("glossary/", views.glossary, name="glossary"),
     path("q/start/", views.start, name="start"),
     path("q/resume/", views.resume, name="resume"),
+    path("q/resume/<str:token>/", views.resume_legacy_link, name="resume_legacy"),
     path("q/<uuid:draft_id>/save/", views.save_for_later, name="save"),
     path("q/<uuid:draft_id>/confirmation/", views.confirmation, name="confirmation"),
     path("q/<uuid:draft_id>/<slug:step>/", wizard_view, name="step"),

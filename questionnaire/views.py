@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from http import HTTPStatus
 
 from django import forms
 from django.conf import settings
@@ -21,6 +22,7 @@ from questionnaire.services import (
     email_resume_link,
     find_draft_by_token,
     issue_resume_token,
+    spend_token,
     start_draft,
 )
 from questionnaire.wizard import RESUMED_FLAG, WELCOME
@@ -156,7 +158,23 @@ def resume(request: HttpRequest) -> HttpResponse:
     form = ResumeForm(request.POST or None)
     if not form.is_valid():
         return render(request, "questionnaire/resume.html", {"form": form})
-    draft, expired = find_draft_by_token(form.cleaned_data["token"])
+    return _open_with_token(request, form.cleaned_data["token"])
+
+
+@never_cache
+@require_http_methods(["GET"])
+def resume_legacy_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A link emailed before links put the token after ``#`` opens its questionnaire once
+    (nothing is lost): the token, now in an access log, is spent as it is used, and the
+    browser that used it keeps access; a new link can be asked for from the questionnaire."""
+    response = _open_with_token(request, token)
+    if response.status_code == HTTPStatus.FOUND:
+        spend_token(token)
+    return response
+
+
+def _open_with_token(request: HttpRequest, token: str) -> HttpResponse:
+    draft, expired = find_draft_by_token(token)
     if draft is None:
         return render(request, "questionnaire/resume_unknown.html", status=404)
     if expired:
