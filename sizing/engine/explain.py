@@ -92,7 +92,8 @@ def drivers(
         )
     if r.method in ADAPTER_METHODS and run.nodes == 1:
         method = VALUES["training.method"].get(r.method, r.method)
-        out.append((2.8, f"{method} trains only small adapters, so one node is enough"))
+        enough = "each run fits on one node" if full_size_runs(r) > 1 else "one node is enough"
+        out.append((2.8, f"{method} trains only small adapters, so {enough}"))
     if r.concurrent_jobs > 1:
         runs = full_size_runs(r)
         room = f"room for {runs} full-size run{'s' if runs > 1 else ''}"

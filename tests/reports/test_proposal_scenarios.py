@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from questionnaire.questions import QUESTIONS
 from reports.demo import DEMO_FORM_DATA, SCENARIOS, answers_from, demo_answers, demo_data
 from reports.document import render_data
 
@@ -75,4 +76,22 @@ def form_data(draw):
 @given(form_data())
 def test_proposals_for_generated_answers_pass_the_checker(data):
     rendered = render_data(demo_data(answers=answers_from(data), today=TODAY))
+    assert [str(f) for f in rendered.findings] == []
+
+
+def _only_the_model_answered() -> dict:
+    """The browser journey's customer: a model name, "not sure" for every other question."""
+    data = {question.slug: {"not_sure": "on"} for question in QUESTIONS}
+    data["model"] = {"model_name": "Llama 3.1 8B", "total_params": "8B", "architecture": "dense"}
+    return answers_from(data)
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [pytest.param(answers_from({}), id="registry examples"), pytest.param(None, id="model only")],
+)
+def test_the_examples_and_a_mostly_unsure_customer_render_without_a_finding(answers):
+    """The answers the staff and browser tests submit through the real pipeline."""
+    answers = _only_the_model_answered() if answers is None else answers
+    rendered = render_data(demo_data(answers=answers, today=TODAY))
     assert [str(f) for f in rendered.findings] == []
