@@ -152,17 +152,25 @@ class YesNoField(RadioAnswerField):
 
 
 class CheckboxesAnswerField(AnswerFieldMixin, forms.MultipleChoiceField):
-    """Any number of choices; stored as a list of values in the order of the choices."""
+    """Any number of choices, or "Not sure yet" alone; stored as a list of values in the order
+    of the choices (``["not_sure"]`` when not sure)."""
 
     render_as = "checkboxes"
 
-    def __init__(self, *, choices: tuple[tuple[str, str], ...], **kwargs: Any):
+    def __init__(
+        self, *, choices: tuple[tuple[str, str], ...], not_sure: bool = True, **kwargs: Any
+    ):
+        all_choices = list(choices) + ([(NOT_SURE, NOT_SURE_LABEL)] if not_sure else [])
         super().__init__(
-            required=False, choices=choices, widget=forms.CheckboxSelectMultiple, **kwargs
+            required=False, choices=all_choices, widget=forms.CheckboxSelectMultiple, **kwargs
         )
 
     def clean(self, value: Any) -> list[str]:
         chosen = set(super().clean(value))
+        if NOT_SURE in chosen and len(chosen) > 1:
+            raise forms.ValidationError(
+                f"“{NOT_SURE_LABEL}” cannot go with other choices: untick it, or untick the others."
+            )
         return [key for key, _ in self.choices if key in chosen]
 
     def answer_items(self, name: str, value: Any) -> dict[str, Any]:
@@ -172,6 +180,8 @@ class CheckboxesAnswerField(AnswerFieldMixin, forms.MultipleChoiceField):
         values = answer.get(name) or []
         if not values:
             return None
+        if values == [NOT_SURE]:
+            return NOT_SURE_LABEL, True
         labels = dict(self.choices)
         return ", ".join(str(labels.get(value, value)) for value in values), False
 

@@ -212,7 +212,10 @@ class _Context:
     def unsure(self, slug: str) -> bool:
         """The whole question, or one of its parts, was answered "not sure"."""
         answer = self.answer(slug)
-        return bool(answer.get("not_sure")) or "not_sure" in answer.values()
+        return bool(answer.get("not_sure")) or any(
+            value == "not_sure" or (isinstance(value, list) and "not_sure" in value)
+            for value in answer.values()
+        )
 
     def put(self, path: str, value: Any, *, slug: str, derived: bool = False) -> None:
         """Set one engine field; a question the customer was unsure about only records that."""
@@ -361,7 +364,9 @@ _VENDORS = {
 
 
 def _software(c: _Context) -> None:
-    frameworks = [f for f in c.answer("software").get("frameworks") or [] if f != "other"]
+    frameworks = [
+        f for f in c.answer("software").get("frameworks") or [] if f not in ("other", "not_sure")
+    ]
     c.put("software.frameworks", frameworks or None, slug="software")
     c.put(
         "software.custom_cuda_kernels",
@@ -401,7 +406,9 @@ def _storage(c: _Context) -> None:
 def _preprocessing(c: _Context) -> None:
     steps = c.answer("preprocessing").get("online_steps") or []
     mode = None
-    if steps == ["none"]:
+    if steps == ["not_sure"]:
+        mode = None
+    elif steps == ["none"]:
         mode = "offline"
     elif steps:
         mode = "on_the_fly"

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from questionnaire.forms.platform import PreprocessingForm, SoftwareForm
 from questionnaire.forms.workload import TimelineForm
 from questionnaire.models import Draft, Submission
 from questionnaire.questions import QUESTIONS, get_question
@@ -15,7 +16,9 @@ from questionnaire.wizard import (
     OTHER_TAB_MESSAGE,
     SESSION_ENDED_MESSAGE,
 )
+from sizing import adapters
 from tests.questionnaire.conftest import CONTACT, post_step, start, step_url, walk_to_review
+from tests.reports.factories import edited_answers
 
 pytestmark = pytest.mark.django_db
 
@@ -245,3 +248,23 @@ def test_a_first_results_date_that_has_passed_is_refused_with_a_clear_message():
     assert "31 March 2020 has already passed" in form.errors["deadline"][0]
     later = TimelineForm(data={"timeline-deadline": "2099-03-31"}, prefix="timeline")
     assert later.is_valid(), later.errors
+
+
+def test_checkbox_groups_offer_not_sure_yet_alone_and_it_reaches_nothing():
+    """Issue 13: frameworks, online steps and encryption had no "not sure"."""
+    unsure = SoftwareForm(data={"software-frameworks": ["not_sure"]}, prefix="software")
+    assert unsure.is_valid(), unsure.errors
+    assert unsure.to_answer()["frameworks"] == ["not_sure"]
+    mixed = SoftwareForm(data={"software-frameworks": ["pytorch", "not_sure"]}, prefix="software")
+    assert not mixed.is_valid() and "cannot go with other choices" in str(mixed.errors)
+    steps = PreprocessingForm(
+        data={"preprocessing-online_steps": ["not_sure"]}, prefix="preprocessing"
+    )
+    assert steps.is_valid(), steps.errors
+    answers = edited_answers(
+        software={"frameworks": ["not_sure"]}, preprocessing={"online_steps": ["not_sure"]}
+    )
+    built = adapters.build_engine_input(answers=answers)
+    assert "frameworks" not in built.engine_input.get("software", {})
+    assert "preprocessing" not in built.engine_input.get("data", {})
+    assert built.sources["software.frameworks"] == "not_sure"
