@@ -285,9 +285,8 @@ class StepCostModel:
         )
         return found
 
-    def cost(
+    def ratios(
         self,
-        *,
         gpus: int,
         tp: int,
         pp: int,
@@ -297,10 +296,12 @@ class StepCostModel:
         recompute: str,
         hardware_flops_per_token: float,
         params_per_gpu: float,
-        virtual_stages: int = 1,
-        context: int = 1,
-    ) -> StepCost:
-        """Model FLOPs utilisation of one plan (see module docstring) [-].
+        virtual_stages: int,
+        cp: int = 1,
+    ) -> tuple[float, float, float, float, float, float]:
+        """The fields of the :class:`StepCost` of one plan, in order (a tuple: a plan search
+        compares tens of thousands); its MFU is the model FLOPs utilisation (see module
+        docstring) [-].
 
         Communication per step and GPU, each over the fastest link its group spans:
 
@@ -328,38 +329,6 @@ class StepCostModel:
         The interleaved schedule with ``v`` model chunks per stage shrinks the
         bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
         """
-        return StepCost(
-            *self.ratios(
-                gpus,
-                tp,
-                pp,
-                ep,
-                micro_batch,
-                zero_stage,
-                recompute,
-                hardware_flops_per_token,
-                params_per_gpu,
-                virtual_stages,
-                context,
-            )
-        )
-
-    def ratios(
-        self,
-        gpus: int,
-        tp: int,
-        pp: int,
-        ep: int,
-        micro_batch: int,
-        zero_stage: int,
-        recompute: str,
-        hardware_flops_per_token: float,
-        params_per_gpu: float,
-        virtual_stages: int,
-        cp: int = 1,
-    ) -> tuple[float, float, float, float, float, float]:
-        """The fields of :meth:`cost`'s :class:`StepCost`, in order, without building it
-        (a plan search compares tens of thousands)."""
         hidden, layers = self.hidden, self.layers
         dp = max(1, gpus // (tp * cp * pp))
         hfu = self.hfu(tp, ep, micro_batch, recompute == "selective", cp)
@@ -424,7 +393,7 @@ def workload_factor(*, moe: bool, method: str) -> float:
 
 
 def data_parallel_units(zero_stage: int, micro_batches: float) -> float:
-    """Data-parallel traffic per step in all-reduce halves (see :meth:`StepCostModel.cost`) [-] [4]_.
+    """Data-parallel traffic per step in all-reduce halves (see :meth:`StepCostModel.ratios`) [-] [4]_.
 
     One unit moves ``(d-1)/d`` of the rank's 16-bit parameters: an all-reduce
     is 2, ZeRO-2 ``m + 1``, ZeRO-3 ``3 m`` for ``m`` micro-batches per step.

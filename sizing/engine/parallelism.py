@@ -560,6 +560,31 @@ class _Scored(NamedTuple):
         return self.candidate.zero
 
 
+def _cost_model(
+    w: Workload, acc: AcceleratorSpec, fabric: _Fabric, hfu_cache: HfuCache | None = None
+) -> StepCostModel:
+    """The step costs of ``w`` on ``acc`` over ``fabric``."""
+    return StepCostModel(
+        acc=acc,
+        precision=w.precision,
+        hidden=w.hidden,
+        layers=w.layers,
+        seq=w.seq,
+        model_flops_per_token=w.model_flops_per_token,
+        tokens_per_step=w.tokens_per_step,
+        top_k=w.top_k,
+        moe=w.moe,
+        method=w.method,
+        gpus_per_node=fabric.gpus_per_node,
+        nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
+        oversubscription=fabric.oversubscription,
+        experts=w.experts,
+        expert_params=w.expert_params,
+        kv_hidden=w.hidden * w.kv_heads / w.heads if w.kv_heads else 0.0,
+        hfu_cache=hfu_cache,
+    )
+
+
 class _Search:
     """What the candidates of one plan search share: workload, accelerator, count, fabric."""
 
@@ -577,25 +602,7 @@ class _Search:
         self.gpus = gpus
         self.fabric = fabric
         self.usable = usable
-        self.costs = StepCostModel(
-            acc=acc,
-            precision=w.precision,
-            hidden=w.hidden,
-            layers=w.layers,
-            seq=w.seq,
-            model_flops_per_token=w.model_flops_per_token,
-            tokens_per_step=w.tokens_per_step,
-            top_k=w.top_k,
-            moe=w.moe,
-            method=w.method,
-            gpus_per_node=fabric.gpus_per_node,
-            nic_gbps_per_gpu=fabric.nic_gbps_per_gpu,
-            oversubscription=fabric.oversubscription,
-            experts=w.experts,
-            expert_params=w.expert_params,
-            kv_hidden=w.hidden * w.kv_heads / w.heads if w.kv_heads else 0.0,
-            hfu_cache=hfu_cache,
-        )
+        self.costs = _cost_model(w, acc, fabric, hfu_cache)
         self._hardware_flops: dict[str, float] = {}
         self._most_chunks: dict[int, int] = {}  # by pipeline degree
 
@@ -808,23 +815,7 @@ def best_case_hfu(w: Workload, acc: AcceleratorSpec) -> float:
     sees: no tensor or context split, the largest micro-batch, every expert on its own rank.
     Every plan's MFU is at most this times the workload factor.
     """
-    costs = StepCostModel(
-        acc=acc,
-        precision=w.precision,
-        hidden=w.hidden,
-        layers=w.layers,
-        seq=w.seq,
-        model_flops_per_token=w.model_flops_per_token,
-        tokens_per_step=w.tokens_per_step,
-        top_k=w.top_k,
-        moe=w.moe,
-        method=w.method,
-        gpus_per_node=1,
-        nic_gbps_per_gpu=acc.nic_gbps_per_gpu,
-        oversubscription=1.0,
-        experts=w.experts,
-        expert_params=w.expert_params,
-    )
+    costs = _cost_model(w, acc, _Fabric(1, acc.nic_gbps_per_gpu, 1.0))  # fabric: no bearing
     return costs.hfu(1, max(1, w.experts) if w.moe else 1, _MICRO_BATCHES[-1], False)
 
 

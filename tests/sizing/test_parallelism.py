@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from sizing.engine import assumptions
-from sizing.engine.efficiency import StepCostModel, data_parallel_units
+from sizing.engine.efficiency import StepCost, StepCostModel, data_parallel_units
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.memory import activation_bytes_per_layer, interleaving_memory_factor
 from sizing.engine.parallelism import Plan, search_plan, workload
@@ -118,7 +118,7 @@ def _moe_step(micro_batch: int, ep: int = 8) -> float:
         experts=128,
         expert_params=2.7e10,
     )
-    return model.cost(
+    ratios = model.ratios(
         gpus=16,
         tp=1,
         pp=1,
@@ -128,7 +128,9 @@ def _moe_step(micro_batch: int, ep: int = 8) -> float:
         recompute="none",
         hardware_flops_per_token=2.2e10,
         params_per_gpu=4e9,
-    ).mfu
+        virtual_stages=1,
+    )
+    return StepCost(*ratios).mfu
 
 
 def test_a_larger_micro_batch_feeds_small_experts_more_tokens() -> None:
