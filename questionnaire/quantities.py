@@ -294,9 +294,9 @@ def _too_small(
     for word, scale in (("billion", 1e9), ("million", 1e6), ("trillion", 1e12)):
         if minimum <= value * scale and (maximum is None or value * scale <= maximum):
             return (
-                f"“{typed}” would be {describe(value, kind)}, which is very small for {what}. "
+                f"{describe(value, kind)} is very small for {what}. "
                 f"Did you mean {format_count(value * scale, digits=5)}? "
-                f"Write it as {typed} {word} (or {typed}{word[0].upper()})."
+                f"Write it as {typed}{word[0].upper()} or {typed} {word}."
             )
     return f"{_cap(what)} looks too small. Check the number and its unit."
 
