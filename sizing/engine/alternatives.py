@@ -109,8 +109,11 @@ def compare_accelerators(
             candidates.append(acc)
     w = workload(r)  # the same for every accelerator
     best_cases = {acc.id: _best_case_key(w, acc, flops) for acc in candidates}
+    # Every maker among the candidates will be listed (an accelerator is skipped only when
+    # its maker already has a better one), so the slots left for the rest are known now.
+    open_slots = max(0, MAX_ALTERNATIVES - len({acc.vendor for acc in candidates}))
     for acc in sorted(candidates, key=lambda a: best_cases[a.id]):
-        if _cannot_be_listed(alts, acc, best_cases[acc.id]):
+        if _cannot_be_listed(alts, acc, best_cases[acc.id], open_slots):
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
         est = _sized_run(searches_for(w, rr, acc, flops, fitting), reference)
@@ -174,16 +177,30 @@ def _best_case_key(w: Workload, acc: AcceleratorSpec, flops: float) -> _RankKey:
     return (False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
 
 
-def _cannot_be_listed(alts: list[Alternative], acc: AcceleratorSpec, best_case: _RankKey) -> bool:
+def _cannot_be_listed(
+    alts: list[Alternative], acc: AcceleratorSpec, best_case: _RankKey, open_slots: int
+) -> bool:
     """Whether ``acc`` is out of the shortlist whatever its sizing gives.
 
-    It is when its maker already has a strictly better accelerator and at least
-    ``MAX_ALTERNATIVES`` sized ones are strictly better than its best case: the list takes
-    each maker's best and then the best of the rest, all of which rank above it.
+    The list (:func:`_shortlist`) takes each maker's best, then the best ``open_slots``
+    of the rest.  ``acc`` is out when an accelerator of its maker already ranks at or
+    above its best case (so it is not its maker's best) and ``open_slots`` of the others
+    that are not their maker's best do too: sized earlier, they rank before it on a tie,
+    and an accelerator sized later can only push them further from being a maker's best.
     """
-    better = [alt for alt in alts if _cheapest_fitting_first(alt) < best_case]
-    same_maker = any(ACCELERATORS[alt.accelerator].vendor == acc.vendor for alt in better)
-    return same_maker and len(better) >= MAX_ALTERNATIVES
+    ranked = sorted(alts, key=_cheapest_fitting_first)
+    makers_seen: set[str] = set()
+    same_maker_ahead = False
+    others_ahead = 0
+    for alt in ranked:
+        if _cheapest_fitting_first(alt) > best_case:
+            break
+        vendor = ACCELERATORS[alt.accelerator].vendor
+        same_maker_ahead = same_maker_ahead or vendor == acc.vendor
+        if vendor in makers_seen:
+            others_ahead += 1
+        makers_seen.add(vendor)
+    return same_maker_ahead and others_ahead >= open_slots
 
 
 def _shortlist(alts: list[Alternative]) -> tuple[Alternative, ...]:
