@@ -21,6 +21,7 @@ from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .parallelism import Workload, best_case_hfu, cost_on_fabric, workload
 from .platforms import exclusion
+from .resilience import highest_goodput
 from .resolve import Resolved
 from .result import Alternative
 
@@ -167,13 +168,13 @@ def _best_case_key(w: Workload, acc: AcceleratorSpec, flops: float) -> _RankKey:
     """The best rank ``acc`` could reach (:func:`_cheapest_fitting_first`) [-].
 
     It fits, and its run costs no less than the FLOPs at its best-case rate
-    (:func:`_best_case_rate`).
+    (:func:`_best_case_rate`) and the highest goodput (:func:`resilience.highest_goodput`).
     """
     hourly = gpu_cloud_price(acc.id)
     confirmed = cloud_price_confirmed(acc.id)
     if hourly is None:
         return (False, True, not confirmed, math.inf)
-    rate = _best_case_rate(w, acc)
+    rate = _best_case_rate(w, acc) * highest_goodput()
     return (False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
 
 

@@ -130,6 +130,12 @@ def plan_resilience(
     )
 
 
+def highest_goodput() -> float:
+    """The goodput no run exceeds, whatever its size [-]: no time lost to interruptions or
+    checkpoints (``effective = 1`` in :func:`plan_resilience`), only the run overhead."""
+    return 1.0 / (1.0 + value("run_overhead_share"))
+
+
 def spare_nodes(nodes: int) -> int:
     """Hot spare nodes for a cluster of ``nodes`` (none below the minimum cluster size).
 

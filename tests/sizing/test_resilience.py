@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sizing.engine.assumptions import value
 from sizing.engine.resilience import (
     daly_interval_hours,
+    highest_goodput,
     job_mtbf_hours,
     plan_resilience,
     young_interval_hours,
@@ -57,3 +60,29 @@ def test_goodput_does_not_count_restarts_and_checkpoints_twice() -> None:
 
 def test_lost_time_stays_a_fraction_of_the_run_at_131k_gpus() -> None:
     assert _resilience(131072).goodput >= 0.5
+
+
+@given(
+    gpus=st.integers(1, 131072),
+    compute_hours=st.floats(0.01, 1e5),
+    write_hours=st.floats(1e-4, 2.0),
+    max_lost_hours=st.floats(0.1, 24.0),
+    forced_interval_hours=st.none() | st.floats(0.02, 48.0),
+)
+def test_no_run_exceeds_the_highest_goodput(
+    gpus: int,
+    compute_hours: float,
+    write_hours: float,
+    max_lost_hours: float,
+    forced_interval_hours: float | None,
+) -> None:
+    # the alternatives' best case relies on it to skip accelerators without sizing them
+    res = plan_resilience(
+        gpus=gpus,
+        nodes=-(-gpus // 8),
+        compute_hours=compute_hours,
+        write_hours=write_hours,
+        max_lost_hours=max_lost_hours,
+        forced_interval_hours=forced_interval_hours,
+    )
+    assert 0.0 < res.goodput < highest_goodput()
