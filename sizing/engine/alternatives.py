@@ -13,13 +13,13 @@ maker always among them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
-from .parallelism import Workload, best_case_hfu, cost_on_fabric, workload
+from .parallelism import ActivationCache, Workload, best_case_hfu, cost_on_fabric, workload
 from .platforms import exclusion
 from .resilience import highest_goodput
 from .resolve import Resolved
@@ -33,16 +33,32 @@ _HOURS_PER_DAY = 24.0
 _RankKey = tuple[bool, bool, bool, float]
 
 
-# Memory checks by GPU count, per accelerator memory [GB]: shared by the accelerators of one
-# sizing that have the same memory (see ``cluster.Searches``).
-Fitting = dict[float, dict[int, bool]]
+@dataclass(frozen=True)
+class MemoryCache:
+    """The memory worked out in one sizing, shared by its accelerators (``cluster.Searches``).
+
+    ``fitting`` holds the memory checks by GPU count, per accelerator memory [GB], for the
+    accelerators with the same memory; ``activations`` the activation memory, the same on
+    every accelerator.
+    """
+
+    fitting: dict[float, dict[int, bool]] = field(default_factory=dict)
+    activations: ActivationCache = field(default_factory=dict)
 
 
 def searches_for(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, fitting: Fitting
+    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, shared: MemoryCache
 ) -> Searches:
-    """The plan searches of one run on ``acc``, sharing memory checks with same-memory peers."""
-    return Searches(w, r, acc, flops, fitting=fitting.setdefault(acc.memory_gb, {}))
+    """The plan searches of one run on ``acc``, sharing memory with the sizing's other
+    accelerators."""
+    return Searches(
+        w,
+        r,
+        acc,
+        flops,
+        fitting=shared.fitting.setdefault(acc.memory_gb, {}),
+        activations=shared.activations,
+    )
 
 
 def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
@@ -89,14 +105,14 @@ class Reference:
 
 
 def compare_accelerators(
-    reference: Reference, flops: float, fitting: Fitting | None = None
+    reference: Reference, flops: float, shared: MemoryCache | None = None
 ) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
     """Every other allowed accelerator sized for the same run, and the excluded ones.
 
-    ``fitting`` holds the memory checks of this sizing so far (see :func:`searches_for`).
+    ``shared`` holds the memory worked out in this sizing so far (see :func:`searches_for`).
     """
     r = reference.r
-    fitting = {} if fitting is None else fitting
+    shared = MemoryCache() if shared is None else shared
     alts: list[Alternative] = []
     excluded: list[str] = []
     candidates: list[AcceleratorSpec] = []
@@ -117,7 +133,7 @@ def compare_accelerators(
         if _cannot_be_listed(alts, acc, best_cases[acc.id], open_slots):
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
-        est = _sized_run(searches_for(w, rr, acc, flops, fitting), reference)
+        est = _sized_run(searches_for(w, rr, acc, flops, shared), reference)
         hourly = gpu_cloud_price(acc.id)
         alts.append(
             Alternative(

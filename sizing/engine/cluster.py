@@ -44,7 +44,14 @@ from dataclasses import dataclass, field
 
 from .assumptions import value
 from .hardware import AcceleratorSpec, peak_tflops
-from .parallelism import HfuCache, Plan, Workload, any_plan_fits, search_plan
+from .parallelism import (
+    ActivationCache,
+    HfuCache,
+    Plan,
+    Workload,
+    any_plan_fits,
+    search_plan,
+)
 from .resilience import ResilienceResult, plan_resilience
 from .resolve import Resolved
 
@@ -82,10 +89,12 @@ def estimate_run(
     total_flops: float,
     hfu_cache: HfuCache | None = None,
     hint: Plan | None = None,
+    activation_cache: ActivationCache | None = None,
 ) -> RunEstimate:
     """Plan and time one run of ``total_flops`` model FLOPs on ``gpus`` accelerators
-    (``hfu_cache`` and ``hint``: :func:`parallelism.search_plan`)."""
-    return time_plan(search_plan(w, r, acc, gpus, hfu_cache, hint), r, acc, total_flops)
+    (``hfu_cache``, ``hint`` and ``activation_cache``: :func:`parallelism.search_plan`)."""
+    plan = search_plan(w, r, acc, gpus, hfu_cache, hint, activation_cache)
+    return time_plan(plan, r, acc, total_flops)
 
 
 def time_plan(plan: Plan, r: Resolved, acc: AcceleratorSpec, total_flops: float) -> RunEstimate:
@@ -147,7 +156,9 @@ class Searches:
     depends on the accelerator only through its memory, so ``fitting`` may be
     shared by accelerators with the same memory in one sizing (a test checks
     that dependence).  ``hfu`` holds the compute utilisation of the step
-    costs, which depends on the workload and the accelerator only.
+    costs, which depends on the workload and the accelerator only; ``activations``
+    the activation memory, which depends on the workload only and may be shared by
+    every accelerator of one sizing.
     """
 
     w: Workload
@@ -157,13 +168,16 @@ class Searches:
     runs: dict[int, RunEstimate] = field(default_factory=dict)
     fitting: dict[int, bool] = field(default_factory=dict)
     hfu: HfuCache = field(default_factory=dict)
+    activations: ActivationCache = field(default_factory=dict)
 
     def run(self, gpus: int) -> RunEstimate:
         """The run on ``gpus`` accelerators (:func:`estimate_run`)."""
         found = self.runs.get(gpus)
         if found is None:
             hint = self.runs[max(self.runs)].plan if self.runs else None
-            found = estimate_run(self.w, self.r, self.acc, gpus, self.total_flops, self.hfu, hint)
+            found = estimate_run(
+                self.w, self.r, self.acc, gpus, self.total_flops, self.hfu, hint, self.activations
+            )
             self.runs[gpus] = found
         return found
 
@@ -171,7 +185,7 @@ class Searches:
         """Whether some plan fits in memory on ``gpus`` accelerators."""
         found = self.fitting.get(gpus)
         if found is None:
-            found = any_plan_fits(self.w, self.r, self.acc, gpus)
+            found = any_plan_fits(self.w, self.r, self.acc, gpus, self.activations)
             self.fitting[gpus] = found
         return found
 

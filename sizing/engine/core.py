@@ -8,7 +8,13 @@ from dataclasses import replace
 from typing import Any
 
 from .accelerator_prices import cloud_price_confirmed
-from .alternatives import Fitting, Reference, compare_accelerators, exclusion_of, searches_for
+from .alternatives import (
+    MemoryCache,
+    Reference,
+    compare_accelerators,
+    exclusion_of,
+    searches_for,
+)
 from .assumptions import ASSUMPTIONS, value
 from .cluster import (
     MAX_NODES,
@@ -101,8 +107,8 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
     flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
-    fitting: Fitting = {}
-    searches = searches_for(w, r, acc, flops, fitting)
+    shared = MemoryCache()
+    searches = searches_for(w, r, acc, flops, shared)
     sizing = _smallest_listed_size(searches, _run_for(searches))
     run, min_gpus = sizing.run, sizing.min_gpus
     deadline = deadline_result(w, r, acc, sizing, flops)
@@ -145,7 +151,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     spare = spare_nodes(nodes)
     deployment = plan_deployment(r, acc, nodes + spare, cost.recommended_option)
     alternatives, excluded = compare_accelerators(
-        Reference(r, acc, run, sizing.deadline_met), flops, fitting
+        Reference(r, acc, run, sizing.deadline_met), flops, shared
     )
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),

@@ -285,6 +285,33 @@ class StepCostModel:
         )
         return found
 
+    def ceiling(
+        self, tp: int, ep: int, cp: int, micro_batch: int, hardware_flops_per_token: float
+    ) -> float:
+        """An upper bound of the MFU (:meth:`ratios`) of every plan with these tensor, expert
+        and context degrees, at most ``micro_batch`` sequences a micro-batch and
+        ``hardware_flops_per_token`` [-].
+
+        Per second of computation, the tensor-parallel all-reduces and the expert
+        all-to-alls of a plan do not depend on its pipeline or data degrees: their volumes
+        and its computation both scale with the tokens each rank holds.  The pipeline's
+        transfers and bubble, data-parallel traffic and context-parallel transfers only
+        lower the MFU further, and so does a smaller micro-batch (slower kernels).
+        """
+        hfu = self.hfu(tp, ep, micro_batch, False, cp)
+        # seconds of communication per byte moved per token and layer, over seconds of compute
+        per_byte = self.layers * self.peak * hfu / hardware_flops_per_token
+        comm = 0.0
+        if tp > 1:
+            reduces = TP_ALL_REDUCES_PER_LAYER * RING_ALL_REDUCE * (tp - 1)
+            comm += reduces * BYTES_PER_VALUE * self.hidden * per_byte / self.up
+        if self.moe and ep > 1:
+            link = self.up if ep * cp * tp <= self.gpus_per_node else self.out
+            volume = EP_ALL_TO_ALLS_PER_LAYER * self.top_k * self.hidden * BYTES_PER_VALUE
+            comm += volume * (ep - 1) / ep * per_byte / link * (1.0 - self.ep_hidden)
+        model_share = self.model_flops_per_token / hardware_flops_per_token
+        return hfu * model_share * self.factor / (1.0 + comm)
+
     def ratios(
         self,
         gpus: int,

@@ -26,6 +26,7 @@ References
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -61,6 +62,9 @@ _BOUNDED_LAYOUTS = 12
 # A fitting plan replaces the best one only if its MFU is 0.1 % higher: near-ties go to the
 # simpler plan, which the search meets first.
 _MFU_TIE_MARGIN = 1.001
+# A group's ceiling is raised by rounding's worth so that it is never below a quick bound
+# worked out with the same formulas in another order.
+_CEILING_ROUNDING = 1.0 + 1e-9
 
 
 @dataclass(frozen=True)
@@ -411,7 +415,15 @@ class _LayoutMemory:
     """Memory of the candidates of one layout: model states per ZeRO stage and activations
     per micro-batch, recomputation and interleaving, each computed once."""
 
-    def __init__(self, w: Workload, layout: _Layout, usable: float) -> None:
+    def __init__(
+        self,
+        w: Workload,
+        layout: _Layout,
+        usable: float,
+        activation_cache: ActivationCache | None = None,
+    ) -> None:
+        """``activation_cache`` may be shared by every search of ``w`` (activation memory
+        depends on the workload and the degrees alone, not on the accelerator)."""
         self.w = w
         self.layout = layout
         self.usable = usable
@@ -419,6 +431,7 @@ class _LayoutMemory:
         self._states: dict[int, tuple[float, float, float]] = {}
         self._totals: dict[int, float] = {}  # [GB] model states per ZeRO stage
         self._activations: dict[tuple[int, str, int], float] = {}
+        self._shared = {} if activation_cache is None else activation_cache
 
     def states(self, zero: int) -> tuple[float, float, float]:
         if zero not in self._states:
@@ -440,16 +453,20 @@ class _LayoutMemory:
         found = self._activations.get(key)
         if found is None:
             lay = self.layout
-            found = self._activations[key] = plan_activations_gb(
-                self.w,
-                tp=lay.tensor,
-                pp=lay.pipeline,
-                dp=lay.data,
-                micro_batch=micro_batch,
-                recompute=recompute,
-                virtual_stages=virtual_stages,
-                cp=lay.context,
-            )
+            shared_key = (lay.tensor, lay.pipeline, lay.data, lay.context, *key)
+            found = self._shared.get(shared_key)
+            if found is None:
+                found = self._shared[shared_key] = plan_activations_gb(
+                    self.w,
+                    tp=lay.tensor,
+                    pp=lay.pipeline,
+                    dp=lay.data,
+                    micro_batch=micro_batch,
+                    recompute=recompute,
+                    virtual_stages=virtual_stages,
+                    cp=lay.context,
+                )
+            self._activations[key] = found
         return found
 
     def fitting_zero(
@@ -486,7 +503,13 @@ class _LayoutMemory:
         )
 
 
-def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> bool:
+def any_plan_fits(
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    gpus: int,
+    activation_cache: ActivationCache | None = None,
+) -> bool:
     """Whether some plan :func:`search_plan` would consider fits in memory on ``gpus``.
 
     The same layouts and settings, memory only and stopping at the first fit:
@@ -502,7 +525,7 @@ def any_plan_fits(w: Workload, r: Resolved, acc: AcceleratorSpec, gpus: int) -> 
     if sum(model_states_gb(w, tp=1, pp=1, dp=gpus, ep=1, zero=3)) > usable:
         return False
     for layout in _layouts(w, r, gpus, per_node):
-        memory = _LayoutMemory(w, layout, usable)
+        memory = _LayoutMemory(w, layout, usable, activation_cache)
         zeros = _zero_stages(r, layout)
         for recompute in _recompute_options(r):
             if memory.fitting_zero(zeros, micro_batch, recompute, 1) is not None:
@@ -537,6 +560,9 @@ def _layout_memory(
 # Compute utilisation by tensor degree, expert degree, micro-batch, selective recomputation
 # and context degree
 HfuCache = dict[tuple[int, int, int, bool, int], float]
+# [GB] activation memory by tensor, pipeline, data and context degree, micro-batch,
+# recomputation and model chunks
+ActivationCache = dict[tuple[int, int, int, int, int, str, int], float]
 
 
 class _Scored(NamedTuple):
@@ -700,6 +726,7 @@ def search_plan(
     gpus: int,
     hfu_cache: HfuCache | None = None,
     hint: Plan | None = None,
+    activation_cache: ActivationCache | None = None,
 ) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
 
@@ -714,6 +741,7 @@ def search_plan(
     by the searches of one workload on one accelerator (:class:`efficiency.StepCostModel`).
     ``hint``, a plan found on another count, has its layout explored first when this count
     has it: a good plan found early lets the bounds rule out more (the result is the same).
+    ``activation_cache`` may be shared by every search of ``w`` (:class:`_LayoutMemory`).
     """
     fabric = _Fabric(
         gpus_per_node=min(r.gpus_per_node, gpus),
@@ -727,23 +755,16 @@ def search_plan(
     smallest: _Scored | None = None
     layouts = list(_layouts(w, r, gpus, fabric.gpus_per_node))
     options = [_micro_batch_options(w, r, layout) for layout in layouts]
-    ranks = list(range(len(layouts)))
-    bounded = len(ranks) > _BOUNDED_LAYOUTS
+    bounded = len(layouts) > _BOUNDED_LAYOUTS
     # Bounds in two steps: one that needs no memory check orders the layouts and stops the
     # search; the tighter one (:func:`_layout_bound`) is worked out only for layouts reached.
-    quick = {
-        i: _layout_bound(search, r, None, layouts[i], options[i]) if bounded else 1.0 for i in ranks
-    }
-    order = sorted(ranks, key=lambda i: (-quick[i], i))
-    if hint is not None:
-        shape = (hint.tensor, hint.pipeline, hint.expert, hint.context)
-        hinted = [i for i in order if _shape(layouts[i]) == shape]
-        order = hinted + [i for i in order if i not in hinted]
-    for rank in order:
-        if best is not None and quick[rank] * _MFU_TIE_MARGIN <= best.mfu:
-            break  # no candidate of this or any later layout can even tie the best
+    queue = _LayoutQueue(search, r, layouts, options, hint, bounded)
+    while True:
+        rank = queue.next(best.mfu if best is not None else None)
+        if rank is None:
+            break  # no candidate of a layout left can even tie the best
         layout, micro_batches = layouts[rank], options[rank]
-        layout_memory = _LayoutMemory(w, layout, usable)
+        layout_memory = _LayoutMemory(w, layout, usable, activation_cache)
         if (
             bounded
             and best is not None
@@ -817,6 +838,76 @@ def best_case_hfu(w: Workload, acc: AcceleratorSpec) -> float:
     """
     costs = _cost_model(w, acc, _Fabric(1, acc.nic_gbps_per_gpu, 1.0))  # fabric: no bearing
     return costs.hfu(1, max(1, w.experts) if w.moe else 1, _MICRO_BATCHES[-1], False)
+
+
+class _LayoutQueue:
+    """The layouts of one search in the order it explores them: the hinted layout first, then
+    from the highest quick bound down (:func:`_layout_bound` without memory), the simpler on
+    a tie; it stops at the first whose bound cannot tie the best plan found.
+
+    Layouts of the same tensor, expert and context degrees share a ceiling
+    (:meth:`efficiency.StepCostModel.ceiling`) at least as high as each of their quick
+    bounds, so a group's quick bounds are worked out only once its ceiling could put one
+    of them next in that order or keep the search going: the order is the one all the
+    quick bounds would give, at a fraction of their cost.
+    """
+
+    def __init__(
+        self,
+        search: _Search,
+        r: Resolved,
+        layouts: list[_Layout],
+        options: list[tuple[int, ...]],
+        hint: Plan | None,
+        bounded: bool,
+    ) -> None:
+        self.search, self.r, self.layouts, self.options = search, r, layouts, options
+        self.quick: list[tuple[float, int]] = []  # heap of (-quick bound, rank)
+        self.groups: list[tuple[float, list[int]]] = []  # (ceiling, ranks), highest last
+        self.first: list[int] = []
+        if hint is not None:
+            shape = (hint.tensor, hint.pipeline, hint.expert, hint.context)
+            self.first = [i for i, lay in enumerate(layouts) if _shape(lay) == shape]
+        rest = [i for i in range(len(layouts)) if i not in self.first]
+        self.bounds = {i: self._quick_bound(i) if bounded else 1.0 for i in self.first}
+        if not bounded:
+            self.quick = [(-1.0, i) for i in rest]  # already a heap: ranks in order
+            return
+        grouped: dict[tuple[int, int, int], list[int]] = {}
+        for i in rest:
+            lay = layouts[i]
+            grouped.setdefault((lay.tensor, lay.expert, lay.context), []).append(i)
+        costs = search.costs
+        flops = search.hardware_flops_per_token("none")
+        micro_batch = r.micro_batch_size or _MICRO_BATCHES[-1]
+        for (tp, ep, cp), ranks in grouped.items():
+            ceiling = costs.ceiling(tp, ep, cp, micro_batch, flops) * _CEILING_ROUNDING
+            self.groups.append((ceiling, ranks))
+        self.groups.sort(key=lambda group: group[0])
+
+    def _quick_bound(self, rank: int) -> float:
+        return _layout_bound(self.search, self.r, None, self.layouts[rank], self.options[rank])
+
+    def next(self, best_mfu: float | None) -> int | None:
+        """The rank of the next layout to explore, ``None`` when none left can tie
+        ``best_mfu``."""
+        if self.first:
+            rank = self.first.pop(0)
+            if best_mfu is not None and self.bounds[rank] * _MFU_TIE_MARGIN <= best_mfu:
+                return None
+            return rank
+        groups, quick = self.groups, self.quick
+        while groups and (best_mfu is None or groups[-1][0] * _MFU_TIE_MARGIN > best_mfu):
+            if quick and groups[-1][0] < -quick[0][0]:
+                break  # every layout of the groups left comes after the next one
+            for rank in groups.pop()[1]:
+                heapq.heappush(quick, (-self._quick_bound(rank), rank))
+        if not quick:
+            return None
+        bound, rank = heapq.heappop(quick)
+        if best_mfu is not None and -bound * _MFU_TIE_MARGIN <= best_mfu:
+            return None  # no candidate of this or any later layout can even tie the best
+        return rank
 
 
 def _shape(layout: _Layout) -> tuple[int, int, int, int]:

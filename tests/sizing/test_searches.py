@@ -40,9 +40,9 @@ def searched(monkeypatch: pytest.MonkeyPatch) -> tuple[Counter[Any], Counter[Any
         plans[acc.id, gpus] += 1
         return search_plan(w, r, acc, gpus, *rest)
 
-    def counted_fits(w: Any, r: Any, acc: AcceleratorSpec, gpus: int) -> bool:
+    def counted_fits(w: Any, r: Any, acc: AcceleratorSpec, gpus: int, *rest: Any) -> bool:
         checks[acc.memory_gb, gpus] += 1
-        return fits(w, r, acc, gpus)
+        return fits(w, r, acc, gpus, *rest)
 
     monkeypatch.setattr(cluster, "search_plan", counted_search)
     monkeypatch.setattr(cluster, "any_plan_fits", counted_fits)
