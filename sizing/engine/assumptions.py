@@ -32,7 +32,7 @@ _ZERO = "Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 3.1"
 _KORTH = "Korthikanti et al., Reducing Activation Recomputation, arXiv 2205.05198 (2022), sec. 4"
 _MEGA_OPT = "Megatron-LM docs, distributed optimizer (bytes per parameter table), 2024"
 _LLAMA3 = "Llama 3 Herd of Models, arXiv 2407.21783 (2024), sec. 3.3.4"
-_ENGINE = "engine estimate (no public figure found); overridable, listed in open questions"
+_ENGINE = "our estimate (no public figure found); overridable, listed in open questions"
 _CHOICE = "engine choice (no public figure found)"
 _LLAMA2 = "Touvron et al., Llama 2, arXiv 2307.09288 (2023)"
 _CHINCHILLA = "Hoffmann et al., Training Compute-Optimal LLMs, arXiv 2203.15556 (2022), Table 3"
@@ -292,7 +292,7 @@ _LISTED: dict[str, Assumption] = {
     "checkpoint_minutes_default": Assumption(
         5,
         "min",
-        "BLOOM-176B saved 2.3 TB in ~40 s; engine target",
+        "BLOOM-176B saved 2.3 TB in ~40 s; our target",
         "2022",
         "target time to write one checkpoint when the customer has no limit",
     ),

@@ -171,7 +171,7 @@ P: dict[str, Price] = {
     "cloud_idle_share": Price(
         0.10,
         "x compute",
-        "engine estimate: no public figure for instance time paid outside runs",
+        "our estimate: no public figure for instance time paid outside runs",
         "2026-12-02",
         "cloud time paid around runs (set-up, debugging, instances left running)",
         GLOBAL,
@@ -244,7 +244,7 @@ P: dict[str, Price] = {
         440,
         "USD/TB",
         "derived: 122.88 TB QLC SSD about $27,000 (aijourn.com, 2026) = $220/TB raw, x2 for "
-        "servers, data protection and metadata (engine estimate); low: UCSF Wynton BeeGFS "
+        "servers, data protection and metadata (our estimate); low: UCSF Wynton BeeGFS "
         "$160/TB (2020)",
         "2026-12-02",
         "usable capacity of a shared parallel file system, bought",
@@ -256,7 +256,7 @@ P: dict[str, Price] = {
     "installation_share": Price(
         0.03,
         "x hardware",
-        "engine estimate: no public figure for racking, cabling and acceptance testing",
+        "our estimate: no public figure for racking, cabling and acceptance testing",
         "2026-12-02",
         "one-time installation as a share of the hardware bought",
         GLOBAL,
@@ -267,7 +267,7 @@ P: dict[str, Price] = {
     "support_share_per_year": Price(
         0.10,
         "1/yr",
-        "engine estimate between 0 (support included in a quoted 3-year warranty) and 20 % "
+        "our estimate between 0 (support included in a quoted 3-year warranty) and 20 % "
         "(supercluster.blog DGX support quote, unverified)",
         "2026-12-02",
         "hardware support contracts per year as a share of the hardware bought",

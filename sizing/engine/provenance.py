@@ -118,7 +118,7 @@ class AnswerRecorder:
         unit: str,
         why: str,
         question: str | None = None,
-        source: str = "engine default",
+        source: str = "our usual assumption",
     ) -> T:
         """The customer's answer if given, else ``default`` (asking ``question``)."""
         if given is not None:

@@ -58,16 +58,16 @@ def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
         answers.total_params or (spec.total_params if spec else None),
         default_params,
         unit="parameters",
-        why="decides memory and compute",
+        why="sets the memory and the compute",
         question="Which model (or at least how many parameters) will you train?",
-        source=f"engine default: a {default_params / _BILLION:g}B decoder [Llama 2]",
+        source=f"our usual assumption: a {default_params / _BILLION:g}B decoder [Llama 2]",
     )
     vocab_size = rec.take(
         "model.vocab_size",
         answers.vocab_size or (spec.vocab_size if spec else None),
         whole("default_vocab_size"),
         unit="tokens",
-        why="embedding and logits size",
+        why="sets the size of the input and output layers",
     )
     shape = _shape(answers, spec, total_params, vocab_size, rec)
     experts, experts_per_token, architecture = _experts(answers, spec, rec)
@@ -133,7 +133,7 @@ def _shape(
             unit="-",
             given=bool(getattr(answers, key)),
             source=source,
-            why="model shape",
+            why="sets the memory of each layer and how the model can be split",
         )
     return shape
 
@@ -185,7 +185,7 @@ def _active_params(
         active_params,
         unit="parameters",
         given=bool(answers.active_params),
-        source="catalog or shared+top-k/experts estimate",
-        why="decides compute",
+        source="the model catalog, or estimated from the shared and per-expert parameters",
+        why="sets the compute",
     )
     return active_params

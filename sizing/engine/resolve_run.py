@@ -66,7 +66,7 @@ def resolve_training(
             None,
             "full_finetune",
             unit="-",
-            why="training method",
+            why="sets which weights train, and so the memory and the compute",
             question="Full fine-tuning, or LoRA/QLoRA adapters? We sized full fine-tuning, "
             "the larger; adapters need far fewer accelerators.",
             source="you plan to fine-tune without having chosen how: full fine-tuning is "
@@ -78,7 +78,7 @@ def resolve_training(
             answers.method,
             _DEFAULT_METHOD_CATALOG_MODEL if model_in_catalog else _DEFAULT_METHOD_OWN_MODEL,
             unit="-",
-            why="training method",
+            why="sets which weights train, and so the memory and the compute",
             question="Pre-training, full fine-tuning or LoRA/QLoRA?",
         )
     precision = rec.take(
@@ -86,7 +86,7 @@ def resolve_training(
         answers.precision,
         _DEFAULT_PRECISION,
         unit="-",
-        why="numeric precision",
+        why="sets the bytes per number and the speed of the arithmetic",
         question="Which precision (BF16 is assumed)?",
     )
     optimizer = rec.take(
@@ -94,7 +94,7 @@ def resolve_training(
         answers.optimizer,
         _DEFAULT_OPTIMIZER,
         unit="-",
-        why="optimizer state size",
+        why="sets the optimizer's memory",
     )
     if method in ADAPTER_METHODS:
         lora_rank = rec.take(
@@ -102,7 +102,7 @@ def resolve_training(
             answers.lora_rank,
             whole("default_lora_rank"),
             unit="-",
-            why="LoRA adapter size",
+            why="sets the size of the adapters",
         )
     else:  # no adapters: the rank is carried along but is no assumption of this sizing
         lora_rank = answers.lora_rank or whole("default_lora_rank")
@@ -111,7 +111,7 @@ def resolve_training(
         answers.experiments,
         whole("default_experiments"),
         unit="runs",
-        why="runs planned",
+        why="sets how many runs the cluster must hold",
         question="How many full runs (phases, repeats, ablations) are planned?",
     )
     return ResolvedTraining(
@@ -135,7 +135,7 @@ def resolve_sequence_length(batch: BatchInput, data: DataInput, rec: AnswerRecor
         batch.sequence_length,
         default,
         unit="tokens",
-        why="activation memory, attention FLOPs",
+        why="sets the memory of the examples in flight and the attention compute",
         question="What sequence length (context) will you train at?",
     )
     return int(sequence_length)
@@ -161,7 +161,7 @@ def resolve_data(
         answers.modality,
         _DEFAULT_MODALITY,
         unit="-",
-        why="host CPU and storage",
+        why="sets the CPUs and storage each server needs",
     )
     tokens = _tokens_per_epoch(answers, str(modality), method, total_params, rec)
     epochs = rec.take(
@@ -169,14 +169,14 @@ def resolve_data(
         answers.epochs,
         value("default_epochs"),
         unit="epochs",
-        why="passes over the data",
+        why="sets how many times the data is read",
     )
     dataset_size_tb = rec.take(
         "data.dataset_size_tb",
         answers.dataset_size_tb,
         _raw_dataset_bytes(answers, str(modality), tokens) / _TB,
         unit="TB",
-        why="storage capacity",
+        why="sets the storage capacity",
         question="How large is the dataset on disk?",
     )
     growth = rec.take(
@@ -184,14 +184,14 @@ def resolve_data(
         answers.annual_growth,
         value("default_data_growth"),
         unit="1/yr",
-        why="storage growth",
+        why="sets how fast the storage grows",
     )
     preprocessing = rec.take(
         "data.preprocessing",
         answers.preprocessing,
         "on_the_fly" if modality in _MEDIA_DECODED_ON_THE_FLY else "offline",
         unit="-",
-        why="host CPUs",
+        why="sets the CPUs each server needs",
     )
     if answers.preprocessing is None:
         rec.ask(ASK_DATA_READY)
@@ -236,7 +236,7 @@ def _tokens_per_epoch(
         tokens,
         default,
         unit="tokens/epoch",
-        why="decides compute",
+        why="sets the compute",
         question="How many training tokens (or samples and their length) per epoch?",
         source=f"Chinchilla {tokens_per_param:g} tokens/param [Hoffmann 2022] "
         "or engine placeholder",
@@ -274,7 +274,7 @@ def resolve_global_batch_tokens(
         batch.global_batch_tokens,
         default,
         unit="tokens",
-        why="parallelism limits and pipeline bubble",
+        why="sets how far the work can be split, and the idle time of a pipeline",
         question="What global batch size?",
     )
     return max(float(global_batch_tokens), float(sequence_length))
@@ -314,9 +314,9 @@ def resolve_schedule(
         answers.deadline_days,
         default_deadline,
         unit="d",
-        why="cluster size",
+        why="sets the cluster size",
         question="By when must one run finish?",
-        source=f"engine default: {month:g} d for over {scale_tokens / _BILLION:g}B tokens, "
+        source=f"our usual assumption: {month:g} d for over {scale_tokens / _BILLION:g}B tokens, "
         f"{week:g} d full fine-tune, {day:g} d adapters",
     )
     concurrent_jobs = rec.take(
@@ -324,7 +324,7 @@ def resolve_schedule(
         answers.concurrent_jobs,
         whole("default_concurrent_jobs"),
         unit="jobs",
-        why="cluster size",
+        why="sets the cluster size",
         question="How many jobs must run at the same time?",
     )
     return ResolvedSchedule(

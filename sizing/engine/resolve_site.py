@@ -73,7 +73,7 @@ def resolve_hardware(
             unit="-",
             given=True,
             source=CUSTOMER_ANSWER,
-            why="accelerator makers allowed",
+            why="sets which accelerators are compared",
         )
     else:
         rec.record(
@@ -81,23 +81,23 @@ def resolve_hardware(
             ANY_VENDOR,
             unit="-",
             given=False,
-            source="engine default: accelerators of every maker in the catalog are compared",
-            why="accelerator makers allowed",
+            source="our usual assumption: accelerators of every maker in the catalog are compared",
+            why="sets which accelerators are compared",
         )
     accelerator_id = rec.take(
         "hardware.accelerator",
         answers.accelerator,
         _default_accelerator(vendors, software),
         unit="-",
-        why="accelerator model",
-        source="engine default: the most widely offered training accelerator of an allowed maker",
+        why="sets the accelerator we size for",
+        source="our usual assumption: the most widely offered training accelerator of an allowed maker",
     )
     gpus_per_node = rec.take(
         "hardware.gpus_per_node",
         answers.gpus_per_node,
         whole("default_gpus_per_node"),
         unit="GPUs/node",
-        why="node size",
+        why="sets the size of each server",
     )
     if answers.count is not None:
         rec.record(
@@ -106,7 +106,7 @@ def resolve_hardware(
             unit="GPUs",
             given=True,
             source=CUSTOMER_ANSWER,
-            why="evaluate this cluster instead of sizing one",
+            why="sets the cluster we evaluate instead of sizing one",
         )
     return ResolvedHardware(
         accelerator=ACCELERATORS[str(accelerator_id)],
@@ -146,7 +146,7 @@ def resolve_network(answers: NetworkInput, rec: AnswerRecorder) -> ResolvedNetwo
         answers.inter_node,
         _DEFAULT_INTER_NODE,
         unit="-",
-        why="scale-out fabric",
+        why="sets the network between servers",
         question="InfiniBand or Ethernet (RoCE) between nodes?",
     )
     max_comm_share = rec.take(
@@ -154,7 +154,7 @@ def resolve_network(answers: NetworkInput, rec: AnswerRecorder) -> ResolvedNetwo
         answers.max_comm_share,
         value("max_comm_share_default"),
         unit="-",
-        why="exposed communication budget",
+        why="sets how much of a step may be spent communicating",
     )
     if answers.oversubscription is None:
         rec.ask("What network oversubscription can you tolerate (1:1 non-blocking is assumed)?")
@@ -173,14 +173,14 @@ def resolve_storage(answers: StorageInput, rec: AnswerRecorder) -> ResolvedStora
         answers.checkpoint_minutes_max,
         value("checkpoint_minutes_default"),
         unit="min",
-        why="checkpoint write bandwidth",
+        why="sets the storage write speed",
     )
     checkpoints_retained = rec.take(
         "storage.checkpoints_retained",
         answers.checkpoints_retained,
         whole("checkpoints_retained_default"),
         unit="checkpoints",
-        why="checkpoint capacity",
+        why="sets the storage kept for checkpoints",
     )
     return ResolvedStorage(
         checkpoint_minutes_max=float(checkpoint_minutes_max),
@@ -195,7 +195,7 @@ def resolve_max_lost_hours(answers: ResilienceInput, rec: AnswerRecorder) -> flo
         answers.max_lost_hours,
         value("max_lost_hours_default"),
         unit="h",
-        why="checkpoint interval",
+        why="sets how often a checkpoint is saved",
         question="How much compute may one failure lose?",
     )
     return float(max_lost_hours)
@@ -231,23 +231,37 @@ def resolve_roadmap(answers: RoadmapInput, rec: AnswerRecorder) -> ResolvedRoadm
     cost covers the planned runs and says how often owning would pay off.
     """
     for key, given, unit, why in (
-        ("roadmap.runs_per_month", answers.runs_per_month, "runs/month", "usage behind the cost"),
-        ("roadmap.hours_per_run", answers.hours_per_run, "h", "length of those runs"),
-        ("roadmap.utilisation", answers.utilisation, "-", "share of the year the cluster is busy"),
+        (
+            "roadmap.runs_per_month",
+            answers.runs_per_month,
+            "runs/month",
+            "sets the usage the cost assumes",
+        ),
+        ("roadmap.hours_per_run", answers.hours_per_run, "h", "sets the length of those runs"),
+        (
+            "roadmap.utilisation",
+            answers.utilisation,
+            "-",
+            "sets the share of the year the cluster is busy",
+        ),
     ):
         if given is not None:
             rec.record(key, given, unit=unit, given=True, source=CUSTOMER_ANSWER, why=why)
     if answers.runs_per_month is None and answers.utilisation is None:
         rec.ask("How many training runs a month do you expect once running, and how long is each?")
     years = rec.take(
-        "roadmap.years", answers.years, whole("default_years"), unit="yr", why="TCO horizon"
+        "roadmap.years",
+        answers.years,
+        whole("default_years"),
+        unit="yr",
+        why="sets how many years the cost covers",
     )
     growth = rec.take(
         "roadmap.annual_growth",
         answers.annual_growth,
         value("default_roadmap_growth"),
         unit="1/yr",
-        why="roadmap growth",
+        why="sets how the cluster grows",
     )
     return ResolvedRoadmap(
         runs_per_month=answers.runs_per_month,
@@ -297,21 +311,25 @@ def resolve_prices(
         rec,
         "prices.cloud_on_demand_usd_per_gpu_hour",
         prices.gpu_cloud,
-        why="GPU cloud price",
+        why="sets the cost of renting accelerators",
         missing=f"GPU-cloud price per hour for the {name}",
     )
     _record_price(
         rec,
         "prices.purchase_usd_per_gpu",
         prices.purchase,
-        why="purchase price with its share of the server",
+        why="sets the cost of buying accelerators with their share of the server",
         missing=f"purchase price for the {name}",
     )
     for key, found, why in (
-        ("prices.electricity_usd_per_kwh", prices.electricity, f"power price ({region})"),
-        ("prices.pue", prices.pue_own, "facility overhead"),
-        ("prices.colocation_usd_per_kw_month", prices.colocation, f"rented space ({region})"),
-        ("prices.staff_usd_per_year", prices.staff_cost, "operations staff"),
+        ("prices.electricity_usd_per_kwh", prices.electricity, f"sets the power cost ({region})"),
+        ("prices.pue", prices.pue_own, "sets the power the facility adds"),
+        (
+            "prices.colocation_usd_per_kw_month",
+            prices.colocation,
+            f"sets the cost of rented space ({region})",
+        ),
+        ("prices.staff_usd_per_year", prices.staff_cost, "sets the cost of operations staff"),
     ):
         _record_price(rec, key, found, why=why, missing="")
     if prices.reserved_override is not None:
@@ -319,7 +337,7 @@ def resolve_prices(
             rec,
             "prices.cloud_reserved_usd_per_gpu_hour",
             prices.reserved_override,
-            why="reserved cloud price",
+            why="sets the cost of reserved cloud accelerators",
             missing="",
         )
     return prices

@@ -206,7 +206,8 @@ def test_answers_assumptions_questions_risks_glossary_and_sources_come_from_thei
     )
     assumed = [a for a in data.result["assumptions"] if a["provided_by"] != "customer"]
     assert assumed
-    assert squash(assumed[0]["source"])[:40] in flat
+    source = assumed[0]["source"]
+    assert squash(source[:1].upper() + source[1:])[:40] in flat  # written with a capital
 
 
 def test_answers_the_customer_was_unsure_about_are_marked_in_the_assumptions():
