@@ -10,15 +10,47 @@ class WelcomeForm(forms.Form):
 
 
 class ContactForm(forms.Form):
-    name = forms.CharField(label="Your full name", max_length=200)
+    # Each message names its field (GOV.UK error messages): "This field is required." three
+    # times over says nothing about which box is empty.
+    name = forms.CharField(
+        label="Your full name",
+        max_length=200,
+        error_messages={
+            "required": "Enter your full name.",
+            "max_length": "Your full name must be 200 characters or fewer.",
+        },
+    )
     email = forms.EmailField(
         label="Work email address",
         help_text="We send your proposal here.",
         max_length=254,
+        error_messages={
+            "required": "Enter your work email address.",
+            "invalid": "Enter an email address in the correct format, like name@example.com.",
+            "max_length": "Your email address must be 254 characters or fewer.",
+        },
     )
-    company = forms.CharField(label="Company or organisation", max_length=200)
-    role = forms.CharField(label="Your role (optional)", max_length=200, required=False)
-    country = forms.CharField(label="Country (optional)", max_length=100, required=False)
+    company = forms.CharField(
+        label="Company or organisation",
+        max_length=200,
+        error_messages={
+            "required": "Enter the name of your company or organisation.",
+            "max_length": "The name of your company or organisation must be 200 characters or "
+            "fewer.",
+        },
+    )
+    role = forms.CharField(
+        label="Your role (optional)",
+        max_length=200,
+        required=False,
+        error_messages={"max_length": "Your role must be 200 characters or fewer."},
+    )
+    country = forms.CharField(
+        label="Country (optional)",
+        max_length=100,
+        required=False,
+        error_messages={"max_length": "The country must be 100 characters or fewer."},
+    )
     consent = forms.BooleanField(
         label="I agree that you store my answers and contact details to prepare my proposal, "
         "as described in the privacy notice.",

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
+
+from django.utils.functional import lazy
+
 from questionnaire.fields import (
     DateAnswerField,
     QuantityField,
@@ -31,6 +35,15 @@ __all__ = [
     "PrecisionForm",
     "TimelineForm",
 ]
+
+
+def _deadline_hint() -> str:
+    """How to type a date, with an example in the en-GB order a year from today."""
+    example = datetime.date.today() + datetime.timedelta(days=365)
+    return (
+        "Pick it in the calendar, or type it as day/month/year, for example "
+        f"{example.day}/{example.month}/{example.year}."
+    )
 
 
 class ModelForm(QuestionForm):
@@ -275,7 +288,7 @@ class TimelineForm(QuestionForm):
     deadline = DateAnswerField(
         does=Feeds(("schedule.deadline_days",)),
         label="Date you need the first results by (optional)",
-        help_text="Pick it in the calendar, or type it as day/month/year.",
+        help_text=lazy(_deadline_hint, str)(),
         future_only=True,
     )
     runs_per_month = QuantityField(

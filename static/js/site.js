@@ -10,8 +10,8 @@
     if (summary) { summary.focus(); }
   }
 
-  // Glossary tooltips: hover and keyboard focus are handled by CSS; here a click or tap
-  // toggles the tip instead of opening the glossary page, and Escape dismisses it.
+  // Glossary tooltips: hover and keyboard focus are handled by CSS; here a click or tap on the
+  // term's button toggles the tip, and Escape dismisses it.
   function closeAll(except) {
     document.querySelectorAll(".term.is-open").forEach(function (term) {
       if (term !== except) {
@@ -23,10 +23,10 @@
   }
 
   function setUpTerms() {
+    document.documentElement.classList.add("js");  // the tips' CSS toggles on click from now
     document.querySelectorAll(".term-link").forEach(function (link) {
       link.setAttribute("aria-expanded", "false");
-      link.addEventListener("click", function (event) {
-        event.preventDefault();
+      link.addEventListener("click", function () {
         var term = link.closest(".term");
         var open = !term.classList.contains("is-open");
         closeAll(term);

@@ -124,8 +124,64 @@ def test_a_question_page_fits_a_phone_and_a_tooltip_opens_on_tap(browser_page, s
     page.goto(page.url.replace("/welcome/", "/network/"))
     scroll_width = page.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= 390
-    page.locator(".term-link").first.click()  # a tap: JS toggles instead of leaving the page
+    term = page.locator(".term-link").first
+    term.click()  # a tap: JS toggles instead of leaving the page
     assert page.locator(".term.is-open .term-tip").is_visible()
+    assert term.get_attribute("aria-expanded") == "true"
     assert "/network/" in page.url
     page.screenshot(path=str(screenshot_dir / "phone-question-10.png"), full_page=True)
+    term.click()  # a second tap closes it, although the button keeps focus
+    tip_id = term.get_attribute("aria-controls")
+    assert not page.locator(f"#{tip_id}").is_visible()
+    assert term.get_attribute("aria-expanded") == "false"
     assert page.js_errors == []
+
+
+def _contrast(one: tuple[int, int, int], other: tuple[int, int, int]) -> float:
+    """WCAG 2.2 contrast ratio of two sRGB colours."""
+
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        channels = [c / 255 for c in rgb]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _darkest_focus_colour(page) -> tuple[int, int, int]:
+    """The darkest colour the focused element draws around itself (outline or box shadow)."""
+    page.wait_for_timeout(400)  # Bootstrap's buttons ease their focus shadow in over 0.15 s
+    colours = page.evaluate(
+        """() => {
+            const style = getComputedStyle(document.activeElement);
+            const text = style.outlineStyle !== 'none' ? style.outlineColor + ' ' : '';
+            return (text + style.boxShadow).match(/rgba?\\([^)]*\\)/g) || [];
+        }"""
+    )
+    parsed = []
+    for colour in colours:
+        parts = [float(p) for p in colour[colour.index("(") + 1 : -1].split(",")]
+        if len(parts) == 3 or parts[3] > 0:
+            parsed.append(tuple(int(p) for p in parts[:3]))
+    assert parsed, "the focused element draws no focus indicator"
+    return min(parsed, key=sum)
+
+
+def test_focus_indicators_stand_out_at_least_three_to_one(browser_page, screenshot_dir):
+    page = browser_page
+    page.goto(page.base_url + "/")
+    tab_to(page, "button.btn-primary")
+    white = (255, 255, 255)
+    assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a button
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    continue_(page)
+    tab_to(page, "#id_model-model_name")
+    assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a text box
+    tab_to(page, "#id_model-architecture_0")
+    assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a radio button
+    page.screenshot(path=str(screenshot_dir / "focus-radio.png"))
+    tab_to(page, ".term-link")
+    assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a glossary term
+    page.screenshot(path=str(screenshot_dir / "focus-term.png"))

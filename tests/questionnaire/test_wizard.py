@@ -215,10 +215,14 @@ def test_pages_carry_a_strict_csp_and_no_inline_script(client):
 def test_glossary_terms_are_tooltips_and_the_glossary_page_lists_them(client):
     draft_id = start(client)
     page = client.get(step_url(draft_id, "network")).content.decode()
-    assert re.search(
-        r'<a class="term-link" href="/glossary/#term-infiniband"[^>]*aria-describedby="(tip-infiniband-\w+)"',
+    # a button that toggles its tip (no link that promises a new tab, none inside a heading)
+    found = re.search(
+        r'<button type="button" class="term-link" aria-expanded="false" '
+        r'aria-controls="(tip-infiniband-\w+)" aria-describedby="\1">InfiniBand</button>',
         page,
     )
+    assert found and f'id="{found.group(1)}"' in page
+    assert "opens in a new tab" not in page
     assert 'role="tooltip"' in page and "A very fast, low-delay network" in page
     glossary = client.get(reverse("questionnaire:glossary")).content.decode()
     assert 'id="term-infiniband"' in glossary and 'id="term-tco"' in glossary
