@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from questionnaire.fields import AnswerFieldMixin, LongTextAnswerField, QuantityField
+from questionnaire.fields import NOT_SURE, AnswerFieldMixin, LongTextAnswerField, QuantityField
 
 NOT_ANSWERED_MESSAGE = (
     "Answer at least one part of this question, or tick “Not sure yet” at the end of the page."
@@ -60,6 +60,19 @@ class QuestionForm(forms.Form):
             written = getattr(quantity, "unit", None)
             chosen = cleaned.get(field.unit_field)
             if not written:
+                if getattr(quantity, "value", None) is not None and chosen in (None, ""):
+                    # "2 billion" alone could be tokens or documents: a factor of a thousand
+                    labels = [
+                        label
+                        for value, label in self.fields[field.unit_field].choices
+                        if value != NOT_SURE
+                    ]
+                    self.add_error(
+                        field.unit_field,
+                        f"Choose what “{quantity.text}” counts ({_either(labels)}), or write "
+                        f"it with its unit, for example “{quantity.text} "
+                        f"{labels[0].split(' (')[0].lower()}”.",
+                    )
                 continue
             if chosen in (None, "", "not_sure"):
                 cleaned[field.unit_field] = written
@@ -81,3 +94,9 @@ class QuestionForm(forms.Form):
         answer["not_sure"] = bool(self.cleaned_data.get("not_sure"))
         answer["notes"] = self.cleaned_data.get("notes") or ""
         return answer
+
+
+def _either(labels: list[str]) -> str:
+    """``a, b or c``, each label without its bracketed examples and in lower case."""
+    short = [label.split(" (")[0].lower() for label in labels]
+    return ", ".join(short[:-1]) + " or " + short[-1] if len(short) > 1 else "".join(short)

@@ -112,6 +112,27 @@ def test_written_unit_fills_in_the_unit_question_and_contradictions_are_caught()
     assert "Change one of them" in form.errors["dataset_size"][0]
 
 
+@pytest.mark.parametrize(
+    ("slug", "data", "field", "message"),
+    [
+        ("data", {"dataset_size": "2 billion"}, "dataset_unit", "Choose what “2 billion” counts"),
+        ("data", {"dataset_size": "90T"}, "dataset_unit", "(tokens, samples or storage size)"),
+        ("batch", {"global_batch": "4 million"}, "global_batch_unit", "“4 million” counts"),
+    ],
+)
+def test_a_size_without_its_unit_asks_what_it_counts_and_keeps_the_text(
+    slug: str, data: dict[str, str], field: str, message: str
+):
+    form = get_question(slug).form_class(data=data)
+    assert not form.is_valid()
+    assert message in form.errors[field][0]
+    name = next(iter(data))
+    assert form[name].value() == data[name]
+    # the customer may say they are not sure what it counts: that is an answer too
+    form = get_question(slug).form_class(data={**data, field: "not_sure"})
+    assert form.is_valid()
+
+
 def test_active_parameters_cannot_exceed_total():
     form = get_question("model").form_class(
         data={"architecture": "moe", "total_params": "8B", "active_params": "12B"}
