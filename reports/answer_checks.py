@@ -304,8 +304,13 @@ def spare_nodes(answer: Answer, result: StoredResult) -> Honour:
     spare = result.section("cluster").get("spare_nodes") or 0
     if answer.get("spare_nodes") == "yes":
         if spare:
-            return Honour(f"The plan includes {_plural(spare, 'spare server')}.")
-        return Honour("The plan has no spare server yet; we add one to the quotation.")
+            return Honour(f"The plan includes {_plural(spare, 'spare server')}, as you asked.")
+        return Honour(
+            "The plan has no spare server: it runs in the cloud, where the provider "
+            "replaces a failed one."
+        )
+    if answer.get("spare_nodes") == "no":
+        return Honour("No spare servers, as you asked: a failed server waits for its repair.")
     if spare:
         return Honour(
             f"The plan includes {_plural(spare, 'spare server')} for fast repairs; you can "

@@ -45,9 +45,14 @@ AREA_OF_QUESTION: dict[str, str] = {
 
 # Answers that feed the engine and still need a sentence of their own (the engine input alone
 # would not say it): the first-results date, which sizes the cluster only without a run time,
-# the storage the customer owns, with what the plan keeps on it, and their link speed against
-# the one the plan recommends.
-MENTIONED_FEEDS = ("timeline.deadline", "storage.existing_storage", "network.link_speed_gbps")
+# the storage the customer owns, with what the plan keeps on it, their link speed against
+# the one the plan recommends, and the spare servers they asked for (or not) with the count.
+MENTIONED_FEEDS = (
+    "timeline.deadline",
+    "storage.existing_storage",
+    "network.link_speed_gbps",
+    "resilience.spare_nodes",
+)
 
 # The engine's open questions, each with the answers (``slug.field``) that answer it.
 ANSWERED_BY: dict[str, tuple[str, ...]] = {

@@ -417,6 +417,8 @@ def _preprocessing(c: _Context) -> None:
 
 def _resilience(c: _Context) -> None:
     c.put("resilience.max_lost_hours", c.value("resilience", "max_lost_hours"), slug="resilience")
+    spares = c.value("resilience", "spare_nodes")
+    c.put("resilience.spare_nodes", None if spares is None else spares == "yes", slug="resilience")
 
 
 def _checkpoint_interval(c: _Context) -> None:

@@ -60,9 +60,7 @@ class ResilienceForm(QuestionForm):
         ),
     )
     spare_nodes = YesNoField(
-        does=Requirement(
-            "The checkpointing section compares it with the spare servers in the plan."
-        ),
+        does=Feeds(("resilience.spare_nodes",)),
         label="Do you want spare servers ready to replace a failed one?",
     )
 

@@ -148,7 +148,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             gpu_hours_factors=(sure.low_factor, sure.high_factor),
         ),
     )
-    spare = spare_nodes(nodes)
+    spare = spare_nodes(nodes, r.spare_nodes_wanted)
     deployment = plan_deployment(r, acc, nodes + spare, cost.recommended_option)
     alternatives, excluded = compare_accelerators(
         Reference(r, acc, run, sizing.deadline_met), flops, shared

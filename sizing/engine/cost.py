@@ -163,6 +163,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         gpus_per_node=r.gpus_per_node,
         storage_tb=plan.storage_tb,
         hybrid_in_colocation=r.location != "on_prem",
+        spares_wanted=r.spare_nodes_wanted,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.total_usd for k, p in priced.options.items() if p is not None}
@@ -300,7 +301,7 @@ def _owned_per_month(
         return None
     idle = replace(case.usage, gpu_hours_by_year=tuple(0.0 for _ in case.usage.gpu_hours_by_year))
     empty = price_options(
-        CostCase(case.acc, idle, priced.capacity[0], case.gpus_per_node, case.storage_tb, True),
+        replace(case, usage=idle, cluster_gpus=priced.capacity[0], hybrid_in_colocation=True),
         prices,
     ).options.get(owned_key)
     if empty is None:

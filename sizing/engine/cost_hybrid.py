@@ -36,6 +36,7 @@ class OwnedSite:
     gpus_per_node: int
     storage_tb: float
     colocation: bool  # a rented data centre (else the customer's own)
+    spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def hybrid(
     base = whole_nodes(usage.gpus_per_run, site.gpus_per_node)
     if base >= max(capacity):
         return None
-    owned_base = with_spares((base,), site.gpus_per_node)[0]
+    owned_base = with_spares((base,), site.gpus_per_node, site.spares_wanted)[0]
     limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
     served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
     rest = tuple(h - s for h, s in zip(usage.gpu_hours_by_year, served, strict=True))

@@ -38,6 +38,7 @@ class CostCase:
     gpus_per_node: int
     storage_tb: float
     hybrid_in_colocation: bool  # the hybrid's base in a rented data centre
+    spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class PricedOptions:
 
 
 def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
-    return OwnedSite(case.acc, case.gpus_per_node, case.storage_tb, colocation)
+    return OwnedSite(case.acc, case.gpus_per_node, case.storage_tb, colocation, case.spares_wanted)
 
 
 def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
@@ -80,7 +81,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
                 usage, capacity, price, term_years=term, storage_tb=tb, prices=prices
             )
     owned_options: dict[str, Owned] = {}
-    spared = with_spares(capacity, case.gpus_per_node)
+    spared = with_spares(capacity, case.gpus_per_node, case.spares_wanted)
     if prices.purchase is not None:
         bought = purchases(spared, gpus_per_node=case.gpus_per_node, storage_tb=tb, prices=prices)
         for key, colocation in ((BUY, False), (COLOCATION, True)):

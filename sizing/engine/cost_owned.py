@@ -75,13 +75,17 @@ def owned_capacity(usage: Usage, *, cluster_gpus: int, gpus_per_node: int) -> tu
     return tuple(out)
 
 
-def with_spares(capacity: tuple[int, ...], gpus_per_node: int) -> tuple[int, ...]:
-    """Owned capacity plus the hot spare nodes the plan keeps (8 % from 4 nodes up) [GPUs].
+def with_spares(
+    capacity: tuple[int, ...], gpus_per_node: int, wanted: bool | None = None
+) -> tuple[int, ...]:
+    """Owned capacity plus the hot spare nodes the plan keeps (8 % from 4 nodes up, or as the
+    customer answered: :func:`resilience.spare_nodes`) [GPUs].
 
     Renting needs none: the provider replaces a failed node.
     """
     return tuple(
-        gpus + spare_nodes(math.ceil(gpus / gpus_per_node)) * gpus_per_node for gpus in capacity
+        gpus + spare_nodes(math.ceil(gpus / gpus_per_node), wanted) * gpus_per_node
+        for gpus in capacity
     )
 
 

@@ -116,6 +116,7 @@ class StorageInput:
 class ResilienceInput:
     max_lost_hours: float | None = None  # [h]
     checkpoint_interval_hours: float | None = None  # [h]
+    spare_nodes: bool | None = None  # hot spare servers wanted (None: our rule decides)
 
 
 @dataclass(frozen=True)

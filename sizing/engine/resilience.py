@@ -136,12 +136,16 @@ def highest_goodput() -> float:
     return 1.0 / (1.0 + value("run_overhead_share"))
 
 
-def spare_nodes(nodes: int) -> int:
-    """Hot spare nodes for a cluster of ``nodes`` (none below the minimum cluster size).
+def spare_nodes(nodes: int, wanted: bool | None = None) -> int:
+    """Hot spare nodes for a cluster of ``nodes``.
 
     ``ceil(spare_node_fraction x nodes)``: spares replace failed nodes of any
-    job, so they scale with the whole cluster, not with one job.
+    job, so they scale with the whole cluster, not with one job.  ``wanted`` is the
+    customer's answer: ``False`` keeps none, ``True`` at least one even below the
+    minimum cluster size, ``None`` (not asked or not sure) none below it.
     """
-    if nodes < whole("spare_nodes_min_cluster_nodes"):
+    if wanted is False:
         return 0
+    if nodes < whole("spare_nodes_min_cluster_nodes"):
+        return 1 if wanted else 0
     return math.ceil(value("spare_node_fraction") * nodes)

@@ -103,6 +103,7 @@ class Resolved:
     many_small_files: bool
     max_lost_hours: float
     checkpoint_interval_hours: float | None
+    spare_nodes_wanted: bool | None  # the customer's answer (see resilience.spare_nodes)
     location: str | None
     data_residency: str | None
     air_gapped: bool
@@ -224,6 +225,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         many_small_files=bool(answers.storage.many_small_files),
         max_lost_hours=max_lost_hours,
         checkpoint_interval_hours=answers.resilience.checkpoint_interval_hours,
+        spare_nodes_wanted=answers.resilience.spare_nodes,
         location=deployment.location,
         data_residency=deployment.data_residency,
         air_gapped=bool(deployment.air_gapped),

@@ -198,6 +198,15 @@ def resolve_max_lost_hours(answers: ResilienceInput, rec: AnswerRecorder) -> flo
         why="sets how often a checkpoint is saved",
         question="How much compute may one failure lose?",
     )
+    if answers.spare_nodes is not None:
+        rec.record(
+            "resilience.spare_nodes",
+            answers.spare_nodes,
+            unit="",
+            given=True,
+            source=CUSTOMER_ANSWER,
+            why="sets whether spare servers are kept",
+        )
     return float(max_lost_hours)
 
 

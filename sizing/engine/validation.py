@@ -179,6 +179,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "checkpoint_interval_hours": _num(
             "a positive number of hours (at most 1,000)", 0.0, 1000.0, low_open=True
         ),
+        "spare_nodes": _BOOL,
     },
     "deployment": {
         "location": _enum("on_prem", "colocation", "cloud", "hybrid"),

@@ -436,3 +436,23 @@ def test_owning_buys_the_hot_spares_the_plan_keeps_and_renting_does_not() -> Non
     servers = next(line for line in priced.owned[BUY].bought.bill if line.item == SERVERS)
     assert servers.quantity == 64 + 8  # 8 nodes keep one spare node (8 %, from 4 nodes up)
     assert priced.options["cloud_reserved"].capacity == (64, 64, 64)
+
+
+@pytest.mark.parametrize(("wanted", "more"), [(False, False), (None, True), (True, True)])
+def test_spare_servers_are_bought_only_when_the_customer_does_not_refuse_them(
+    wanted: bool | None, more: bool
+) -> None:
+    data = {
+        "model": {"name": "Llama 3.1 70B"},
+        "data": {"tokens": 1e12},
+        "schedule": {"deadline_days": 30},
+        "deployment": {"location": "on_prem"},
+        "resilience": {"spare_nodes": wanted},
+    }
+    out = size_dict(data, today=TODAY)
+    cluster, cost = out["cluster"], out["cost"]
+    spare = cluster["spare_nodes"]
+    assert (spare > 0) is more
+    first_year = cost["usage"]["owned_gpus_by_year"][0]
+    working = math.ceil(cluster["gpus"] / cluster["gpus_per_node"]) * cluster["gpus_per_node"]
+    assert (first_year > working) is more

@@ -12,6 +12,7 @@ from sizing.engine.resilience import (
     highest_goodput,
     job_mtbf_hours,
     plan_resilience,
+    spare_nodes,
     young_interval_hours,
 )
 
@@ -86,3 +87,11 @@ def test_no_run_exceeds_the_highest_goodput(
         forced_interval_hours=forced_interval_hours,
     )
     assert 0.0 < res.goodput < highest_goodput()
+
+
+@pytest.mark.parametrize(
+    ("nodes", "wanted", "expected"),
+    [(40, None, 4), (40, True, 4), (40, False, 0), (2, None, 0), (2, True, 1), (2, False, 0)],
+)
+def test_spare_nodes_follow_the_customers_answer(nodes: int, wanted: bool | None, expected: int):
+    assert spare_nodes(nodes, wanted) == expected
