@@ -93,7 +93,8 @@ def _split(result: StoredResult, best: CostOption) -> list[tuple[str, str]]:
     for year, amount in enumerate(best.by_year_usd, start=1):
         label = f"Year {year}"
         if year == 1 and best.capex_usd:
-            label += " (includes the purchase)"
+            grows = any(later > owned[0] for later in owned[1:])
+            label += " (includes the first purchase)" if grows else " (includes the purchase)"
         elif 1 < year <= len(owned) and owned[year - 1] > owned[year - 2]:
             label += f" (includes {owned[year - 1] - owned[year - 2]:,} more accelerators)"
         rows.append((label, format_money(amount)))

@@ -50,6 +50,7 @@ KEY_FIGURES: dict[str, tuple[str, ...]] = {
         "spare_nodes",
     ),
     "deployment": (
+        "servers",
         "facility_power_kw",
         "facility_power_with_pue_kw",
         "racks",

@@ -25,7 +25,8 @@ from .cluster import (
     size_searched,
 )
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
-from .cost import CostInputs, plan_cost
+from .cost import CostInputs, CostResult, plan_cost
+from .cost_options import OWNED_OPTIONS
 from .deadline import deadline_result
 from .deployment import plan_deployment
 from .explain import (
@@ -149,7 +150,9 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         ),
     )
     spare = spare_nodes(nodes, r.spare_nodes_wanted)
-    deployment = plan_deployment(r, acc, nodes + spare, cost.recommended_option)
+    deployment = plan_deployment(
+        r, acc, _site_nodes(r, nodes + spare, cost), cost.recommended_option
+    )
     alternatives, excluded = compare_accelerators(
         Reference(r, acc, run, sizing.deadline_met), flops, shared
     )
@@ -386,6 +389,15 @@ def _timeline_result(
         wall_clock_days_range=spread(run.wall_clock_days, sure),
         all_experiments_days_range=spread(all_days, sure),
     )
+
+
+def _site_nodes(r: Resolved, nodes: int, cost: CostResult) -> int:
+    """Servers the site must power and rack: when the recommended option buys hardware, the
+    most it owns in any year (it grows with the work), else the cluster with its spares."""
+    owned = cost.usage.owned_gpus_by_year
+    if cost.recommended_option in OWNED_OPTIONS and owned:
+        return max(nodes, nodes_for(max(owned), r.gpus_per_node))
+    return nodes
 
 
 def _resilience_result(run: RunEstimate, spare: int) -> ResilienceOut:

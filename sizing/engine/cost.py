@@ -58,7 +58,7 @@ class CostOption:
     low_usd: float
     high_usd: float
     basis: str
-    capex_usd: float  # bought up front
+    capex_usd: float  # hardware bought over the horizon
     running_usd: float  # everything else
     scales_with_gpu_hours_usd: float  # the part proportional to accelerator-hours
     residual_value_usd: float  # book value of owned hardware after the horizon

@@ -30,7 +30,7 @@ class Priced:
     """One way to pay, year by year [USD]."""
 
     by_year_usd: tuple[float, ...]
-    capex_usd: float  # bought up front (owned hardware)
+    capex_usd: float  # owned hardware bought over the horizon
     scales_usd: float  # the part proportional to accelerator-hours
     residual_usd: float  # book value of owned hardware after the horizon
     capacity: tuple[int, ...]  # [GPUs] owned or reserved each year (empty on demand)

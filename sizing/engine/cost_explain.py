@@ -176,11 +176,11 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     out.extend(_break_even_sentences(x))
     if chosen.capex_usd > 0:
         out.append(
-            f"{format_money(chosen.capex_usd)} is spent up front on hardware and "
+            f"{format_money(chosen.capex_usd)} is spent on hardware and "
             f"{format_money(chosen.running_usd)} on running it over {_plural(years, 'year')}."
         )
     elif best in CLOUD_OPTIONS:
-        out.append("Nothing is bought up front: the whole amount is a running cost.")
+        out.append("No hardware is bought: the whole amount is a running cost.")
     return tuple(out)
 
 

@@ -42,6 +42,7 @@ class DeploymentResult:
     recommended_model: str  # "on_prem" | "colocation" | "cloud" | "hybrid" | "" (to agree)
     reasons: tuple[str, ...]
     security_measures: tuple[str, ...]
+    servers: int  # on the site: the most the plan runs or owns, spares included
     facility_power_kw: float  # IT load at nameplate [kW]
     facility_power_with_pue_kw: float
     rack_power_kw: float
@@ -55,7 +56,8 @@ def plan_deployment(
 ) -> DeploymentResult:
     """Pick a deployment model from the constraints, then the facility it needs.
 
-    ``cost_option`` is the cheapest option the rules allow (None: none is priced).
+    ``cost_option`` is the cheapest option the rules allow (None: none is priced);
+    ``nodes`` the servers the site holds at most, spares included.
     """
     reasons: list[str] = []
     security: list[str] = []
@@ -112,6 +114,7 @@ def plan_deployment(
     per_rack, rack_kw, cooling = _racks(server_kw)
     return DeploymentResult(
         recommended_model=choice,
+        servers=nodes,
         reasons=tuple(reasons),
         security_measures=tuple(dict.fromkeys(security)),
         facility_power_kw=it_kw,

@@ -456,3 +456,23 @@ def test_spare_servers_are_bought_only_when_the_customer_does_not_refuse_them(
     first_year = cost["usage"]["owned_gpus_by_year"][0]
     working = math.ceil(cluster["gpus"] / cluster["gpus_per_node"]) * cluster["gpus_per_node"]
     assert (first_year > working) is more
+
+
+def test_the_site_powers_and_racks_every_server_an_owned_cluster_buys() -> None:
+    data = {
+        "model": {"name": "Llama 3.1 70B"},
+        "data": {"tokens": 1e12},
+        "schedule": {"deadline_days": 30},
+        "deployment": {"location": "on_prem"},
+        "roadmap": {"runs_per_month": 1, "annual_growth": 1.0, "years": 3},
+    }
+    out = size_dict(data, today=TODAY)
+    owned = out["cost"]["usage"]["owned_gpus_by_year"]
+    per_node = out["cluster"]["gpus_per_node"]
+    assert owned[-1] > owned[0]  # the cluster grows: the site is for its largest year
+    site = out["deployment"]
+    assert site["servers"] == math.ceil(max(owned) / per_node)
+    assert site["racks"] == math.ceil(site["servers"] / site["nodes_per_rack"])
+    assert site["facility_power_kw"] == pytest.approx(
+        site["servers"] * site["rack_power_kw"] / site["nodes_per_rack"]
+    )
