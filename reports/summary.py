@@ -155,6 +155,10 @@ def executive_summary(result: StoredResult) -> dict[str, Any]:
         "days_range": format_days_range(*days) if days else "",
         "deadline": format_days(result.deadline_days) if result.deadline_days else "",
         "deadline_met": result.deadline_met,
+        # met at the central estimate while the slow end of the likely range runs past it
+        "deadline_at_risk": bool(
+            result.deadline_met and days and result.deadline_days and days[1] > result.deadline_days
+        ),
         "years": result.years,
         "years_text": _years(result.years),
         "total": format_money(best.total_usd) if best else "",

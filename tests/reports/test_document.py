@@ -129,6 +129,11 @@ def test_the_summary_gives_the_headline_figures_their_ranges_and_what_backs_them
     runs = result["confidence"]["published_runs"]
     assert squash(f"backed by {runs} published training runs") in flat
     assert squash(result["confidence"]["summary"]) in flat
+    # met at the central estimate, but the range runs past the deadline: said, not hidden
+    deadline = result["timeline"]["deadline_days"]
+    assert result["timeline"]["deadline"]["met"] and days[1] > deadline
+    assert squash("within your deadline of") in flat
+    assert squash("the slow end of the range runs past it") in flat
 
 
 def test_a_run_unlike_any_published_one_says_its_range_is_wide():
