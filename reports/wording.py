@@ -8,6 +8,7 @@ ever passes through here as data and is autoescaped by the template.
 from typing import Any
 
 from reports.figures import accelerator_hours
+from sizing.engine.cluster import nodes_for
 from sizing.engine.numbers import (
     format_count,
     format_days,
@@ -372,8 +373,9 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
     rows = [
         {
             "name": result.accelerator_name,
+            # one run's accelerators and servers, as the alternatives' rows count them
             "gpus": format_count(result.gpus_per_job or 0),
-            "nodes": format_count(result.nodes or 0),
+            "nodes": format_count(nodes_for(result.gpus_per_job or 0, result.gpus_per_node or 1)),
             "days": format_days(ours_days or 0),
             "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
             "note": "recommended",

@@ -343,3 +343,15 @@ def test_a_cost_no_allowed_option_prices_says_so_instead_of_a_figure():
     assert squash("No option your rules allow has a public price yet") in text
     assert squash("3-year cost</th><td>to be priced") in text
     assert squash("not priced: no public purchase price for the NVIDIA H800") in text
+
+
+def test_the_recommended_row_of_the_accelerator_table_counts_one_run_as_the_others_do():
+    from reports.wording import alternative_rows
+
+    data = demo_data(answers=demo_answers("sovereign-eu"))
+    result = read_result(data.result)
+    assert result.gpus > result.gpus_per_job  # several runs at once: the cluster holds more
+    ours, *others = alternative_rows(result)
+    assert ours["gpus"] == number(result.gpus_per_job)
+    assert int(ours["nodes"]) * result.gpus_per_node == result.gpus_per_job
+    assert all(int(o["nodes"]) * result.gpus_per_node >= int(o["gpus"]) for o in others)
