@@ -62,10 +62,12 @@ def growth_line(result: StoredResult, option: CostOption | None) -> str:
     if len(owned) < 2 or owned[-1] <= owned[0]:
         return ""
     year = next(i for i, n in enumerate(owned, start=1) if n == owned[-1])
-    return (
-        f"{_accelerators(owned[0])} bought in year 1 and {_accelerators(owned[-1])} by year "
-        f"{year}, as your training work grows"
-    )
+    spare = int(result.section("cluster").get("spare_nodes") or 0)
+    one_cluster = ((result.nodes or 0) + spare) * (result.gpus_per_node or 0)
+    first = f"{_accelerators(owned[0])} bought in year 1"
+    if owned[0] > one_cluster:  # the year's work needs more than the cluster of one run
+        first += ", spares included, for the year's planned runs"
+    return f"{first} and {_accelerators(owned[-1])} by year {year}, as your training work grows"
 
 
 def why_this_option(result: StoredResult) -> list[str]:
