@@ -34,6 +34,7 @@ KEY_FIGURES: dict[str, tuple[str, ...]] = {
     "network": ("scale_out_gbps_per_node_needed", "nic_gbps", "nics_per_node", "step_time_s"),
     "storage": (
         "dataset_capacity_tb",
+        "scratch_capacity_tb",
         "checkpoint_size_gb",
         "checkpoints_retained",
         "checkpoint_capacity_tb",

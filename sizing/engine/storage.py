@@ -44,6 +44,7 @@ class StorageResult:
     checkpoints_retained: int
     checkpoint_capacity_tb: float
     dataset_capacity_tb: float  # with growth over the horizon
+    scratch_capacity_tb: float  # tokenised copies and scratch beside the dataset
     dataset_size_tb: float
     read_gb_per_s: float
     total_capacity_tb: float
@@ -116,7 +117,8 @@ def plan_storage(
             f"existing storage ({r.existing_read_gb_per_s:g} GB/s) is below the "
             f"{max(read, write):.1f} GB/s needed; stage checkpoints on local NVMe"
         )
-    total = dataset_tb * value("dataset_scratch_factor") + ckpt_tb
+    scratch_tb = dataset_tb * (value("dataset_scratch_factor") - 1.0)
+    total = dataset_tb + scratch_tb + ckpt_tb
     return StorageResult(
         checkpoint_size_gb=ckpt_gb,
         checkpoint_bytes_per_param=bpp,
@@ -125,6 +127,7 @@ def plan_storage(
         checkpoints_retained=r.checkpoints_retained,
         checkpoint_capacity_tb=ckpt_tb,
         dataset_capacity_tb=dataset_tb,
+        scratch_capacity_tb=scratch_tb,
         dataset_size_tb=r.dataset_size_tb,
         read_gb_per_s=read,
         total_capacity_tb=total,

@@ -343,6 +343,7 @@ OUTPUTS: dict[str, str] = {
     "expert": "Expert parallel (ways)",
     "scale_out_gbps_per_node_needed": "Network bandwidth each server needs",
     "dataset_capacity_tb": "Space for the dataset",
+    "scratch_capacity_tb": "Space for tokenised copies and scratch",
     "checkpoint_capacity_tb": "Space for the checkpoints kept",
     "total_capacity_tb": "Shared storage in all",
     "read_gb_per_s": "Read rate while training",
