@@ -111,10 +111,18 @@ def decisions(result: StoredResult) -> list[str]:
     cheaper = cheaper_alternatives(result)
     if cheaper:
         alt = cheaper[0]
+        saving = float(result.one_run_cloud_usd or 0) - float(alt["run_cost_usd"])
+        chosen = next((a for a in result.assumptions if a.key == "hardware.accelerator"), None)
+        ours = (
+            "you asked for"
+            if chosen is None or chosen.provided_by == "customer"
+            else "we sized (the most widely offered, so the easiest to obtain)"
+        )
         out.append(
-            f"Whether {alt['name']} is open to you: it would finish a run in about "
-            f"{format_days(float(alt['wall_clock_days']))} for "
-            f"{format_money(alt['run_cost_usd'])} a run in the cloud; we would quote it too."
+            f"Whether to quote the {alt['name']} instead: a run would take about "
+            f"{format_days(float(alt['wall_clock_days']))} and cost "
+            f"{format_money(alt['run_cost_usd'])} in the cloud, {format_money(saving)} less than "
+            f"on the {result.accelerator_name} {ours}."
         )
     out.extend(result.open_questions[:2])
     return out

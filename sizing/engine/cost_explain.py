@@ -193,8 +193,8 @@ def _usage_sentence(x: ExplainInput) -> str:
         monthly = work.gpu_hours_by_year[0] / MONTHS_PER_YEAR
         if r.hours_per_run is not None:  # the customer's own hours, not the engine's estimate
             each = (
-                f"{format_hours(r.hours_per_run)} on "
-                f"{_plural(work.gpus_per_run, 'accelerator')} as you told us"
+                f"{format_hours(r.hours_per_run)} (the run length you gave us) on "
+                f"{_plural(work.gpus_per_run, 'accelerator')}"
             )
         else:
             each = _hours(work.gpu_hours_per_run)
