@@ -223,6 +223,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
                 usage=work,
                 even=even,
                 owned_key=owned_key,
+                rented_key=rented_key,
                 utilisation=usage_out.utilisation_by_year[0],
                 one_run_usd=one_run,
                 owned_per_month_usd=owned_monthly,

@@ -49,6 +49,7 @@ class ExplainInput:
     usage: Usage
     even: BreakEven
     owned_key: str | None
+    rented_key: str  # the rental the break-even is measured against
     utilisation: float  # [-] of the owned cluster in year one
     one_run_usd: float | None
     owned_per_month_usd: float | None
@@ -227,7 +228,7 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
             f"{_plural(x.r.years, 'year')}, even with the cluster always busy."
         ]
     line = (
-        f"Owning beats renting when the cluster is busy more than "
+        f"Owning beats renting as {_name(x.rented_key)} when the cluster is busy more than "
         f"{format_percent(even.utilisation)} of the time"
     )
     if even.runs_per_month is not None:
@@ -235,7 +236,7 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
     out = [line + "."]
     if even.months is not None and x.usage.known:
         out.append(
-            f"At your usage, owned hardware pays for itself after about "
-            f"{format_count(round(even.months))} months."
+            f"At your usage, owned hardware pays for itself against renting as "
+            f"{_name(x.rented_key)} after about {format_count(round(even.months))} months."
         )
     return out
