@@ -14,7 +14,10 @@ plan's utilisation was computed with: the slowest effective bandwidth per
 GPU (NIC speed / oversubscription) at which the efficiency model
 (:func:`sizing.engine.parallelism.cost_on_fabric`) still gives the plan's
 MFU.  The step time is the one that MFU implies, so a NIC sized here runs
-the step the timeline assumed.
+the step the timeline assumed.  A NIC is never faster than the server's
+PCIe slot carries [4]_: 200 Gb/s per accelerator on PCIe Gen4, 400 Gb/s on
+Gen5 (H100 and B200 servers ship 400 Gb/s ConnectX-7 cards [2]_ [5]_), 800 Gb/s
+on Gen6.
 
 References
 ----------
@@ -23,6 +26,10 @@ References
        non-blocking fat tree; one 400 Gb/s NIC per GPU).
 .. [3] Llama 3 Herd, arXiv 2407.21783, sec. 3.3.1 (RoCE, 1:7 oversubscription
        between pods, TP inside the node).
+.. [4] PCI-SIG, PCI Express Base Specification 4.0 / 5.0 / 6.0: 16 / 32 / 64 GT/s per
+       lane, about 256 / 512 / 1,024 Gb/s raw for an x16 slot.
+.. [5] NVIDIA DGX B200 user guide (2024): eight ConnectX-7 400 Gb/s ports for compute
+       traffic; NVIDIA ConnectX-8 SuperNIC (2024): 800 Gb/s on a PCIe Gen6 x16 host interface.
 """
 
 from __future__ import annotations
@@ -42,10 +49,13 @@ from .efficiency import (
 )
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
+from .numbers import format_percent
 from .parallelism import Plan, Workload, cost_on_fabric
 
 _NIC_STEPS_GBPS = (100, 200, 400, 800)  # [Gb/s] InfiniBand EDR/HDR/NDR/XDR ports [2]
 _NDR_GBPS = 400  # [Gb/s] fastest InfiniBand NDR port; faster ones are XDR
+# [Gb/s] fastest NIC an x16 slot of each PCIe generation carries at line rate [4]_
+_NIC_MAX_GBPS_BY_PCIE = {3: 100, 4: 200, 5: 400, 6: 800}
 _FLOPS_PER_TFLOP = 1e12
 _BYTES_PER_GB = 1e9
 _BITS_PER_BYTE = 8.0
@@ -202,7 +212,9 @@ def plan_network(
         )
     # a NIC behind the customer's oversubscription delivers 1/oversubscription of its speed
     port_gbps = per_gpu_gbps * (oversubscription or 1.0)
-    nic = next((n for n in _NIC_STEPS_GBPS if n >= port_gbps), _NIC_STEPS_GBPS[-1])
+    fastest = _NIC_MAX_GBPS_BY_PCIE.get(acc.pcie_gen, _NIC_STEPS_GBPS[-1])
+    steps = [n for n in _NIC_STEPS_GBPS if n <= fastest] or [_NIC_STEPS_GBPS[0]]
+    nic = next((n for n in steps if n >= port_gbps), steps[-1])
     nics = gpus_per_node if spans else 0
     have = nic if spans else 0.0
     if per_gpu_gbps > 0:
@@ -224,6 +236,12 @@ def plan_network(
         )
     if not spans:
         notes.append("each run fits in one node: no scale-out fabric needed for training traffic")
+    elif port_gbps > nic:
+        notes.append(
+            f"the plan would use {port_gbps:,.0f} Gb/s per accelerator to keep communication "
+            f"within {format_percent(max_comm_share)} of a step; a PCIe Gen{acc.pcie_gen} server carries at "
+            f"most {nic} Gb/s per accelerator, so communication takes a larger share"
+        )
     tech = {
         "infiniband": "InfiniBand NDR" if nic <= _NDR_GBPS else "InfiniBand XDR",
         "roce": f"RoCE v2 Ethernet {nic} GbE",
