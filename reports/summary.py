@@ -124,8 +124,8 @@ def decisions(result: StoredResult) -> list[str]:
             f"{format_money(alt['run_cost_usd'])} in the cloud, {format_money(saving)} less than "
             f"on the {result.accelerator_name} {ours}."
         )
-    # the rest of the open questions have their own section; the page holds four decisions
-    out.extend(result.open_questions[: max(0, 4 - len(out))])
+    # the rest of the open questions have their own section; the page holds three decisions
+    out.extend(result.open_questions[: max(0, 3 - len(out))])
     return out
 
 

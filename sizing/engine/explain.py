@@ -41,12 +41,18 @@ def drivers(
     """
     out: list[tuple[float, str]] = []
     tokens = r.tokens * r.epochs
+    if r.active_params < r.total_params:  # an MoE model computes with its active parameters
+        params = (
+            f"{format_count(r.active_params, short=True)} active parameters (of "
+            f"{format_count(r.total_params, short=True)})"
+        )
+    else:
+        params = f"{format_count(r.total_params, short=True)} parameters"
     out.append(
         (
             3.0,
-            f"{format_count(r.total_params, short=True)} parameters x "
-            f"{format_count(tokens, short=True)} tokens set the "
-            f"compute: {run.gpu_hours:,.0f} GPU-hours per run",
+            f"{params} x {format_count(tokens, short=True)} tokens set the "
+            f"compute: {run.gpu_hours:,.0f} accelerator-hours per run",
         )
     )
     accelerators = f"{run.gpus:,} accelerator{'' if run.gpus == 1 else 's'}"

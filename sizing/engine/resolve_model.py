@@ -49,6 +49,11 @@ class _Shape:
     ffn_hidden_size: int
 
 
+# A size within this share of a catalog model's is that model's size, rounded ("141B" for
+# Mixtral 8x22B's 140.6B); further off, it is a variant of its own (its active share estimated).
+_SAME_MODEL_SIZE = 0.05
+
+
 def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
     """The model: the answers, else the catalog entry, else generated [1]_ [2]_."""
     spec = find_model(answers.name) if answers.name else None
@@ -171,7 +176,12 @@ def _active_params(
     An MoE estimate shares ``s`` of the parameters and routes each token to
     ``k`` of ``E`` experts: ``N_active = N (s + (1 - s) k / E)``.
     """
-    catalog_active = spec.active_params if spec and answers.total_params is None else None
+    catalog_active = None
+    if spec is not None:
+        # the catalog's model with its size rounded ("141B" for 140.6B): its own active share
+        same_size = abs(total_params / spec.total_params - 1.0) <= _SAME_MODEL_SIZE
+        if answers.total_params is None or same_size:
+            catalog_active = spec.active_params * total_params / spec.total_params
     active_params = answers.active_params or catalog_active
     if active_params is None:
         if architecture == "dense":

@@ -33,3 +33,25 @@ def test_an_unknown_deadline_defaults_by_method_and_data_volume(method, tokens, 
     )
     assert assumed(result, "schedule.deadline_days") == days
     assert "By when must one run finish?" in result["open_questions"]
+
+
+def _active_and_questions(total: str | None) -> tuple[float, list[str]]:
+    model = {"name": "Mixtral 8x22B"}
+    if total is not None:
+        model["total_params"] = float(total)
+    out = size_dict({"model": model, "data": {"tokens": 2e12}})
+    active = next(a for a in out["assumptions"] if a["key"] == "model.active_params")
+    return float(active["value"]), out["open_questions"]
+
+
+def test_a_catalog_model_with_its_size_rounded_keeps_its_published_active_parameters():
+    # Mixtral 8x22B: 140.6B parameters, 39.1B active (Hugging Face config.json)
+    named, _ = _active_and_questions(None)
+    assert named == pytest.approx(39.1e9)
+    rounded, questions = _active_and_questions("141e9")
+    assert rounded == pytest.approx(39.1e9 * 141 / 140.6)
+    assert "How many parameters are active per token?" not in questions
+    # a variant of its own size: its active share is estimated, and we ask
+    variant, questions = _active_and_questions("200e9")
+    assert variant != pytest.approx(39.1e9 * 200 / 140.6)
+    assert "How many parameters are active per token?" in questions
