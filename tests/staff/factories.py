@@ -1,5 +1,6 @@
 """Test data made straight through the ORM: users in roles, submissions, versions, PDFs."""
 
+import copy
 import importlib
 import io
 import itertools
@@ -14,6 +15,7 @@ from pypdf import PdfWriter
 from pipeline.models import Proposal, Recommendation
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
+from sizing.adapters import size_answers
 
 PASSWORD = "a-long-test-password-9f3k"  # noqa: S105 (test users only)
 _numbers = itertools.count(1)
@@ -31,6 +33,7 @@ def example_answers() -> dict:
 
 
 ROLES = importlib.import_module("staff.migrations.0002_roles").ROLES
+GRANTS = importlib.import_module("staff.migrations.0005_roles_approve_send_and_outcomes").GRANTS
 # Models that later moved app: their permissions follow them (staff 0003).
 _MOVE = importlib.import_module("staff.migrations.0003_proposals_live_in_pipeline")
 
@@ -45,7 +48,7 @@ def ensure_role(name: str) -> Group:
     removed the migrated rows."""
     group, created = Group.objects.get_or_create(name=name)
     if created:
-        for code in ROLES[name]:
+        for code in [*ROLES[name], *GRANTS.get(name, [])]:
             app_label, codename = code.split(".")
             group.permissions.add(
                 Permission.objects.get(
@@ -80,6 +83,25 @@ def make_submission(**fields) -> Submission:
     }
     defaults.update(fields)
     return Submission.objects.create(**defaults)
+
+
+@cache
+def _sized(accelerator: str | None) -> tuple[dict, dict, str]:
+    overrides = {"hardware": {"accelerator": accelerator}} if accelerator else None
+    sized = size_answers(answers=example_answers(), overrides=overrides)
+    return sized.engine_input, sized.result, sized.engine_version
+
+
+def sized_fields(accelerator: str | None = None) -> dict:
+    """A real engine run over the example answers (optionally on another accelerator), as the
+    fields of a finished Recommendation: for tests that read costs and figures."""
+    engine_input, result, engine_version = _sized(accelerator)
+    return {
+        "engine_input": copy.deepcopy(engine_input),
+        "result": copy.deepcopy(result),
+        "engine_version": engine_version,
+        "overrides": {"hardware": {"accelerator": accelerator}} if accelerator else {},
+    }
 
 
 def make_recommendation(submission: Submission, *, version: int | None = None, **fields):
