@@ -106,7 +106,9 @@ def test_the_change_page_says_what_changed_between_versions(engineer):
     client = Client()
     client.force_login(engineer)
     page = client.get(f"/admin/questionnaire/submission/{submission.pk}/change/").content.decode()
-    assert "Input hardware.accelerator" in page
-    assert "Output cluster.gpus" in page
+    assert "Input: Accelerator" in page
+    assert "<td>NVIDIA A100 SXM4 80GB</td><td>NVIDIA H100 SXM5 80GB</td>" in page
+    assert "<td>16 GPUs</td><td>8 GPUs</td>" in page
+    assert page.index("Accelerators") < page.index("Input: Accelerator")
     assert "Download PDF v2" in page and "Download PDF v1" in page
     assert "8 × NVIDIA H100" in page
