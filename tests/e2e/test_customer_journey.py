@@ -119,7 +119,7 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
     violations += serious_violations(page)
 
     deadline = time.monotonic() + 90
-    while "Proposal ready" not in page.locator(".submission-status").inner_text():
+    while "First estimate ready" not in page.locator(".submission-status").inner_text():
         assert time.monotonic() < deadline, page.locator(".submission-status").inner_text()
         time.sleep(1)
         page.reload()
