@@ -37,7 +37,10 @@ def _cost_range(result: StoredResult) -> str:
 
 
 def _count(value: float | None, noun: str) -> str:
-    return "—" if value is None else f"{format_number(value)} {noun}"
+    """ "1 node", "3 nodes"; "—" when missing."""
+    if value is None:
+        return "—"
+    return f"{format_number(value)} {noun}" + ("" if value == 1 else "s")
 
 
 # (label, reader) in the order a customer cares about; the reader gives words with units.
@@ -45,13 +48,13 @@ HEADLINE: tuple[tuple[str, Callable[[StoredResult], str]], ...] = (
     ("Recommended cost", _cost),
     ("Likely cost range", _cost_range),
     ("Accelerator", lambda r: r.accelerator_name or "—"),
-    ("Accelerators", lambda r: _count(r.gpus, "GPUs")),
-    ("Servers (nodes)", lambda r: _count(r.nodes, "nodes")),
+    ("Accelerators", lambda r: _count(r.gpus, "GPU")),
+    ("Servers (nodes)", lambda r: _count(r.nodes, "node")),
     (
         "Time for one run",
         lambda r: "—" if r.wall_clock_days is None else format_days(r.wall_clock_days),
     ),
-    ("Accelerator-hours", lambda r: _count(r.gpu_hours, "GPU-hours")),
+    ("Accelerator-hours", lambda r: _count(r.gpu_hours, "GPU-hour")),
     ("One run in the cloud", lambda r: format_money(r.one_run_cloud_usd)),
     (
         "Peak memory per accelerator",
@@ -121,5 +124,5 @@ def diff_versions(previous: Recommendation, current: Recommendation) -> VersionD
 
 def _input_words(path: str, value) -> str:
     if value is None:
-        return "not set"
+        return "left to the engine"
     return describe_value(path, value)

@@ -84,7 +84,7 @@ def label(options: list[tuple[str, str]], value: str | None) -> str:
 
 
 class AssignedToMeFilter(admin.SimpleListFilter):
-    title = "whose"
+    title = "assignment"
     parameter_name = "mine"
 
     def lookups(self, request, model_admin):
