@@ -86,19 +86,33 @@ def _staff_email(kind: str, submission, *, key: str, to: list[str], what: str, *
     )
 
 
+def customer_subject(what: str, submission) -> str:
+    """E.g. "Your sizing request for Llama 3.1 70B: Example Insurance Group, TQ-2026-00012"."""
+    model = model_and_size(facts(submission))
+    about = f" for {model}" if model else ""
+    return f"{what}{about}: {submission.company}, {submission.reference}"
+
+
+def _customer_email(kind: str, submission, *, key: str, what: str, **context):
+    return queue_email(
+        submission=submission,
+        kind=kind,
+        key=key,
+        to=[submission.contact_email],
+        subject=customer_subject(what, submission),
+        body=render_to_string(f"emails/customer_{kind}.txt", {"submission": submission, **context}),
+        version=context.get("version"),
+    )
+
+
 def notify_submission_received(submission) -> None:
     """The customer's confirmation, and the account managers' notice of a new request."""
-    body = render_to_string(
-        "emails/customer_confirmation.txt",
-        {"submission": submission, "expected_within": PROPOSAL_EXPECTED_WITHIN},
-    )
-    queue_email(
-        submission=submission,
-        kind=Kind.CONFIRMATION,
+    _customer_email(
+        Kind.CONFIRMATION,
+        submission,
         key=f"confirmation:{submission.pk}",
-        to=[submission.contact_email],
-        subject=f"We received your sizing request {submission.reference}",
-        body=body,
+        what="We received your sizing request",
+        expected_within=PROPOSAL_EXPECTED_WITHIN,
     )
     _staff_email(
         Kind.RECEIVED,
@@ -173,26 +187,15 @@ def send_proposal_email(
     expires_at: datetime,
 ) -> None:
     """The customer: their approved proposal, a personal note and the expiring link."""
-    model = model_and_size(facts(submission))
-    body = render_to_string(
-        "emails/customer_proposal.txt",
-        {
-            "submission": submission,
-            "version": version,
-            "url": url,
-            "note": note.strip(),
-            "sender_name": sender_name,
-            "expires_at": timezone.localtime(expires_at),
-            "model": model,
-        },
-    )
-    about = f" for {model}" if model else ""
-    queue_email(
-        submission=submission,
-        kind=Kind.PROPOSAL,
+    _customer_email(
+        Kind.PROPOSAL,
+        submission,
         key=f"proposal:{link_key}",
-        to=[submission.contact_email],
-        subject=f"Your training infrastructure proposal{about} ({submission.reference})",
-        body=body,
+        what="Your training infrastructure proposal",
         version=version,
+        url=url,
+        note=note.strip(),
+        sender_name=sender_name,
+        expires_at=timezone.localtime(expires_at),
+        model=model_and_size(facts(submission)),
     )

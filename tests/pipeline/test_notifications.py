@@ -74,7 +74,11 @@ def test_a_new_request_goes_to_every_account_manager_while_unassigned_and_confir
 
     [customer] = sent(OutgoingEmail.Kind.CONFIRMATION)
     assert customer.to == ["cto@secret.example"]
-    assert submission.reference in customer.subject and submission.reference in customer.body
+    assert customer.subject == (
+        f"We received your sizing request for Llama 3.1 8B: Secret Robotics GmbH, "
+        f"{submission.reference}"
+    )
+    assert submission.reference in customer.body
     assert "What happens next" in customer.body
     assert "two working days" in customer.body
     assert "/admin/" not in customer.body
