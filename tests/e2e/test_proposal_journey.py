@@ -20,6 +20,7 @@ import pytest
 from pipeline.models import Proposal
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
+from tests.e2e.accessibility import serious_violations
 from tests.pipeline.conftest import broker, start_worker  # noqa: F401 - fixtures
 from tests.smtp_sink import SmtpSink, subject
 from tests.staff.factories import PASSWORD, make_submission, make_user
@@ -148,7 +149,7 @@ def test_review_approve_send_and_the_customer_opens_it(
     )
 
     # --- the customer submits and sees the first estimate, marked preliminary ------------------
-    customer = browser.new_context(locale="en-GB")
+    customer = browser.new_context(locale="en-GB", bypass_csp=True)  # bypass: the axe scan
     page = customer.new_page()
     page.set_default_timeout(20_000)
     submit_the_questionnaire(page, base)
@@ -162,6 +163,7 @@ def test_review_approve_send_and_the_customer_opens_it(
     wait_until(lambda: "First estimate ready" in customer_sees(), "the first estimate")
     first_estimate = seen_by_customer[-1]
     assert "Preliminary" in first_estimate and "an engineer checks it" in first_estimate
+    violations = serious_violations(page)
     submission = Submission.objects.get()
     confirmation = sink.wait_for(to=CUSTOMER, subject_starts="We received your sizing request")
     assert submission.reference in confirmation.get_content()
@@ -210,6 +212,7 @@ def test_review_approve_send_and_the_customer_opens_it(
     shown = customer_sees()
     assert "checked by our engineer" in shown and v2_name in shown
     assert "Preliminary" not in shown
+    violations += serious_violations(page)
 
     # --- the account manager takes it, sends it with a note --------------------------------------
     sink.wait_for(to="bob@example.com", subject_starts="Approved, ready to send:")
@@ -234,9 +237,10 @@ def test_review_approve_send_and_the_customer_opens_it(
     proposal_email = sink.wait_for(to=CUSTOMER, subject_starts="Your training infrastructure")
     assert NOTE in proposal_email.get_content()
     shared = link_in(proposal_email, rf"{re.escape(base)}/proposals/shared/\S+/")
-    reader = browser.new_context(locale="en-GB", accept_downloads=True)
+    reader = browser.new_context(locale="en-GB", accept_downloads=True, bypass_csp=True)
     opened = reader.new_page()
     opened.goto(shared)
+    violations += serious_violations(opened)
     assert NOTE in opened.locator(".personal-note").inner_text()
     assert "version 2" in opened.locator(".lead").inner_text()
     with opened.expect_download() as download:
@@ -262,6 +266,7 @@ def test_review_approve_send_and_the_customer_opens_it(
         assert ("Preliminary" in text and v2_name not in text) or (
             "checked by our engineer" in text and v2_name in text
         ), text
+    assert violations == [], "\n".join(violations)
     for name, message in {
         "customer-confirmation": confirmation,
         "engineer-needs-review": needs_review,
