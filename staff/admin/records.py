@@ -26,6 +26,10 @@ class PeopleByName:
     def creator_name(self, obj) -> str:
         return full_name(obj.created_by) if obj.created_by_id else "—"
 
+    @admin.display(description="Deleted by")
+    def deleter_name(self, obj) -> str:
+        return full_name(obj.deleted_by) if obj.deleted_by_id else "the retention task"
+
 
 class AuditEventInline(PeopleByName, ReadOnlyMixin, admin.TabularInline):
     model = AuditEvent
@@ -75,7 +79,7 @@ class ShareLinkAdmin(PeopleByName, ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(DeletionRecord)
-class DeletionRecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["reference", "reason", "deleted_by", "files_deleted", "deleted_at"]
+class DeletionRecordAdmin(PeopleByName, ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["reference", "reason", "deleter_name", "files_deleted", "deleted_at"]
     list_filter = ["reason"]
     search_fields = ["reference"]

@@ -208,3 +208,43 @@ class BrokenBackend:
     def send_messages(self, messages):
         type(self).attempts += 1
         raise ConnectionRefusedError("smtp down")
+
+
+def test_the_sweeper_publishes_emails_whose_message_was_lost(people, published, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from pipeline.services import sweep_pipeline
+
+    notify_needs_review(make_recommendation(make_submission()))
+    lost = OutgoingEmail.objects.get()
+    long_ago = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 120)
+    OutgoingEmail.objects.filter(pk=lost.pk).update(updated_at=long_ago)
+    stuck = OutgoingEmail.objects.create(
+        submission=lost.submission,
+        kind="viewed",
+        key="stuck",
+        to=["a@b.c"],
+        subject="s",
+        body="b",
+        status="sending",
+    )
+    OutgoingEmail.objects.filter(pk=stuck.pk).update(updated_at=long_ago)
+    fresh = OutgoingEmail.objects.create(
+        submission=lost.submission,
+        kind="approved",
+        key="fresh",
+        to=["a@b.c"],
+        subject="s",
+        body="b",
+    )
+    assert sweep_pipeline()["email"] == 2
+    assert [args for args in published if args[0] == outbox.SEND_EMAIL_TASK] == [
+        (outbox.SEND_EMAIL_TASK, lost.pk),
+        (outbox.SEND_EMAIL_TASK, stuck.pk),
+    ]
+    stuck.refresh_from_db()
+    assert stuck.status == "pending"  # its worker died mid-send: it may go out again
+    fresh.refresh_from_db()
+    assert fresh.status == "pending"
