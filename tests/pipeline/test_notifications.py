@@ -21,6 +21,7 @@ from pipeline.notifications import (
 from questionnaire.questions import QUESTIONS
 from tests.staff.factories import (
     example_answers,
+    make_email,
     make_recommendation,
     make_submission,
     make_user,
@@ -221,24 +222,9 @@ def test_the_sweeper_publishes_emails_whose_message_was_lost(people, published, 
     lost = OutgoingEmail.objects.get()
     long_ago = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 120)
     OutgoingEmail.objects.filter(pk=lost.pk).update(updated_at=long_ago)
-    stuck = OutgoingEmail.objects.create(
-        submission=lost.submission,
-        kind="viewed",
-        key="stuck",
-        to=["a@b.c"],
-        subject="s",
-        body="b",
-        status="sending",
-    )
+    stuck = make_email(lost.submission, key="stuck", status="sending")
     OutgoingEmail.objects.filter(pk=stuck.pk).update(updated_at=long_ago)
-    fresh = OutgoingEmail.objects.create(
-        submission=lost.submission,
-        kind="approved",
-        key="fresh",
-        to=["a@b.c"],
-        subject="s",
-        body="b",
-    )
+    fresh = make_email(lost.submission, key="fresh")
     assert sweep_pipeline()["email"] == 2
     assert [args for args in published if args[0] == outbox.SEND_EMAIL_TASK] == [
         (outbox.SEND_EMAIL_TASK, lost.pk),

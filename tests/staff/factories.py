@@ -12,7 +12,7 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 from pypdf import PdfWriter
 
-from pipeline.models import Proposal, Recommendation
+from pipeline.models import OutgoingEmail, Proposal, Recommendation
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
 from sizing.adapters import size_answers
@@ -147,3 +147,10 @@ def make_ready_submission(**fields) -> tuple[Submission, Recommendation, Proposa
     submission = make_submission(pipeline_status=Submission.PipelineStatus.READY, **fields)
     recommendation = make_recommendation(submission)
     return submission, recommendation, make_proposal(recommendation)
+
+
+def make_email(submission: Submission, *, key: str, kind: str = "received", **fields):
+    """An outbox row as ``pipeline.outbox.queue_email`` writes it (pending unless told)."""
+    defaults = {"to": ["someone@example.com"], "subject": "Subject", "body": "Body"}
+    defaults.update(fields)
+    return OutgoingEmail.objects.create(submission=submission, kind=kind, key=key, **defaults)

@@ -17,6 +17,7 @@ from django.utils import timezone
 from pipeline.models import OutgoingEmail, Proposal, Recommendation
 from staff.models import AuditEvent, Note, ShareLink
 from tests.staff.factories import (
+    make_email,
     make_proposal,
     make_ready_submission,
     make_recommendation,
@@ -38,15 +39,7 @@ def ready():
     recommendation.save()
     make_proposal(make_recommendation(submission))
     ShareLink.objects.create(proposal=proposal, expires_at=timezone.now() + timedelta(days=7))
-    OutgoingEmail.objects.create(
-        submission=submission,
-        kind="received",
-        key="k",
-        to=["a@b.c"],
-        subject="s",
-        body="b",
-        status="failed",
-    )
+    make_email(submission, key="received", status="failed")
     make_user("Account managers", username="colleague", first_name="Cleo", last_name="Colleague")
     return submission
 
