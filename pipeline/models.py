@@ -7,6 +7,7 @@ when they lived in ``sizing`` and ``reports`` (migrations 0001 of this app), so 
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from reports.storage import proposal_path, proposal_storage
 
@@ -58,6 +59,11 @@ class Recommendation(PipelineStep):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # The approval gate: only an approved version reaches the customer (page, email, link).
+    approved_at = models.DateTimeField(null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta(PipelineStep.Meta):
         db_table = "sizing_recommendation"
@@ -69,6 +75,10 @@ class Recommendation(PipelineStep):
 
     def __str__(self) -> str:
         return f"Recommendation v{self.version} for {self.submission_id}"
+
+    @property
+    def is_approved(self) -> bool:
+        return self.approved_at is not None
 
 
 class Proposal(PipelineStep):
@@ -104,3 +114,52 @@ class Proposal(PipelineStep):
 
     def __str__(self) -> str:
         return f"Proposal v{self.version} for {self.submission_id}"
+
+
+class OutgoingEmail(models.Model):
+    """One email about one event of one submission (and version): the outbox row.
+
+    Written in the transaction of the event it tells about, sent after commit by a task
+    (``pipeline.outbox``), retried with backoff, and kept with its outcome so a failed email is
+    visible in the admin. ``key`` names the event, so the same event never sends twice.
+    """
+
+    class Kind(models.TextChoices):
+        CONFIRMATION = "confirmation", "Request received (to the customer)"
+        RECEIVED = "received", "New request (to the account manager)"
+        NEEDS_REVIEW = "needs_review", "Needs review (to the engineers)"
+        APPROVED = "approved", "Approved, ready to send (to the account manager)"
+        PROPOSAL = "proposal", "Proposal (to the customer)"
+        VIEWED = "viewed", "Customer opened the proposal (to the account manager)"
+        FAILED = "failed", "Sizing failed (to staff)"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be sent"
+        SENDING = "sending", "Sending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed"
+
+    submission = models.ForeignKey(
+        "questionnaire.Submission", on_delete=models.CASCADE, related_name="emails"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    version = models.PositiveIntegerField(null=True, blank=True)
+    key = models.CharField(max_length=100, unique=True)
+    to = models.JSONField(default=list)
+    subject = models.CharField(max_length=300)
+    body = models.TextField()
+    status = models.CharField(
+        max_length=20, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "outgoing email"
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.subject}"

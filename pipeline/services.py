@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from config.celery import publish
 from pipeline.models import Proposal, Recommendation
-from pipeline.notifications import notify_proposal_ready, notify_submission_received
+from pipeline.notifications import notify_needs_review, notify_submission_received
+from pipeline.outbox import SEND_EMAIL_TASK, stale_email_ids
 from pipeline.steps import (
     RENDERING,
     SIZING,
@@ -61,7 +62,7 @@ class StorageWriteError(OSError):
 
 
 def start_pipeline(*, submission_id: int) -> Recommendation | None:
-    """The first sizing of a new submission, and the account managers' email. Idempotent.
+    """The first sizing of a new submission, and its emails (customer, account managers). Idempotent.
 
     The questionnaire publishes this by name when a submission commits; a second delivery (or
     the sweeper) finds the first version already there and does nothing.
@@ -74,7 +75,7 @@ def start_pipeline(*, submission_id: int) -> Recommendation | None:
         if submission.recommendations.exists():
             return None
         recommendation = schedule_sizing(submission=submission)
-        transaction.on_commit(lambda: notify_submission_received(submission), robust=True)
+        notify_submission_received(submission)
     return recommendation
 
 
@@ -214,7 +215,8 @@ def _proposal_ready(proposal: Proposal) -> None:
     submission = proposal.submission
     if is_latest(proposal):
         set_pipeline_status(submission, Submission.PipelineStatus.READY)
-    transaction.on_commit(lambda: notify_proposal_ready(submission), robust=True)
+    if not proposal.recommendation.is_approved:
+        notify_needs_review(proposal.recommendation)
 
 
 def proposal_data(recommendation: Recommendation) -> document.ProposalData:
@@ -313,7 +315,8 @@ def retry_failed_proposal(*, recommendation: Recommendation) -> Proposal | None:
 
 
 def sweep_pipeline(*, older_than: timedelta | None = None) -> dict[str, int]:
-    """Publish again work that is pending, or working for longer than a task may run. Idempotent.
+    """Publish again work and emails that are pending, or working for longer than a task may run.
+    Idempotent.
 
     Run by celery beat. Publishing work that is in fact still queued is harmless: each step is
     idempotent and takes a row lock. Returns how many of each kind were published.
@@ -338,6 +341,10 @@ def sweep_pipeline(*, older_than: timedelta | None = None) -> dict[str, int]:
         for row_id in row_ids:
             publish(step.task_name, row_id)
         counts[kind] = len(row_ids)
+    email_ids = stale_email_ids(pending_before=pending_before, sending_before=working_before)
+    for email_id in email_ids:
+        publish(SEND_EMAIL_TASK, email_id)
+    counts["email"] = len(email_ids)
     if any(counts.values()):
         logger.info("sweeper re-queued %s", counts)
     return counts

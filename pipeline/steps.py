@@ -187,7 +187,7 @@ def _finish(row: Any, outcome: Outcome) -> None:
 
 def fail_step(row: Any, error: str) -> None:
     """Mark one row failed for good, with its error; when it is the submission's newest version,
-    fail the submission's pipeline too (which notifies staff after commit)."""
+    fail the submission's pipeline too (whose email to staff goes out after commit)."""
     model = type(row)
     now = timezone.now()
     with transaction.atomic():
@@ -199,7 +199,7 @@ def fail_step(row: Any, error: str) -> None:
         if is_latest(row):
             submission = row.submission
             set_pipeline_status(submission, Submission.PipelineStatus.FAILED, error=error)
-            transaction.on_commit(lambda: notify_pipeline_failed(submission), robust=True)
+            notify_pipeline_failed(submission)
     logger.error("%s %s failed: %s", model.__name__.lower(), row.pk, error)
 
 

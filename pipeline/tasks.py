@@ -6,7 +6,7 @@ with exponential backoff and jitter; the attempt count on the row is the real ca
 
 from celery import shared_task
 
-from pipeline import services
+from pipeline import outbox, services
 from pipeline.steps import MAX_ATTEMPTS, RENDERING, SIZING
 from questionnaire.services import START_PIPELINE_TASK
 
@@ -39,3 +39,12 @@ def render_proposal_task(proposal_id: int) -> None:
 @shared_task(name=services.SWEEP_TASK)
 def sweep_pipeline_task() -> None:
     services.sweep_pipeline()
+
+
+# Email retries: the row's attempt count is the cap (outbox.MAX_EMAIL_ATTEMPTS).
+EMAIL_RETRY_OPTIONS = {**RETRY_OPTIONS, "max_retries": outbox.MAX_EMAIL_ATTEMPTS + 1}
+
+
+@shared_task(name=outbox.SEND_EMAIL_TASK, **EMAIL_RETRY_OPTIONS)
+def send_email_task(email_id: int) -> None:
+    outbox.deliver_email(email_id=email_id)

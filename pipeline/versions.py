@@ -1,5 +1,11 @@
-"""Comparing two versions of a submission's sizing: what an engineer's re-run changed."""
+"""A submission's sizing versions: which one the customer may see, and what a re-run changed.
 
+The approval gate: the customer sees version 1 as a preliminary estimate until an engineer
+approves a version, and after that only the version approved last. A what-if re-run stays
+internal until it is approved itself.
+"""
+
+from dataclasses import dataclass
 from typing import Any
 
 from pipeline.models import Recommendation
@@ -25,6 +31,36 @@ def latest_finished(submission) -> Recommendation | None:
         .order_by("-version")
         .first()
     )
+
+
+def latest_approved(submission) -> Recommendation | None:
+    """The version approved last (an engineer may approve an older version again)."""
+    return (
+        submission.recommendations.filter(
+            status=Recommendation.Status.DONE, approved_at__isnull=False
+        )
+        .order_by("-approved_at", "-version")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class CustomerVersion:
+    """What the customer may be shown: the first version (preliminary) or an approved one."""
+
+    recommendation: Recommendation | None  # None: nothing to show yet (or the first run failed)
+    preliminary: bool
+    first: Recommendation | None  # version 1, whose progress the customer follows at first
+
+
+def customer_version(submission) -> CustomerVersion:
+    """The version the customer's pages show; never an unapproved re-run."""
+    approved = latest_approved(submission)
+    first = submission.recommendations.filter(version=1).first()
+    if approved is not None:
+        return CustomerVersion(approved, preliminary=False, first=first)
+    shown = first if first is not None and first.status == Recommendation.Status.DONE else None
+    return CustomerVersion(shown, preliminary=True, first=first)
 
 
 def describe_changes(previous: Recommendation, current: Recommendation) -> dict[str, Any]:

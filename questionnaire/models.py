@@ -41,9 +41,12 @@ class Submission(models.Model):
     """A submitted questionnaire: the customer's answers and where their proposal stands."""
 
     class WorkflowStatus(models.TextChoices):
-        NEW = "new", "New"
-        IN_REVIEW = "in_review", "In review"
+        # Moved only by the staff workflow's actions (staff/workflow.py, docs/workflow.md).
+        NEW = "new", "Waiting for engineer review"
+        IN_REVIEW = "in_review", "In engineer review"
+        APPROVED = "approved", "Approved, ready to send"
         PROPOSAL_SENT = "proposal_sent", "Proposal sent"
+        VIEWED = "viewed", "Viewed by the customer"
         WON = "won", "Won"
         LOST = "lost", "Lost"
         CLOSED = "closed", "Closed"

@@ -12,4 +12,5 @@ urlpatterns = [
         name="download_proposal",
     ),
     path("shared/<str:signed>/", downloads.shared_proposal, name="shared_proposal"),
+    path("shared/<str:signed>/proposal.pdf", downloads.shared_proposal_pdf, name="shared_pdf"),
 ]

@@ -1,7 +1,10 @@
 """Proposal PDFs leave private storage only through these views, after a check.
 
-Staff need ``staff.download_proposal``; customers need an active share link. Every download
-is recorded. Refusals give the same answer whether or not the proposal exists.
+Engineers (``staff.download_proposal``) download any version; account managers
+(``staff.download_approved_proposal``) the approved ones; customers need an active share link,
+which opens a short page about their proposal (recording that they opened it) with the PDF
+behind it. Every download is recorded. Refusals give the same answer whether or not the
+proposal exists.
 """
 
 import logging
@@ -11,19 +14,31 @@ from uuid import UUID
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from pipeline.models import Proposal
+from staff.sending import record_view
 from staff.sharing import record_download, resolve_share_link
+from staff.workflow import full_name
 
 logger = logging.getLogger(__name__)
 
 DOWNLOAD_PERMISSION = "staff.download_proposal"
+DOWNLOAD_APPROVED_PERMISSION = "staff.download_approved_proposal"
 
 
-def can_download(user) -> bool:
-    return bool(user.is_active and user.is_staff and user.has_perm(DOWNLOAD_PERMISSION))
+def can_download(user, proposal: Proposal | None = None) -> bool:
+    """Whether ``user`` may download ``proposal`` (or, without one, any proposal at all)."""
+    if not (user.is_active and user.is_staff):
+        return False
+    if user.has_perm(DOWNLOAD_PERMISSION):
+        return True
+    if not user.has_perm(DOWNLOAD_APPROVED_PERMISSION):
+        return False
+    return proposal is None or proposal.recommendation.is_approved
 
 
 def proposal_filename(proposal: Proposal) -> str:
@@ -52,18 +67,24 @@ def pdf_response(proposal: Proposal) -> FileResponse:
 
 @require_safe
 def download_proposal(request: HttpRequest, public_id: UUID, version: int) -> FileResponse:
-    """A proposal PDF for staff with the download permission."""
+    """A proposal PDF for staff with a download permission (account managers: approved ones)."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not can_download(request.user):
         logger.warning("proposal download refused for user %s", request.user.pk)
         raise PermissionDenied
     proposal = (
-        Proposal.objects.select_related("submission")
+        Proposal.objects.select_related("submission", "recommendation")
         .filter(submission__public_id=public_id, version=version, status=Proposal.Status.DONE)
         .exclude(pdf="")
         .first()
     )
+    if not request.user.has_perm(DOWNLOAD_PERMISSION) and (
+        proposal is None or not can_download(request.user, proposal)
+    ):
+        # The same refusal for an unapproved, a missing and a guessed proposal.
+        logger.warning("proposal download refused for user %s", request.user.pk)
+        raise PermissionDenied
     if proposal is None:
         raise Http404("No such proposal.")
     response = pdf_response(proposal)
@@ -71,13 +92,42 @@ def download_proposal(request: HttpRequest, public_id: UUID, version: int) -> Fi
     return response
 
 
-@require_safe
-def shared_proposal(request: HttpRequest, signed: str) -> FileResponse:
-    """A proposal PDF for a customer holding a valid share link."""
+def _shared_link(signed: str):
     link = resolve_share_link(signed)
     if link is None:
         logger.info("share link refused (bad, expired or revoked)")
         raise Http404("This link is not valid any more.")
+    return link
+
+
+@never_cache
+@require_safe
+def shared_proposal(request: HttpRequest, signed: str) -> HttpResponse:
+    """The customer's page behind an emailed link: their proposal, the note, the PDF link."""
+    link = _shared_link(signed)
+    record_view(link=link)
+    proposal = link.proposal
+    response = render(
+        request,
+        "staff/shared_proposal.html",
+        {
+            "link": link,
+            "proposal": proposal,
+            "submission": proposal.submission,
+            "sender_name": full_name(link.created_by) if link.created_by else "",
+            "signed": signed,
+        },
+    )
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@require_safe
+def shared_proposal_pdf(request: HttpRequest, signed: str) -> FileResponse:
+    """The PDF behind a valid share link (opening it counts as viewing, too)."""
+    link = _shared_link(signed)
+    record_view(link=link)
     response = pdf_response(link.proposal)
     record_download(proposal=link.proposal, share_link=link)
     return response

@@ -1,4 +1,8 @@
-"""CSV export of submissions: one row each, answers flattened by question slug.
+"""CSV export of submissions: one row each, with the labels and units of the PDF.
+
+The fixed columns come first (who, where it stands, the recommendation and its cost in words,
+the status history and the notes), then every answer under "<number>. <question>: <field>", as
+the proposal's "your answers" section names it (``answered_questions``, the one list).
 
 Cells that a spreadsheet would read as a formula are prefixed with an apostrophe (OWASP
 "CSV injection"): customers write the answers, staff open the file.
@@ -10,23 +14,36 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from django.utils import timezone
+
+from pipeline.facts import facts, model_and_size
+from pipeline.models import Recommendation
+from pipeline.versions import latest_approved, latest_finished
 from questionnaire.models import Submission
-from questionnaire.questions import answer_columns
-from staff.summary import recommended_cluster
+from questionnaire.questions import answered_questions
+from staff.models import AuditEvent
+from staff.summary import recommended_cluster, recommended_cost, use_case
+from staff.workflow import full_name
 
 FIXED_COLUMNS = [
-    "reference",
-    "submitted_at",
-    "company",
-    "contact_name",
-    "contact_email",
-    "contact_role",
-    "country",
-    "workflow_status",
-    "pipeline_status",
-    "assignee",
-    "recommendation_version",
-    "recommended_cluster",
+    "Reference",
+    "Submitted",
+    "Company",
+    "Contact",
+    "Email",
+    "Role",
+    "Country",
+    "Model",
+    "Use case",
+    "Status",
+    "Sizing and proposal",
+    "Assignee",
+    "Version shown",
+    "Approved",
+    "Recommended cluster",
+    "Recommended cost",
+    "Status history",
+    "Notes",
 ]
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?([eE][+-]?\d+)?$")
@@ -41,22 +58,63 @@ def safe_cell(value: object) -> str:
     return text
 
 
+def _when(moment) -> str:
+    return f"{timezone.localtime(moment):%Y-%m-%d %H:%M}"
+
+
+def status_history(submission: Submission) -> str:
+    """ "2026-12-01 09:14 Waiting for engineer review → Approved, ready to send (Erin Engineer);
+    …", oldest first."""
+    events = submission.audit_events.filter(action=AuditEvent.Action.STATUS).order_by(
+        "created_at", "id"
+    )
+    return "; ".join(
+        f"{_when(e.created_at)} {e.old_value} → {e.new_value} "
+        f"({full_name(e.actor) if e.actor_id else 'the customer'})"
+        for e in events.select_related("actor")
+    )
+
+
+def notes(submission: Submission) -> str:
+    return " | ".join(
+        f"{_when(n.created_at)} {full_name(n.author) if n.author_id else 'a removed user'}: "
+        f"{n.text}"
+        for n in submission.notes.order_by("created_at", "id").select_related("author")
+    )
+
+
 def _fixed(submission: Submission) -> dict[str, str]:
-    latest = submission.recommendations.order_by("-version").first()
-    assignee = submission.assignee
+    approved = latest_approved(submission)
+    shown: Recommendation | None = approved or latest_finished(submission)
+    f = facts(submission)
     return {
-        "reference": submission.reference,
-        "submitted_at": submission.submitted_at.isoformat(timespec="seconds"),
-        "company": submission.company,
-        "contact_name": submission.contact_name,
-        "contact_email": submission.contact_email,
-        "contact_role": submission.contact_role,
-        "country": submission.country,
-        "workflow_status": submission.status,
-        "pipeline_status": submission.pipeline_status,
-        "assignee": assignee.get_username() if assignee else "",
-        "recommendation_version": str(latest.version) if latest else "",
-        "recommended_cluster": recommended_cluster(latest),
+        "Reference": submission.reference,
+        "Submitted": _when(submission.submitted_at),
+        "Company": submission.company,
+        "Contact": submission.contact_name,
+        "Email": submission.contact_email,
+        "Role": submission.contact_role,
+        "Country": submission.country,
+        "Model": model_and_size(f),
+        "Use case": use_case(f),
+        "Status": submission.get_status_display(),
+        "Sizing and proposal": submission.get_pipeline_status_display(),
+        "Assignee": full_name(submission.assignee) if submission.assignee else "",
+        "Version shown": str(shown.version) if shown else "",
+        "Approved": "yes" if approved else "no",
+        "Recommended cluster": recommended_cluster(shown),
+        "Recommended cost": recommended_cost(shown),
+        "Status history": status_history(submission),
+        "Notes": notes(submission),
+    }
+
+
+def answer_cells(submission: Submission) -> dict[str, str]:
+    """Every answer line under "<number>. <question>: <field>"."""
+    return {
+        f"{q.number}. {q.title}: {line.label}": line.text
+        for q in answered_questions(submission.answers)
+        for line in q.lines
     }
 
 
@@ -65,7 +123,7 @@ def export_csv(submissions: Iterable[Submission]) -> str:
     rows = []
     answer_names: dict[str, None] = {}  # ordered set over all rows
     for submission in submissions:
-        answers = answer_columns(submission.answers)
+        answers = answer_cells(submission)
         answer_names.update(dict.fromkeys(answers))
         rows.append({**_fixed(submission), **answers})
     header = FIXED_COLUMNS + list(answer_names)

@@ -1,4 +1,5 @@
-"""List filters and search over what the customer said (through ``staff.summary.facts``).
+"""List filters: whose work it is ("assigned to me", "waiting for my review", the assignee by
+name), and what the customer said (through ``pipeline.facts``).
 
 The answers are JSON in the questionnaire's vocabulary; only ``sizing.adapters`` reads it,
 so these filters read each candidate row's facts in Python. That is fine for the hundreds to
@@ -9,10 +10,13 @@ Submission (written when it is stored) would let the database filter instead.
 from collections.abc import Callable
 
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
+from pipeline.facts import SIZE_BANDS, Facts, facts
+from pipeline.models import Recommendation
+from questionnaire.models import Submission
 from sizing.engine.vocabulary import VALUES
-from staff.summary import SIZE_BANDS, Facts, facts
+from staff.workflow import APPROVE_PERMISSION, FINISHED, account_managers, full_name
 
 METHODS = list(VALUES["training.method"].items())
 ARCHITECTURES = list(VALUES["model.architecture"].items())
@@ -77,3 +81,61 @@ class DeploymentFilter(_FactFilter):
 
 def label(options: list[tuple[str, str]], value: str | None) -> str:
     return dict(options).get(value or "", value or "")
+
+
+class AssignedToMeFilter(admin.SimpleListFilter):
+    title = "assignment"
+    parameter_name = "mine"
+
+    def lookups(self, request, model_admin):
+        return [("assigned", "Assigned to me"), ("unassigned", "Nobody assigned")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "assigned":
+            return queryset.filter(assignee=request.user)
+        if self.value() == "unassigned":
+            return queryset.filter(assignee__isnull=True)
+        return queryset
+
+
+def waiting_for_review(queryset: QuerySet) -> QuerySet:
+    """Open submissions whose newest version is finished, with its PDF, and not approved."""
+    newest = Recommendation.objects.filter(submission=OuterRef("pk")).order_by("-version")
+    return (
+        queryset.annotate(newest_approved_at=Subquery(newest.values("approved_at")[:1]))
+        .filter(pipeline_status=Submission.PipelineStatus.READY, newest_approved_at__isnull=True)
+        .exclude(status__in=FINISHED)
+    )
+
+
+class WaitingForMyReviewFilter(admin.SimpleListFilter):
+    """Engineers' queue; shown to those who may approve a version."""
+
+    title = "review"
+    parameter_name = "review"
+
+    def lookups(self, request, model_admin):
+        if not request.user.has_perm(APPROVE_PERMISSION):
+            return []
+        return [("waiting", "Waiting for my review")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "waiting":
+            return waiting_for_review(queryset)
+        return queryset
+
+
+class AssigneeFilter(admin.SimpleListFilter):
+    """The account managers by full name (Django's own filter would show user names)."""
+
+    title = "assignee"
+    parameter_name = "assignee"
+
+    def lookups(self, request, model_admin):
+        return [(str(user.pk), full_name(user)) for user in account_managers()]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit():
+            return queryset.filter(assignee_id=int(value))
+        return queryset

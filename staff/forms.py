@@ -1,54 +1,68 @@
-"""Forms for the staff workflow: status and assignment, notes, engineer overrides.
+"""Forms for the staff workflow: assignment, notes, sending, engineer overrides.
 
 The override form is derived from the engine's own input schema, so every field the engine
-accepts can be overridden and a field added to the engine appears here without an edit.
+accepts can be overridden and a field added to the engine appears here without an edit; each
+field says what the engine chose in the current version.
 """
 
 from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db.models import Q
 
 from questionnaire.models import Submission
 from sizing.engine import ACCELERATORS
 from sizing.engine.validation import SCHEMA
-from staff.workflow import Status, account_managers, allowed_transitions
+from sizing.engine.vocabulary import SOURCES, describe_value
+from sizing.results import read_result
+from staff.sending import NOTE_MAX_CHARS
+from staff.workflow import account_managers, full_name
 
 # Shown open at the top of the override form; the other sections sit folded below.
 PRIMARY_SECTIONS = ("hardware", "schedule", "parallelism", "prices", "training", "roadmap")
 
 
+class AccountManagerField(forms.ModelChoiceField):
+    def label_from_instance(self, obj) -> str:
+        return full_name(obj)
+
+
 class SubmissionWorkflowForm(forms.ModelForm):
-    """The only fields staff edit on a submission: where it stands and who owns it."""
+    """The one field staff edit on a submission: who owns it. The status moves only through
+    the workflow's actions (approve, send, won, lost, close, reopen)."""
 
     class Meta:
         model = Submission
-        fields = ["status", "assignee"]
+        fields = ["assignee"]
+        field_classes = {"assignee": AccountManagerField}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        current = self.instance.status if self.instance.pk else Status.NEW
-        if "status" in self.fields:
-            allowed = {current, *allowed_transitions(current)}
-            self.fields["status"].choices = [
-                (value, label) for value, label in Status.choices if value in allowed
-            ]
-            self.fields["status"].help_text = "Only the next steps of the workflow are offered."
         if "assignee" in self.fields:
             # Account managers, plus whoever holds it now (even if no longer one).
-            self.fields["assignee"].queryset = get_user_model().objects.filter(
-                Q(pk__in=account_managers().values("pk")) | Q(pk=self.instance.assignee_id)
+            self.fields["assignee"].queryset = (
+                get_user_model()
+                .objects.filter(
+                    Q(pk__in=account_managers().values("pk")) | Q(pk=self.instance.assignee_id)
+                )
+                .order_by("first_name", "last_name", "username")
             )
-            self.fields["assignee"].help_text = "An account manager."
+            self.fields[
+                "assignee"
+            ].help_text = (
+                "The account manager who owns it gets its emails (all of them while nobody does)."
+            )
 
-    def clean_status(self) -> str:
-        status = self.cleaned_data["status"]
-        current = self.instance.status
-        if status != current and status not in allowed_transitions(current):
-            raise ValidationError("That step is not allowed from the current status.")
-        return status
+
+class SendForm(forms.Form):
+    note = forms.CharField(
+        label="Personal note to the customer",
+        max_length=NOTE_MAX_CHARS,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        help_text="Put at the top of the email, above the link. A few friendly sentences.",
+    )
 
 
 class NoteForm(forms.Form):
@@ -60,12 +74,48 @@ class NoteForm(forms.Form):
     )
 
 
-def _field_for(section: str, name: str, spec: Any, current: Any) -> forms.Field:
-    attrs = {"placeholder": "" if current is None else str(current)}
-    shown = "not set (engine default)" if current is None else _initial(current)
-    help_text = f"{section}.{name}: {spec.what}. Current run: {shown}."
+def engine_choices(result: dict | None) -> dict[str, tuple[Any, str]]:
+    """Per engine input path, the value the engine used in a version and where it came from:
+    ``{"hardware.accelerator": ("h100-sxm", "assumed")}``, from the result's assumptions, and
+    the parallelism and cluster it chose."""
+    stored = read_result(result)
+    chosen: dict[str, tuple[Any, str]] = {
+        item.key: (item.value, item.provided_by) for item in stored.assumptions if "." in item.key
+    }
+    for name, value in stored.section("parallelism").items():
+        if name in SCHEMA["parallelism"] and not isinstance(value, dict | list):
+            chosen.setdefault(f"parallelism.{name}", (value, "engine"))
+    if stored.accelerator:
+        chosen.setdefault("hardware.accelerator", (stored.accelerator, "engine"))
+    if stored.gpus:
+        chosen.setdefault("hardware.count", (stored.gpus, "engine"))
+    return chosen
+
+
+# Where a value came from, for the override form (the customer's words are in SOURCES).
+_PROVIDED_BY = {"assumed": "assumed by the engine", "engine": "chosen by the engine"}
+
+
+def _chose(path: str, chosen: tuple[Any, str] | None, current: Any) -> str:
+    """ "Engine used: NVIDIA H100 SXM5 80GB (chosen by the engine)"."""
+    if chosen is None:
+        if current is None:
+            return "Engine used: its documented default."
+        return f"Engine used: {describe_value(path, current)}."
+    value, provided_by = chosen
+    source = _PROVIDED_BY.get(provided_by) or SOURCES.get(provided_by) or provided_by
+    return f"Engine used: {describe_value(path, value)} ({source})."
+
+
+def _field_for(
+    section: str, name: str, spec: Any, current: Any, chosen: tuple[Any, str] | None
+) -> forms.Field:
+    path = f"{section}.{name}"
+    shown_value = chosen[0] if chosen is not None else current
+    attrs = {"placeholder": "" if shown_value is None else str(_initial(shown_value))}
+    help_text = f"{path}: {spec.what}. {_chose(path, chosen, current)}"
     if spec.kind == "enum":
-        help_text = f"{section}.{name}. Current run: {shown}."
+        help_text = f"{path}. {_chose(path, chosen, current)}"
     label = name.replace("_", " ").capitalize()
     common = {"required": False, "label": label, "help_text": help_text}
     if spec.kind == "number":
@@ -95,19 +145,25 @@ class OverrideForm(forms.Form):
     )
 
     def __init__(
-        self, *args, current_input: dict | None = None, current_overrides: dict | None = None, **kw
+        self,
+        *args,
+        current_input: dict | None = None,
+        current_overrides: dict | None = None,
+        current_result: dict | None = None,
+        **kw,
     ) -> None:
         flat = _flatten(current_overrides or {})
         kw.setdefault("initial", {k: _initial(v) for k, v in flat.items()})
         super().__init__(*args, **kw)
         current_input = current_input or {}
+        chosen = engine_choices(current_result)
         self.sections: list[tuple[str, list[str], bool]] = []
         for section, fields in SCHEMA.items():
             names = []
             for name, spec in fields.items():
                 key = f"{section}.{name}"
                 shown = (current_input.get(section) or {}).get(name)
-                self.fields[key] = _field_for(section, name, spec, shown)
+                self.fields[key] = _field_for(section, name, spec, shown, chosen.get(key))
                 names.append(key)
             self.sections.append((section, names, section in PRIMARY_SECTIONS))
         self.sections.sort(key=lambda s: (not s[2], _order(s[0])))

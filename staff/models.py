@@ -28,6 +28,10 @@ class StaffCapability(models.Model):
             ("regenerate_proposal", "Can regenerate a proposal PDF"),
             ("retry_pipeline", "Can retry a failed sizing or proposal"),
             ("download_proposal", "Can download proposal PDFs"),
+            ("download_approved_proposal", "Can download approved proposal PDFs"),
+            ("approve_version", "Can approve a version for the customer"),
+            ("send_proposal", "Can send an approved proposal to the customer"),
+            ("record_outcome", "Can mark a submission won, lost or closed, and reopen it"),
             ("share_proposal", "Can create and revoke customer share links"),
             ("export_submissions", "Can export submissions as CSV"),
             ("view_overview", "Can see the staff overview"),
@@ -42,6 +46,9 @@ class AuditEvent(models.Model):
 
     class Action(models.TextChoices):
         STATUS = "status", "Workflow status changed"
+        APPROVED = "approved", "Version approved"
+        SENT = "sent", "Proposal sent"
+        VIEWED = "viewed", "Customer opened the proposal"
         ASSIGNED = "assigned", "Assignee changed"
         NOTE = "note", "Note added"
         RERUN = "rerun", "Sizing re-run"
@@ -110,6 +117,10 @@ class ShareLink(models.Model):
     revoked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Set when the link was emailed by sending the proposal (blank: made by hand, before sending).
+    sent_to = models.EmailField(blank=True)
+    note = models.TextField(blank=True, max_length=2000)
+    first_viewed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

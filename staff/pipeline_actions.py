@@ -15,7 +15,7 @@ from pipeline.models import Proposal, Recommendation
 from pipeline.versions import latest_finished, latest_recommendation
 from questionnaire.models import Submission
 from staff.models import AuditEvent, Note
-from staff.workflow import record
+from staff.workflow import record, start_review
 
 InvalidOverrides = pipeline_services.InvalidOverrides
 
@@ -25,8 +25,9 @@ def rerun_with_overrides(
 ) -> Recommendation:
     """A new recommendation (and, once sized, a new proposal) with the engineer's overrides.
 
-    Previous versions are kept. Raises ``InvalidOverrides`` naming the fields the engine
-    refuses; nothing is written then.
+    Previous versions are kept, and the new one stays internal until an engineer approves it;
+    a submission nobody had approved is now in review. Raises ``InvalidOverrides`` naming the
+    fields the engine refuses; nothing is written then.
     """
     with transaction.atomic():
         recommendation = pipeline_services.rerun_sizing(
@@ -46,6 +47,7 @@ def rerun_with_overrides(
                 author=user,
                 text=f"Re-run as v{recommendation.version}: {reason.strip()}",
             )
+        start_review(submission=submission, user=user)
     return recommendation
 
 

@@ -1,8 +1,8 @@
 """Customer share links for a proposal PDF: signed, expiring after SHARE_LINK_DAYS, revocable.
 
-The URL holds ``signing.dumps``-style text over the link's random token, so a guessed or
-altered URL fails the signature before any database lookup; the row then decides whether
-the link is still valid, which is what makes revocation immediate.
+The URL holds ``signing.dumps``-style text over the link's random token (a UUID4: 122 random
+bits), so a guessed or altered URL fails the signature before any database lookup; the row then
+decides whether the link is still valid, which is what makes revocation immediate.
 """
 
 from datetime import timedelta
@@ -30,8 +30,11 @@ def share_url(link: ShareLink) -> str:
     return settings.SITE_URL + reverse("proposals:shared_proposal", args=[signed])
 
 
-def create_share_link(*, proposal: Proposal, user) -> ShareLink:
-    """Create a link to ``proposal`` that works for SHARE_LINK_DAYS days or until revoked."""
+def create_share_link(*, proposal: Proposal, user, sent_to: str = "", note: str = "") -> ShareLink:
+    """Create a link to ``proposal`` that works for SHARE_LINK_DAYS days or until revoked.
+
+    ``sent_to`` and ``note``: the address and personal note it is emailed with
+    (``staff.sending.send_proposal``)."""
     if proposal.status != Proposal.Status.DONE or not proposal.pdf:
         raise ValueError("Only a finished proposal can be shared.")
     now = timezone.now()
@@ -41,6 +44,8 @@ def create_share_link(*, proposal: Proposal, user) -> ShareLink:
             created_by=user,
             created_at=now,
             expires_at=now + timedelta(days=settings.SHARE_LINK_DAYS),
+            sent_to=sent_to,
+            note=note,
         )
         record(
             submission=proposal.submission,

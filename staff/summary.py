@@ -1,85 +1,176 @@
-"""One-line facts about a submission for the staff list, filters and CSV.
+"""What staff read first about a submission: the recommendation and its cost in words, where it
+stands, and the next action with who owns it (the list's columns, the summary panel, the CSV).
 
-The customer's answers are read through ``sizing.adapters`` (the one module that knows the
-questionnaire's vocabulary), so these facts use the engine contract's terms: model name and
-parameters, dense or MoE, training method, deployment location.
+The customer's facts (model, method, deployment) come from ``pipeline.facts``; the figures from
+``sizing.results.read_result`` with the vocabulary's labels and the one number formatter.
 """
 
-import logging
 from dataclasses import dataclass
 
+from django.utils import timezone
+
+from pipeline.facts import Facts, facts, model_and_size
 from pipeline.models import Recommendation
+from pipeline.versions import latest_approved, latest_recommendation
 from questionnaire.models import Submission
-from sizing import adapters
-from sizing.engine.numbers import format_count
+from sizing.engine.numbers import format_money, format_money_short
+from sizing.engine.vocabulary import value_words
 from sizing.results import read_result
-
-logger = logging.getLogger(__name__)
-
-# Size bands for the list filter, by total parameters: (key, label, low, high).
-SIZE_BANDS = [
-    ("lt1b", "under 1B", 0.0, 1e9),
-    ("1-10b", "1B to 10B", 1e9, 10e9),
-    ("10-100b", "10B to 100B", 10e9, 100e9),
-    ("100b+", "100B and more", 100e9, float("inf")),
-]
+from staff.models import ShareLink
+from staff.workflow import AWAITING_REVIEW, FINISHED, Status, full_name
 
 
-@dataclass(frozen=True)
-class Facts:
-    model_name: str | None = None
-    total_params: float | None = None
-    architecture: str | None = None
-    method: str | None = None
-    deployment: str | None = None
-
-    @property
-    def size_band(self) -> str | None:
-        if self.total_params is None:
-            return None
-        for key, _label, low, high in SIZE_BANDS:
-            if low <= self.total_params < high:
-                return key
-        return None
-
-
-def facts(submission: Submission) -> Facts:
-    """What the customer said about the model, method and deployment (None: not sure)."""
-    try:
-        engine_input = adapters.build_engine_input(answers=submission.answers).engine_input
-    except Exception:  # a malformed old answer must not break the staff list
-        logger.exception("could not read the answers of submission %s", submission.pk)
-        return Facts()
-    model = engine_input.get("model") or {}
-    params = model.get("total_params")
-    return Facts(
-        model_name=model.get("name"),
-        total_params=float(params) if isinstance(params, int | float) else None,
-        architecture=model.get("architecture"),
-        method=(engine_input.get("training") or {}).get("method"),
-        deployment=(engine_input.get("deployment") or {}).get("location"),
-    )
-
-
-def model_and_size(f: Facts) -> str:
-    """E.g. "Llama 3.1 8B", "custom · 13B", "Mixtral 8x7B · 46.7B · MoE"."""
-    size = "" if f.total_params is None else format_count(f.total_params, short=True)
-    name = f.model_name or ""
-    # Model names usually carry their size ("Llama 3.1 8B"); do not say it twice.
-    if size and size.lower() in name.lower().replace(" ", ""):
-        size = ""
-    parts = [p for p in (name, size) if p]
-    if f.architecture == "moe":
-        parts.append("MoE")
-    return " · ".join(parts)
-
-
-def recommended_cluster(recommendation: Recommendation | None, *, short: bool = False) -> str:
-    """E.g. "64 × NVIDIA H100 SXM5 80GB" ("64 × h100-sxm" when short); "" if not finished."""
+def recommended_cluster(recommendation: Recommendation | None) -> str:
+    """E.g. "64 × NVIDIA H100 SXM5 80GB"; "" while the version is not finished."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
     result = read_result(recommendation.result)
     if not result.accelerator:
         return ""
-    name = result.accelerator if short else result.accelerator_name
+    name = result.accelerator_name
     return f"{result.gpus} × {name}" if result.gpus else name
+
+
+def recommended_cost(recommendation: Recommendation | None, *, short: bool = False) -> str:
+    """The recommended option's total over the horizon, e.g. "$9.49 million over 3 years
+    (likely $5.89 million to $15.90 million), GPU cloud, three-year reservation"; "$9.49M" when
+    short; "" when there is none."""
+    if recommendation is None or recommendation.status != Recommendation.Status.DONE:
+        return ""
+    result = read_result(recommendation.result)
+    best = result.recommended_cost
+    if best is None or best.total_usd is None:
+        return ""
+    if short:
+        return format_money_short(best.total_usd)
+    likely = ""
+    if best.low_usd is not None and best.high_usd is not None:
+        likely = f" (likely {format_money(best.low_usd)} to {format_money(best.high_usd)})"
+    return f"{format_money(best.total_usd)} over {result.years} years{likely}, {best.label}"
+
+
+def use_case(f: Facts) -> str:
+    """E.g. "Llama 3.1 8B · LoRA · Cloud"; what the customer wants to train, and where."""
+    parts = [
+        model_and_size(f),
+        value_words("training.method", f.method) if f.method else "",
+        value_words("deployment.location", f.deployment) if f.deployment else "",
+    ]
+    return " · ".join(p for p in parts if p)
+
+
+def age(submission: Submission, now=None) -> str:
+    """How long ago it was submitted: "today", "1 day", "12 days"."""
+    days = ((now or timezone.now()) - submission.submitted_at).days
+    if days <= 0:
+        return "today"
+    return "1 day" if days == 1 else f"{days} days"
+
+
+@dataclass(frozen=True)
+class NextAction:
+    owner: str  # who acts: "An engineer", "Bob Tester (account manager)", "The customer" …
+    text: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The panel at the top of a submission's page."""
+
+    customer: str
+    use_case: str
+    version: Recommendation | None  # the version described: approved, else the newest finished
+    approved: bool
+    recommendation: str
+    cost: str
+    status: str
+    assignee: str
+    next_action: NextAction
+    customer_holds: str  # "" or a warning that a newer version exists than the one sent
+
+
+def last_sent_link(submission: Submission) -> ShareLink | None:
+    return (
+        ShareLink.objects.filter(proposal__submission=submission)
+        .exclude(sent_to="")
+        .select_related("proposal")
+        .first()
+    )
+
+
+def summarise(submission: Submission) -> Summary:
+    latest = latest_recommendation(submission)
+    approved = latest_approved(submission)
+    finished = (
+        submission.recommendations.filter(status=Recommendation.Status.DONE)
+        .order_by("-version")
+        .first()
+    )
+    shown = approved or finished
+    sent = last_sent_link(submission)
+    holds = ""
+    if sent is not None and latest is not None and latest.version > sent.proposal.version:
+        state = "approved" if latest.is_approved else "not approved"
+        holds = (
+            f"The customer holds version {sent.proposal.version} (sent "
+            f"{timezone.localtime(sent.created_at):%d %b %Y}); version {latest.version} is "
+            f"newer and {state}."
+        )
+    customer = f"{submission.company}: {submission.contact_name} <{submission.contact_email}>"
+    if submission.contact_role:
+        customer += f", {submission.contact_role}"
+    return Summary(
+        customer=customer,
+        use_case=use_case(facts(submission)),
+        version=shown,
+        approved=shown is not None and shown.is_approved,
+        recommendation=recommended_cluster(shown),
+        cost=recommended_cost(shown),
+        status=submission.get_status_display(),
+        assignee=full_name(submission.assignee) if submission.assignee else "nobody yet",
+        next_action=next_action(submission, latest=latest, approved=approved, sent=sent),
+        customer_holds=holds,
+    )
+
+
+def next_action(
+    submission: Submission,
+    *,
+    latest: Recommendation | None,
+    approved: Recommendation | None,
+    sent: ShareLink | None,
+) -> NextAction:
+    """What should happen next, and who does it."""
+    manager = (
+        f"{full_name(submission.assignee)} (account manager)"
+        if submission.assignee
+        else "An account manager (nobody assigned yet)"
+    )
+    if submission.status in FINISHED:
+        return NextAction("Nobody", f"{submission.get_status_display()}; reopen it to continue.")
+    if submission.pipeline_status == Submission.PipelineStatus.FAILED:
+        return NextAction("An engineer", "The last run failed: retry it, or adjust and re-run.")
+    if latest is not None and latest.status != Recommendation.Status.DONE:
+        return NextAction("The pipeline", f"Sizing and writing version {latest.version} now.")
+    if (
+        latest is not None
+        and not latest.is_approved
+        and (
+            submission.status in AWAITING_REVIEW
+            or latest.version > (approved.version if approved else 0)
+        )
+    ):
+        return NextAction(
+            "An engineer", f"Review version {latest.version}: approve it, or adjust and re-run."
+        )
+    if submission.status == Status.APPROVED and approved is not None:
+        return NextAction(manager, f"Send version {approved.version} to the customer.")
+    if submission.status == Status.PROPOSAL_SENT and sent is not None:
+        return NextAction(
+            "The customer",
+            f"Open the proposal sent {timezone.localtime(sent.created_at):%d %b}; "
+            "then the account manager follows up.",
+        )
+    if submission.status == Status.VIEWED:
+        return NextAction(manager, "Follow up with the customer, then mark won or lost.")
+    return NextAction("An engineer", "Wait for the first version to be sized.")

@@ -83,7 +83,8 @@ def notified(monkeypatch):
         "pipeline.steps.notify_pipeline_failed", lambda s: calls.append(("failed", s.reference))
     )
     monkeypatch.setattr(
-        "pipeline.services.notify_proposal_ready", lambda s: calls.append(("ready", s.reference))
+        "pipeline.services.notify_needs_review",
+        lambda r: calls.append(("ready", r.submission.reference)),
     )
     monkeypatch.setattr(
         "pipeline.services.notify_submission_received",

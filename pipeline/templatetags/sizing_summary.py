@@ -1,29 +1,75 @@
-"""The short on-screen summary of a submission's latest finished sizing (confirmation page).
+"""The customer's view of their submission on the confirmation page: where it stands, and the
+figures they may see.
 
 The questionnaire's confirmation template loads this library by name: the customer's page shows
-the pipeline's progress without the questionnaire importing the pipeline.
+the pipeline's progress without the questionnaire importing the pipeline. It follows the
+approval gate (``pipeline.versions.customer_version``): the first estimate, marked preliminary,
+until an engineer approves a version; then only the version approved last. An engineer's what-if
+re-run, its progress and its failures never show here.
 """
 
 from typing import Any
 
 from django import template
 
-from pipeline.versions import latest_finished
+from pipeline.models import Recommendation
+from pipeline.versions import customer_version
+from questionnaire.models import Submission
 from reports.document import headline
 from sizing.engine.numbers import format_number
 from sizing.results import read_result
 
 register = template.Library()
 
+Status = Submission.WorkflowStatus
+# Statuses in which the customer has been sent a proposal.
+SENT = frozenset({Status.PROPOSAL_SENT, Status.VIEWED, Status.WON, Status.LOST})
+FIRST_RUN_WORDS = {
+    Recommendation.Status.PENDING: "Waiting for sizing",
+    Recommendation.Status.RUNNING: "Sizing",
+}
+
+
+@register.simple_tag
+def customer_status(submission) -> dict[str, Any]:
+    """``{"label", "working", "failed"}``: the status line the customer reads."""
+    shown = customer_version(submission)
+    first = shown.first
+    if not shown.preliminary:
+        label = (
+            "Proposal sent to you"
+            if submission.status in SENT
+            else "Checked by our engineer; we are preparing to send your proposal"
+        )
+        return {"label": label, "working": False, "failed": False}
+    if first is None and submission.pipeline_status == Submission.PipelineStatus.FAILED:
+        return {"label": "", "working": False, "failed": True}
+    if first is None or first.status in FIRST_RUN_WORDS:
+        return {
+            "label": FIRST_RUN_WORDS.get(first.status if first else "", "Waiting for sizing"),
+            "working": True,
+            "failed": False,
+        }
+    if first.status == Recommendation.Status.FAILED:
+        return {"label": "", "working": False, "failed": True}
+    return {
+        "label": "First estimate ready; an engineer checks it",
+        "working": False,
+        "failed": False,
+    }
+
 
 @register.simple_tag
 def sizing_summary(submission) -> dict[str, Any] | None:
-    """Headline figures of the latest finished Recommendation, or None while there is none."""
-    recommendation = latest_finished(submission)
+    """Headline figures of the version the customer may see, or None while there is none."""
+    shown = customer_version(submission)
+    recommendation = shown.recommendation
     if recommendation is None or not recommendation.result:
         return None
     figures = headline(read_result(recommendation.result))
     return {
+        "preliminary": shown.preliminary,
+        "version": recommendation.version,
         "accelerator": figures["accelerator"],
         "gpus": format_number(figures["gpus"]),
         "nodes": format_number(figures["nodes"]),

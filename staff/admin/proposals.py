@@ -13,8 +13,8 @@ def download_link(user, proposal: Proposal) -> str:
     """A link to the permission-checked download view, or a plain note why there is none."""
     if proposal.status != Proposal.Status.DONE or not proposal.pdf:
         return proposal.get_status_display()
-    if not can_download(user):
-        return "PDF ready (download needs the engineer role)"
+    if not can_download(user, proposal):
+        return "PDF ready; downloadable once an engineer approves this version"
     url = reverse(
         "proposals:download_proposal", args=[proposal.submission.public_id, proposal.version]
     )

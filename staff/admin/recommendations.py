@@ -6,56 +6,46 @@ from django.contrib import admin
 from django.utils.html import format_html, format_html_join
 
 from pipeline.models import Recommendation
-from pipeline.versions import describe_changes, previous_version
+from pipeline.versions import previous_version
+from sizing.engine.vocabulary import describe_value, input_term
 from staff.admin.read_only import ReadOnlyMixin
-from staff.summary import recommended_cluster
-
-_MAX_CHANGES_SHOWN = 6
-# The outputs a reviewer looks at first; other changed outputs are only counted.
-HEADLINE_OUTPUTS = (
-    "cluster.accelerator",
-    "cluster.gpus",
-    "cluster.nodes",
-    "timeline.wall_clock_days",
-    "compute.gpu_hours",
-    "memory.per_gpu_gb",
-    "memory.fits",
-    "storage.checkpoint_size_gb",
-)
-
-
-def _short(value) -> str:
-    text = value if isinstance(value, str) else json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "…"
+from staff.diff import diff_versions
+from staff.summary import recommended_cluster, recommended_cost
+from staff.workflow import full_name
 
 
 def change_summary(recommendation: Recommendation) -> str:
-    """A few lines: inputs changed, then how many outputs changed and the first of them."""
+    """What changed from the previous version, in words: cost, accelerators and days first."""
     previous = previous_version(recommendation)
     if previous is None:
         return "First version"
-    changes = describe_changes(previous, recommendation)
-    rows = []
-    for change in changes["inputs"][:_MAX_CHANGES_SHOWN]:
-        rows.append(
-            (f"Input {change['field']}", f"{_short(change['before'])} → {_short(change['after'])}")
-        )
-    outputs = {change["field"]: change for change in changes["outputs"]}
-    headline = [outputs[name] for name in HEADLINE_OUTPUTS if name in outputs]
-    for change in headline:
-        rows.append(
-            (f"Output {change['field']}", f"{_short(change['before'])} → {_short(change['after'])}")
-        )
-    if len(outputs) > len(headline):
-        more = len(outputs) - len(headline)
-        rows.append(("", f"and {more} other output{'s' if more > 1 else ''} changed"))
-    if changes.get("engine_version"):
-        ev = changes["engine_version"]
-        rows.append(("Engine", f"{ev['before']} → {ev['after']}"))
-    if not rows:
+    if recommendation.status != Recommendation.Status.DONE:
+        return f"Not finished yet ({recommendation.get_status_display().lower()})"
+    diff = diff_versions(previous, recommendation)
+    rows = [(c.label, c.before, c.after) for c in diff.figures]
+    if diff.inputs:
+        rows += [(f"Input: {c.label}", c.before, c.after) for c in diff.inputs]
+    if diff.engine:
+        rows.append((diff.engine.label, diff.engine.before, diff.engine.after))
+    if not rows and not diff.other_outputs:
         return f"Same as v{previous.version}"
-    body = format_html_join("", "<li><strong>{}</strong> {}</li>", rows)
-    return format_html('<ul class="what-changed">{}</ul>', body)
+    body = format_html_join("", '<tr><th scope="row">{}</th><td>{}</td><td>{}</td></tr>', rows)
+    more = ""
+    if diff.other_outputs:
+        s = "s" if diff.other_outputs > 1 else ""
+        more = format_html(
+            '<p class="what-changed-more">and {} other detail{} changed (see the version page)</p>',
+            diff.other_outputs,
+            s,
+        )
+    return format_html(
+        '<table class="what-changed"><thead><tr><th scope="col">What</th>'
+        '<th scope="col">v{}</th><th scope="col">v{}</th></tr></thead><tbody>{}</tbody></table>{}',
+        previous.version,
+        recommendation.version,
+        body,
+        more,
+    )
 
 
 def _pretty(value) -> str:
@@ -69,17 +59,32 @@ class RecommendationReadOnly(ReadOnlyMixin):
     def recommended(self, obj: Recommendation) -> str:
         return recommended_cluster(obj) or "—"
 
+    @admin.display(description="Cost")
+    def cost(self, obj: Recommendation) -> str:
+        return recommended_cost(obj, short=True) or "—"
+
+    @admin.display(description="Approved")
+    def approval(self, obj: Recommendation) -> str:
+        if not obj.is_approved:
+            return "not approved"
+        who = full_name(obj.approved_by) if obj.approved_by else "before the approval gate"
+        return f"{obj.approved_at:%Y-%m-%d %H:%M} by {who}"
+
+    @admin.display(description="Requested by")
+    def requester(self, obj: Recommendation) -> str:
+        return full_name(obj.requested_by) if obj.requested_by else "the customer's submission"
+
     @admin.display(description="Overrides")
     def overrides_shown(self, obj: Recommendation) -> str:
         if not obj.overrides:
             return "none"
         pairs = []
         for section, values in obj.overrides.items():
-            if isinstance(values, dict):
-                pairs += [(f"{section}.{k}", _short(v)) for k, v in values.items()]
-            else:
-                pairs.append((section, _short(values)))
-        return format_html_join(", ", "{}={}", pairs)
+            items = values.items() if isinstance(values, dict) else [("", values)]
+            for name, value in items:
+                path = f"{section}.{name}" if name else section
+                pairs.append((input_term(path).label, describe_value(path, value)))
+        return format_html_join("; ", "{}: {}", pairs)
 
     @admin.display(description="What changed")
     def what_changed(self, obj: Recommendation) -> str:
@@ -92,10 +97,12 @@ class RecommendationInline(RecommendationReadOnly, admin.TabularInline):
     fields = [
         "version",
         "status",
+        "approval",
         "recommended",
-        "overrides_shown",
+        "cost",
         "what_changed",
-        "requested_by",
+        "overrides_shown",
+        "requester",
         "created_at",
         "error",
     ]
@@ -110,7 +117,9 @@ class RecommendationAdmin(RecommendationReadOnly, admin.ModelAdmin):
         "__str__",
         "submission",
         "status",
+        "approval",
         "recommended",
+        "cost",
         "engine_version",
         "created_at",
     ]
@@ -121,11 +130,13 @@ class RecommendationAdmin(RecommendationReadOnly, admin.ModelAdmin):
         "submission",
         "version",
         "status",
+        "approval",
         "recommended",
+        "cost",
         "what_changed",
         "overrides_shown",
         "engine_version",
-        "requested_by",
+        "requester",
         "created_at",
         "finished_at",
         "attempts",

@@ -1,47 +1,42 @@
-"""The staff workflow on submissions: review, assign, annotate, override, re-run, export.
+"""The staff workflow on submissions: the list, and one submission's page with its summary.
 
-Thin: every change goes through ``staff.workflow`` or ``staff.pipeline_actions`` (which audit
-it), every read of the answers through ``staff.answers``/``staff.summary``. Submissions are
-created only by the questionnaire, and deleted only with their files (``staff.retention``).
+Thin: every change goes through ``staff.workflow``, ``staff.sending`` or
+``staff.pipeline_actions`` (which audit it; the views are in ``submission_views``), every read
+of the answers through ``pipeline.facts``/``staff.summary``. Submissions are created only by
+the questionnaire, and deleted only with their files (``staff.retention``).
 """
 
-from functools import update_wrapper
-
+from django.conf import settings
 from django.contrib import admin, messages
-from django.contrib.admin.utils import unquote
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Prefetch
-from django.http import Http404, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.db.models import Prefetch, Q
+from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.html import format_html
-from django.views.decorators.http import require_POST
 
-from pipeline.models import Proposal, Recommendation
+from pipeline.facts import facts, model_and_size
+from pipeline.models import OutgoingEmail, Proposal, Recommendation
+from pipeline.versions import latest_approved
 from questionnaire.models import Submission
 from questionnaire.questions import answered_questions
-from staff import pipeline_actions, sharing, workflow
+from staff import pipeline_actions, workflow
 from staff.admin.proposals import ProposalInline
 from staff.admin.recommendations import RecommendationInline
 from staff.admin.records import AuditEventInline, NoteInline
+from staff.admin.submission_views import EMAIL_RETRY_PERMISSION, SubmissionViews
 from staff.export import export_csv
 from staff.filters import (
-    ARCHITECTURES,
-    DEPLOYMENTS,
-    METHODS,
     ArchitectureFilter,
+    AssignedToMeFilter,
+    AssigneeFilter,
     DeploymentFilter,
     MethodFilter,
     SizeBandFilter,
-    facts,
-    label,
+    WaitingForMyReviewFilter,
 )
-from staff.forms import NoteForm, OverrideForm, SubmissionWorkflowForm
+from staff.forms import NoteForm, SendForm, SubmissionWorkflowForm
 from staff.models import AuditEvent, DeletionRecord, ShareLink
 from staff.retention import delete_submission
-from staff.summary import model_and_size, recommended_cluster
+from staff.summary import age, recommended_cluster, recommended_cost, summarise
 
 admin.site.site_header = "Training sizing — staff"
 admin.site.site_title = "Training sizing staff"
@@ -60,34 +55,33 @@ CUSTOMER_FIELDS = ["reference", "company", "contact_name", "contact_email", "con
 
 
 @admin.register(Submission)
-class SubmissionAdmin(admin.ModelAdmin):
+class SubmissionAdmin(SubmissionViews, admin.ModelAdmin):
     form = SubmissionWorkflowForm
     change_form_template = "admin/questionnaire/submission/change_form.html"
     list_display = [
         "reference",
         "company",
-        "contact",
         "model_size",
-        "method",
-        "deployment",
         "recommended",
-        "pipeline",
-        "workflow",
-        "assignee",
-        "submitted",
+        "cost",
+        "status_shown",
+        "assignee_name",
+        "age_shown",
     ]
     list_filter = [
+        AssignedToMeFilter,
+        WaitingForMyReviewFilter,
         ("status", WorkflowStatusFilter),
+        AssigneeFilter,
         "pipeline_status",
         MethodFilter,
         ArchitectureFilter,
         SizeBandFilter,
         DeploymentFilter,
-        ("assignee", admin.RelatedOnlyFieldListFilter),
         ("submitted_at", admin.DateFieldListFilter),
     ]
     search_fields = ["reference", "company", "contact_name", "contact_email"]
-    search_help_text = "Reference, company, contact name or email, or model name."
+    search_help_text = "Company, reference, contact, model (Llama) or accelerator (H100)."
     list_select_related = ["assignee"]
     list_per_page = 50
     date_hierarchy = "submitted_at"
@@ -104,6 +98,7 @@ class SubmissionAdmin(admin.ModelAdmin):
         ),
     ]
     readonly_fields = [
+        "status",
         *CUSTOMER_FIELDS,
         "country",
         "privacy_consent_at",
@@ -164,7 +159,12 @@ class SubmissionAdmin(admin.ModelAdmin):
                 for s in queryset.select_related(None).prefetch_related(None).only("pk", "answers")
                 if term in (facts(s).model_name or "").lower()
             ]
-            found = found | queryset.filter(pk__in=by_model)
+            done = Recommendation.objects.filter(status=Recommendation.Status.DONE)
+            by_accelerator = done.filter(
+                Q(result__cluster__accelerator_name__icontains=term)
+                | Q(result__cluster__accelerator__icontains=term)
+            ).values("submission_id")
+            found = found | queryset.filter(Q(pk__in=by_model) | Q(pk__in=by_accelerator))
         return found, may_have_duplicates
 
     def _facts(self, obj: Submission):
@@ -172,50 +172,53 @@ class SubmissionAdmin(admin.ModelAdmin):
             obj._staff_facts = facts(obj)
         return obj._staff_facts
 
-    @admin.display(description="Contact")
-    def contact(self, obj: Submission) -> str:
-        return format_html("{}<br><small>{}</small>", obj.contact_name, obj.contact_email)
-
-    @admin.display(description="Model and size")
+    @admin.display(description="Model")
     def model_size(self, obj: Submission) -> str:
         return model_and_size(self._facts(obj)) or "not sure"
 
-    @admin.display(description="Method")
-    def method(self, obj: Submission) -> str:
-        return label(METHODS, self._facts(obj).method) or "not sure"
-
-    @admin.display(description="Deployment")
-    def deployment(self, obj: Submission) -> str:
-        return label(DEPLOYMENTS, self._facts(obj).deployment) or "not sure"
-
-    @admin.display(description="Recommended")
-    def recommended(self, obj: Submission) -> str:
+    def _shown_version(self, obj: Submission) -> Recommendation | None:
+        """The approved version, else the newest finished one (marked unreviewed)."""
         versions = getattr(obj, "versions", None)
         if versions is None:
             versions = list(obj.recommendations.order_by("-version"))
         done = [r for r in versions if r.status == Recommendation.Status.DONE]
-        return recommended_cluster(done[0], short=True) if done else "—"
+        approved = sorted((r for r in done if r.is_approved), key=lambda r: r.approved_at)
+        return approved[-1] if approved else (done[0] if done else None)
 
-    @admin.display(description="Pipeline", ordering="pipeline_status")
-    def pipeline(self, obj: Submission) -> str:
-        return obj.get_pipeline_status_display()
+    @admin.display(description="Recommended")
+    def recommended(self, obj: Submission) -> str:
+        shown = self._shown_version(obj)
+        if shown is None:
+            return "—"
+        state = "approved" if shown.is_approved else "not reviewed"
+        return format_html(
+            "{}<br><small>v{} {}</small>", recommended_cluster(shown), shown.version, state
+        )
 
-    @admin.display(description="Workflow", ordering="status")
-    def workflow(self, obj: Submission) -> str:
-        return obj.get_status_display()
+    @admin.display(description="Cost")
+    def cost(self, obj: Submission) -> str:
+        return recommended_cost(self._shown_version(obj), short=True) or "—"
 
-    @admin.display(description="Submitted", ordering="submitted_at")
-    def submitted(self, obj: Submission) -> str:
-        return f"{timezone.localtime(obj.submitted_at):%d %b %Y}"
+    @admin.display(description="Status", ordering="status")
+    def status_shown(self, obj: Submission) -> str:
+        if obj.pipeline_status == Submission.PipelineStatus.READY:
+            return obj.get_status_display()
+        return format_html(
+            "{}<br><small>{}</small>", obj.get_status_display(), obj.get_pipeline_status_display()
+        )
+
+    @admin.display(description="Assignee", ordering="assignee__last_name")
+    def assignee_name(self, obj: Submission) -> str:
+        return workflow.full_name(obj.assignee) if obj.assignee else "—"
+
+    @admin.display(description="Age", ordering="submitted_at")
+    def age_shown(self, obj: Submission) -> str:
+        return age(obj)
 
     # --- change form ------------------------------------------------------------------------
 
     def save_model(self, request, obj, form, change) -> None:
-        # Only status and assignee are editable; both go through the audited workflow.
-        if "status" in form.changed_data:
-            workflow.change_status(
-                submission=obj, status=form.cleaned_data["status"], user=request.user
-            )
+        # Only the assignee is editable; it goes through the audited workflow.
         if "assignee" in form.changed_data:
             workflow.assign(
                 submission=obj, assignee=form.cleaned_data["assignee"], user=request.user
@@ -228,32 +231,50 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     def _staff_context(self, request, obj: Submission) -> dict:
         user = request.user
-        f = self._facts(obj)
-        proposals = Proposal.objects.filter(submission=obj, status=Proposal.Status.DONE)
+        approved = latest_approved(obj)
+        newest_done = (
+            Recommendation.objects.filter(submission=obj, status=Recommendation.Status.DONE)
+            .filter(proposal__status=Proposal.Status.DONE)
+            .order_by("-version")
+            .first()
+        )
+        approvable = (
+            newest_done
+            if newest_done is not None
+            and (approved is None or approved.pk != newest_done.pk)
+            and obj.status not in workflow.FINISHED
+            and user.has_perm(workflow.APPROVE_PERMISSION)
+            else None
+        )
+        sendable = (
+            approved
+            if approved is not None
+            and obj.status not in workflow.FINISHED
+            and user.has_perm(workflow.SEND_PERMISSION)
+            else None
+        )
         links = ShareLink.objects.filter(proposal__submission=obj).select_related(
             "proposal", "created_by"
         )
         return {
+            "summary": summarise(obj),
             "answered_questions": answered_questions(obj.answers),
-            "facts_line": " · ".join(
-                p
-                for p in (
-                    model_and_size(f),
-                    label(ARCHITECTURES, f.architecture),
-                    label(METHODS, f.method),
-                    label(DEPLOYMENTS, f.deployment),
-                )
-                if p
-            ),
             "note_form": NoteForm() if user.has_perm("staff.add_note") else None,
             "can_rerun": self.has_rerun_permission(request),
             "can_regenerate": self.has_regenerate_permission(request),
             "can_retry": self.has_retry_permission(request),
-            "can_share": user.has_perm("staff.share_proposal"),
-            "shareable": proposals.order_by("-version")[:1],
-            "share_links": [(link, link.is_active()) for link in links],
-            "new_share_url": request.session.pop("staff_new_share_url", None),
+            "approvable": approvable,
+            "sendable": sendable,
+            "send_form": SendForm() if sendable else None,
+            "outcome_steps": workflow.outcome_steps(obj, user),
+            "can_revoke": user.has_perm("staff.share_proposal"),
+            "share_links": [
+                (link, link.is_active(), workflow.full_name(link.created_by)) for link in links
+            ],
+            "emails": OutgoingEmail.objects.filter(submission=obj).order_by("-created_at")[:20],
+            "can_retry_email": user.has_perm(EMAIL_RETRY_PERMISSION),
             "pipeline_failed": obj.pipeline_status == Submission.PipelineStatus.FAILED,
+            "share_link_days": settings.SHARE_LINK_DAYS,
         }
 
     def get_deleted_objects(self, objs, request):
@@ -268,149 +289,6 @@ class SubmissionAdmin(admin.ModelAdmin):
     def delete_queryset(self, request, queryset) -> None:
         for submission in queryset:
             self.delete_model(request, submission)
-
-    # --- staff views on one submission --------------------------------------------------------
-
-    def get_urls(self):
-        def wrap(view, post_only=True):
-            # admin_view: staff login and CSRF; require_POST: no state change on GET (405).
-            checked = require_POST(view) if post_only else view
-
-            def wrapper(*args, **kwargs):
-                return self.admin_site.admin_view(checked)(*args, **kwargs)
-
-            return update_wrapper(wrapper, view)
-
-        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
-        return [
-            path(
-                "<path:object_id>/override/",
-                wrap(self.override_view, post_only=False),
-                name=f"{prefix}_override",
-            ),
-            path("<path:object_id>/note/", wrap(self.note_view), name=f"{prefix}_note"),
-            path(
-                "<path:object_id>/pipeline/<str:operation>/",
-                wrap(self.pipeline_view),
-                name=f"{prefix}_pipeline",
-            ),
-            path(
-                "<path:object_id>/share/<int:version>/",
-                wrap(self.share_view),
-                name=f"{prefix}_share",
-            ),
-            path(
-                "<path:object_id>/share-links/<int:link_id>/revoke/",
-                wrap(self.revoke_view),
-                name=f"{prefix}_revoke",
-            ),
-            *super().get_urls(),
-        ]
-
-    def _submission(self, request, object_id: str) -> Submission:
-        """The submission if the user may see it; 404 otherwise (no existence oracle)."""
-        obj = self.get_object(request, unquote(object_id))
-        if obj is None or not self.has_view_permission(request, obj):
-            raise Http404("No such submission.")
-        return obj
-
-    def _back(self, obj: Submission) -> HttpResponseRedirect:
-        return HttpResponseRedirect(reverse("admin:questionnaire_submission_change", args=[obj.pk]))
-
-    def override_view(self, request, object_id: str):
-        if not self.has_rerun_permission(request):
-            raise PermissionDenied
-        obj = self._submission(request, object_id)
-        latest = pipeline_actions.latest_recommendation(obj)
-        kwargs = {
-            "current_input": (latest.engine_input if latest else None) or {},
-            "current_overrides": (latest.overrides if latest else None) or {},
-        }
-        form = OverrideForm(request.POST or None, **kwargs)
-        if request.method == "POST" and form.is_valid():
-            try:
-                recommendation = pipeline_actions.rerun_with_overrides(
-                    submission=obj,
-                    overrides=form.overrides(),
-                    user=request.user,
-                    reason=form.cleaned_data["reason"],
-                )
-            except pipeline_actions.InvalidOverrides as exc:
-                form.add_error(None, str(exc))
-            else:
-                self.message_user(
-                    request,
-                    f"Sizing again as version {recommendation.version}; "
-                    "its proposal follows. Earlier versions are kept.",
-                    messages.SUCCESS,
-                )
-                return self._back(obj)
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"Override assumptions and re-run: {obj.reference}",
-            "opts": self.opts,
-            "original": obj,
-            "form": form,
-            "latest": latest,
-        }
-        return TemplateResponse(request, "admin/questionnaire/submission/override.html", context)
-
-    def note_view(self, request, object_id: str):
-        if not request.user.has_perm("staff.add_note"):
-            raise PermissionDenied
-        obj = self._submission(request, object_id)
-        form = NoteForm(request.POST)
-        if form.is_valid():
-            try:
-                workflow.add_note(submission=obj, text=form.cleaned_data["text"], user=request.user)
-            except ValidationError as exc:
-                self.message_user(request, " ".join(exc.messages), messages.ERROR)
-            else:
-                self.message_user(request, "Note added.", messages.SUCCESS)
-        else:
-            self.message_user(request, "The note was empty or too long.", messages.ERROR)
-        return self._back(obj)
-
-    def pipeline_view(self, request, object_id: str, operation: str):
-        checks = {
-            "rerun": self.has_rerun_permission,
-            "regenerate": self.has_regenerate_permission,
-            "retry": self.has_retry_permission,
-        }
-        if operation not in checks:
-            raise Http404
-        if not checks[operation](request):
-            raise PermissionDenied
-        obj = self._submission(request, object_id)
-        self._run(request, operation, [obj])
-        return self._back(obj)
-
-    def share_view(self, request, object_id: str, version: int):
-        if not request.user.has_perm("staff.share_proposal"):
-            raise PermissionDenied
-        obj = self._submission(request, object_id)
-        proposal = get_object_or_404(
-            Proposal, submission=obj, version=version, status=Proposal.Status.DONE
-        )
-        link = sharing.create_share_link(proposal=proposal, user=request.user)
-        # Shown once on the next page; only a signature over the token is ever displayed.
-        request.session["staff_new_share_url"] = sharing.share_url(link)
-        self.message_user(
-            request,
-            f"Share link created for proposal v{version}; it works until "
-            f"{timezone.localtime(link.expires_at):%Y-%m-%d %H:%M} unless revoked.",
-            messages.SUCCESS,
-        )
-        return self._back(obj)
-
-    def revoke_view(self, request, object_id: str, link_id: int):
-        if not request.user.has_perm("staff.share_proposal"):
-            raise PermissionDenied
-        obj = self._submission(request, object_id)
-        link = get_object_or_404(ShareLink, pk=link_id, proposal__submission=obj)
-        if sharing.revoke_share_link(link=link, user=request.user):
-            self.message_user(request, "Share link revoked.", messages.SUCCESS)
-        return self._back(obj)
 
     # --- actions on selected submissions -------------------------------------------------------
 

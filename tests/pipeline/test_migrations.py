@@ -18,7 +18,11 @@ BEFORE_THE_MOVE = [
     ("pipeline", None),
 ]
 # Further back, so the roles migration runs again (a transactional test's flush removes groups).
-BEFORE_THE_ROLES = [("staff", "0001_initial"), ("pipeline", None)]
+BEFORE_THE_ROLES = [
+    ("questionnaire", "0002_draft_revision"),
+    ("staff", "0001_initial"),
+    ("pipeline", None),
+]
 
 
 def migrate(targets):
@@ -88,3 +92,59 @@ def test_rows_written_before_the_move_read_back_through_the_pipeline_models():
     }
     assert {"pipeline.view_recommendation", "pipeline.view_proposal"} <= permissions
     assert not {p for p in permissions if p.startswith(("sizing.", "reports."))}
+
+
+# Just before the approval gate and the email outbox.
+BEFORE_THE_GATE = [
+    ("questionnaire", "0002_draft_revision"),
+    ("pipeline", "0002_recommendation_input_sources"),
+    ("staff", "0003_proposals_live_in_pipeline"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_gate_approves_what_customers_were_already_sent_and_nothing_else():
+    old = migrate(BEFORE_THE_GATE)
+    try:
+        Submission = old.get_model("questionnaire", "Submission")
+        OldRecommendation = old.get_model("pipeline", "Recommendation")
+        OldProposal = old.get_model("pipeline", "Proposal")
+
+        def submission_with_versions(reference: str, status: str, proposals: list[str | None]):
+            submission = Submission.objects.create(
+                reference=reference,
+                contact_name="Ada",
+                contact_email="ada@example.com",
+                company="Old Ltd",
+                privacy_consent_at=timezone.now(),
+                status=status,
+            )
+            for version, proposal_status in enumerate(proposals, start=1):
+                row = OldRecommendation.objects.create(
+                    submission=submission, version=version, status="done", result={}
+                )
+                if proposal_status:
+                    OldProposal.objects.create(
+                        submission=submission,
+                        recommendation=row,
+                        version=version,
+                        status=proposal_status,
+                    )
+            return submission.pk
+
+        sent = submission_with_versions("TQ-OLD-00010", "proposal_sent", ["done", "failed"])
+        won = submission_with_versions("TQ-OLD-00011", "won", ["done"])
+        fresh = submission_with_versions("TQ-OLD-00012", "new", ["done"])
+    finally:
+        migrate(latest())
+
+    def approved(submission_id):
+        return list(
+            Recommendation.objects.filter(submission_id=submission_id, approved_at__isnull=False)
+            .order_by("version")
+            .values_list("version", flat=True)
+        )
+
+    assert approved(sent) == [1]  # v2's proposal failed: the customer holds v1
+    assert approved(won) == [1]
+    assert approved(fresh) == []  # waiting for review: only the preliminary estimate shows

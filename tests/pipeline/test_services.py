@@ -258,7 +258,7 @@ def test_sweeper_requeues_old_pending_and_stuck_rows_only(published, settings):
     Proposal.objects.filter(pk=proposal.pk).update(status="rendering", updated_at=long_ago)
     published.clear()
     counts = services.sweep_pipeline()
-    assert counts == {"start": 0, "sizing": 1, "render": 1}
+    assert counts == {"start": 0, "sizing": 1, "render": 1, "email": 0}
     assert (SIZING_TASK, old.pk) in published
     assert (SIZING_TASK, fresh.pk) not in published
     assert (RENDER_TASK, proposal.pk) in published

@@ -4,6 +4,7 @@ tag): status, then a short summary."""
 import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
+from django.utils import timezone
 
 from pipeline import services
 from sizing.engine.numbers import format_number as number
@@ -65,3 +66,55 @@ def test_a_failed_pipeline_is_explained_without_the_error(monkeypatch):
     html = render(submission)
     assert "Our engineers have been told" in html
     assert "secret" not in html
+
+
+# --- the approval gate ---------------------------------------------------------------------------
+
+
+def rerun_done(submission, accelerator: str):
+    """A finished what-if version (sized in-process, no proposal needed for the page)."""
+    recommendation = services.schedule_sizing(
+        submission=submission, overrides={"hardware": {"accelerator": accelerator}}
+    )
+    services.run_sizing(recommendation_id=recommendation.pk)
+    recommendation.refresh_from_db()
+    submission.refresh_from_db()
+    return recommendation
+
+
+def test_the_first_estimate_is_marked_preliminary(published):
+    submission, _ = sized_submission()
+    html = render(submission)
+    assert "First estimate ready; an engineer checks it" in html
+    assert "Preliminary" in html
+
+
+def test_an_unapproved_rerun_never_shows_and_an_approved_one_replaces_the_estimate(published):
+    submission, first = sized_submission()
+    second = rerun_done(submission, "mi300x")
+    assert (
+        first.result["cluster"]["accelerator_name"] != second.result["cluster"]["accelerator_name"]
+    )
+    html = render(submission)
+    assert first.result["cluster"]["accelerator_name"] in html
+    assert second.result["cluster"]["accelerator_name"] not in html
+    assert "Preliminary" in html
+
+    second.approved_at = timezone.now()
+    second.save()
+    html = render(submission)
+    assert second.result["cluster"]["accelerator_name"] in html
+    assert first.result["cluster"]["accelerator_name"] not in html
+    assert "Preliminary" not in html and "checked by our engineer" in html
+
+
+def test_a_failed_what_if_rerun_is_not_the_customers_problem(published):
+    submission, first = sized_submission()
+    services.schedule_sizing(submission=submission)
+    submission.refresh_from_db()
+    submission.pipeline_status = "failed"
+    submission.pipeline_error = "Traceback: secret"
+    submission.save()
+    html = render(submission)
+    assert "We hit a problem" not in html and "Check again" not in html
+    assert first.result["cluster"]["accelerator_name"] in html

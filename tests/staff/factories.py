@@ -1,5 +1,6 @@
 """Test data made straight through the ORM: users in roles, submissions, versions, PDFs."""
 
+import copy
 import importlib
 import io
 import itertools
@@ -11,9 +12,10 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 from pypdf import PdfWriter
 
-from pipeline.models import Proposal, Recommendation
+from pipeline.models import OutgoingEmail, Proposal, Recommendation
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
+from sizing.adapters import size_answers
 
 PASSWORD = "a-long-test-password-9f3k"  # noqa: S105 (test users only)
 _numbers = itertools.count(1)
@@ -31,6 +33,7 @@ def example_answers() -> dict:
 
 
 ROLES = importlib.import_module("staff.migrations.0002_roles").ROLES
+GRANTS = importlib.import_module("staff.migrations.0005_roles_approve_send_and_outcomes").GRANTS
 # Models that later moved app: their permissions follow them (staff 0003).
 _MOVE = importlib.import_module("staff.migrations.0003_proposals_live_in_pipeline")
 
@@ -45,7 +48,7 @@ def ensure_role(name: str) -> Group:
     removed the migrated rows."""
     group, created = Group.objects.get_or_create(name=name)
     if created:
-        for code in ROLES[name]:
+        for code in [*ROLES[name], *GRANTS.get(name, [])]:
             app_label, codename = code.split(".")
             group.permissions.add(
                 Permission.objects.get(
@@ -80,6 +83,25 @@ def make_submission(**fields) -> Submission:
     }
     defaults.update(fields)
     return Submission.objects.create(**defaults)
+
+
+@cache
+def _sized(accelerator: str | None) -> tuple[dict, dict, str]:
+    overrides = {"hardware": {"accelerator": accelerator}} if accelerator else None
+    sized = size_answers(answers=example_answers(), overrides=overrides)
+    return sized.engine_input, sized.result, sized.engine_version
+
+
+def sized_fields(accelerator: str | None = None) -> dict:
+    """A real engine run over the example answers (optionally on another accelerator), as the
+    fields of a finished Recommendation: for tests that read costs and figures."""
+    engine_input, result, engine_version = _sized(accelerator)
+    return {
+        "engine_input": copy.deepcopy(engine_input),
+        "result": copy.deepcopy(result),
+        "engine_version": engine_version,
+        "overrides": {"hardware": {"accelerator": accelerator}} if accelerator else {},
+    }
 
 
 def make_recommendation(submission: Submission, *, version: int | None = None, **fields):
@@ -125,3 +147,10 @@ def make_ready_submission(**fields) -> tuple[Submission, Recommendation, Proposa
     submission = make_submission(pipeline_status=Submission.PipelineStatus.READY, **fields)
     recommendation = make_recommendation(submission)
     return submission, recommendation, make_proposal(recommendation)
+
+
+def make_email(submission: Submission, *, key: str, kind: str = "received", **fields):
+    """An outbox row as ``pipeline.outbox.queue_email`` writes it (pending unless told)."""
+    defaults = {"to": ["someone@example.com"], "subject": "Subject", "body": "Body"}
+    defaults.update(fields)
+    return OutgoingEmail.objects.create(submission=submission, kind=kind, key=key, **defaults)

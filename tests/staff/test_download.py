@@ -65,14 +65,20 @@ def test_a_share_link_lets_the_customer_download_until_revoked(engineer):
     link = sharing.create_share_link(proposal=proposal, user=engineer)
     path = urlsplit(sharing.share_url(link)).path
     customer = Client()
-    response = customer.get(path)
+    page = customer.get(path)
+    assert page.status_code == 200
+    assert page["X-Robots-Tag"] == "noindex, nofollow" and "no-store" in page["Cache-Control"]
+    assert submission.reference in page.content.decode()
+    response = customer.get(f"{path}proposal.pdf")
     assert response.status_code == 200
+    assert b"".join(response.streaming_content).startswith(b"%PDF")
     assert ProposalDownload.objects.get().share_link == link
     assert AuditEvent.objects.filter(action=AuditEvent.Action.SHARE_CREATED).exists()
     assert link.expires_at - link.created_at == timedelta(days=7)
 
     sharing.revoke_share_link(link=link, user=engineer)
     assert customer.get(path).status_code == 404
+    assert customer.get(f"{path}proposal.pdf").status_code == 404
 
 
 def test_an_expired_or_tampered_share_link_is_refused(engineer):
@@ -85,19 +91,38 @@ def test_an_expired_or_tampered_share_link_is_refused(engineer):
     link.expires_at = timezone.now() - timedelta(seconds=1)
     link.save()
     assert customer.get(f"/proposals/shared/{signed}/").status_code == 404
+    assert customer.get(f"/proposals/shared/{signed}/proposal.pdf").status_code == 404
     assert not ProposalDownload.objects.exists()
+    link.refresh_from_db()
+    assert link.first_viewed_at is None
 
 
-def test_staff_create_and_revoke_links_from_the_submission_page(engineer):
+def test_staff_revoke_a_sent_link_from_the_submission_page(account_manager):
     submission, _, proposal = make_ready_submission()
+    link = sharing.create_share_link(proposal=proposal, user=account_manager, sent_to="a@b.c")
     client = Client()
-    client.force_login(engineer)
+    client.force_login(account_manager)
     base = f"/admin/questionnaire/submission/{submission.pk}"
-    assert client.post(f"{base}/share/1/").status_code == 302
     page = client.get(f"{base}/change/").content.decode()
-    assert "/proposals/shared/" in page  # shown once
-    link = proposal.share_links.get()
+    assert "works until" in page and str(link.token) not in page
     assert client.post(f"{base}/share-links/{link.pk}/revoke/").status_code == 302
     link.refresh_from_db()
-    assert link.revoked_at is not None and link.revoked_by == engineer
-    assert "/proposals/shared/" not in client.get(f"{base}/change/").content.decode()
+    assert link.revoked_at is not None and link.revoked_by == account_manager
+    assert "revoked" in client.get(f"{base}/change/").content.decode()
+
+
+def test_account_managers_download_approved_versions_only(account_manager, engineer):
+    submission, recommendation, proposal = make_ready_submission()
+    client = Client()
+    client.force_login(account_manager)
+    url = f"/proposals/{submission.public_id}/v1.pdf"
+    page = client.get(f"/admin/questionnaire/submission/{submission.pk}/change/").content.decode()
+    assert "downloadable once an engineer approves this version" in page
+    assert client.get(url).status_code == 403
+    recommendation.approved_at, recommendation.approved_by = timezone.now(), engineer
+    recommendation.save()
+    response = client.get(url)
+    assert response.status_code == 200
+    assert ProposalDownload.objects.get().user == account_manager
+    page = client.get(f"/admin/questionnaire/submission/{submission.pk}/change/").content.decode()
+    assert "Download PDF v1" in page

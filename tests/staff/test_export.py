@@ -1,4 +1,4 @@
-"""CSV export: one row per submission, answers flattened by question slug, formulas defused."""
+"""CSV export: one row per submission, labelled like the PDF, with cost, history and notes."""
 
 import csv
 import io
@@ -6,10 +6,21 @@ import io
 import pytest
 from django.test import Client
 
-from questionnaire.questions import QUESTIONS
+from questionnaire.questions import answered_questions
+from sizing.engine.numbers import format_money
+from sizing.results import read_result
+from staff import workflow
 from staff.export import FIXED_COLUMNS, export_csv, safe_cell
 from staff.models import AuditEvent
-from tests.staff.factories import example_answers, make_ready_submission, make_submission
+from tests.staff.factories import (
+    example_answers,
+    make_proposal,
+    make_ready_submission,
+    make_recommendation,
+    make_submission,
+    make_user,
+    sized_fields,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -18,28 +29,46 @@ def rows(text: str) -> list[dict]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
-def test_one_row_per_submission_with_every_answer_by_slug():
-    first, _, _ = make_ready_submission(company="Acme Research")
+def test_one_row_per_submission_labelled_like_the_pdf_with_cost_history_and_notes(engineer):
+    bob = make_user("Account managers", first_name="Bob", last_name="Tester")
+    first = make_submission(company="Acme Research", assignee=bob, pipeline_status="ready")
+    recommendation = make_recommendation(first, **sized_fields())
+    make_proposal(recommendation)
+    workflow.approve_version(submission=first, recommendation=recommendation, user=engineer)
+    workflow.add_note(submission=first, text="Wants on-prem quotes too.", user=bob)
     second = make_submission()
     table = rows(export_csv([first, second]))
-    assert [r["reference"] for r in table] == [first.reference, second.reference]
+
+    assert [r["Reference"] for r in table] == [first.reference, second.reference]
     header = list(table[0])
     assert header[: len(FIXED_COLUMNS)] == FIXED_COLUMNS
-    expected = {}
-    for question in QUESTIONS:
-        expected |= question.flatten(example_answers()[question.slug])
+    expected = {
+        f"{q.number}. {q.title}: {line.label}": line.text
+        for q in answered_questions(example_answers())
+        for line in q.lines
+    }
     assert header[len(FIXED_COLUMNS) :] == list(expected)
     assert {k: table[0][k] for k in expected} == expected
-    assert table[0]["company"] == "Acme Research"
-    assert table[0]["recommended_cluster"] == "16 × NVIDIA A100 SXM4 80GB"
-    assert table[1]["recommended_cluster"] == ""
+    assert "1. Your model: Model name" in header
+    assert not [name for name in header if "_" in name]  # no raw keys
+
+    row = table[0]
+    result = read_result(recommendation.result)
+    assert row["Company"] == "Acme Research"
+    assert row["Assignee"] == "Bob Tester"
+    assert row["Status"] == "Approved, ready to send"
+    assert row["Recommended cluster"] == f"{result.gpus} × {result.accelerator_name}"
+    assert row["Recommended cost"].startswith(format_money(result.recommended_cost.total_usd))
+    assert "Waiting for engineer review → Approved, ready to send" in row["Status history"]
+    assert row["Notes"].endswith("Bob Tester: Wants on-prem quotes too.")
+    assert table[1]["Recommended cluster"] == "" and table[1]["Approved"] == "no"
 
 
 def test_cells_that_would_run_as_formulas_are_defused():
     submission = make_submission(company='=HYPERLINK("http://x")', contact_name="@SUM(A1)")
     row = rows(export_csv([submission]))[0]
-    assert row["company"] == '\'=HYPERLINK("http://x")'
-    assert row["contact_name"] == "'@SUM(A1)"
+    assert row["Company"] == '\'=HYPERLINK("http://x")'
+    assert row["Contact"] == "'@SUM(A1)"
     assert safe_cell("-12.5") == "-12.5"
     assert safe_cell("-1+cmd|' /C calc'!A0").startswith("'")
 
@@ -55,7 +84,7 @@ def test_the_admin_action_downloads_the_csv_and_records_the_export(account_manag
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     assert "no-store" in response["Cache-Control"]
-    assert rows(response.content.decode())[0]["reference"] == submission.reference
+    assert rows(response.content.decode())[0]["Reference"] == submission.reference
     assert AuditEvent.objects.filter(
         action=AuditEvent.Action.EXPORTED, actor=account_manager
     ).exists()

@@ -4,9 +4,16 @@ import pytest
 from django.test import Client
 
 from pipeline.models import Recommendation
+from sizing.engine.vocabulary import value_words
 from staff import pipeline_actions
 from staff.models import AuditEvent, Note
-from tests.staff.factories import make_proposal, make_ready_submission, make_recommendation
+from tests.staff.factories import (
+    make_proposal,
+    make_ready_submission,
+    make_recommendation,
+    make_submission,
+    sized_fields,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +37,21 @@ def test_the_override_form_offers_every_engine_input_and_the_accelerators(engine
     ):
         assert f'name="{name}"' in page
     assert 'value="h100-sxm"' in page
+    assert "not set (engine default)" not in page
+
+
+def test_the_override_form_says_what_the_engine_used(engineer):
+    submission = make_submission()
+    make_proposal(make_recommendation(submission, **sized_fields()))
+    client = Client()
+    client.force_login(engineer)
+    page = client.get(override_url(submission)).content.decode()
+    used = {a["key"]: a for a in submission.recommendations.get().result["assumptions"]}
+    accelerator = used["hardware.accelerator"]
+    assert accelerator["provided_by"] == "assumed"  # the customer was not sure
+    name = value_words("hardware.accelerator", accelerator["value"])
+    assert f"Engine used: {name} (assumed by the engine)." in page
+    assert "Engine used: 8 billion parameters (you told us)." in page
 
 
 def test_overriding_the_accelerator_makes_a_new_version_and_keeps_the_previous(
@@ -106,7 +128,9 @@ def test_the_change_page_says_what_changed_between_versions(engineer):
     client = Client()
     client.force_login(engineer)
     page = client.get(f"/admin/questionnaire/submission/{submission.pk}/change/").content.decode()
-    assert "Input hardware.accelerator" in page
-    assert "Output cluster.gpus" in page
+    assert "Input: Accelerator" in page
+    assert "<td>NVIDIA A100 SXM4 80GB</td><td>NVIDIA H100 SXM5 80GB</td>" in page
+    assert "<td>16 GPUs</td><td>8 GPUs</td>" in page
+    assert page.index("Accelerators") < page.index("Input: Accelerator")
     assert "Download PDF v2" in page and "Download PDF v1" in page
     assert "8 × NVIDIA H100" in page

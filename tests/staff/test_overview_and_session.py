@@ -42,7 +42,7 @@ def test_list_filters_and_search_use_what_the_customer_said(engineer):
     listing = "/admin/questionnaire/submission/"
     page = client.get(listing).content.decode()
     assert "Llama 3.1 8B" in page and "LoRA" in page
-    assert "16 × a100-80gb" in page
+    assert "16 × NVIDIA A100 SXM4 80GB" in page
     assert submission.reference in client.get(listing, {"method": "lora"}).content.decode()
     assert submission.reference not in client.get(listing, {"method": "pretrain"}).content.decode()
     assert submission.reference in client.get(listing, {"architecture": "dense"}).content.decode()
@@ -54,6 +54,8 @@ def test_list_filters_and_search_use_what_the_customer_said(engineer):
         in client.get(listing, {"q": submission.contact_email}).content.decode()
     )
     assert submission.reference not in client.get(listing, {"q": "mixtral"}).content.decode()
+    assert submission.reference in client.get(listing, {"q": "A100"}).content.decode()
+    assert submission.reference not in client.get(listing, {"q": "H100"}).content.decode()
 
 
 def test_staff_sessions_are_shorter_than_customers():

@@ -10,14 +10,22 @@ import uuid
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from pipeline.models import Proposal, Recommendation
+from pipeline.models import OutgoingEmail, Proposal, Recommendation
 from staff.models import AuditEvent, Note, ShareLink
-from tests.staff.factories import make_ready_submission, make_user
+from tests.staff.factories import (
+    make_email,
+    make_proposal,
+    make_ready_submission,
+    make_recommendation,
+    make_user,
+)
 
 pytestmark = pytest.mark.django_db
+User = get_user_model()
 
 ROLES = ["anonymous", "Account managers", "Engineers", "superuser", "staff without role"]
 OK, LOGIN, DENIED, MISSING = 200, "login", 403, 404
@@ -25,8 +33,14 @@ OK, LOGIN, DENIED, MISSING = 200, "login", 403, 404
 
 @pytest.fixture
 def ready():
-    submission, recommendation, proposal = make_ready_submission()
+    """v1 approved and sent (a link), v2 finished and waiting for review, a failed email."""
+    submission, recommendation, proposal = make_ready_submission(status="proposal_sent")
+    recommendation.approved_at = timezone.now()
+    recommendation.save()
+    make_proposal(make_recommendation(submission))
     ShareLink.objects.create(proposal=proposal, expires_at=timezone.now() + timedelta(days=7))
+    make_email(submission, key="received", status="failed")
+    make_user("Account managers", username="colleague", first_name="Cleo", last_name="Colleague")
     return submission
 
 
@@ -56,8 +70,10 @@ def staff_urls(s) -> dict[str, str]:
         "proposals": "/admin/pipeline/proposal/",
         "audit events": "/admin/staff/auditevent/",
         "downloads log": "/admin/staff/proposaldownload/",
+        "emails": "/admin/pipeline/outgoingemail/",
         "overview": "/staff/overview/",
         "download": f"/proposals/{s.public_id}/v1.pdf",
+        "download unapproved": f"/proposals/{s.public_id}/v2.pdf",
     }
 
 
@@ -73,9 +89,11 @@ EXPECTED = {
     "recommendations": (LOGIN, OK, OK, OK, DENIED),
     "proposals": (LOGIN, OK, OK, OK, DENIED),
     "audit events": (LOGIN, OK, OK, OK, DENIED),
-    "downloads log": (LOGIN, DENIED, OK, OK, DENIED),
+    "downloads log": (LOGIN, OK, OK, OK, DENIED),
+    "emails": (LOGIN, OK, OK, OK, DENIED),
     "overview": (LOGIN, OK, OK, OK, DENIED),
-    "download": (LOGIN, DENIED, OK, OK, DENIED),
+    "download": (LOGIN, OK, OK, OK, DENIED),
+    "download unapproved": (LOGIN, DENIED, OK, OK, DENIED),
 }
 
 
@@ -99,7 +117,16 @@ def test_every_custom_submission_url_is_in_the_matrix():
         for p in model_admin.get_urls()
         if p.name and p.name.removeprefix("questionnaire_submission_") not in standard
     }
-    covered = {"override", "note", "pipeline", "share", "revoke"}
+    covered = {
+        "override",
+        "note",
+        "pipeline",
+        "approve",
+        "send",
+        "outcome",
+        "revoke",
+        "retry_email",
+    }
     assert custom == covered
 
 
@@ -112,7 +139,7 @@ def test_every_custom_submission_url_is_in_the_matrix():
         "/proposals/{public_id}/v1.pdf/../../../../etc/passwd",
         "/proposals/{public_id}/v..%2fv1.pdf",
         "/proposals/{other}/v1.pdf",
-        "/proposals/{public_id}/v2.pdf",
+        "/proposals/{public_id}/v3.pdf",
         "/proposals/1/v1.pdf",
         "/proposals/shared/../../etc/passwd/",
         "/proposals/shared/{public_id}/",
@@ -142,10 +169,11 @@ def test_an_engineer_guessing_another_submission_id_gets_404_not_a_page(ready):
 
 def test_a_refused_download_looks_the_same_whether_or_not_the_proposal_exists(ready):
     client = client_for("Account managers")
-    real = client.get(f"/proposals/{ready.public_id}/v1.pdf")
+    unapproved = client.get(f"/proposals/{ready.public_id}/v2.pdf")
+    missing = client.get(f"/proposals/{ready.public_id}/v3.pdf")
     guessed = client.get(f"/proposals/{uuid.uuid4()}/v1.pdf")
-    assert real.status_code == guessed.status_code == 403
-    assert real.content == guessed.content
+    assert unapproved.status_code == missing.status_code == guessed.status_code == 403
+    assert unapproved.content == missing.content == guessed.content
 
 
 # --- POSTs with CSRF enforced -----------------------------------------------------------------
@@ -164,14 +192,16 @@ def post_actions(s) -> dict[str, tuple[str, dict]]:
         "rerun": (f"{base}/pipeline/rerun/", {}),
         "regenerate": (f"{base}/pipeline/regenerate/", {}),
         "retry": (f"{base}/pipeline/retry/", {}),
-        "share": (f"{base}/share/1/", {}),
+        "approve": (f"{base}/approve/2/", {}),
+        "send": (f"{base}/send/1/", {"note": "Here it is."}),
+        "outcome": (f"{base}/outcome/close/", {}),
         "revoke": (f"{base}/share-links/{ShareLink.objects.get().pk}/revoke/", {}),
+        "retry_email": (f"{base}/emails/{OutgoingEmail.objects.get().pk}/retry/", {}),
         "override": (f"{base}/override/", {"hardware.accelerator": "h100-sxm"}),
-        "status": (
+        "assign": (
             f"{base}/change/",
             {
-                "status": "in_review",
-                "assignee": "",
+                "assignee": str(User.objects.get(username="colleague").pk),
                 **{
                     f"{prefix}-{key}": value
                     for prefix in ("recommendations", "proposals", "notes", "audit_events")
@@ -188,10 +218,13 @@ POST_EXPECTED = {
     "rerun": ("Engineers", "superuser"),
     "regenerate": ("Engineers", "superuser"),
     "retry": ("Engineers", "superuser"),
-    "share": ("Engineers", "superuser"),
-    "revoke": ("Engineers", "superuser"),
+    "approve": ("Engineers", "superuser"),
+    "send": ("Account managers", "Engineers", "superuser"),
+    "outcome": ("Account managers", "superuser"),
+    "revoke": ("Account managers", "Engineers", "superuser"),
+    "retry_email": ("Account managers", "Engineers", "superuser"),
     "override": ("Engineers", "superuser"),
-    "status": ("Account managers", "superuser"),
+    "assign": ("Account managers", "superuser"),
 }
 
 
@@ -230,8 +263,9 @@ def test_a_post_without_a_csrf_token_is_refused_and_logged(ready, action, caplog
     assert response.status_code == 403
     assert any(r.name == "django.security.csrf" for r in caplog.records)
     assert not AuditEvent.objects.exists()
-    assert Recommendation.objects.count() == 1
+    assert Recommendation.objects.count() == 2
     assert ShareLink.objects.filter(revoked_at__isnull=True).count() == 1
+    assert OutgoingEmail.objects.get().status == "failed"
 
 
 def test_a_token_from_another_session_is_refused(ready, caplog):
@@ -246,10 +280,10 @@ def test_a_token_from_another_session_is_refused(ready, caplog):
     assert any(r.name == "django.security.csrf" for r in caplog.records)
 
 
-@pytest.mark.parametrize("action", ["note", "rerun", "share"])
+@pytest.mark.parametrize("action", ["note", "rerun", "approve", "send", "outcome", "retry_email"])
 def test_state_changing_staff_views_refuse_get(ready, action):
     client = client_for("superuser")
     url, _ = post_actions(ready)[action]
     assert client.get(url).status_code == 405
     assert not AuditEvent.objects.exists()
-    assert Proposal.objects.count() == 1
+    assert Proposal.objects.count() == 2
