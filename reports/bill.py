@@ -136,9 +136,11 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
             )
     racks = ""
     if deployment.get("racks"):
+        per_rack = int(deployment.get("nodes_per_rack") or 0)
         racks = (
-            f"{format_count(deployment['racks'])} {'rack' if deployment['racks'] == 1 else 'racks'} of up to {format_count(deployment.get('nodes_per_rack') or 0)} "
-            f"servers ({format_quantity(deployment.get('rack_power_kw'), 'kW')} each), "
+            f"{format_count(deployment['racks'])} {'rack' if deployment['racks'] == 1 else 'racks'} "
+            f"of up to {format_count(per_rack)} {'server' if per_rack == 1 else 'servers'} "
+            f"({format_quantity(deployment.get('rack_power_kw'), 'kW')} each), "
             f"{format_quantity(deployment.get('facility_power_with_pue_kw'), 'kW')} with cooling; "
             f"{deployment.get('cooling')}"
         )

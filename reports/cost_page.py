@@ -151,6 +151,7 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "split": _split(result, best) if best else [],
         "capex": format_money(best.capex_usd) if best and best.capex_usd else "",
         "running": format_money(best.running_usd) if best else "",
+        "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest
         "sensitivity": _sensitivity(result),
         "options": _options(result),
         "chart": chart,

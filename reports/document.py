@@ -223,6 +223,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         figures = figure_rows(key, dict(result.section(key)))
         if key == "cluster":
             figures += figure_rows("concurrency", dict(result.section("concurrency")))
+        if key == "deployment" and result.section(key).get("recommended_model") == "cloud":
+            figures = []  # the provider's racks and power: nothing for the customer to plan
         sections.append(
             {
                 "key": key,

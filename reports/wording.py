@@ -208,7 +208,7 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
             "Memory holds the model's weights, its gradients, the optimizer's state and the "
             "intermediate results (activations) of the examples in flight."
         )
-    if area == "parallelism":
+    if area == "parallelism" and int(section.get("tensor") or 1) > 1:
         reasons.append(
             "Tensor parallelism stays inside one node, where the links are fastest; pipeline and "
             "data parallelism cross nodes."

@@ -26,7 +26,7 @@ class CostOption:
     by_year_usd: tuple[float, ...]
     basis: str
     recommended: bool
-    capex_usd: float | None = None  # bought up front
+    capex_usd: float | None = None  # hardware bought over the horizon
     running_usd: float | None = None
     ruled_out_by: tuple[str, ...] = ()  # the customer's rules excluding it (vocabulary.RULES)
     not_priced: str = ""  # why it has no figure ("" when it has one)

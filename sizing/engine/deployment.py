@@ -112,6 +112,8 @@ def plan_deployment(
     server_kw = acc.server_power_kw * r.gpus_per_node / REFERENCE_SERVER_GPUS
     it_kw = server_kw * nodes
     per_rack, rack_kw, cooling = _racks(server_kw)
+    if nodes < per_rack:  # one part-filled rack: it draws what its servers draw
+        per_rack, rack_kw = max(1, nodes), max(1, nodes) * server_kw
     return DeploymentResult(
         recommended_model=choice,
         servers=nodes,
