@@ -199,11 +199,18 @@ def _usage_sentence(x: ExplainInput) -> str:
             )
         else:
             each = _hours(work.gpu_hours_per_run)
-        return (
+        sentence = (
             f"Priced for {_runs_a_month(work.runs_per_month)}, each of {each} "
             f"({_hours(monthly)} a month){growth}; an owned cluster would be busy "
             f"{format_percent(x.utilisation)} of the time."
         )
+        if x.one_run_usd is not None:  # the project's own runs, beside the years of use priced
+            runs = "one run" if r.experiments == 1 else f"{format_count(r.experiments)} runs"
+            sentence += (
+                f" This project alone ({runs}) would cost about "
+                f"{format_money(x.one_run_usd * r.experiments)} in the GPU cloud."
+            )
+        return sentence
     line = (
         "You did not tell us how often you will train, so this prices only the "
         f"{_plural(r.experiments, 'planned run')}"
