@@ -30,6 +30,7 @@ from sizing.engine.cost_owned import (
 )
 from sizing.engine.cost_usage import HOURS_PER_YEAR, usage
 from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.numbers import format_money
 from sizing.engine.prices import PRICES
 from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
 from sizing.engine.resolve import Resolved, resolve
@@ -476,3 +477,17 @@ def test_the_site_powers_and_racks_every_server_an_owned_cluster_buys() -> None:
     assert site["facility_power_kw"] == pytest.approx(
         site["servers"] * site["rack_power_kw"] / site["nodes_per_rack"]
     )
+
+
+def test_the_cost_says_what_the_projects_own_runs_alone_would_cost() -> None:
+    data = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 2e10},
+        "training": {"experiments": 3},
+        "roadmap": {"runs_per_month": 1},
+    }
+    out = size_dict(data, today=TODAY)
+    one_run = out["cost"]["one_run_cloud_usd"]
+    (sentence,) = [s for s in out["cost"]["reasons"] if "This project alone" in s]
+    assert "(3 runs)" in sentence
+    assert f"about {format_money(one_run * 3)} in the GPU cloud" in sentence
