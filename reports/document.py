@@ -225,6 +225,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
             figures += figure_rows("concurrency", dict(result.section("concurrency")))
         if key == "deployment" and result.section(key).get("recommended_model") == "cloud":
             figures = []  # the provider's racks and power: nothing for the customer to plan
+        if key == "network" and not result.section(key).get("nic_gbps"):
+            figures = []  # each run fits one server: no "0 Gb/s" rows under "no fabric needed"
         sections.append(
             {
                 "key": key,
