@@ -28,7 +28,7 @@ def test_every_question_answered_not_sure_gets_an_assumption_where_the_engine_ha
 
     assumed = assumed_for_unsure_answers({q.slug: {"not_sure": True} for q in QUESTIONS})
     assert assumed["model"] == ["model size: 7 billion parameters"]
-    assert "time for one run: 30 days" in assumed["timeline"]
+    assert "time you allow for one run: 30 days" in assumed["timeline"]
     assert set(assumed) <= {q.slug for q in QUESTIONS}
 
 
