@@ -12,6 +12,10 @@ Reserved, year ``k`` (capacity ``R_k`` held all year, used or not)::
     3-year: R_k = max(O_0 .. O_k)  (a commitment never shrinks)
     p_reserved = p_on-demand x ratio (median published reservation discount), or yours
 
+A plan shorter than the term still pays the whole term: the committed years after the
+plan's last are added to its last year (a two-year plan on a three-year reservation pays
+three years).
+
 ``O_k`` is the capacity an owned cluster would need (:func:`cost_owned.owned_capacity`).
 """
 
@@ -82,9 +86,14 @@ def reserved(
         else:
             held.append(owned if hours > 0 else 0)
     year_storage = cloud_storage_usd(storage_tb, MONTHS_PER_YEAR, prices)
-    by_year = tuple(
-        gpus * HOURS_PER_YEAR * price + (year_storage if gpus else 0.0) for gpus in held
-    )
+    by_year = [gpus * HOURS_PER_YEAR * price + (year_storage if gpus else 0.0) for gpus in held]
+    committed_after = max(0, term_years - len(held))  # years of the term past the plan
+    if committed_after and held and held[-1]:
+        by_year[-1] += committed_after * held[-1] * HOURS_PER_YEAR * price
     return Priced(
-        by_year_usd=by_year, capex_usd=0.0, scales_usd=0.0, residual_usd=0.0, capacity=tuple(held)
+        by_year_usd=tuple(by_year),
+        capex_usd=0.0,
+        scales_usd=0.0,
+        residual_usd=0.0,
+        capacity=tuple(held),
     )

@@ -63,10 +63,14 @@ def plan_deployment(
     security: list[str] = []
     choice = r.location
     if r.air_gapped or r.dedicated_hardware:
-        reasons.append(
-            "data may not leave your own data centre / needs dedicated hardware: "
-            "shared public cloud is excluded"
+        # say the rule the customer gave, not both: one may need dedicated hardware and still
+        # let data leave the building
+        rule = (
+            "no internet connection: the hardware must be in your own data centre"
+            if r.air_gapped
+            else "dedicated hardware: shared public cloud is excluded"
         )
+        reasons.append(rule)
         if choice in (None, "cloud", "hybrid"):
             choice = "on_prem"
     if r.data_residency:

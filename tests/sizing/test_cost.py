@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from sizing.engine import parse_input, size_dict
 from sizing.engine.accelerator_prices import ACCELERATOR_PRICES
 from sizing.engine.cost_choice import break_even, excluded_by
-from sizing.engine.cost_cloud import on_demand
+from sizing.engine.cost_cloud import on_demand, reserved
 from sizing.engine.cost_options import BUY, COLOCATION, CostCase, price_options, totals
 from sizing.engine.cost_owned import (
     INSTALLATION,
@@ -28,7 +29,7 @@ from sizing.engine.cost_owned import (
     bom_total,
     switch_tiers,
 )
-from sizing.engine.cost_usage import HOURS_PER_YEAR, usage
+from sizing.engine.cost_usage import HOURS_PER_YEAR, Usage, usage
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.prices import PRICES
 from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
@@ -491,3 +492,28 @@ def test_the_cost_says_what_the_projects_own_runs_alone_would_cost() -> None:
     assert "(3 runs)" in sentence
     said = re.search(r"would cost about \$([\d,]+) in the GPU cloud", sentence)
     assert said and float(said.group(1).replace(",", "")) == pytest.approx(one_run * 3, abs=1)
+
+
+def test_a_plan_shorter_than_a_reservations_term_pays_the_whole_term() -> None:
+    r = resolve(parse_input({"model": {"name": "Llama 2 7B"}}), today=TODAY)
+    work = Usage(
+        basis="roadmap",
+        runs_per_month=1.0,
+        gpus_per_run=8,
+        gpu_hours_per_run=1000.0,
+        gpu_hours_by_year=(12000.0, 12000.0),
+        months_by_year=(12.0, 12.0),
+    )
+    two_years = reserved(work, (8, 8), 2.0, term_years=3, storage_tb=0.0, prices=r.prices)
+    # three years of 8 accelerators held, though the plan covers two
+    assert sum(two_years.by_year_usd) == pytest.approx(3 * 8 * HOURS_PER_YEAR * 2.0)
+    assert two_years.by_year_usd[0] == pytest.approx(8 * HOURS_PER_YEAR * 2.0)
+    three_years = reserved(
+        replace(work, gpu_hours_by_year=(12000.0,) * 3, months_by_year=(12.0,) * 3),
+        (8, 8, 8),
+        2.0,
+        term_years=3,
+        storage_tb=0.0,
+        prices=r.prices,
+    )
+    assert sum(three_years.by_year_usd) == pytest.approx(sum(two_years.by_year_usd))
