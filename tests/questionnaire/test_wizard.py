@@ -272,3 +272,14 @@ def test_checkbox_groups_offer_not_sure_yet_alone_and_it_reaches_nothing():
     assert "frameworks" not in built.engine_input.get("software", {})
     assert "preprocessing" not in built.engine_input.get("data", {})
     assert built.sources["software.frameworks"] == "not_sure"
+
+
+def test_each_question_page_offers_a_shortcut_to_not_sure_above_its_fields(client):
+    draft_id = start(client)
+    for question in QUESTIONS:
+        page = client.get(step_url(draft_id, question.slug)).content.decode()
+        found = re.search(r'<p class="unsure-shortcut"><a href="#([\w-]+)">', page)
+        assert found, question.slug
+        target = found.group(1)
+        assert f'id="{target}"' in page and "not_sure" in target
+        assert page.index("unsure-shortcut") < page.index('class="whole-question-unsure"')
