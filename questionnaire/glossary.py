@@ -1,8 +1,8 @@
 """The one source of definitions for every technical word the questionnaire uses.
 
 Templates never hold definition text: question text marks a term as ``[[shown words|key]]`` (or
-``[[key]]``) and the ``glossary_term`` template tag turns it into an accessible tooltip with a link
-to the glossary page, which lists :data:`GLOSSARY` in order.
+``[[key]]``) and the ``glossary_term`` template tag turns it into a button that shows or hides
+its definition (``aria-expanded``); the glossary page lists :data:`GLOSSARY` in order.
 """
 
 from __future__ import annotations
