@@ -115,7 +115,7 @@ _MACHINE_PHRASES = (
     re.compile(r"\b0 × 0\b"),
     re.compile(r"\{\{|\}\}|\{%|%\}"),
     re.compile(r"(?<![\w.])(?:nan|inf|NaN|null|True|False)(?![\w.])"),
-    re.compile(r"\bengine (?:default|estimate|target)\b", re.IGNORECASE),  # say "our"
+    re.compile(r"\bengine (?:default|estimate|target|choice)\b", re.IGNORECASE),  # say "our"
 )
 # Raw enumerated values that read as machine words: with an underscore, a digit or a hyphen
 # ("continued_pretrain", "bf16", "h100-sxm"), or a name written in lower case ("adamw" for

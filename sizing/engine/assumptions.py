@@ -32,8 +32,8 @@ _ZERO = "Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 3.1"
 _KORTH = "Korthikanti et al., Reducing Activation Recomputation, arXiv 2205.05198 (2022), sec. 4"
 _MEGA_OPT = "Megatron-LM docs, distributed optimizer (bytes per parameter table), 2024"
 _LLAMA3 = "Llama 3 Herd of Models, arXiv 2407.21783 (2024), sec. 3.3.4"
-_ENGINE = "our estimate (no public figure found); overridable, listed in open questions"
-_CHOICE = "engine choice (no public figure found)"
+_ENGINE = "our estimate (no public figure found); tell us yours and we re-run the sizing"
+_CHOICE = "our choice (no public figure found)"
 _LLAMA2 = "Touvron et al., Llama 2, arXiv 2307.09288 (2023)"
 _CHINCHILLA = "Hoffmann et al., Training Compute-Optimal LLMs, arXiv 2203.15556 (2022), Table 3"
 _MIXTRAL = "Jiang et al., Mixtral of Experts, arXiv 2401.04088 (2024), sec. 2"
@@ -183,14 +183,14 @@ _LISTED: dict[str, Assumption] = {
     "eff_matmul_ceiling": Assumption(
         0.6,
         "-",
-        "fitted by leave-one-group-out cross-validation over 62 published rows (benchmarks/calibration.py, docs/calibration.md); cf. cuBLAS large-GEMM efficiency ~0.8 of peak",
+        "fitted by leave-one-group-out cross-validation over 62 published rows (our calibration, available on request); cf. cuBLAS large-GEMM efficiency ~0.8 of peak",
         "2026-12-02",
         "share of peak that large GEMMs reach end to end",
     ),
     "eff_memory_bound_coefficient": Assumption(
         7.0,
         "-",
-        "fitted by leave-one-group-out cross-validation over 62 published rows (benchmarks/calibration.py, docs/calibration.md)",
+        "fitted by leave-one-group-out cross-validation over 62 published rows (our calibration, available on request)",
         "2026-12-02",
         "time of memory-bound kernels per FLOP scales with 1/(bandwidth x (h + s/6))",
     ),
@@ -214,7 +214,7 @@ _LISTED: dict[str, Assumption] = {
     "eff_moe_factor": Assumption(
         0.6,
         "-",
-        "fitted by leave-one-group-out cross-validation over 62 published rows (benchmarks/calibration.py, docs/calibration.md); cf. DeepSeek-V2 vs DeepSeek 67B on the same cluster (arXiv 2405.04434, sec. 3.5)",
+        "fitted by leave-one-group-out cross-validation over 62 published rows (our calibration, available on request); cf. DeepSeek-V2 vs DeepSeek 67B on the same cluster (arXiv 2405.04434, sec. 3.5)",
         "2026-12-02",
         "MoE routing, permutation and load imbalance (small expert GEMMs are modelled separately)",
     ),
@@ -230,9 +230,9 @@ _LISTED: dict[str, Assumption] = {
     "eff_software_cuda": Assumption(
         1.0,
         "-",
-        "reference: the efficiency model is fitted on published NVIDIA runs (docs/calibration.md)",
+        "reference: the efficiency model is fitted on published NVIDIA runs (our calibration)",
         "2026-12-02",
-        "share of the modelled utilisation that the CUDA software stack reaches (1 by definition)",
+        "share of the modelled utilisation that the CUDA software stack reaches (the reference the others are measured against)",
     ),
     "eff_software_rocm": Assumption(
         0.74,
@@ -281,7 +281,7 @@ _LISTED: dict[str, Assumption] = {
     "run_overhead_share": Assumption(
         0.15,
         "-",
-        "fitted by leave-one-group-out cross-validation (docs/calibration.md); bracketed by "
+        "fitted by leave-one-group-out cross-validation (our calibration); bracketed by "
         "BLOOM-176B (one slow GPU cost 5 %, bigscience tr11 chronicles, 2022) and OLMo 3 32B "
         "(1,587 achieved vs 1,900 tokens/s/GPU capability, 16.5 % including its restarts; "
         "allenai, 2025)",

@@ -147,7 +147,7 @@ P: dict[str, Price] = {
     "own_space_share_of_colocation": Price(
         0.5,
         "x colocation rate",
-        "engine choice: no public cost of space in an own data centre; midpoint between a "
+        "our choice: no public cost of space in an own data centre; midpoint between a "
         "site with spare room (0) and building capacity at colocation rates (1)",
         "2026-12-02",
         "cost of floor space, power distribution and cooling in your own data centre",
@@ -208,7 +208,7 @@ P: dict[str, Price] = {
         79_000,
         "USD/8-GPU server",
         "derived: DGX A100 launch price $199,000 (2020-05) less 8 x $15,000 A100 list price "
-        "(Epoch AI Hardware prices.csv @ 263c40a)",
+        "(Epoch AI hardware prices data, version 263c40a)",
         "2020-07",
         "CPUs, memory, NVMe, chassis and network cards around an 8-accelerator board "
         "bought without them",
@@ -279,7 +279,7 @@ P: dict[str, Price] = {
     "depreciation_years": Price(
         5,
         "yr",
-        "Epoch AI training-cost-trends @ 263c40a (servers from 2023 on)",
+        "Epoch AI training-cost-trends data, version 263c40a (servers from 2023 on)",
         "2024",
         "straight-line life of owned hardware; the book value left after the horizon",
         GLOBAL,
@@ -303,7 +303,7 @@ P: dict[str, Price] = {
         250,
         "GPUs/FTE",
         "Roskies & Zacharia, CTWatch Quarterly May 2006: sites add one FTE per ~250 processors "
-        "(applied to accelerators); range 125 to 500 is an engine choice",
+        "(applied to accelerators); range 125 to 500 is our choice",
         "2006-05",
         "accelerators one operations engineer looks after",
         GLOBAL,
