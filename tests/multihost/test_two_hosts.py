@@ -236,7 +236,7 @@ def test_a_questionnaire_sent_on_web_a_is_rendered_by_a_worker_and_downloaded_on
     # Nothing host-local: sessions, rate-limit counters and the review's sizing are in Redis,
     # and no host wrote a file of its own.
     keys = {key.decode() for key in shared.keys("*")}
-    assert any("django.contrib.sessions.cached_db" in key for key in keys), sorted(keys)[:20]
+    assert any("django.contrib.sessions.cache" in key for key in keys), sorted(keys)[:20]
     assert any(":ratelimit:" in key for key in keys), sorted(keys)[:20]
     assert any(":review-sizing:" in key for key in keys), sorted(keys)[:20]
     for name in hosts:
