@@ -332,6 +332,7 @@ CELERY_TASK_DEFAULT_QUEUE = "sizing"
 # https://redbeat.readthedocs.io/en/latest/config.html
 CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
 CELERY_REDBEAT_REDIS_URL = env_str("CELERY_BEAT_REDIS_URL") or CELERY_BROKER_URL
+CELERY_REDBEAT_REDIS_OPTIONS: dict[str, object] = {}  # not the broker's transport options
 CELERY_REDBEAT_KEY_PREFIX = "redbeat:"
 CELERY_REDBEAT_LOCK_TIMEOUT = env_int("CELERY_BEAT_LOCK_TIMEOUT", 60, minimum=6)
 CELERY_BEAT_MAX_LOOP_INTERVAL = CELERY_REDBEAT_LOCK_TIMEOUT // 6
