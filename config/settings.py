@@ -114,9 +114,11 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# --- Cache ------------------------------------------------------------------------------------
-# Rate limits need a cache shared by every web process: Redis in production (CACHE_URL);
-# the in-process default only suits the single-process development server.
+# --- Cache and sessions -------------------------------------------------------------------------
+# Everything a web process remembers between requests must be shared by all of them, on any
+# host: with CACHE_URL (Redis) the cache holds the rate-limit counters, the review page's sizing
+# (questionnaire/review.py) and the sessions; the in-process default only suits the
+# single-process development server (docs/scaling.md).
 # https://docs.djangoproject.com/en/5.2/topics/cache/#redis
 _cache_url = env_str("CACHE_URL")
 CACHES = {
@@ -169,8 +171,17 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
 
 # --- Sessions and cookies ------------------------------------------------------------------
-# Database-backed sessions: answers never live in a cookie.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# Server-side sessions, never in a cookie (they hold answers). With CACHE_URL they live in Redis
+# only, expiring by themselves: every web process on every host finds them, and a request writes
+# no session row (13 % less time per questionnaire, measured in docs/scaling.md). A lost session
+# costs little: the wizard reopens the questionnaire from its saved draft and staff sign in again.
+# Without CACHE_URL, in the database.
+# https://docs.djangoproject.com/en/5.2/topics/http/sessions/#using-cached-sessions
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cache"
+    if _cache_url
+    else "django.contrib.sessions.backends.db"
+)
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE_SECONDS", 60 * 60 * 24 * 14, minimum=60)
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -234,15 +245,45 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
-# Proposal PDFs live outside MEDIA_ROOT and have no URL: they are streamed by a view
-# that checks permissions.
+# Proposal PDFs have no URL: they are streamed by a view that checks permissions
+# (staff/downloads.py). With S3_BUCKET they live in that private bucket of an S3-compatible
+# object store (django-storages over boto3), which every web host and worker shares; without
+# it, in a folder outside MEDIA_ROOT: the embedded default for one host (docs/scaling.md).
+# https://django-storages.readthedocs.io/en/1.14.6/backends/amazon-S3.html
 PRIVATE_STORAGE_ROOT = Path(env_str("PRIVATE_STORAGE_ROOT") or VAR_DIR / "private")
-STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "proposals": {
+S3_BUCKET = env_str("S3_BUCKET") or ""
+_s3_endpoint = env_str("S3_ENDPOINT_URL") or None
+if S3_BUCKET:
+    _proposal_storage = {
+        "BACKEND": "reports.storage.PrivateS3Storage",
+        "OPTIONS": {
+            "bucket_name": S3_BUCKET,
+            "location": (env_str("S3_PREFIX") or "").strip("/"),
+            # Unset: AWS itself. MinIO, SeaweedFS, Ceph, R2 and the like: their address.
+            "endpoint_url": _s3_endpoint,
+            "region_name": env_str("S3_REGION") or None,
+            # Unset: boto3's own chain (instance or pod role, AWS_* variables, ~/.aws).
+            "access_key": env_str("S3_ACCESS_KEY_ID") or None,
+            "secret_key": env_str("S3_SECRET_ACCESS_KEY") or None,
+            # Most S3-compatible servers want bucket names in the path, not in the host name.
+            "addressing_style": env_str("S3_ADDRESSING_STYLE")
+            or ("path" if _s3_endpoint else None),
+            "signature_version": "s3v4",
+            # No ACL on the objects: they inherit the bucket's, which must stay private.
+            "default_acl": None,
+            # The pipeline writes each version under a fixed name and checks what landed.
+            "file_overwrite": True,
+            "object_parameters": {"ContentType": "application/pdf", "CacheControl": "no-store"},
+        },
+    }
+else:
+    _proposal_storage = {
         "BACKEND": "reports.storage.PrivateFileSystemStorage",
         "OPTIONS": {"location": PRIVATE_STORAGE_ROOT},
-    },
+    }
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "proposals": _proposal_storage,
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
@@ -284,6 +325,17 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180, minimum=2)
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 4 * CELERY_TASK_TIME_LIMIT}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = "sizing"
+# Celery beat keeps its schedule (when each job last ran) in Redis, not in a file on one host,
+# and takes a lock there: a second beat started by mistake, or a standby on another host, waits
+# for the lock and takes over only when the first has been gone for CELERY_BEAT_LOCK_TIMEOUT
+# seconds (celery-redbeat; docs/scaling.md). Beat wakes six times per lock period to renew it.
+# https://redbeat.readthedocs.io/en/latest/config.html
+CELERY_BEAT_SCHEDULER = "redbeat.RedBeatScheduler"
+CELERY_REDBEAT_REDIS_URL = env_str("CELERY_BEAT_REDIS_URL") or CELERY_BROKER_URL
+CELERY_REDBEAT_REDIS_OPTIONS: dict[str, object] = {}  # not the broker's transport options
+CELERY_REDBEAT_KEY_PREFIX = "redbeat:"
+CELERY_REDBEAT_LOCK_TIMEOUT = env_int("CELERY_BEAT_LOCK_TIMEOUT", 60, minimum=6)
+CELERY_BEAT_MAX_LOOP_INTERVAL = CELERY_REDBEAT_LOCK_TIMEOUT // 6
 
 # --- Questionnaire -----------------------------------------------------------------------------
 RESUME_LINK_DAYS = env_int("RESUME_LINK_DAYS", 30, minimum=1)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Any
 
+from django.core.cache import cache
 from django.utils.datastructures import MultiValueDict
 
 from questionnaire.answers import AnswerLine
@@ -13,7 +17,13 @@ from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
 from questionnaire.questions import QUESTIONS, Question, answered_question
 from questionnaire.services import question_form
-from sizing.adapters import assumed_for_unsure_answers
+from sizing.adapters import ENGINE_VERSION, assumed_for_unsure_answers, build_engine_input
+
+# Sizing the answers for the page takes tens of milliseconds of CPU, most of the page's cost, and
+# the same answers come back often: the customer returns here after each "Change", and customers
+# who are unsure of the same things share an engine input. The result is kept in the shared
+# cache (Redis with CACHE_URL, so every web process on every host reuses it) for this long [s].
+REVIEW_SIZING_CACHE_SECONDS = 6 * 60 * 60
 
 
 @dataclass(frozen=True)
@@ -54,7 +64,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
             answers[question.slug] = form.to_answer()
             lines = answered_question(question, answers[question.slug]).lines
             rows.append(ReviewRow(question, title, lines, change_url, ""))
-    assumed = assumed_for_unsure_answers(answers)
+    assumed = assumed_on_review(answers)
     rows = [
         replace(row, assumed=tuple(assumed.get(row.question.slug, ()))) if not row.problem else row
         for row in rows
@@ -85,3 +95,32 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "contact_change_url": f"{step_url('contact')}?change=1",
         "ready_to_send": not attention and not contact_problem,
     }
+
+
+def review_sizing_key(answers: dict[str, Any], *, today: date) -> str:
+    """The cache key of the review page's sizing of ``answers``.
+
+    A hash of all that the sizing reads: the engine input built from the answers, where each
+    field came from and which question it answers (so notes and other text the engine never sees
+    do not split the cache), with the engine version and the day (the engine sizes from today's
+    date) in clear: a new engine or a new day never meets an old entry.
+    """
+    built = build_engine_input(answers=answers, today=today)
+    canonical = json.dumps(
+        [built.engine_input, built.sources, built.question_of],
+        sort_keys=True,
+        separators=(",", ":"),
+        default=str,
+    )
+    digest = hashlib.sha256(canonical.encode()).hexdigest()
+    return f"review-sizing:{ENGINE_VERSION}:{today.isoformat()}:{digest}"
+
+
+def assumed_on_review(answers: dict[str, Any]) -> dict[str, list[str]]:
+    """What the engine will assume for each "not sure" answer, sized once per distinct input."""
+    key = review_sizing_key(answers, today=date.today())
+    assumed = cache.get(key)
+    if assumed is None:
+        assumed = assumed_for_unsure_answers(answers)
+        cache.set(key, assumed, REVIEW_SIZING_CACHE_SECONDS)
+    return assumed

@@ -1,6 +1,15 @@
-"""Storage for proposal PDFs: files that must never have a public address."""
+"""Storage for proposal PDFs: files that must never have a public address.
+
+Two backends, chosen by ``config/settings.py``: a folder under ``var/`` (the embedded default,
+one host) or a private bucket of an S3-compatible object store (``S3_BUCKET``: any number of
+web hosts and workers). Either way a proposal leaves storage only through the download views of
+``staff.downloads``, after their permission check, streamed by the web process.
+"""
 
 from django.core.files.storage import FileSystemStorage, storages
+from storages.backends.s3 import S3Storage
+
+NO_URL = "proposal files have no public URL; link to the permission-checked download view"
 
 
 class PrivateFileSystemStorage(FileSystemStorage):
@@ -12,9 +21,20 @@ class PrivateFileSystemStorage(FileSystemStorage):
     """
 
     def url(self, name: str | None) -> str:
-        raise NotImplementedError(
-            "proposal files have no public URL; link to the permission-checked download view"
-        )
+        raise NotImplementedError(NO_URL)
+
+
+class PrivateS3Storage(S3Storage):
+    """django-storages' S3 backend without URLs, for a private bucket.
+
+    S3Storage would sign a URL that anyone holding it can use until it expires, outside the
+    download log and the share link's revocation; the download views stream the object instead
+    (docs/scaling.md says why). Objects are written without an ACL, so they keep the bucket's
+    private default.
+    """
+
+    def url(self, name, parameters=None, expire=None, http_method=None) -> str:
+        raise NotImplementedError(NO_URL)
 
 
 def proposal_storage():

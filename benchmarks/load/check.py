@@ -282,7 +282,7 @@ def check_proposals(submission_ids: list[int], drain_timeout: int, report: Repor
         f"{len(submission_ids) - len(not_once)}/{len(submission_ids)}",
     )
     report.add(
-        "c: every proposal done with its PDF on disk, submission ready",
+        "c: every proposal done with its PDF in storage, submission ready",
         done.count() == len(submission_ids) and not missing_files and not not_ready.exists(),
         f"{done.count()} done, {len(missing_files)} without file, {not_ready.count()} not ready",
     )

@@ -39,6 +39,9 @@ import psycopg
 import redis
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from tests.s3 import SeaweedServer  # noqa: E402 - the object store of --s3
+
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
 REDIS_DB = 9
@@ -135,6 +138,24 @@ def server_env(args: argparse.Namespace, out: Path) -> dict[str, str]:
     return env
 
 
+def use_object_store(env: dict[str, str], out: Path) -> SeaweedServer:
+    """--s3: a SeaweedFS of this run on 127.0.0.1, with a bucket the servers keep PDFs in."""
+    (out / "s3").mkdir(exist_ok=True)
+    server = SeaweedServer(out / "s3")
+    bucket = server.service.create_bucket()
+    env.update(server.service.settings_env(bucket))
+    return server
+
+
+def busiest_processes(count: int = 6) -> list[str]:
+    """What else is using the shared cores (the machine is shared with other test runs)."""
+    listing = subprocess.run(
+        ["ps", "-eo", "pcpu,etime,args", "--sort=-pcpu"],
+        capture_output=True, text=True, timeout=10, check=False,
+    ).stdout.splitlines()  # fmt: skip
+    return [line[:160] for line in listing[1 : count + 1]]
+
+
 def recreate_database(name: str) -> None:
     with psycopg.connect(f"postgresql://root@{HOST}:5432/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -179,6 +200,11 @@ def run_locust(phase: Phase, args: argparse.Namespace, out: Path, env: dict[str,
     # The locust process itself is bounded: its own --run-time plus a margin.
     subprocess.run(command, cwd=ROOT, env=env, timeout=phase.run_time_s + 90, check=False)
     print(f"[{_now()}] {phase.name}: locust ran {time.monotonic() - started:.0f} s", flush=True)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    (out / f"{phase.name}-machine.json").write_text(
+        json.dumps({"load_average": load, "busiest_processes": busiest_processes()}, indent=2)
+    )
+    print(f"[{_now()}] {phase.name}: load average {load}", flush=True)
 
 
 def run_checker(phases: list[Phase], args, out: Path, env, *, proposals: bool) -> dict:
@@ -217,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--burst", type=int, default=0, help="submissions per minute in c")
     parser.add_argument("--drain-timeout", type=int, default=900, help="c: wait for PDFs [s]")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--s3", action="store_true", help="keep the PDFs in a SeaweedFS bucket of this run"
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.workers <= 8:
         parser.error("--workers must be between 1 and 8")
@@ -225,8 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     out = (args.out or ROOT / "var" / "load" / stamp).resolve()
     out.mkdir(parents=True, exist_ok=True)
     env = server_env(args, out)
+    busiest_at_start = busiest_processes()
     scenarios = ["a", "b", "c"] if args.scenario == "all" else [args.scenario]
     processes = Processes()
+    object_store = use_object_store(env, out) if args.s3 else None
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally below
     results: dict[str, dict] = {}
     try:
@@ -263,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
             processes.stop("worker")
     finally:
         processes.stop_all()
+        if object_store is not None:
+            object_store.stop()
         try:
             flush_redis_db()
         except Exception as error:  # noqa: BLE001 - cleanup must not hide the real error
@@ -270,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": _machine(),
+        "busiest_processes_at_start": busiest_at_start,
+        "busiest_processes_at_end": busiest_processes(),
         "args": {k: str(v) for k, v in vars(args).items()},
         "results": results,
     }
