@@ -29,6 +29,9 @@ class Bar:
     colour: str = ACCENT
 
 
+OFF_CHART_FACTOR = 3.0  # [x] the timeline chart shows times up to this many deadlines
+
+
 def _svg(width: int, height: int, title: str, body: SafeString) -> SafeString:
     return format_html(
         '<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {} {}" '
@@ -151,6 +154,17 @@ def timeline_chart(
     points = sorted((g, d) for g, d in points if g and g > 0 and d is not None and d >= 0)
     if not points:
         return mark_safe("")
+    # Small clusters can take years; drawn to scale, they squash the deadline and the
+    # recommended run onto the axis. Points past three times the larger of the two are left out.
+    focus = max(
+        [deadline_days or 0.0]
+        + [d for g, d in points if recommended_gpus and g == recommended_gpus]
+    )
+    off_chart = 0
+    if focus > 0:
+        shown = [(g, d) for g, d in points if d <= focus * OFF_CHART_FACTOR]
+        if len(shown) >= 2:
+            off_chart, points = len(points) - len(shown), shown
     left, top = MARGIN_LEFT, MARGIN_TOP
     plot_w = WIDTH - MARGIN_LEFT - MARGIN_RIGHT
     plot_h = HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
@@ -200,6 +214,17 @@ def timeline_chart(
                     weight="bold",
                 )
             )
+    if off_chart:
+        parts.append(
+            _text(
+                left + plot_w,
+                top + 10,
+                f"{off_chart} smaller {'size' if off_chart == 1 else 'sizes'}, slower than "
+                f"{format_days(focus * OFF_CHART_FACTOR)}, left off",
+                anchor="end",
+                size=9,
+            )
+        )
     if deadline_days:
         y = y_of(deadline_days)
         parts.append(_line(left, y, left + plot_w, y, colour=WARNING, width=1.5, dash="6 4"))

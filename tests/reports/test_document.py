@@ -295,6 +295,15 @@ def test_the_timeline_chart_marks_the_deadline_and_the_recommended_point():
     assert 'stroke-dasharray="6 4"' in svg
 
 
+def test_the_timeline_chart_leaves_off_sizes_far_slower_than_the_deadline_and_says_so():
+    points = [(8, 400.0), (16, 200.0), (64, 50.0), (128, 25.0), (256, 13.0)]
+    svg = charts.timeline_chart(points, deadline_days=21, recommended_gpus=128)
+    assert "2 smaller sizes, slower than 75 days, left off" in svg  # 3 x the 25-day run
+    assert ">16<" not in svg and ">64<" in svg  # the axis starts at the first size shown
+    every = charts.timeline_chart(points[2:], deadline_days=21, recommended_gpus=128)
+    assert "left off" not in every
+
+
 def test_the_accelerator_makers_the_customer_allows_are_told_back_in_words():
     rows = input_rows(
         {"hardware": {"vendors": ["nvidia", "amd"]}},
