@@ -112,10 +112,9 @@ def decisions(result: StoredResult) -> list[str]:
     if cheaper:
         alt = cheaper[0]
         saving = float(result.one_run_cloud_usd or 0) - float(alt["run_cost_usd"])
-        chosen = next((a for a in result.assumptions if a.key == "hardware.accelerator"), None)
         ours = (
             "you asked for"
-            if chosen is None or chosen.provided_by == "customer"
+            if result.accelerator_chosen_by_customer
             else "we sized (the most widely offered, so the easiest to obtain)"
         )
         out.append(

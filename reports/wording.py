@@ -356,9 +356,8 @@ def risk_rows(result: StoredResult) -> list[dict[str, str]]:
 
 def accelerator_choice(result: StoredResult) -> str:
     """Why this accelerator, in one sentence: the customer's choice or our default."""
-    chosen = next((a for a in result.assumptions if a.key == "hardware.accelerator"), None)
     name = result.accelerator_name
-    if chosen is None or chosen.provided_by == "customer":
+    if result.accelerator_chosen_by_customer:
         return f"You asked for {name}; the others below are for comparison."
     return (
         f"We sized {name}, the most widely offered training accelerator of the makers you "

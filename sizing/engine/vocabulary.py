@@ -356,7 +356,7 @@ OUTPUTS: dict[str, str] = {
     "nodes_per_rack": "Servers per rack",
     "rack_power_kw": "Power per rack",
     "racks": "Racks",
-    "servers": "Servers on the site, spares included",
+    "servers": "Servers on the site",
     "cooling": "Cooling",
     "scheduler": "Scheduler",
     "checkpoints_retained": "Checkpoints kept",
