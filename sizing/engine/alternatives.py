@@ -3,7 +3,8 @@
 An accelerator is excluded when the customer's makers or software rule it out
 (:mod:`sizing.engine.platforms`), with the reason in words.  The others are sized for the
 same run (on the given count, else on the size that meets the deadline) and ranked: those
-that fit first, then those whose GPU-cloud price is published (a list price or a public quote,
+that fit first, then (when the recommended run meets the deadline on a size of our choosing)
+those that meet it too, then those whose GPU-cloud price is published (a list price or a public quote,
 :func:`sizing.engine.accelerator_prices.cloud_price_confirmed`) before those with an estimated
 one, then the cheapest run; an accelerator with no public GPU-cloud price has no run cost and
 ranks after every priced one.  At most :data:`MAX_ALTERNATIVES` are listed, the best of each
@@ -19,7 +20,14 @@ from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
-from .parallelism import ActivationCache, Workload, best_case_hfu, cost_on_fabric, workload
+from .parallelism import (
+    ActivationCache,
+    Workload,
+    best_case_hfu,
+    cost_on_fabric,
+    mfu_ceiling_from,
+    workload,
+)
 from .platforms import exclusion
 from .resilience import highest_goodput
 from .resolve import Resolved
@@ -29,8 +37,9 @@ MAX_ALTERNATIVES = 6  # alternatives listed
 _FLOPS_PER_TFLOP = 1e12
 _SECONDS_PER_HOUR = 3600.0
 _HOURS_PER_DAY = 24.0
-# Rank of an alternative: does not fit, has no price, price not confirmed, run cost [USD]
-_RankKey = tuple[bool, bool, bool, float]
+# Rank of an alternative: does not fit, misses the deadline the recommended run meets, has no
+# price, price not confirmed, run cost [USD]
+_RankKey = tuple[bool, bool, bool, bool, float]
 
 
 @dataclass(frozen=True)
@@ -125,14 +134,19 @@ def compare_accelerators(
         else:
             candidates.append(acc)
     w = workload(r)  # the same for every accelerator
+    deadline = _deadline_to_meet(reference)
     best_cases = {acc.id: _best_case_key(w, acc, flops) for acc in candidates}
     # Every maker among the candidates will be listed (an accelerator is skipped only when
     # its maker already has a better one), so the slots left for the rest are known now.
     open_slots = max(0, MAX_ALTERNATIVES - len({acc.vendor for acc in candidates}))
     for acc in sorted(candidates, key=lambda a: best_cases[a.id]):
-        if _cannot_be_listed(alts, acc, best_cases[acc.id], open_slots):
+        if _cannot_be_listed(alts, acc, best_cases[acc.id], open_slots, deadline):
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
+        if deadline is not None:
+            in_time = _best_case_in_time(w, rr, acc, flops, deadline)
+            if _cannot_be_listed(alts, acc, in_time, open_slots, deadline):
+                continue
         est = _sized_run(searches_for(w, rr, acc, flops, shared), reference)
         hourly = gpu_cloud_price(acc.id)
         alts.append(
@@ -148,7 +162,15 @@ def compare_accelerators(
                 price_confirmed=cloud_price_confirmed(acc.id),
             )
         )
-    return _shortlist(alts), tuple(excluded)
+    return _shortlist(alts, deadline), tuple(excluded)
+
+
+def _deadline_to_meet(reference: Reference) -> float | None:
+    """The deadline the alternatives are ranked against [d]: the customer's, when the
+    recommended run meets it on a size of our choosing; ``None`` otherwise (they run on the
+    customer's count, or on the recommended run's when no size meets the deadline)."""
+    r = reference.r
+    return r.deadline_days if reference.deadline_met and r.count is None else None
 
 
 def _plan_rate(reference: Reference, acc: AcceleratorSpec) -> float:
@@ -189,13 +211,41 @@ def _best_case_key(w: Workload, acc: AcceleratorSpec, flops: float) -> _RankKey:
     hourly = gpu_cloud_price(acc.id)
     confirmed = cloud_price_confirmed(acc.id)
     if hourly is None:
-        return (False, True, not confirmed, math.inf)
+        return (False, False, True, not confirmed, math.inf)
     rate = _best_case_rate(w, acc) * highest_goodput()
-    return (False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
+    return (False, False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
+
+
+def _best_case_in_time(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, deadline_days: float
+) -> _RankKey:
+    """The best rank ``acc`` could reach on a run that meets ``deadline_days`` [-].
+
+    Such a run needs at least ``F / (deadline x best-case rate x highest goodput)``
+    accelerators (:func:`_best_case_key`), and no plan on that many or more beats
+    :func:`parallelism.mfu_ceiling_from`: a slow accelerator needs a large cluster, whose
+    replicas run out of sequences and must split the model.  A run that misses the
+    deadline ranks after every run that meets it (:func:`_cheapest_fitting_first`), so
+    this bounds it too.
+    """
+    loose = _best_case_key(w, acc, flops)
+    hourly = gpu_cloud_price(acc.id)
+    if hourly is None:
+        return loose
+    goodput = highest_goodput()
+    rate = _best_case_rate(w, acc) * goodput  # [FLOP/s] per accelerator
+    fewest = flops / (deadline_days * _HOURS_PER_DAY * _SECONDS_PER_HOUR * rate)
+    ceiling = mfu_ceiling_from(w, r, acc, math.floor(fewest))
+    rate = min(rate, peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP * ceiling * goodput)
+    return (*loose[:4], flops / rate / _SECONDS_PER_HOUR * hourly)
 
 
 def _cannot_be_listed(
-    alts: list[Alternative], acc: AcceleratorSpec, best_case: _RankKey, open_slots: int
+    alts: list[Alternative],
+    acc: AcceleratorSpec,
+    best_case: _RankKey,
+    open_slots: int,
+    deadline_days: float | None,
 ) -> bool:
     """Whether ``acc`` is out of the shortlist whatever its sizing gives.
 
@@ -205,12 +255,12 @@ def _cannot_be_listed(
     that are not their maker's best do too: sized earlier, they rank before it on a tie,
     and an accelerator sized later can only push them further from being a maker's best.
     """
-    ranked = sorted(alts, key=_cheapest_fitting_first)
+    ranked = sorted(alts, key=lambda alt: _cheapest_fitting_first(alt, deadline_days))
     makers_seen: set[str] = set()
     same_maker_ahead = False
     others_ahead = 0
     for alt in ranked:
-        if _cheapest_fitting_first(alt) > best_case:
+        if _cheapest_fitting_first(alt, deadline_days) > best_case:
             break
         vendor = ACCELERATORS[alt.accelerator].vendor
         same_maker_ahead = same_maker_ahead or vendor == acc.vendor
@@ -220,28 +270,33 @@ def _cannot_be_listed(
     return same_maker_ahead and others_ahead >= open_slots
 
 
-def _shortlist(alts: list[Alternative]) -> tuple[Alternative, ...]:
+def _shortlist(alts: list[Alternative], deadline_days: float | None) -> tuple[Alternative, ...]:
     """At most ``MAX_ALTERNATIVES``, ranked; the best of each maker is always among them.
 
     Unconfirmed and missing prices rank last, so without the per-maker pick a maker whose
     prices are all estimates or unpublished would drop out of the comparison altogether.
     """
-    ranked = sorted(alts, key=_cheapest_fitting_first)
+
+    def rank(alt: Alternative) -> _RankKey:
+        return _cheapest_fitting_first(alt, deadline_days)
+
+    ranked = sorted(alts, key=rank)
     best_of_maker: dict[str, Alternative] = {}
     for alt in ranked:
         best_of_maker.setdefault(ACCELERATORS[alt.accelerator].vendor, alt)
     picked = list(best_of_maker.values())
     picked += [a for a in ranked if a not in picked][: max(0, MAX_ALTERNATIVES - len(picked))]
-    return tuple(sorted(picked, key=_cheapest_fitting_first))
+    return tuple(sorted(picked, key=rank))
 
 
-def _cheapest_fitting_first(alt: Alternative) -> _RankKey:
-    """Fitting first, then priced before unpriced, a published cloud price before an
-    estimated one, then cheapest."""
+def _cheapest_fitting_first(alt: Alternative, deadline_days: float | None) -> _RankKey:
+    """Fitting first, then meeting ``deadline_days`` (when given) before missing it, then
+    priced before unpriced, a published cloud price before an estimated one, then cheapest."""
+    misses = deadline_days is not None and alt.wall_clock_days > deadline_days
     cost = alt.run_cost_usd
     if cost is None or not math.isfinite(cost):
-        return (not alt.fits, True, not alt.price_confirmed, math.inf)
-    return (not alt.fits, False, not alt.price_confirmed, cost)
+        return (not alt.fits, misses, True, not alt.price_confirmed, math.inf)
+    return (not alt.fits, misses, False, not alt.price_confirmed, cost)
 
 
 def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:

@@ -840,6 +840,72 @@ def best_case_hfu(w: Workload, acc: AcceleratorSpec) -> float:
     return costs.hfu(1, max(1, w.experts) if w.moe else 1, _MICRO_BATCHES[-1], False)
 
 
+def mfu_ceiling_from(
+    w: Workload, r: Resolved, acc: AcceleratorSpec, min_gpus: int, hfu_cache: HfuCache | None = None
+) -> float:
+    """An upper bound of the MFU of the plan :func:`search_plan` finds on any count of at
+    least ``min_gpus`` accelerators, whole nodes of ``r.gpus_per_node`` [-].
+
+    Each layout's quick bound (:func:`_layout_bound` without memory) falls as its data
+    degree grows at fixed tensor, context, pipeline and expert degrees: computation per
+    accelerator falls with it while the tensor, expert, pipeline and context traffic fall
+    in step, the data-parallel traffic does not, and fewer micro-batches per replica
+    widen the pipeline bubble.  So every layout of such a count is bounded by the same
+    degrees on ``floor(min_gpus / (t c p))`` replicas; a split whose replicas would
+    already outnumber the sequences of a step cannot be used at all (a large cluster
+    must split the model further, and pays for it).  The degrees tried are a superset
+    of those of :func:`_layouts` at any such count.  Groups of the same tensor, expert and
+    context degrees are passed over when their ceiling
+    (:meth:`efficiency.StepCostModel.ceiling`) cannot beat the bound so far.
+    ``inf`` (no bound from the count) when a forced data degree leaves the replicas fixed,
+    below one node, or when no layout is left (the search then falls back to plain data
+    parallelism).
+    """
+    if r.forced_data is not None or min_gpus < r.gpus_per_node:
+        return math.inf
+    per_node = r.gpus_per_node
+    fabric = _Fabric(
+        gpus_per_node=per_node,
+        nic_gbps_per_gpu=r.nic_gbps_per_gpu or acc.nic_gbps_per_gpu,
+        oversubscription=r.oversubscription or 1.0,
+    )
+    usable = usable_gb(acc.memory_gb)
+    hfu_cache = {} if hfu_cache is None else hfu_cache
+    searches: dict[int, _Search] = {}
+    sequences = max(1.0, w.tokens_per_step / w.seq)
+    groups: list[tuple[float, list[_Layout]]] = []
+    costs = _cost_model(w, acc, fabric, hfu_cache)
+    flops = w.model_flops_per_token + recompute_flops_per_token(
+        w.active_params, w.layers, w.hidden, w.seq, "none"
+    )
+    micro_batch = r.micro_batch_size or _MICRO_BATCHES[-1]
+    experts = _degrees(w.experts, r.forced_expert, w.experts) if w.moe else [1]
+    for cp in _context_options(w, r, max(min_gpus, _CONTEXT_DEGREES[-1])):
+        for tp in _degrees(per_node, r.forced_tensor, w.heads):
+            for ep in experts:
+                layouts = []
+                for pp in _degrees(w.layers, r.forced_pipeline):
+                    dp = max(1, min_gpus // (tp * cp * pp))
+                    if dp <= sequences:
+                        layouts.append(_Layout(tp, pp, dp, ep, cp))
+                if layouts:
+                    ceiling = costs.ceiling(tp, ep, cp, micro_batch, flops) * _CEILING_ROUNDING
+                    groups.append((ceiling, layouts))
+    groups.sort(key=lambda group: -group[0])
+    best = -math.inf
+    for ceiling, layouts in groups:
+        if ceiling <= best:
+            break
+        for layout in layouts:
+            gpus = layout.tensor * layout.context * layout.pipeline * layout.data
+            search = searches.get(gpus)
+            if search is None:
+                search = searches[gpus] = _Search(w, acc, gpus, fabric, usable, hfu_cache)
+            options = _micro_batch_options(w, r, layout)
+            best = max(best, _layout_bound(search, r, None, layout, options))
+    return best if best > -math.inf else math.inf  # no layout: the search falls back
+
+
 class _LayoutQueue:
     """The layouts of one search in the order it explores them: the hinted layout first, then
     from the highest quick bound down (:func:`_layout_bound` without memory), the simpler on

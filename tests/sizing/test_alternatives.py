@@ -128,3 +128,68 @@ def test_skipping_accelerators_that_cannot_be_listed_changes_nothing_and_saves_s
     full = size_dict(case, today=TODAY)["alternatives"]
     assert pruned == full
     assert pruned_count < len(searched)
+
+
+# A 56.5B dense image model trained in FP8 on Gaudi 3 within 15 days, over Ethernet at 2:1
+# (a generated input of benchmarks/same_results.py): L4 is cheap per hour but misses the
+# deadline on the size it is given.
+SLOW_ALTERNATIVE: dict[str, Any] = {
+    "model": {"total_params": 56.5e9},
+    "training": {
+        "method": "pretrain",
+        "precision": "fp8",
+        "optimizer": None,
+        "gradient_checkpointing": None,
+        "experiments": 2,
+    },
+    "data": {"tokens": None, "epochs": 2, "modality": "image"},
+    "batch": {"sequence_length": None, "micro_batch_size": 1},
+    "schedule": {"deadline_days": 14.9, "concurrent_jobs": 1},
+    "hardware": {"accelerator": "gaudi3", "count": None},
+    "software": {"custom_cuda_kernels": True},
+    "network": {"inter_node": "ethernet", "oversubscription": 2.0},
+    "resilience": {"max_lost_hours": 1.0},
+    "deployment": {"location": "cloud"},
+    "roadmap": {"runs_per_month": None},
+}
+
+
+def test_an_alternative_that_misses_the_deadline_ranks_after_those_that_meet_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = size_dict(SLOW_ALTERNATIVE, today=TODAY)
+    deadline = SLOW_ALTERNATIVE["schedule"]["deadline_days"]
+    assert out["timeline"]["wall_clock_days"] <= deadline
+    assert all(a["wall_clock_days"] <= deadline for a in out["alternatives"])
+    # ranked on cost alone, a cheaper alternative that misses the deadline took a place
+    monkeypatch.setattr(alternatives, "_deadline_to_meet", lambda reference: None)
+    by_cost = size_dict(SLOW_ALTERNATIVE, today=TODAY)["alternatives"]
+    assert any(a["wall_clock_days"] > deadline for a in by_cost)
+
+
+def test_the_deadline_bound_skips_slow_accelerators_of_a_large_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A slow accelerator must run a large cluster to meet the deadline, where the batch
+    runs out of sequences: its bound at that size rules it out before it is sized."""
+    case = PRUNING_CASES[-1]  # DeepSeek-V3 in FP8
+    searched: list[str] = []
+    sized = alternatives._sized_run
+
+    def counting(searches: Any, reference: Any) -> Any:
+        searched.append(searches.acc.id)
+        return sized(searches, reference)
+
+    monkeypatch.setattr(alternatives, "_sized_run", counting)
+    tight = size_dict(case, today=TODAY)["alternatives"]
+    tight_searched = set(searched)
+    searched.clear()
+    monkeypatch.setattr(
+        alternatives,
+        "_best_case_in_time",
+        lambda w, r, acc, flops, deadline: alternatives._best_case_key(w, acc, flops),
+    )
+    loose = size_dict(case, today=TODAY)["alternatives"]
+    assert tight == loose
+    assert tight_searched < set(searched)
+    assert "l4" in set(searched) - tight_searched

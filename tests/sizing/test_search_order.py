@@ -131,3 +131,24 @@ def test_plans_are_the_same_with_activation_memory_shared_between_accelerators(
             together = parallelism.search_plan(w, r, acc, gpus, activation_cache=shared)
             assert together == alone
     assert shared
+
+
+@pytest.mark.parametrize("data", WORKLOADS)
+@pytest.mark.parametrize("acc_id", ACCELERATOR_IDS)
+@pytest.mark.parametrize("fewest", (64, 520))
+def test_no_plan_on_at_least_a_count_beats_the_mfu_ceiling_from_it(
+    data: dict[str, Any], acc_id: str, fewest: int
+) -> None:
+    """The bound the alternatives use for a run that must meet its deadline: every fitting
+    plan on ``fewest`` accelerators or more, in whole nodes, of odd node counts too."""
+    r = resolve(parse_input(data), today=TODAY)
+    w = workload(r)
+    acc = ACCELERATORS[acc_id]
+    ceiling = parallelism.mfu_ceiling_from(w, r, acc, fewest)
+    assert ceiling <= parallelism.best_case_hfu(w, acc) * parallelism._CEILING_ROUNDING
+    per_node = r.gpus_per_node
+    first = -(-fewest // per_node) * per_node
+    for gpus in (first, first + 3 * per_node, 2 * first, 5 * first, 16 * first):
+        plan = parallelism.search_plan(w, r, acc, gpus)
+        if plan.fits:
+            assert plan.mfu <= ceiling * parallelism._CEILING_ROUNDING, gpus
