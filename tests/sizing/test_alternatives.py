@@ -109,18 +109,24 @@ PRUNING_CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", PRUNING_CASES)
-def test_skipping_accelerators_that_cannot_be_listed_changes_nothing_and_saves_searches(
-    case: dict[str, Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    searched: list[str] = []
+@pytest.fixture
+def searched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The accelerators the alternatives sized, in order."""
+    found: list[str] = []
     sized = alternatives._sized_run
 
     def counting(searches: Any, reference: Any) -> Any:
-        searched.append(searches.acc.id)
+        found.append(searches.acc.id)
         return sized(searches, reference)
 
     monkeypatch.setattr(alternatives, "_sized_run", counting)
+    return found
+
+
+@pytest.mark.parametrize("case", PRUNING_CASES)
+def test_skipping_accelerators_that_cannot_be_listed_changes_nothing_and_saves_searches(
+    case: dict[str, Any], monkeypatch: pytest.MonkeyPatch, searched: list[str]
+) -> None:
     pruned = size_dict(case, today=TODAY)["alternatives"]
     pruned_count = len(searched)
     searched.clear()
@@ -168,19 +174,11 @@ def test_an_alternative_that_misses_the_deadline_ranks_after_those_that_meet_it(
 
 
 def test_the_deadline_bound_skips_slow_accelerators_of_a_large_run(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, searched: list[str]
 ) -> None:
     """A slow accelerator must run a large cluster to meet the deadline, where the batch
     runs out of sequences: its bound at that size rules it out before it is sized."""
     case = PRUNING_CASES[-1]  # DeepSeek-V3 in FP8
-    searched: list[str] = []
-    sized = alternatives._sized_run
-
-    def counting(searches: Any, reference: Any) -> Any:
-        searched.append(searches.acc.id)
-        return sized(searches, reference)
-
-    monkeypatch.setattr(alternatives, "_sized_run", counting)
     tight = size_dict(case, today=TODAY)["alternatives"]
     tight_searched = set(searched)
     searched.clear()
