@@ -23,6 +23,7 @@ from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .parallelism import (
     ActivationCache,
+    HfuCache,
     Workload,
     best_case_hfu,
     cost_on_fabric,
@@ -145,7 +146,8 @@ def compare_accelerators(
     # its maker already has a better one), so the slots left for the rest are known now.
     open_slots = max(0, MAX_ALTERNATIVES - len({acc.vendor for acc in candidates}))
     # Accelerators are taken from the best case up; the deadline's tighter bound is worked
-    # out only for one that comes next, which then waits its turn by that bound.
+    # out only for one that comes next, which then waits its turn by that bound, and only
+    # once its maker has one sized (until then it would be its maker's best: never skipped).
     queue = [(best_cases[acc.id], i, False) for i, acc in enumerate(candidates)]
     heapq.heapify(queue)
     while queue:
@@ -154,7 +156,7 @@ def compare_accelerators(
         if _cannot_be_listed(alts, acc, best_case, open_slots, deadline):
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
-        if deadline is not None and not tight:
+        if deadline is not None and not tight and _maker_sized(alts, acc):
             heapq.heappush(queue, (_best_case_in_time(w, rr, acc, flops, deadline), i, True))
             continue
         est = _sized_run(searches_for(w, rr, acc, flops, shared), reference)
@@ -173,6 +175,11 @@ def compare_accelerators(
             )
         )
     return _shortlist(alts, deadline), tuple(excluded)
+
+
+def _maker_sized(alts: list[Alternative], acc: AcceleratorSpec) -> bool:
+    """Whether an accelerator of ``acc``'s maker is already among ``alts``."""
+    return any(ACCELERATORS[alt.accelerator].vendor == acc.vendor for alt in alts)
 
 
 def _deadline_to_meet(reference: Reference) -> float | None:
@@ -246,9 +253,10 @@ def _best_case_in_time(
     goodput = highest_goodput()
     peak = peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP  # [FLOP/s]
     rate = _best_case_rate(w, acc) * goodput  # [FLOP/s] per accelerator
+    hfu: HfuCache = {}  # the rounds share their kernels' utilisation
     for _ in range(_IN_TIME_ROUNDS):
         fewest = flops / (deadline_days * _HOURS_PER_DAY * _SECONDS_PER_HOUR * rate)
-        slower = peak * mfu_ceiling_from(w, r, acc, math.floor(fewest)) * goodput
+        slower = peak * mfu_ceiling_from(w, r, acc, math.floor(fewest), hfu) * goodput
         if slower >= rate * _IN_TIME_SETTLED:
             break
         rate = slower  # a slower best case needs more accelerators, whose bound is lower
