@@ -400,7 +400,7 @@ class StepCostModel:
             vol = vol * tokens_per_rank / tp * layers / pp
             t_cp = vol / (up if tp * cp <= self.gpus_per_node else out)
             exposed_cp = max(0.0, t_cp - self.attention * t_comp)
-        bubble = (pp - 1) / (virtual_stages * micro_batches + pp - 1)
+        bubble = (pp - 1) / (balanced_chunks(layers // pp, virtual_stages) * micro_batches + pp - 1)
         exposed_dp = max(0.0, t_dp - self.dp_overlap * t_comp)
         exposed_ep = t_ep * (1.0 - self.ep_hidden)
         stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp + exposed_cp) / t_comp
@@ -409,6 +409,20 @@ class StepCostModel:
         )
         mfu *= self.factor
         return hfu, t_tp / t_comp, t_dp / t_comp, t_ep / t_comp, bubble, mfu
+
+
+def balanced_chunks(layers_per_stage: int, chunks: int) -> float:
+    """The model chunks per stage the interleaved bubble sees [-].
+
+    A stage of ``L`` layers split into ``v`` chunks holds ``ceil(L / v)`` layers in its
+    largest chunk, and the warm-up and cool-down of the schedule wait on that chunk:
+    the bubble is that of ``L / ceil(L / v)`` equal chunks (20 layers in 8 chunks of 2 or
+    3 layers: 6.7).  Large runs do split stages unevenly (Llama 3 Herd of Models,
+    arXiv 2407.21783, sec. 3.3.2: one layer fewer on the first and last stages).
+    """
+    if chunks <= 1 or layers_per_stage <= 0:
+        return float(max(1, chunks))
+    return layers_per_stage / math.ceil(layers_per_stage / chunks)
 
 
 def workload_factor(*, moe: bool, method: str) -> float:

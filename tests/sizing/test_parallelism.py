@@ -11,7 +11,12 @@ from typing import Any
 import pytest
 
 from sizing.engine import assumptions
-from sizing.engine.efficiency import StepCost, StepCostModel, data_parallel_units
+from sizing.engine.efficiency import (
+    StepCost,
+    StepCostModel,
+    balanced_chunks,
+    data_parallel_units,
+)
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.memory import activation_bytes_per_layer, interleaving_memory_factor
 from sizing.engine.parallelism import Plan, search_plan, workload
@@ -55,10 +60,23 @@ def test_a_deep_pipeline_interleaves_its_stages_to_shrink_the_bubble() -> None:
     assert plan.virtual_stages > 1
     micro_batches = 16e6 / plan.data / (plan.micro_batch_size * 8192)
     plain = (plan.pipeline - 1) / (micro_batches + plan.pipeline - 1)
+    # 126 layers on 16 stages: 7 layers a stage, whose largest chunk sets the bubble
+    chunks = balanced_chunks(126 // plan.pipeline, plan.virtual_stages)
+    assert chunks <= plan.virtual_stages
     assert plan.cost.pp_bubble == pytest.approx(
-        (plan.pipeline - 1) / (plan.virtual_stages * micro_batches + plan.pipeline - 1)
+        (plan.pipeline - 1) / (chunks * micro_batches + plan.pipeline - 1)
     )
     assert plan.cost.pp_bubble < plain / 2
+
+
+@pytest.mark.parametrize(
+    ("layers", "chunks", "expected"),
+    [(20, 4, 4.0), (20, 8, 20 / 3), (7, 4, 3.5), (7, 1, 1.0), (16, 8, 8.0)],
+)
+def test_interleaved_chunks_hold_whole_layers_and_the_largest_sets_the_bubble(
+    layers: int, chunks: int, expected: float
+) -> None:
+    assert balanced_chunks(layers, chunks) == pytest.approx(expected)
 
 
 def test_interleaving_costs_the_activation_memory_korthikanti_gives() -> None:
