@@ -3,74 +3,17 @@ their own, each with its own empty ``var/``, and a browser that talks to them ov
 
 from __future__ import annotations
 
-import contextlib
 import http.cookiejar
-import os
 import re
-import signal
-import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
-
-
-class HostProcess:
-    """One server process (gunicorn or a Celery worker) in its own process group."""
-
-    def __init__(self, name: str, command: list[str], env: dict[str, str], log: Path) -> None:
-        self.name = name
-        self.log_path = log
-        self._log = open(log, "wb")  # noqa: SIM115 - closed in stop()
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def output(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def wait_for(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if condition():
-                return
-            if self.process.poll() is not None:
-                pytest.fail(
-                    f"{self.name} exited while waiting for {what}:\n{self.output()[-3000:]}"
-                )
-            time.sleep(0.1)
-        pytest.fail(f"timed out after {timeout} s waiting for {what}:\n{self.output()[-3000:]}")
-
-    def kill(self) -> None:
-        """The host dies: the whole process group at once, no clean shutdown."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=10)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self._log.close()
 
 
 def web_command(port: int) -> list[str]:

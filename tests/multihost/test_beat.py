@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from tests.multihost.hosts import BIN, ROOT, HostProcess
+from tests.multihost.hosts import BIN, ROOT
 from tests.multihost.test_two_hosts import redis_database
+from tests.server_process import ServerProcess
 
 pytestmark = pytest.mark.worker
 
@@ -21,7 +22,7 @@ LOCK_TIMEOUT_S = 6  # CELERY_BEAT_LOCK_TIMEOUT: a standby takes over this long a
 ACQUIRED = re.compile(r"beat: Acquired lock")
 
 
-def start_beat(name: str, broker: str, tmp_path: Path) -> HostProcess:
+def start_beat(name: str, broker: str, tmp_path: Path) -> ServerProcess:
     cwd = tmp_path / name
     (cwd / "var").mkdir(parents=True)
     env = {
@@ -34,7 +35,7 @@ def start_beat(name: str, broker: str, tmp_path: Path) -> HostProcess:
         "PYTHONUNBUFFERED": "1",
     }
     command = [str(BIN / "celery"), "-A", "config", "beat", "--loglevel=INFO"]
-    return HostProcess(name, command, env, tmp_path / f"{name}.log")
+    return ServerProcess(name, command, env, tmp_path / f"{name}.log")
 
 
 def test_one_beat_schedules_and_a_standby_takes_over_when_it_dies(redis_url, tmp_path):

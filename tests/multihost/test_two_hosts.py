@@ -30,10 +30,11 @@ from pipeline.models import Proposal
 from pipeline.services import SWEEP_TASK
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
-from tests.multihost.hosts import Browser, HostProcess, web_command, worker_command
+from tests.multihost.hosts import Browser, web_command, worker_command
 from tests.pipeline.conftest import use_broker, worker_database_url
 from tests.questionnaire.conftest import CONTACT
 from tests.s3 import free_ports
+from tests.server_process import ServerProcess
 from tests.staff.factories import PASSWORD, make_user
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -62,7 +63,7 @@ def cluster(redis_url, postgres_required, s3_service, s3_bucket, tmp_path, live_
     client.flushdb()
     previous = (app.conf.broker_url, app.conf.task_always_eager)
     use_broker(shared_redis)
-    hosts: dict[str, HostProcess] = {}
+    hosts: dict[str, ServerProcess] = {}
     web_ports = free_ports(2)
     try:
         for name in ("web-a", "web-b", "worker-1", "worker-2"):
@@ -82,7 +83,7 @@ def cluster(redis_url, postgres_required, s3_service, s3_bucket, tmp_path, live_
                 command = web_command(port)
             else:
                 command = worker_command(f"{name}-{tmp_path.name}")
-            hosts[name] = HostProcess(name, command, env, tmp_path / f"{name}.log")
+            hosts[name] = ServerProcess(name, command, env, tmp_path / f"{name}.log")
         for name, port in (("web-a", web_ports[0]), ("web-b", web_ports[1])):
             hosts[name].url = f"http://127.0.0.1:{port}"
             hosts[name].wait_for(
@@ -167,7 +168,7 @@ def staff_sign_in(browser: Browser, web: str, username: str) -> None:
     assert status == 302 and headers["Location"] == "/admin/", (status, headers)
 
 
-def rendering_worker(hosts: dict[str, HostProcess], proposal_id: int) -> HostProcess:
+def rendering_worker(hosts: dict[str, ServerProcess], proposal_id: int) -> ServerProcess:
     """The worker host that received the render of this proposal."""
     needle = re.compile(r"Task pipeline\.render_proposal\[[^\]]+\] received")
     found = [hosts[n] for n in ("worker-1", "worker-2") if needle.search(hosts[n].output())]

@@ -6,12 +6,8 @@ pointing at the test database this test run created, and CELERY_BROKER_URL at ``
 the same broker. Every worker is killed in the fixture's teardown, whatever happens.
 """
 
-import contextlib
 import os
-import signal
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import quote
@@ -22,6 +18,7 @@ from django.db import connection
 from kombu import pools
 
 from config.celery import app
+from tests.server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 CELERY = Path(sys.executable).with_name("celery")
@@ -47,62 +44,17 @@ def use_broker(url: str) -> None:
     app.conf.task_always_eager = False
 
 
-class Worker:
+class Worker(ServerProcess):
+    """``celery -A config worker`` with the given environment, ready when this returns."""
+
     def __init__(self, env: dict[str, str], log_path: Path, concurrency: int) -> None:
-        self.log_path = log_path
-        self.log = open(log_path, "wb")  # noqa: SIM115 - closed in stop()
-        self.process = subprocess.Popen(
-            [
-                str(CELERY),
-                "-A",
-                "config",
-                "worker",
-                "--pool=prefork",
-                f"--concurrency={concurrency}",
-                "--loglevel=INFO",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-n",
-                f"test-{os.getpid()}@%h",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, so teardown can end the children
-        )
+        command = [
+            str(CELERY), "-A", "config", "worker", "--pool=prefork",
+            f"--concurrency={concurrency}", "--loglevel=INFO", "--without-gossip",
+            "--without-mingle", "--without-heartbeat", "-n", f"test-{os.getpid()}@%h",
+        ]  # fmt: skip
+        super().__init__("the worker", command, env, log_path)
         self.wait_for(lambda: b" ready." in self.log_path.read_bytes(), 60, "worker start")
-
-    def output(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def child_pids(self) -> list[int]:
-        path = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-        return [int(pid) for pid in path.read_text().split()] if path.exists() else []
-
-    def wait_for(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if condition():
-                return
-            if self.process.poll() is not None:
-                pytest.fail(f"the worker exited while waiting for {what}:\n{self.output()[-4000:]}")
-            time.sleep(0.2)
-        pytest.fail(f"timed out after {timeout} s waiting for {what}:\n{self.output()[-4000:]}")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGTERM)
-                self.process.wait(timeout=10)
-            except (subprocess.TimeoutExpired, ProcessLookupError):
-                pass
-        # Whatever is left of the group (pool children of a killed main process).
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.log.close()
 
 
 @pytest.fixture
