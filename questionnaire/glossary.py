@@ -57,7 +57,7 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "flops",
         "FLOPs",
-        "Floating-point operations: the sums and products a computer works out, one at a time. The work of training is counted in FLOPs. FLOPS with a capital S means FLOPs per second, the speed of a chip.",
+        "Floating-point operations: the single sums and products a computer works out. The work of training is counted in FLOPs. FLOPS with a capital S means FLOPs per second, the speed of a chip.",
     ),
     (
         "mfu",
