@@ -62,7 +62,7 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "mfu",
         "MFU (model FLOPs utilisation)",
-        "Model FLOPs utilisation. The share of an accelerator's peak speed that training really uses. Published large runs report from about 20 to 55 %; the rest is lost waiting for memory and the network.",
+        "Model FLOPs utilisation. The share of an accelerator's peak speed that training really uses. Published large runs report from about 20 to 55 %; the rest is lost, mostly to waiting for memory and the network.",
     ),
     (
         "fine-tuning",
@@ -159,7 +159,7 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "parallelism",
         "Parallelism",
-        "How one training job is split across many accelerators. The main kinds split the data, the layers (tensor and pipeline), the experts or the sequence.",
+        "How one training job is split across many accelerators. The main kinds split the data, the model (tensor and pipeline), the experts or the sequence.",
     ),
     (
         "data-parallel",
@@ -259,7 +259,7 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "pcie",
         "PCIe",
-        "The main link inside a server. It joins the processor to the accelerators, drives and network cards.",
+        "The standard link inside a server. It joins the processor to the accelerators, drives and network cards.",
     ),
     (
         "colocation",
