@@ -35,3 +35,14 @@ def serious_violations(page, tags: tuple[str, ...] = WCAG_TAGS) -> list[str]:
         for violation in result["violations"]
         if violation["impact"] in BLOCKING_IMPACTS
     ]
+
+
+def violations_in_html(browser, html: str, tags: tuple[str, ...] = WCAG_TAGS) -> list[str]:
+    """:func:`serious_violations` of a page made of ``html`` alone (tests of the scan itself)."""
+    context = browser.new_context(bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.set_content(html)
+        return serious_violations(page, tags)
+    finally:
+        context.close()

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from questionnaire.models import Draft
 from questionnaire.questions import QUESTIONS
-from tests.e2e.accessibility import CUSTOMER_TAGS, serious_violations
+from tests.e2e.accessibility import CUSTOMER_TAGS, serious_violations, violations_in_html
 
 pytestmark = pytest.mark.e2e
 
@@ -118,12 +118,10 @@ def test_every_customer_page_and_error_state_passes_axe(browser, live_server):
 
 def test_the_scan_catches_a_moderate_issue(browser):
     """Guards the scan: text outside every landmark is a moderate issue, and it blocks."""
-    context = browser.new_context(bypass_csp=True)
-    page = context.new_page()
-    page.set_content(
+    found = violations_in_html(
+        browser,
         "<!doctype html><html lang=en><title>t</title><main><h1>Page</h1></main>"
-        "<p>Text outside every landmark.</p></html>"
+        "<p>Text outside every landmark.</p></html>",
+        CUSTOMER_TAGS,
     )
-    found = serious_violations(page, CUSTOMER_TAGS)
-    context.close()
     assert any("(moderate)" in line and "region" in line for line in found), found
