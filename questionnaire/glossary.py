@@ -41,14 +41,14 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "dense",
         "Dense model",
-        "A model that uses all of its parameters for every token it processes. Most models are dense.",
+        "A model that uses all of its parameters for every token. Most models are dense.",
     ),
     (
         "moe",
         "Mixture of experts (MoE)",
         "A model split into many smaller “expert” parts, of which only a few are used for each token. It can be very large while costing less to run per token.",
     ),
-    ("node", "Node", "One server in a cluster, usually holding 4 or 8 accelerators."),
+    ("node", "Node", "One server in a cluster. It usually holds 4 or 8 accelerators."),
     (
         "cluster",
         "Cluster",
@@ -57,7 +57,12 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "flops",
         "FLOPs",
-        "Floating-point operations: the individual multiplications and additions a computer does. Training work is measured in FLOPs.",
+        "Floating-point operations: the single sums and products a computer works out. The work of training is counted in FLOPs. FLOPS with a capital S means FLOPs per second, the speed of a chip.",
+    ),
+    (
+        "mfu",
+        "MFU (model FLOPs utilisation)",
+        "Model FLOPs utilisation. The share of an accelerator's peak speed that training really uses. Published large runs report from about 20 to 55 %; the rest is lost, mostly to waiting for memory and the network.",
     ),
     (
         "fine-tuning",
@@ -72,7 +77,7 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "peft",
         "PEFT",
-        "Parameter-efficient fine-tuning: the family of methods, like LoRA, that train only a small part of a model.",
+        "Short for parameter-efficient fine-tuning. These methods, such as LoRA, train only a small part of a model, so they need much less memory.",
     ),
     (
         "checkpoint",
@@ -82,18 +87,23 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "tco",
         "TCO",
-        "Total cost of ownership: everything a system costs over its life, including hardware, power, space, staff and support, not just the purchase price.",
+        "Total cost of ownership. Everything a system costs over its life: hardware, power, space, staff and support, not just the price to buy it.",
     ),
     # Other terms the questions use.
     (
         "active-parameters",
         "Active parameters",
-        "In a mixture-of-experts model, the parameters actually used for each token. They decide how much computing each token costs.",
+        "In a mixture-of-experts model, only some parameters are used for each token: the active ones. They set how much computing each token costs.",
     ),
     (
         "precision",
         "Precision (FP32, BF16, FP8)",
         "How many bits each number uses during training. Fewer bits (BF16, FP16, FP8) are faster and use less memory; 32 bits (FP32, TF32) is the slow, safe default.",
+    ),
+    (
+        "tf32",
+        "TF32",
+        "TensorFloat-32. A number format on NVIDIA accelerators with the range of 32-bit numbers but fewer digits. It runs much faster than full 32-bit maths (FP32) but still takes 32 bits of memory per number.",
     ),
     (
         "mixed-precision",
@@ -103,12 +113,22 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "optimizer",
         "Optimizer",
-        "The rule that decides how to change the parameters after each step. AdamW is the most common; it needs extra memory per parameter.",
+        "The rule that decides how to change the parameters after each step. AdamW is the most common; it keeps two extra values per parameter. SGD is the simplest.",
+    ),
+    (
+        "adafactor",
+        "Adafactor",
+        "An optimizer that needs much less memory than AdamW. It does not keep extra values for every parameter, only a short summary for each row and column of the model's weight tables.",
+    ),
+    (
+        "lion",
+        "Lion optimizer",
+        "An optimizer that keeps one extra value per parameter, where AdamW keeps two. So it needs less memory.",
     ),
     (
         "gradient-checkpointing",
         "Gradient checkpointing",
-        "A memory-saving trick: some intermediate results are thrown away and recomputed later. It uses less memory but takes about a third longer.",
+        "A trick to save memory. Some results in the middle of each step are thrown away and worked out again when needed. Memory use drops, but each step takes about a third longer.",
     ),
     (
         "quantisation",
@@ -134,32 +154,32 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "gradient-accumulation",
         "Gradient accumulation",
-        "Adding up the results of several micro-batches before each update, so a large batch fits on fewer accelerators.",
+        "Adding up the results of several micro-batches before each update. A large batch then fits on fewer accelerators.",
     ),
     (
         "parallelism",
         "Parallelism",
-        "How one training job is split across many accelerators. The main kinds are data, tensor, pipeline, expert and sequence parallelism.",
+        "How one training job is split across many accelerators. The main kinds split the data, the model (tensor and pipeline), the experts or the sequence.",
     ),
     (
         "data-parallel",
         "Data parallelism",
-        "Every accelerator holds a copy of the model and works on different examples; the results are combined after each step.",
+        "Every accelerator holds a full copy of the model and works on different examples. After each step, they combine their results.",
     ),
     (
         "tensor-parallel",
         "Tensor parallelism",
-        "Each layer of the model is split across several accelerators, which must talk to each other constantly. Usually kept inside one node.",
+        "Each layer of the model is split across several accelerators, which must talk to each other all the time. So it is usually kept inside one node.",
     ),
     (
         "pipeline-parallel",
         "Pipeline parallelism",
-        "The layers of the model are divided into stages on different accelerators, and examples flow through them like an assembly line.",
+        "The model's layers are split into stages on different accelerators. Examples flow through the stages like cars on an assembly line.",
     ),
     (
         "expert-parallel",
         "Expert parallelism",
-        "In a mixture-of-experts model, different experts live on different accelerators.",
+        "In a mixture-of-experts model, each accelerator holds only some of the experts. Each token is sent to the ones it needs.",
     ),
     (
         "sequence-parallel",
@@ -169,12 +189,12 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "fsdp",
         "FSDP and ZeRO",
-        "Ways to split the model's parameters, gradients and optimizer state across accelerators instead of copying them, to save memory. FSDP is PyTorch's version; ZeRO is DeepSpeed's.",
+        "Ways to save memory by sharing out the model's parameters, gradients and optimizer state between accelerators, instead of giving each one a full copy. FSDP is the PyTorch way and ZeRO the DeepSpeed way. ZeRO stage 1 shares out the optimizer state, stage 2 also the gradients, and stage 3 also the parameters.",
     ),
     (
         "nvlink",
         "NVLink and NVSwitch",
-        "NVIDIA's very fast connections between the accelerators inside one node.",
+        "NVIDIA's very fast links between the accelerators inside one node. NVSwitch joins many of them so that each can talk to all the others at full speed.",
     ),
     (
         "infiniband",
@@ -182,14 +202,19 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
         "A very fast, low-delay network between nodes, common in large training clusters.",
     ),
     (
+        "ndr-xdr",
+        "InfiniBand NDR and XDR",
+        "Generations of InfiniBand, named by speed: NDR carries 400 Gb/s per link and XDR 800 Gb/s. HDR, at 200 Gb/s, is the one before.",
+    ),
+    (
         "roce",
         "RoCE (Ethernet)",
-        "RDMA over Converged Ethernet: fast, direct memory transfers over an ordinary Ethernet network.",
+        "RDMA over Converged Ethernet. It brings the fast, direct memory copies of RDMA to an Ethernet network.",
     ),
     (
         "rdma",
         "RDMA",
-        "Remote direct memory access: one machine reads or writes another's memory without involving its processor, which keeps delays low.",
+        "Remote direct memory access. One server reads or writes the memory of another without using that server's processor. This keeps delays low.",
     ),
     (
         "oversubscription",
@@ -197,9 +222,14 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
         "When a network has less capacity between switches than all the connected machines could send at once. 1:1 (non-blocking) means no shortfall.",
     ),
     (
+        "fat-tree",
+        "Fat tree",
+        "A common way to wire a cluster's network: servers connect to leaf switches, and leaf switches to spine switches above them. With enough links at the top, any server can reach any other at full speed.",
+    ),
+    (
         "nvme",
         "NVMe",
-        "Fast solid-state drives attached directly to a server, often used as a local cache for training data.",
+        "Fast solid-state drives inside a server. They often serve as a local cache for training data.",
     ),
     (
         "throughput",
@@ -224,12 +254,12 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "numa",
         "NUMA",
-        "Non-uniform memory access: in a server with several processors, each processor reaches its own memory faster than the others'. It matters when feeding accelerators.",
+        "Non-uniform memory access. In a server with two or more processors, each one reaches its own memory faster than the memory of the others. Data for an accelerator is best kept next to the processor it is wired to.",
     ),
     (
         "pcie",
         "PCIe",
-        "The standard connection between a server's processor and its accelerators, drives and network cards.",
+        "The standard link inside a server. It joins the processor to the accelerators, drives and network cards.",
     ),
     (
         "colocation",
@@ -246,11 +276,11 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
         "Scheduler",
         "Software that queues training jobs and shares the cluster between users and teams.",
     ),
-    ("slurm", "Slurm", "A widely used open-source job scheduler for computing clusters."),
+    ("slurm", "Slurm", "A free, widely used job scheduler for computer clusters."),
     (
         "kubernetes",
         "Kubernetes",
-        "A system for running containerised software across many machines; it can also schedule training jobs.",
+        "A system that runs software in containers across many machines. It can also schedule training jobs.",
     ),
     (
         "container",
@@ -260,12 +290,12 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "cuda",
         "CUDA",
-        "NVIDIA's programming toolkit for its accelerators. Custom CUDA code runs only on NVIDIA hardware.",
+        "NVIDIA's toolkit for writing programs for its accelerators. Custom CUDA code runs only on NVIDIA chips.",
     ),
     (
         "rocm",
         "ROCm",
-        "AMD's programming toolkit for its accelerators, the counterpart of NVIDIA's CUDA.",
+        "AMD's toolkit for writing programs for its accelerators. It does the job that CUDA does for NVIDIA.",
     ),
     (
         "wall-clock",
@@ -281,7 +311,7 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "preprocessing",
         "Preprocessing",
-        "Preparing raw data for training, for example decoding video, resizing images or tokenising text.",
+        "Getting raw data ready for training. For example, turning video into frames, resizing images or splitting text into tokens.",
     ),
 )
 

@@ -122,7 +122,7 @@ class MethodForm(QuestionForm):
     phases = QuantityField(
         does=Feeds(("training.experiments",)),
         label="Number of training phases",
-        help_text="For example 2 for pre-training followed by fine-tuning.",
+        help_text="For example 2 if you pre-train first and then fine-tune.",
         kind=Kind.COUNT,
         what="the number of phases",
         whole=True,

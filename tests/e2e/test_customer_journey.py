@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
-from tests.e2e.accessibility import serious_violations
+from tests.e2e.accessibility import serious_violations, violations_in_html
 from tests.pipeline.conftest import broker, start_worker  # noqa: F401 - fixtures
 from tests.staff.factories import PASSWORD, make_user
 
@@ -160,11 +160,8 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
 
 def test_the_accessibility_scan_catches_a_serious_violation(browser):
     """Guards the scan itself: a page with an unlabeled input must be reported."""
-    context = browser.new_context(bypass_csp=True)
-    page = context.new_page()
-    page.set_content(
-        "<!doctype html><html lang=en><title>t</title><main><input type=text></main></html>"
+    found = violations_in_html(
+        browser,
+        "<!doctype html><html lang=en><title>t</title><main><input type=text></main></html>",
     )
-    found = serious_violations(page)
-    context.close()
     assert any("label" in line for line in found), found

@@ -185,3 +185,10 @@ def test_focus_indicators_stand_out_at_least_three_to_one(browser_page, screensh
     tab_to(page, ".term-link")
     assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a glossary term
     page.screenshot(path=str(screenshot_dir / "focus-term.png"))
+    tab_to(page, "details.example summary")
+    assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a "details" summary
+    tab_to(page, ".unsure-shortcut a")
+    assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a link
+    tab_to(page, "#id_model-not_sure")
+    assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a checkbox
+    page.screenshot(path=str(screenshot_dir / "focus-checkbox.png"))
