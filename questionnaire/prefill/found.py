@@ -145,7 +145,8 @@ def add_parameters(found: Found, count: ParameterCount, *, moe: bool, source: st
 
 # --- the vocabulary of recipes -----------------------------------------------------------------
 
-_NAME_SUFFIXES = re.compile(r"[-_](instruct|chat|hf|base|it)$", re.IGNORECASE)
+# Tuned variants and releases of one model, all the size of the model: "-Instruct-v0.2", "-hf".
+_NAME_SUFFIXES = re.compile(r"([-_](instruct|chat|hf|base|it|v\d+(\.\d+)*))+$", re.IGNORECASE)
 
 
 def known_model(written: str) -> ModelSpec | None:
