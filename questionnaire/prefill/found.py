@@ -22,6 +22,7 @@ FormValue = str | list[str]
 # Where a value came from is a setting's name ("micro_batch_size", "--bf16") or, for a value
 # worked out from several, a sentence starting with a capital letter (shown as words).
 SHAPE = "Counted from the model's layers, width, attention heads and vocabulary"
+NO_EXPERTS = "The file lists no experts, so every parameter is used for every token"
 
 
 def tool(name: str) -> str:
@@ -136,11 +137,16 @@ def written_count(value: float) -> str:
     return f"{value / 1e6:.3g}M"
 
 
-def add_parameters(found: Found, count: ParameterCount, *, moe: bool, source: str) -> None:
-    found.add("model", "architecture", "moe" if moe else "dense", source)
-    found.add("model", "total_params", written_count(count.total_params), source)
-    if moe:
-        found.add("model", "active_params", written_count(count.active_params), source)
+def add_parameters(found: Found, count: ParameterCount, *, experts_key: str | None) -> None:
+    """Dense or MoE (``experts_key`` names the setting with more than one expert), and the
+    parameters counted from the shape."""
+    if experts_key:
+        found.add("model", "architecture", "moe", experts_key)
+    else:
+        found.add("model", "architecture", "dense", NO_EXPERTS)
+    found.add("model", "total_params", written_count(count.total_params), SHAPE)
+    if experts_key:
+        found.add("model", "active_params", written_count(count.active_params), SHAPE)
 
 
 # --- the vocabulary of recipes -----------------------------------------------------------------

@@ -12,7 +12,7 @@ Key names are the ``transformers`` library's, with the spellings of older famili
 
 from __future__ import annotations
 
-from questionnaire.prefill.found import SHAPE, Found, Settings, add_parameters, finish
+from questionnaire.prefill.found import NO_EXPERTS, Found, Settings, add_parameters, finish
 from sizing.engine.models import MODEL_CATALOG, ModelSpec
 from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
 
@@ -38,7 +38,12 @@ PLAIN_MLP_TYPES = frozenset(
         "t5",
     }
 )
-_DIFFERENT_ATTENTION = "kv_lora_rank"  # DeepSeek's latent attention: not the formula's shape
+_DIFFERENT_ATTENTION = "kv_lora_rank"
+_EXPERTS_KEYS = (
+    "num_local_experts",
+    "num_experts",
+    "n_routed_experts",
+)  # DeepSeek's latent attention: not the formula's shape
 
 
 def is_hf_config(settings: Settings) -> bool:
@@ -61,7 +66,11 @@ def read_hf_config(settings: Settings) -> Found:
     hidden = _first_count(settings, "hidden_size", "n_embd", "d_model")
     heads = _first_count(settings, "num_attention_heads", "n_head", "num_heads")
     vocab = settings.count("vocab_size")
-    experts = _first_count(settings, "num_local_experts", "num_experts", "n_routed_experts") or 1
+    experts_key = next(
+        (k for k in _EXPERTS_KEYS if isinstance(settings.peek(k), int) and settings.peek(k) > 1),
+        None,
+    )
+    experts = _first_count(settings, *_EXPERTS_KEYS) or 1
     if experts > 1:
         settings.use("num_experts_per_tok")
     if not (layers and hidden and heads and vocab):
@@ -70,7 +79,7 @@ def read_hf_config(settings: Settings) -> Found:
             "and the vocabulary, so we could not count the parameters."
         )
         if experts > 1:
-            found.add("model", "architecture", "moe", "num_experts")
+            found.add("model", "architecture", "moe", experts_key or NO_EXPERTS)
         return finish(found, settings)
     shape = DecoderShape(
         layers=layers,
@@ -98,11 +107,16 @@ def read_hf_config(settings: Settings) -> Found:
                 "This model's attention is built differently from the designs we can count, "
                 "so give its number of parameters on question 1."
             )
-            found.add("model", "architecture", "moe" if experts > 1 else "dense", "num_experts")
+            found.add(
+                "model",
+                "architecture",
+                "moe" if experts_key else "dense",
+                experts_key or NO_EXPERTS,
+            )
             return finish(found, settings)
     else:
         count = count_parameters(shape)
-    add_parameters(found, count, moe=experts > 1, source=SHAPE)
+    add_parameters(found, count, experts_key=experts_key)
     if known:
         names = " and ".join(spec.name for spec in known)
         found.remarks.append(

@@ -15,7 +15,6 @@ the engine's default vocabulary and the page says so.
 from __future__ import annotations
 
 from questionnaire.prefill.found import (
-    SHAPE,
     Found,
     Settings,
     add_optimizer,
@@ -83,7 +82,8 @@ def _model(found: Found, settings: Settings) -> None:
         experts_per_token=settings.count("--moe-router-topk") or 1,
         expert_ffn_hidden_size=settings.count("--moe-ffn-hidden-size"),
     )
-    add_parameters(found, count_parameters(shape), moe=experts > 1, source=SHAPE)
+    moe = "--num-experts" if experts > 1 else None
+    add_parameters(found, count_parameters(shape), experts_key=moe)
 
 
 def _precision(found: Found, settings: Settings) -> None:

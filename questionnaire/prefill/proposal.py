@@ -20,8 +20,9 @@ from django.utils.datastructures import MultiValueDict
 from questionnaire.fields import NOT_SURE, AnswerFieldMixin, CheckboxesAnswerField
 from questionnaire.forms.base import QuestionForm
 from questionnaire.models import Draft
-from questionnaire.prefill.found import FoundValue
-from questionnaire.questions import QUESTIONS, Question, plain
+from questionnaire.prefill.found import FoundValue, written_count
+from questionnaire.questions import QUESTIONS, Question, get_question, plain
+from sizing.engine.models import find_model
 
 StepData = dict[str, list[str]]
 NOTES, UNSURE = "notes", "not_sure"
@@ -75,6 +76,7 @@ class Proposal:
     questions: tuple[QuestionChanges, ...]
     refused: tuple[RefusedValue, ...]
     step_data: dict[str, StepData] = field(repr=False)
+    warnings: tuple[str, ...] = ()
 
     @property
     def changes_anything(self) -> bool:
@@ -98,7 +100,29 @@ def propose(values: Iterable[FoundValue], draft: Draft) -> Proposal:
         if result.changes:
             questions.append(result.changes)
             step_data[question.slug] = result.step_data
-    return Proposal(tuple(questions), tuple(refused), step_data)
+    warnings = _name_and_size_disagree(step_data.get("model"))
+    return Proposal(tuple(questions), tuple(refused), step_data, warnings)
+
+
+# Within this share a size is the named model's, rounded (the engine's own tolerance).
+_SAME_SIZE = 0.05
+
+
+def _name_and_size_disagree(model: StepData | None) -> tuple[str, ...]:
+    """A word when the model question would name a known model of another size."""
+    form = _bind_raw(get_question("model").form_class, "model", model or {})
+    if not model or not form.is_valid():
+        return ()
+    answer = form.to_answer()
+    spec = find_model(answer.get("model_name") or "")
+    total = answer.get("total_params")
+    if spec is None or not total or abs(total / spec.total_params - 1) <= _SAME_SIZE:
+        return ()
+    return (
+        f"Question 1 would name {spec.name}, which has {written_count(spec.total_params)} "
+        f"parameters, but give {written_count(total)}. We size with the number of parameters: "
+        "check the model name on question 1 afterwards.",
+    )
 
 
 @dataclass

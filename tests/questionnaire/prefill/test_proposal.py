@@ -88,3 +88,11 @@ def test_the_same_answer_is_shown_as_unchanged():
     proposal = propose([FoundValue("method", "method", "lora", "adapter")], draft)
     assert proposal.questions[0].changes[0].same
     assert not proposal.changes_anything
+
+
+def test_a_known_model_name_with_another_size_gets_a_word_of_warning():
+    draft = draft_with(model={"model_name": "Llama 3.1 8B"})
+    proposal = propose([FoundValue("model", "total_params", "70.6B", "shape")], draft)
+    assert "Llama 3.1 8B, which has 8.03B parameters, but give 70.6B" in proposal.warnings[0]
+    same = propose([FoundValue("model", "total_params", "8B", "shape")], draft)
+    assert same.warnings == ()
