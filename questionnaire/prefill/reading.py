@@ -1,7 +1,7 @@
 """Turning an uploaded file into plain data, refusing anything that is not a small text file.
 
 Nothing in a file is ever run: JSON is read with ``json.loads`` (no object hooks), YAML with
-``yaml.safe_load`` (plain values only: a ``!!python`` tag is refused), and a Megatron-LM argument
+``yaml.safe_load``'s safe loader (plain values only: a ``!!python`` tag is refused), and a Megatron-LM argument
 list is split into words with ``shlex`` (a tokeniser, no shell). The file stays in memory.
 
 Two limits bound the work on a hostile file: ``MAX_FILE_BYTES`` bounds the parsing, and
@@ -24,6 +24,9 @@ MAX_FILE_BYTES = 256 * 1024
 # Real configurations have at most a few hundred settings, nested a few levels deep.
 MAX_SETTINGS = 5000
 MAX_DEPTH = 20
+# yaml.safe_load's loader, with libyaml's C parser when PyYAML has it: the same safe constructor
+# (plain values only), and a 256 KB file parses in well under a second instead of up to ten.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # A Megatron-LM argument: "--tensor-model-parallel-size" (words of letters joined by dashes).
 MEGATRON_ARGUMENT = re.compile(
     r"(?:^|\s)--(?:tensor-model-parallel-size|num-layers|hidden-size|"
@@ -85,8 +88,10 @@ def _json(text: str) -> Any:
 
 
 def _yaml(text: str) -> Any:
+    if _deepest_brackets(text) > MAX_DEPTH:
+        raise UnreadableFile(_TOO_DEEP)
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 - a safe loader, see above
     except yaml.MarkedYAMLError as error:
         where = f" on line {error.problem_mark.line + 1}" if error.problem_mark else ""
         raise UnreadableFile(
@@ -100,6 +105,18 @@ def _yaml(text: str) -> Any:
 
 
 _TOO_DEEP = "The file is nested too deeply to be a configuration file."
+
+
+def _deepest_brackets(text: str) -> int:
+    """How deep ``[`` and ``{`` nest (quotes ignored: a real configuration stays shallow)."""
+    depth = deepest = 0
+    for character in text:
+        if character in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif character in "]}" and depth:
+            depth -= 1
+    return deepest
 
 
 def _mapping(data: Any) -> Mapping[str, Any]:

@@ -3,9 +3,10 @@
 import json
 
 import pytest
+import yaml
 
 from questionnaire.prefill.formats import NOT_RECOGNISED, read_answers
-from questionnaire.prefill.reading import MAX_FILE_BYTES, UnreadableFile
+from questionnaire.prefill.reading import MAX_FILE_BYTES, SAFE_LOADER, UnreadableFile
 
 
 def refusal(content: bytes) -> str:
@@ -68,3 +69,10 @@ def test_a_byte_order_mark_and_windows_line_ends_are_fine():
         b"\xef\xbb\xbfbase_model: mistralai/Mistral-7B-v0.1\r\nsequence_len: 2048\r\n"
     )
     assert [v.value for v in found.values][:1] == ["Mistral 7B"]
+
+
+def test_yaml_is_read_by_a_safe_loader_only():
+    # FullConstructor (and UnsafeConstructor below it) can build Python objects; SafeConstructor
+    # builds plain values only.
+    assert issubclass(SAFE_LOADER, yaml.constructor.SafeConstructor)
+    assert not issubclass(SAFE_LOADER, yaml.constructor.FullConstructor)
