@@ -22,7 +22,7 @@ FormValue = str | list[str]
 # Where a value came from is a setting's name ("micro_batch_size", "--bf16") or, for a value
 # worked out from several, a sentence starting with a capital letter (shown as words).
 SHAPE = "Counted from the model's layers, width, attention heads and vocabulary"
-NO_EXPERTS = "The file lists no experts, so every parameter is used for every token"
+NO_EXPERTS = "The file lists no experts"
 
 
 def tool(name: str) -> str:
