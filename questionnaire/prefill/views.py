@@ -35,6 +35,8 @@ from questionnaire.wizard import ALREADY_SUBMITTED_MESSAGE, QUESTION_SLUGS
 FILE_READS_PER_HOUR = 30
 # The unused settings listed on the page; a longer list is cut with a count of the rest.
 IGNORED_SHOWN = 40
+# A setting's name is a few words; a hostile file's may be a whole kilobyte.
+NAME_SHOWN = 100
 PENDING_KEY = "fill_from_file_{}"
 DEFAULT_RETURN = "model"
 CANCELLED_MESSAGE = "Nothing was changed: your answers are as they were."
@@ -134,9 +136,9 @@ def _pending(found: Found, filename: str, back: str) -> dict[str, Any]:
     """What waits in the session for the customer's decision (JSON, small)."""
     return {
         "format": found.format_name,
-        "file": (filename or "")[:100],
-        "values": [[v.slug, v.field, v.value, v.source] for v in found.values],
-        "ignored": found.ignored[:IGNORED_SHOWN],
+        "file": (filename or "")[:NAME_SHOWN],
+        "values": [[v.slug, v.field, v.value, v.source[:NAME_SHOWN]] for v in found.values],
+        "ignored": [name[:NAME_SHOWN] for name in found.ignored[:IGNORED_SHOWN]],
         "ignored_more": max(0, len(found.ignored) - IGNORED_SHOWN),
         "remarks": found.remarks,
         "back": back,

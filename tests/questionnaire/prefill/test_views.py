@@ -162,3 +162,16 @@ def test_the_link_is_on_the_questions_a_file_answers(client):
     assert f"{link}model" in client.get(step_url(draft_id, "model")).content.decode()
     assert f"{link}batch" in client.get(step_url(draft_id, "batch")).content.decode()
     assert link not in client.get(step_url(draft_id, "data")).content.decode()
+
+
+def test_what_waits_for_the_customer_stays_small_whatever_the_file(client):
+    draft_id = start(client)
+    long_key = "k" * 500  # YAML allows plain keys up to 1024 characters
+    content = "base_model: meta-llama/Llama-2-7b-hf\n" + "".join(
+        f"{long_key}{i}: 1\n" for i in range(45)
+    )
+    upload(client, draft_id, "x" * 300 + ".yaml", content.encode())
+    pending = client.session[f"fill_from_file_{draft_id}"]
+    assert len(pending["ignored"]) == 40 and pending["ignored_more"] == 5
+    assert max(len(name) for name in pending["ignored"]) == 100
+    assert len(pending["file"]) == 100
