@@ -48,8 +48,8 @@ def read_torchtune(settings: Settings) -> Found:
     ):
         value = settings.count(key)
         found.add(slug, name, str(value) if value else None, key)
-    dtype = (settings.peek("dtype") or "") if isinstance(settings.peek("dtype"), str) else ""
-    if dtype.lower() in ("bf16", "fp16", "fp32"):
+    dtype = settings.peek("dtype")
+    if isinstance(dtype, str) and dtype.lower() in ("bf16", "fp16", "fp32"):
         settings.use("dtype")
         found.add("precision", "precision", dtype.lower(), "dtype")
     add_optimizer(found, settings, "optimizer._component_")

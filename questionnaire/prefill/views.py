@@ -121,11 +121,7 @@ def _upload_page(request: HttpRequest, draft_id: UUID) -> HttpResponse:
 
 
 def _read(upload: Any) -> Found:
-    if upload.size > MAX_FILE_BYTES:
-        raise UnreadableFile(
-            f"The file is larger than {MAX_FILE_BYTES // 1024} KB. Configuration files and "
-            "recipes are much smaller: check that you chose the right file."
-        )
+    # The upload handler kept one byte more than the limit, enough for "too large".
     found = read_answers(upload.read(MAX_FILE_BYTES + 1))
     if not found.values:
         raise UnreadableFile(NOTHING_FOUND.format(format=found.format_name))
