@@ -11,6 +11,8 @@ from __future__ import annotations
 from questionnaire.prefill.found import (
     Found,
     Settings,
+    add_counts,
+    add_epochs,
     add_model_name,
     add_optimizer,
     add_yes_no,
@@ -34,29 +36,22 @@ def read_axolotl(settings: Settings) -> Found:
         add_model_name(found, model, "base_model")
     settings.use("base_model_config")
     _method(found, settings)
-    found.add("batch", "sequence_length", _text_count(settings, "sequence_len"), "sequence_len")
-    found.add(
-        "batch", "micro_batch_size", _text_count(settings, "micro_batch_size"), "micro_batch_size"
+    add_counts(
+        found,
+        settings,
+        {
+            "sequence_len": ("batch", "sequence_length"),
+            "micro_batch_size": ("batch", "micro_batch_size"),
+            "gradient_accumulation_steps": ("batch", "gradient_accumulation"),
+        },
     )
-    found.add(
-        "batch",
-        "gradient_accumulation",
-        _text_count(settings, "gradient_accumulation_steps"),
-        "gradient_accumulation_steps",
-    )
-    epochs = settings.number("num_epochs")
-    found.add("data", "epochs", f"{epochs:g}" if epochs else None, "num_epochs")
+    add_epochs(found, settings, "num_epochs")
     _precision(found, settings)
     add_optimizer(found, settings, "optimizer")
     add_yes_no(found, settings, "precision", "gradient_checkpointing", "gradient_checkpointing")
     _sharding(found, settings)
     found.add_choices("software", "frameworks", ["pytorch", "huggingface"], tool("Axolotl"))
     return finish(found, settings)
-
-
-def _text_count(settings: Settings, key: str) -> str | None:
-    value = settings.count(key)
-    return str(value) if value else None
 
 
 def _method(found: Found, settings: Settings) -> None:

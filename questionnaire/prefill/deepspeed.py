@@ -9,7 +9,7 @@ the Hugging Face integration at run time) is not a value yet, so it is left unus
 
 from __future__ import annotations
 
-from questionnaire.prefill.found import Found, Settings, add_optimizer, finish, tool
+from questionnaire.prefill.found import Found, Settings, add_counts, add_optimizer, finish, tool
 
 FORMAT_NAME = "DeepSpeed configuration"
 MARKERS = (
@@ -30,12 +30,14 @@ def read_deepspeed(settings: Settings) -> Found:
     if global_batch:
         found.add("batch", "global_batch", str(global_batch), "train_batch_size")
         found.add("batch", "global_batch_unit", "samples", "train_batch_size")
-    for key, name in (
-        ("train_micro_batch_size_per_gpu", "micro_batch_size"),
-        ("gradient_accumulation_steps", "gradient_accumulation"),
-    ):
-        value = settings.count(key)
-        found.add("batch", name, str(value) if value else None, key)
+    add_counts(
+        found,
+        settings,
+        {
+            "train_micro_batch_size_per_gpu": ("batch", "micro_batch_size"),
+            "gradient_accumulation_steps": ("batch", "gradient_accumulation"),
+        },
+    )
     if settings.flag("bf16.enabled"):
         found.add("precision", "precision", "bf16", "bf16.enabled")
     elif settings.flag("fp16.enabled"):

@@ -203,6 +203,18 @@ def add_optimizer(found: Found, settings: Settings, key: str) -> None:
         found.add("precision", "optimizer", optimizer_choice(name), key)
 
 
+def add_counts(found: Found, settings: Settings, places: dict[str, tuple[str, str]]) -> None:
+    """Whole numbers above zero, ``{setting: (question slug, field)}``, as typed on the page."""
+    for key, (slug, name) in places.items():
+        value = settings.count(key)
+        found.add(slug, name, str(value) if value else None, key)
+
+
+def add_epochs(found: Found, settings: Settings, key: str) -> None:
+    epochs = settings.number(key)
+    found.add("data", "epochs", f"{epochs:g}" if epochs else None, key)
+
+
 def add_yes_no(found: Found, settings: Settings, slug: str, name: str, key: str) -> None:
     value = settings.flag(key)
     if value is not None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from questionnaire.prefill.found import (
     Found,
     Settings,
+    add_counts,
+    add_epochs,
     add_model_name,
     add_optimizer,
     finish,
@@ -34,15 +36,16 @@ def read_llama_factory(settings: Settings) -> Found:
     if model:
         add_model_name(found, model, "model_name_or_path")
     _method(found, settings)
-    for key, slug, name in (
-        ("cutoff_len", "batch", "sequence_length"),
-        ("per_device_train_batch_size", "batch", "micro_batch_size"),
-        ("gradient_accumulation_steps", "batch", "gradient_accumulation"),
-    ):
-        value = settings.count(key)
-        found.add(slug, name, str(value) if value else None, key)
-    epochs = settings.number("num_train_epochs")
-    found.add("data", "epochs", f"{epochs:g}" if epochs else None, "num_train_epochs")
+    add_counts(
+        found,
+        settings,
+        {
+            "cutoff_len": ("batch", "sequence_length"),
+            "per_device_train_batch_size": ("batch", "micro_batch_size"),
+            "gradient_accumulation_steps": ("batch", "gradient_accumulation"),
+        },
+    )
+    add_epochs(found, settings, "num_train_epochs")
     for key, precision in (("bf16", "bf16"), ("pure_bf16", "bf16"), ("fp16", "fp16")):
         if settings.flag(key):
             found.add("precision", "precision", precision, key)

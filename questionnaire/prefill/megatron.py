@@ -17,6 +17,7 @@ from __future__ import annotations
 from questionnaire.prefill.found import (
     Found,
     Settings,
+    add_counts,
     add_optimizer,
     add_parameters,
     finish,
@@ -38,14 +39,16 @@ _PARALLEL = (
 def read_megatron(settings: Settings) -> Found:
     found = Found(FORMAT_NAME)
     _model(found, settings)
-    for key, name in (
-        ("--seq-length", "sequence_length"),
-        ("--micro-batch-size", "micro_batch_size"),
-        ("--global-batch-size", "global_batch"),
-    ):
-        value = settings.count(key)
-        found.add("batch", name, str(value) if value else None, key)
-    if "--global-batch-size" in settings and settings.count("--global-batch-size"):
+    add_counts(
+        found,
+        settings,
+        {
+            "--seq-length": ("batch", "sequence_length"),
+            "--micro-batch-size": ("batch", "micro_batch_size"),
+            "--global-batch-size": ("batch", "global_batch"),
+        },
+    )
+    if settings.count("--global-batch-size"):
         found.add("batch", "global_batch_unit", "samples", "--global-batch-size")
     _precision(found, settings)
     _parallelism(found, settings)

@@ -14,6 +14,7 @@ import re
 from questionnaire.prefill.found import (
     Found,
     Settings,
+    add_counts,
     add_model_name,
     add_optimizer,
     add_yes_no,
@@ -40,14 +41,16 @@ def read_torchtune(settings: Settings) -> Found:
         add_model_name(found, model, "model._component_")
         method = {"lora_": "lora", "qlora_": "qlora"}.get(builder["method"] or "", "full_finetune")
         found.add("method", "method", method, "model._component_")
-    for key, slug, name in (
-        ("tokenizer.max_seq_len", "batch", "sequence_length"),
-        ("batch_size", "batch", "micro_batch_size"),
-        ("gradient_accumulation_steps", "batch", "gradient_accumulation"),
-        ("epochs", "data", "epochs"),
-    ):
-        value = settings.count(key)
-        found.add(slug, name, str(value) if value else None, key)
+    add_counts(
+        found,
+        settings,
+        {
+            "tokenizer.max_seq_len": ("batch", "sequence_length"),
+            "batch_size": ("batch", "micro_batch_size"),
+            "gradient_accumulation_steps": ("batch", "gradient_accumulation"),
+            "epochs": ("data", "epochs"),
+        },
+    )
     dtype = settings.peek("dtype")
     if isinstance(dtype, str) and dtype.lower() in ("bf16", "fp16", "fp32"):
         settings.use("dtype")
