@@ -230,8 +230,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 256 * 1024,
 DATA_UPLOAD_MAX_NUMBER_FIELDS = env_int("DATA_UPLOAD_MAX_NUMBER_FIELDS", 400, minimum=10)
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 # File parts escape the limits above, so multipart bodies are refused except on the pages listed
-# here (path regex -> most bytes of the whole body); no page takes a file yet.
-UPLOAD_LIMITS: dict[str, int] = {}
+# here (path regex -> most bytes of the whole body). "Fill from a file" keeps at most 256 KB of
+# the file in memory (questionnaire/prefill/uploads.py); a body up to 1 MB is read so that a
+# somewhat larger file gets the page's own message, anything larger the generic refusal.
+UPLOAD_LIMITS: dict[str, int] = {r"^/q/[0-9a-f-]{36}/fill-from-file/$": 1024 * 1024}
 
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from questionnaire import views
+from questionnaire.prefill import views as prefill_views
 from questionnaire.wizard import wizard_view
 
 app_name = "questionnaire"
@@ -13,5 +14,16 @@ urlpatterns = [
     path("q/resume/<str:token>/", views.resume_legacy_link, name="resume_legacy"),
     path("q/<uuid:draft_id>/save/", views.save_for_later, name="save"),
     path("q/<uuid:draft_id>/confirmation/", views.confirmation, name="confirmation"),
+    # Ahead of the wizard's steps, whose slug pattern would take "fill-from-file" too.
+    path(
+        "q/<uuid:draft_id>/fill-from-file/",
+        prefill_views.fill_from_file,
+        name="fill_from_file",
+    ),
+    path(
+        "q/<uuid:draft_id>/fill-from-file/check/",
+        prefill_views.check_file_answers,
+        name="fill_from_file_check",
+    ),
     path("q/<uuid:draft_id>/<slug:step>/", wizard_view, name="step"),
 ]

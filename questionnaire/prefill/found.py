@@ -1,0 +1,221 @@
+"""What a reader found in a file: answers to fill, and the settings it did not use.
+
+Each reader asks :class:`Settings` for the keys it understands; every key it did not take is
+listed to the customer as not used. Values are form data, written as a customer would type them
+("8.03B", "bf16", "4096"): the question's own form checks them before anything is saved.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from questionnaire.prefill.reading import flatten
+from sizing.engine.models import ModelSpec, find_model
+from sizing.engine.parameter_count import ParameterCount
+
+FormValue = str | list[str]
+
+
+# Where a value came from is a setting's name ("micro_batch_size", "--bf16") or, for a value
+# worked out from several, a sentence starting with a capital letter (shown as words).
+SHAPE = "Counted from the model's layers, width, attention heads and vocabulary"
+NO_EXPERTS = "The file lists no experts"
+
+
+def tool(name: str) -> str:
+    return f"The file is for {name}"
+
+
+@dataclass(frozen=True)
+class FoundValue:
+    """One answer from the file: question slug, form field, value, and the setting it came from."""
+
+    slug: str
+    field: str
+    value: FormValue
+    source: str
+
+
+@dataclass
+class Found:
+    """Everything one reader made of a file (``format_name`` in words for the customer)."""
+
+    format_name: str
+    values: list[FoundValue] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)
+
+    def add(self, slug: str, name: str, value: FormValue | None, source: str) -> None:
+        if value not in (None, "", []):
+            self.values.append(FoundValue(slug, name, value, source))
+
+    def add_choices(self, slug: str, name: str, choices: list[str], source: str) -> None:
+        """Several choices of one checkbox question, merged with any already found."""
+        for index, found in enumerate(self.values):
+            if (found.slug, found.field) == (slug, name):
+                merged = list(dict.fromkeys([*found.value, *choices]))
+                sources = (
+                    found.source if found.source[:1].isupper() else f"{found.source}, {source}"
+                )
+                self.values[index] = FoundValue(slug, name, merged, sources)
+                return
+        self.add(slug, name, list(dict.fromkeys(choices)), source)
+
+
+class Settings:
+    """The file's settings by dotted path, remembering which ones a reader used."""
+
+    def __init__(self, data: Mapping[str, Any]):
+        self._leaves = flatten(data)
+        self._used: set[str] = set()
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._leaves
+
+    def peek(self, key: str) -> Any:
+        """The value without marking it used (to recognise a format)."""
+        return self._leaves.get(key)
+
+    def use(self, key: str) -> None:
+        if key in self._leaves:
+            self._used.add(key)
+
+    def text(self, key: str) -> str | None:
+        value = self._leaves.get(key)
+        if isinstance(value, str) and value.strip():
+            self._used.add(key)
+            return value.strip()
+        return None
+
+    def count(self, key: str) -> int | None:
+        """A whole number above zero; anything else ("auto", -1) stays unused."""
+        value = self._leaves.get(key)
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            self._used.add(key)
+            return value
+        return None
+
+    def number(self, key: str) -> float | None:
+        value = self._leaves.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+            self._used.add(key)
+            return float(value)
+        return None
+
+    def flag(self, key: str) -> bool | None:
+        value = self._leaves.get(key)
+        if isinstance(value, bool):
+            self._used.add(key)
+            return value
+        return None
+
+    def unused(self) -> list[str]:
+        """Settings with a value that no reader took, in the file's order."""
+        return [
+            key
+            for key, value in self._leaves.items()
+            if key not in self._used and value not in (None, "", [], {})
+        ]
+
+
+def finish(found: Found, settings: Settings) -> Found:
+    found.ignored = settings.unused()
+    return found
+
+
+def written_count(value: float) -> str:
+    """A parameter count as people write it: ``8.03B``, ``350M``."""
+    if value >= 1e9:
+        return f"{value / 1e9:.3g}B"
+    return f"{value / 1e6:.3g}M"
+
+
+def add_parameters(found: Found, count: ParameterCount, *, experts_key: str | None) -> None:
+    """Dense or MoE (``experts_key`` names the setting with more than one expert), and the
+    parameters counted from the shape."""
+    if experts_key:
+        found.add("model", "architecture", "moe", experts_key)
+    else:
+        found.add("model", "architecture", "dense", NO_EXPERTS)
+    found.add("model", "total_params", written_count(count.total_params), SHAPE)
+    if experts_key:
+        found.add("model", "active_params", written_count(count.active_params), SHAPE)
+
+
+# --- the vocabulary of recipes -----------------------------------------------------------------
+
+# Tuned variants and releases of one model, all the size of the model: "-Instruct-v0.2", "-hf".
+_NAME_SUFFIXES = re.compile(r"([-_](instruct|chat|hf|base|it|v\d+(\.\d+)*))+$", re.IGNORECASE)
+
+
+def known_model(written: str) -> ModelSpec | None:
+    """The catalog model a recipe names (``meta-llama/Meta-Llama-3.1-8B-Instruct``), or None.
+
+    The engine's own lookup, tried on the name after the organisation and without the suffix
+    of a tuned variant (same size as its base model).
+    """
+    name = written.strip().rstrip("/").split("/")[-1]
+    candidates = [written, name, _NAME_SUFFIXES.sub("", name)]
+    candidates += [
+        re.sub(r"^meta-", "", candidate, flags=re.IGNORECASE) for candidate in candidates
+    ]
+    for candidate in candidates:
+        spec = find_model(candidate)
+        if spec is not None:
+            return spec
+    return None
+
+
+def add_model_name(found: Found, written: str, source: str) -> None:
+    """The model a recipe trains: its catalog name, or as written with a word on its size."""
+    spec = known_model(written)
+    if spec is not None:
+        found.add("model", "model_name", spec.name, source)
+        return
+    found.add("model", "model_name", written[:200], source)
+    found.remarks.append(
+        f"We do not know the size of “{written[:200]}”. Give its number of parameters on "
+        "question 1, or upload its config.json."
+    )
+
+
+def optimizer_choice(name: str) -> str:
+    """Question 3's optimizer choice for an optimizer's name in any framework's spelling."""
+    key = re.sub(r"[^a-z0-9]", "", name.lower().rsplit(".", 1)[-1])
+    if "adam" in key and "8bit" in key:
+        return "adamw_8bit"
+    for part, choice in (("lion", "lion"), ("adafactor", "adafactor"), ("sgd", "sgd")):
+        if part in key:
+            return choice
+    return "adamw" if "adam" in key else "other"
+
+
+def add_optimizer(found: Found, settings: Settings, key: str) -> None:
+    name = settings.text(key)
+    if name:
+        found.add("precision", "optimizer", optimizer_choice(name), key)
+
+
+def add_counts(found: Found, settings: Settings, places: dict[str, tuple[str, str]]) -> None:
+    """Whole numbers above zero, ``{setting: (question slug, field)}``, as typed on the page."""
+    for key, (slug, name) in places.items():
+        value = settings.count(key)
+        found.add(slug, name, str(value) if value else None, key)
+
+
+def add_epochs(found: Found, settings: Settings, key: str) -> None:
+    epochs = settings.number(key)
+    found.add("data", "epochs", f"{epochs:g}" if epochs else None, key)
+
+
+def add_yes_no(found: Found, settings: Settings, slug: str, name: str, key: str) -> None:
+    value = settings.flag(key)
+    if value is not None:
+        found.add(slug, name, "yes" if value else "no", key)

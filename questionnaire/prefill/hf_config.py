@@ -1,0 +1,161 @@
+"""A Hugging Face model ``config.json``: the model's type and its parameters, counted.
+
+Only what the file fixes is filled: dense or mixture of experts, total parameters and (MoE)
+active parameters, counted with the engine's formula from the shape. ``torch_dtype`` is the
+format the weights were saved in, not the training format, and ``max_position_embeddings`` the
+longest context the model accepts, not the training sequence length: both are left unused.
+
+Key names are the ``transformers`` library's, with the spellings of older families (GPT-2's
+``n_embd``, ``n_layer``...) and of MoE families (Mixtral's ``num_local_experts``, Qwen-MoE's
+``num_experts`` and shared expert, DeepSeek's ``n_routed_experts`` and leading dense layers).
+"""
+
+from __future__ import annotations
+
+from questionnaire.prefill.found import NO_EXPERTS, Found, Settings, add_parameters, finish
+from sizing.engine.models import MODEL_CATALOG, ModelSpec
+from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
+
+FORMAT_NAME = "Hugging Face model configuration (config.json)"
+MARKERS = ("architectures", "model_type", "num_hidden_layers", "n_layer")
+
+# Families whose feed-forward block is a plain two-matrix MLP; every other decoder in the
+# catalog (Llama, Mistral, Qwen, Gemma, Phi-3, OLMo, DeepSeek) has a gated one.
+PLAIN_MLP_TYPES = frozenset(
+    {
+        "gpt2",
+        "gpt_neox",
+        "gptj",
+        "opt",
+        "bert",
+        "roberta",
+        "falcon",
+        "mpt",
+        "bloom",
+        "phi",
+        "gpt_bigcode",
+        "starcoder2",
+        "t5",
+    }
+)
+_DIFFERENT_ATTENTION = "kv_lora_rank"
+_EXPERTS_KEYS = (
+    "num_local_experts",
+    "num_experts",
+    "n_routed_experts",
+)  # DeepSeek's latent attention: not the formula's shape
+
+
+def is_hf_config(settings: Settings) -> bool:
+    return any(settings.peek(key) is not None for key in MARKERS)
+
+
+def _first_count(settings: Settings, *keys: str) -> int | None:
+    for key in keys:
+        value = settings.count(key)
+        if value is not None:
+            return value
+    return None
+
+
+def read_hf_config(settings: Settings) -> Found:
+    found = Found(FORMAT_NAME)
+    settings.use("architectures")
+    model_type = settings.text("model_type") or ""
+    layers = _first_count(settings, "num_hidden_layers", "n_layer", "num_layers")
+    hidden = _first_count(settings, "hidden_size", "n_embd", "d_model")
+    heads = _first_count(settings, "num_attention_heads", "n_head", "num_heads")
+    vocab = settings.count("vocab_size")
+    experts_key = next(
+        (k for k in _EXPERTS_KEYS if isinstance(settings.peek(k), int) and settings.peek(k) > 1),
+        None,
+    )
+    experts = _first_count(settings, *_EXPERTS_KEYS) or 1
+    if experts > 1:
+        settings.use("num_experts_per_tok")
+    if not (layers and hidden and heads and vocab):
+        found.remarks.append(
+            "The file does not give the number of layers, the hidden size, the attention heads "
+            "and the vocabulary, so we could not count the parameters."
+        )
+        if experts > 1:
+            found.add("model", "architecture", "moe", experts_key or NO_EXPERTS)
+        return finish(found, settings)
+    shape = DecoderShape(
+        layers=layers,
+        hidden_size=hidden,
+        attention_heads=heads,
+        kv_heads=_first_count(settings, "num_key_value_heads", "num_kv_heads") or heads,
+        ffn_hidden_size=_first_count(settings, "intermediate_size", "n_inner", "ffn_dim", "d_ff")
+        or 4 * hidden,
+        vocab_size=vocab,
+        head_dim=settings.count("head_dim"),
+        gated_mlp=model_type not in PLAIN_MLP_TYPES,
+        # transformers ties them unless the file says otherwise (GPT-2's file does not say)
+        tied_embeddings=settings.flag("tie_word_embeddings") is not False,
+        experts=experts,
+        experts_per_token=settings.count("num_experts_per_tok") or 1,
+        expert_ffn_hidden_size=settings.count("moe_intermediate_size"),
+        shared_expert_ffn_hidden_size=_shared_expert_width(settings),
+        dense_layers=settings.count("first_k_dense_replace") or 0,
+    )
+    known = _same_shape(shape)
+    if _DIFFERENT_ATTENTION in settings:
+        count = _published_count(known)
+        if count is None:
+            found.remarks.append(
+                "This model's attention is built differently from the designs we can count, "
+                "so give its number of parameters on question 1."
+            )
+            found.add(
+                "model",
+                "architecture",
+                "moe" if experts_key else "dense",
+                experts_key or NO_EXPERTS,
+            )
+            return finish(found, settings)
+    else:
+        count = count_parameters(shape)
+    add_parameters(found, count, experts_key=experts_key)
+    if known:
+        names = " and ".join(spec.name for spec in known)
+        found.remarks.append(
+            f"Its shape is the same as {names} in our list of known models. If it is that "
+            "model, you can type its name on question 1."
+        )
+    for key, why in (
+        ("torch_dtype", "the number format the weights are saved in, not the one you train in"),
+        (
+            "max_position_embeddings",
+            "the longest text the model accepts, not your training sequence length",
+        ),
+    ):
+        if key in settings:
+            found.remarks.append(f"We did not use “{key}”: it is {why}.")
+    return finish(found, settings)
+
+
+def _shared_expert_width(settings: Settings) -> int:
+    width = settings.count("shared_expert_intermediate_size")
+    if width:
+        return width
+    shared = settings.count("n_shared_experts")
+    expert = settings.peek("moe_intermediate_size")
+    return shared * expert if shared and isinstance(expert, int) else 0
+
+
+def _same_shape(shape: DecoderShape) -> list[ModelSpec]:
+    """Catalog models with the same layers, width, heads, vocabulary and experts."""
+    figures = (shape.layers, shape.hidden_size, shape.attention_heads, shape.vocab_size)
+    return [
+        spec
+        for spec in MODEL_CATALOG
+        if (spec.layers, spec.hidden_size, spec.attention_heads, spec.vocab_size) == figures
+        and (spec.experts or 1) == shape.experts
+    ]
+
+
+def _published_count(known: list[ModelSpec]) -> ParameterCount | None:
+    if len(known) != 1:
+        return None
+    return ParameterCount(known[0].total_params, known[0].active_params)

@@ -1,0 +1,25 @@
+"""Saving answers filled from a file, once the customer has confirmed them."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from questionnaire.models import Draft
+from questionnaire.prefill.proposal import Proposal
+from questionnaire.questions import get_question
+from questionnaire.services import save_step
+
+
+def fill_answers_from_file(*, draft: Draft, proposal: Proposal) -> Draft:
+    """Save every question the proposal fills, all or none, through the wizard's own
+    :func:`~questionnaire.services.save_step` (which keeps only the form's own fields)."""
+    with transaction.atomic():
+        for slug, raw in proposal.step_data.items():
+            draft = save_step(
+                draft=draft,
+                step=slug,
+                data=raw,
+                current_step=draft.current_step or slug,
+                form_class=get_question(slug).form_class,
+            )
+    return draft

@@ -1,0 +1,103 @@
+"""Parameters of a decoder from its shape: the count a model card publishes.
+
+The catalog (:mod:`sizing.engine.models`) holds published totals; this module counts the same
+totals from the figures of a configuration file, for a model the catalog does not know. The
+count is exact for the weight matrices, embeddings and normalisation scales; biases (a few
+hundred thousand parameters where a model has them) are left out.
+
+References
+----------
+.. [1] Touvron et al., Llama 2, arXiv 2307.09288 (2023), sec. 2.2: grouped-query attention,
+       SwiGLU feed-forward of three ``h x f`` matrices, RMSNorm before attention and MLP.
+.. [2] Jiang et al., Mixtral of Experts, arXiv 2401.04088 (2024), sec. 2: ``E`` experts per
+       layer, each a SwiGLU MLP, a router of ``h x E``, ``k`` experts per token.
+.. [3] Qwen Team, Qwen1.5-MoE (2024): one shared expert beside the routed ones.
+.. [4] Radford et al., GPT-2 (2019): a plain two-matrix MLP and embeddings shared with the
+       output layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Matrices of one feed-forward block: gate, up and down (SwiGLU) [1]_, or up and down [4]_.
+GATED_MLP_MATRICES = 3
+PLAIN_MLP_MATRICES = 2
+# Normalisation scales of one layer: before attention and before the MLP [1]_.
+NORMS_PER_LAYER = 2
+
+
+@dataclass(frozen=True)
+class DecoderShape:
+    """The figures of a decoder's configuration.
+
+    Sizes are counts of numbers per vector [-]; ``vocab_size`` in [tokens]. A dense model has
+    ``experts=1``; an MoE model replaces the MLP of ``layers - dense_layers`` layers by
+    ``experts`` routed experts of width ``expert_ffn_hidden_size`` (plus shared ones).
+    """
+
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int
+    ffn_hidden_size: int
+    vocab_size: int
+    head_dim: int | None = None  # None: hidden_size / attention_heads
+    gated_mlp: bool = True
+    tied_embeddings: bool = False
+    experts: int = 1
+    experts_per_token: int = 1
+    expert_ffn_hidden_size: int | None = None  # None: ffn_hidden_size
+    shared_expert_ffn_hidden_size: int = 0  # all shared experts together
+    dense_layers: int = 0  # leading layers with a dense MLP in an MoE model
+
+
+@dataclass(frozen=True)
+class ParameterCount:
+    total_params: float  # [parameters]
+    active_params: float  # [parameters per token]
+
+
+def count_parameters(shape: DecoderShape) -> ParameterCount:
+    """Total parameters, and those one token uses, of a decoder [parameters] [1]_ [2]_.
+
+    Per layer, attention is ``2 h (n d) + 2 h (g d)`` (queries and output over ``n`` heads, keys
+    and values over ``g`` key-value heads of width ``d``), a feed-forward block is ``m h f``
+    (``m`` = 3 gated, 2 plain) and the norms ``2 h``. An MoE layer holds ``E`` expert blocks,
+    the shared block and a router ``h E``; a token uses ``k`` of the experts. Embeddings are
+    ``V h``, twice when the output layer is not tied to them [4]_, plus the final norm ``h``::
+
+        N = L (attention + 2 h) + L_dense m h f + L_moe (E m h f_e + m h f_s + h E) + V h (1|2) + h
+
+    Parameters
+    ----------
+    shape : DecoderShape
+        The configuration's figures.
+
+    Returns
+    -------
+    ParameterCount
+        ``total_params`` and ``active_params`` [parameters]; equal for a dense model.
+    """
+    h = shape.hidden_size
+    head_dim = shape.head_dim or h // shape.attention_heads
+    attention = 2 * h * shape.attention_heads * head_dim + 2 * h * shape.kv_heads * head_dim
+    matrices = GATED_MLP_MATRICES if shape.gated_mlp else PLAIN_MLP_MATRICES
+    per_layer = attention + NORMS_PER_LAYER * h
+    embeddings = shape.vocab_size * h * (1 if shape.tied_embeddings else 2) + h
+    if shape.experts <= 1:
+        total = shape.layers * (per_layer + matrices * h * shape.ffn_hidden_size) + embeddings
+        return ParameterCount(float(total), float(total))
+    expert = matrices * h * (shape.expert_ffn_hidden_size or shape.ffn_hidden_size)
+    shared = matrices * h * shape.shared_expert_ffn_hidden_size + h * shape.experts
+    dense_layers = min(shape.dense_layers, shape.layers)
+    moe_layers = shape.layers - dense_layers
+    common = (
+        shape.layers * per_layer
+        + dense_layers * matrices * h * shape.ffn_hidden_size
+        + moe_layers * shared
+        + embeddings
+    )
+    total = common + moe_layers * shape.experts * expert
+    active = common + moe_layers * min(shape.experts_per_token, shape.experts) * expert
+    return ParameterCount(float(total), float(active))

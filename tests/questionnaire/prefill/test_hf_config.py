@@ -1,0 +1,63 @@
+"""A model's config.json fills question 1: dense or MoE, and the parameters counted from it."""
+
+import json
+
+import pytest
+
+from questionnaire.prefill.formats import read_answers
+from questionnaire.prefill.found import Found
+from questionnaire.prefill.hf_config import FORMAT_NAME
+from tests.questionnaire.prefill.files import example
+
+
+def answers(found: Found) -> dict[tuple[str, str], object]:
+    return {(v.slug, v.field): v.value for v in found.values}
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # Published sizes: Llama 3.1 8B 8.03B (model card); Mixtral 8x7B 46.7B total, 12.9B
+        # active (Jiang et al. 2024); Qwen2-7B 7.62B (model card); DeepSeek-V3 671B / 37B.
+        ("llama31_8b_config.json", {"architecture": "dense", "total_params": "8.03B"}),
+        (
+            "mixtral_8x7b_config.json",
+            {"architecture": "moe", "total_params": "46.7B", "active_params": "12.9B"},
+        ),
+        ("qwen2_7b_config.json", {"architecture": "dense", "total_params": "7.62B"}),
+        (
+            "deepseek_v3_config.json",
+            {"architecture": "moe", "total_params": "671B", "active_params": "37B"},
+        ),
+    ],
+)
+def test_public_configs_fill_the_model_question_with_the_published_sizes(name, expected):
+    found = read_answers(example(name))
+    assert found.format_name == FORMAT_NAME
+    assert answers(found) == {("model", key): value for key, value in expected.items()}
+
+
+def test_the_weights_format_and_the_longest_context_are_not_taken_for_training_settings():
+    found = read_answers(example("llama31_8b_config.json"))
+    assert {v.slug for v in found.values} == {"model"}
+    assert "torch_dtype" in found.ignored and "max_position_embeddings" in found.ignored
+    assert any("torch_dtype" in remark for remark in found.remarks)
+
+
+def test_unknown_keys_are_listed_and_the_catalog_twin_is_named():
+    found = read_answers(example("llama31_8b_config.json"))
+    assert "rope_scaling.rope_type" in found.ignored
+    assert "hidden_size" not in found.ignored
+    assert any("Llama 3.1 8B" in remark for remark in found.remarks)
+
+
+def test_gpt2_style_keys_and_tied_embeddings_are_counted():
+    config = {"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "vocab_size": 50257}
+    found = read_answers(json.dumps(config).encode())
+    assert answers(found)[("model", "total_params")] == "124M"
+
+
+def test_a_config_without_the_shape_fills_nothing_and_says_why():
+    found = read_answers(b'{"model_type": "llama", "num_local_experts": 8}')
+    assert answers(found) == {("model", "architecture"): "moe"}
+    assert "could not count" in found.remarks[0]
