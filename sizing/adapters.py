@@ -30,6 +30,7 @@ __all__ = [
     "constraint_effects",
     "discovery_questions",
     "recommended_setup",
+    "setup_decisions",
     "nest_overrides",
     "SizedAnswers",
     "size_answers",
@@ -154,31 +155,40 @@ def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def recommended_setup(answers: dict[str, Any], slugs: tuple[str, ...]) -> dict[str, list[str]]:
-    """What the engine decided for each question in ``slugs`` that was left to it, and why.
+    """What the engine decides for each question in ``slugs`` that was left to it, and why.
 
-    For the short path ("recommend for me"): one line per decided input, "Number precision:
-    BF16 — the usual choice; it sets ...", with the engine's own reasons for the plan (how the
-    work is split, the network, the CPUs per server) where those questions were left to it.
+    For the short path ("recommend for me") on the review page: sizes the answers once, then
+    :func:`setup_decisions`.
     """
     try:
         sized = size_answers(answers=answers)
     except InvalidInput:
         return {}
+    return setup_decisions(sized.result, sized.sources, sized.question_of, slugs)
+
+
+def setup_decisions(
+    result: dict[str, Any],
+    sources: dict[str, str],
+    question_of: dict[str, str],
+    slugs: tuple[str, ...],
+) -> dict[str, list[str]]:
+    """From one sizing: per question in ``slugs`` (the questions left to us), one line per
+    input the engine chose ("Number precision: BF16 — the usual choice; it sets ..."), then the
+    engine's own reasons for the plan (how the work is split, the network, the CPUs per server).
+    The proposal calls this with its stored result; nothing is sized again.
+    """
     decided: dict[str, list[str]] = {}
-    for item in sized.result["assumptions"]:
+    for item in result.get("assumptions") or []:
         key = item["key"]
-        slug = sized.question_of.get(key)
-        if (
-            slug in slugs
-            and item["provided_by"] == "assumed"
-            and sized.sources.get(key) == "not_sure"
-        ):
+        slug = question_of.get(key)
+        if slug in slugs and item["provided_by"] == "assumed" and sources.get(key) == "not_sure":
             decided.setdefault(slug, []).append(_decision(item))
     reasons = {
-        "parallelism": (sized.result.get("parallelism") or {}).get("reason"),
-        "preprocessing": (sized.result.get("hosts") or {}).get("rationale"),
+        "parallelism": (result.get("parallelism") or {}).get("reason"),
+        "preprocessing": (result.get("hosts") or {}).get("rationale"),
     }
-    fabric = str((sized.result.get("network") or {}).get("fabric") or "")
+    fabric = str((result.get("network") or {}).get("fabric") or "")
     if fabric.startswith("none"):
         reasons["network"] = "no network between servers is needed: each run fits in one server"
     for slug, reason in reasons.items():
