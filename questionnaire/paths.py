@@ -22,6 +22,8 @@ _RECOMMENDING = (SETUP_RECOMMEND, "not_sure")
 
 __all__ = [
     "EXPERT_SLUGS",
+    "KEY_FIELDS",
+    "key_fields",
     "recommended_answer",
     "recommends_setup",
     "recommends_setup_in_draft",
@@ -44,6 +46,26 @@ def recommends_setup_in_draft(step_data: Mapping[str, Any] | None) -> bool:
 def shows_step(step: str, step_data: Mapping[str, Any] | None) -> bool:
     """Whether the wizard asks this step: expert questions only on the detailed path."""
     return step not in EXPERT_SLUGS or not recommends_setup_in_draft(step_data)
+
+
+# On the short path each question the customer still sees shows its main parts; the rest (and
+# the note) fold into a closed "More detail (optional)", opened when one of them holds an
+# answer or an error. Each question's parts not named here are left to the engine when empty.
+KEY_FIELDS: dict[str, tuple[str, ...]] = {
+    "model": ("model_name", "total_params"),
+    "method": ("method",),
+    "data": ("dataset_size", "dataset_unit"),
+    "timeline": ("run_time_hours", "deadline"),
+    "teams": ("concurrent_jobs",),
+    "resilience": ("max_lost_hours",),
+    "deployment": ("location", "data_residency"),
+    "roadmap": ("future_runs_per_month", "budget_years"),
+}
+
+
+def key_fields(step: str, step_data: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The parts a question page shows unfolded: all (empty) on the detailed path."""
+    return KEY_FIELDS.get(step, ()) if recommends_setup_in_draft(step_data) else ()
 
 
 def recommended_answer(question: Question) -> dict[str, Any]:

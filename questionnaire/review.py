@@ -26,6 +26,7 @@ from questionnaire.questions import (
 from questionnaire.services import question_form
 from sizing.adapters import (
     ENGINE_VERSION,
+    Decision,
     assumed_for_unsure_answers,
     build_engine_input,
     constraint_effects,
@@ -50,7 +51,12 @@ class ReviewRow:
     assumed: tuple[str, ...] = ()  # what we will assume where the customer is not sure
     # On the short path: a set-up question left to us, and what the engine chose and why.
     recommended: bool = False
-    decided: tuple[str, ...] = ()
+    decided: tuple[Decision, ...] = ()
+
+    @property
+    def has_what(self) -> bool:
+        """Some decision names a value (not only a reason about the plan)."""
+        return any(decision.what for decision in self.decided)
 
 
 def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, Any]:
@@ -102,6 +108,8 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         for row in rows
     ]
     discovery_row, *rows = rows
+    setup_rows = [row for row in rows if row.recommended]
+    rows = [row for row in rows if not row.recommended]
     contact_raw = draft.step_data.get("contact")
     contact_form = (
         ContactForm(data=MultiValueDict(contact_raw), prefix="contact") if contact_raw else None
@@ -124,9 +132,12 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "discovery_row": discovery_row,
         "recommend_setup": recommend,
         "switch_path_url": switch_url,
+        # the path is said once, under the project, with the link to switch it
+        "path_label": str(DISCOVERY.form_class.base_fields["setup_known"].label),
         "expert_numbers": _in_words([str(q.number) for q in PAGES if q.expert]),
         "constraint_effects": constraint_effects(answers),
         "discovery_questions": discovery_questions(answers),
+        "setup_rows": setup_rows,
         "rows": rows,
         "attention": attention,
         "contact_lines": contact_lines,
@@ -141,7 +152,7 @@ def _in_words(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def decided_on_review(answers: dict[str, Any]) -> dict[str, list[str]]:
+def decided_on_review(answers: dict[str, Any]) -> dict[str, list[Decision]]:
     """What the engine will choose for each set-up question left to it, cached like
     :func:`assumed_on_review` (the same key, another prefix)."""
     key = "decided-" + review_sizing_key(answers, today=date.today())

@@ -34,7 +34,7 @@ from questionnaire import access
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.glossary import GLOSSARY
 from questionnaire.models import Draft
-from questionnaire.paths import shows_step
+from questionnaire.paths import key_fields, shows_step
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from questionnaire.review import review_rows
 from questionnaire.services import (
@@ -282,6 +282,13 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             review_url=self.get_step_url(REVIEW),
             terms_on_page=[GLOSSARY[key] for key in question.glossary_terms] if question else [],
         )
+        shown = key_fields(step, self.draft.step_data)
+        if shown:
+            folded = [form[name] for name in form.fields if name not in (*shown, "not_sure")]
+            context.update(
+                key_fields=shown,
+                more_fields_open=any(f.errors or f.value() not in (None, "", []) for f in folded),
+            )
         if step == REVIEW:
             context.update(review_rows(self.draft, step_url=self.get_step_url))
         return context

@@ -27,6 +27,7 @@ __all__ = [
     "InvalidInput",
     "build_engine_input",
     "check_engine_input",
+    "Decision",
     "constraint_effects",
     "discovery_questions",
     "recommended_setup",
@@ -154,7 +155,19 @@ def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
     return assumed
 
 
-def recommended_setup(answers: dict[str, Any], slugs: tuple[str, ...]) -> dict[str, list[str]]:
+@dataclass(frozen=True)
+class Decision:
+    """One choice the engine made for a question left to it: ``what`` ("Number precision:
+    BF16"; empty for a reason about the plan as a whole) and ``why``."""
+
+    what: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.what} — {self.why}" if self.what else self.why
+
+
+def recommended_setup(answers: dict[str, Any], slugs: tuple[str, ...]) -> dict[str, list[Decision]]:
     """What the engine decides for each question in ``slugs`` that was left to it, and why.
 
     For the short path ("recommend for me") on the review page: sizes the answers once, then
@@ -172,13 +185,13 @@ def setup_decisions(
     sources: dict[str, str],
     question_of: dict[str, str],
     slugs: tuple[str, ...],
-) -> dict[str, list[str]]:
+) -> dict[str, list[Decision]]:
     """From one sizing: per question in ``slugs`` (the questions left to us), one line per
     input the engine chose ("Number precision: BF16 — the usual choice; it sets ..."), then the
     engine's own reasons for the plan (how the work is split, the network, the CPUs per server).
     The proposal calls this with its stored result; nothing is sized again.
     """
-    decided: dict[str, list[str]] = {}
+    decided: dict[str, list[Decision]] = {}
     for item in result.get("assumptions") or []:
         key = item["key"]
         slug = question_of.get(key)
@@ -193,21 +206,23 @@ def setup_decisions(
         reasons["network"] = "no network between servers is needed: each run fits in one server"
     for slug, reason in reasons.items():
         if slug in slugs and reason:
-            decided.setdefault(slug, []).append(_capfirst(str(reason).rstrip(".")) + ".")
+            decided.setdefault(slug, []).append(
+                Decision("", _capfirst(str(reason).rstrip(".")) + ".")
+            )
     return decided
 
 
-def _decision(item: dict[str, Any]) -> str:
-    """ "Number precision: BF16 — the usual choice; it sets the bytes per number ..."."""
+def _decision(item: dict[str, Any]) -> Decision:
+    """ "Number precision: BF16", "the usual choice; it sets the bytes per number ..."."""
     key = item["key"]
     value = describe_value(key, item["value"], engine_unit=item["unit"])
     source = str(item.get("source") or "")
-    why = "the usual choice" if source.startswith("our usual assumption") else source
-    detail = source.partition(": ")[2] if source.startswith("our usual assumption") else ""
-    parts = [why + (f" ({detail})" if detail else "")]
+    usual = source.startswith("our usual assumption")
+    detail = source.partition(": ")[2] if usual else ""
+    parts = [("the usual choice" if usual else source) + (f" ({detail})" if detail else "")]
     if item.get("rationale"):
         parts.append(f"it {item['rationale']}")
-    return f"{input_term(key).label}: {value} — {'; '.join(parts)}."
+    return Decision(f"{input_term(key).label}: {value}", "; ".join(parts) + ".")
 
 
 def _capfirst(text: str) -> str:

@@ -39,14 +39,12 @@ class DiscoveryForm(QuestionForm):
     decider = TextAnswerField(
         does=Noted(_OPENS_THE_PROPOSAL),
         label="Who decides on the purchase?",
-        help_text="A name or a role, for example “our IT director”.",
         width="medium",
         max_length=200,
     )
     runs_training = TextAnswerField(
         does=Noted(_OPENS_THE_PROPOSAL),
         label="Who will run the training?",
-        help_text="For example “two data scientists” or “a partner”.",
         width="medium",
         max_length=200,
     )
@@ -65,7 +63,7 @@ class DiscoveryForm(QuestionForm):
     success = TextAnswerField(
         does=Noted(_OPENS_THE_PROPOSAL),
         label="What does success look like?",
-        help_text="For example “a model our doctors trust, by June”.",
+        help_text="For example “summaries our doctors trust, by June”.",
     )
     setup_known = RadioAnswerField(
         does=Noted(

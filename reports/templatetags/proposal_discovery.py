@@ -47,7 +47,9 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
         question_of = build_engine_input(answers=answers, today=data.issued_on).question_of
         lines = setup_decisions(data.result, data.input_sources, question_of, EXPERT_SLUGS)
         decided = [
-            (plain(get_question(slug).title), lines[slug]) for slug in EXPERT_SLUGS if slug in lines
+            (plain(get_question(slug).title), [str(line) for line in lines[slug]])
+            for slug in EXPERT_SLUGS
+            if slug in lines
         ]
     return {
         "facts": facts,

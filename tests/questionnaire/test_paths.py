@@ -94,8 +94,11 @@ def test_a_post_to_a_skipped_question_from_an_old_tab_is_kept_and_moves_on(clien
 def test_the_short_path_stores_recommend_for_me_for_every_expert_question(client):
     draft_id = walk_short_path(client)
     review = client.get(step_url(draft_id, "review")).content.decode()
-    assert review.count("We will recommend this.") == len(EXPERT_SLUGS)
-    assert "Number precision: BF16" in review  # what the engine chose, with why
+    assert "Training set-up: we choose it for you" in review
+    for slug in EXPERT_SLUGS:
+        assert f'id="review-{slug}"' in review
+    assert "Number precision: BF16." in review  # what the engine chose
+    assert "the usual choice; it sets the bytes per number" in review  # and why
     response = post_step(client, draft_id, "review", {})
     assert response["Location"] == reverse("questionnaire:confirmation", args=[draft_id])
     answers = Submission.objects.get().answers
@@ -129,7 +132,7 @@ def test_switching_paths_from_the_review_page_loses_no_answer(client):
     assert not attention
     assert answers["precision"]["precision"] == "bf16"
     review = client.get(step_url(draft_id, "review")).content.decode()
-    assert "We will recommend this." not in review
+    assert "we choose it for you" not in review
 
 
 def test_switching_to_the_detailed_path_lists_the_unanswered_set_up_questions(client):

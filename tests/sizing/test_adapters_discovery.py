@@ -92,11 +92,12 @@ def test_recommend_for_me_lets_the_engine_decide_and_says_what_and_why():
     for slug in EXPERT_SLUGS:
         answers[slug] = recommended_answer(get_question(slug))
     decided = adapters.recommended_setup(answers, EXPERT_SLUGS)
-    precision = " ".join(decided["precision"])
+    precision = " ".join(str(decision) for decision in decided["precision"])
     assert "Number precision: BF16" in precision
     assert "Optimizer: AdamW" in precision
     assert "the usual choice" in precision
-    assert any(line.startswith("Fastest plan that fits") for line in decided["parallelism"])
+    assert [d.what for d in decided["precision"]] == ["Number precision: BF16", "Optimizer: AdamW"]
+    assert any(d.why.startswith("Fastest plan that fits") for d in decided["parallelism"])
     assert set(decided) <= set(EXPERT_SLUGS)
 
 
