@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from questionnaire.models import Draft, Submission
-from questionnaire.paths import recommended_answer, recommends_setup, shows_step
+from questionnaire.paths import KEY_FIELDS, recommended_answer, recommends_setup, shows_step
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from questionnaire.services import Contact, collect_answers, submit_answers
 from tests.questionnaire.conftest import CONTACT, post_step, start, step_url, walk_to_review
@@ -182,3 +182,38 @@ def test_contact_details_are_still_asked_on_the_short_path(client):
     draft_id = walk_short_path(client)
     page = client.get(step_url(draft_id, "review")).content.decode()
     assert CONTACT["company"] in page
+
+
+def test_every_question_the_short_path_asks_names_its_main_parts():
+    assert set(KEY_FIELDS) == set(ASKED_ON_SHORT_PATH)
+    for slug, names in KEY_FIELDS.items():
+        assert set(names) <= set(get_question(slug).form_class.answer_field_names()), slug
+
+
+def test_the_short_path_folds_the_other_parts_and_opens_them_when_they_hold_an_answer(client):
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    folded = page[page.index('<details class="more-fields"') :]
+    assert '<details class="more-fields">' in page  # closed
+    assert "id_model-architecture_0" in folded and "id_model-model_name" not in folded
+    assert "id_model-notes" in folded
+    post_step(client, draft_id, "model", {"architecture": "moe"}, wizard_goto_step="discovery")
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    assert '<details class="more-fields" open>' in page
+
+
+def test_an_error_in_a_folded_part_opens_it(client):
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    response = post_step(client, draft_id, "model", {"active_params": "-3B"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert '<details class="more-fields" open>' in page
+
+
+def test_the_detailed_path_shows_every_part_unfolded(client):
+    draft_id = start(client)
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    assert "more-fields" not in page
+    assert '<details class="more-about">' in page  # the explanations are folded for everyone
