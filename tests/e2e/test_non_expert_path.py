@@ -203,3 +203,30 @@ def test_word_counting_leaves_out_closed_details(browser):
     page.locator("summary").click()
     assert visible_words(page) == 10
     context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+def test_the_discovery_page_and_its_error_state_pass_axe_at_desktop_and_phone_width(
+    browser, live_server, width
+):
+    context = browser.new_context(
+        bypass_csp=True, locale="en-GB", viewport={"width": width, "height": 900}
+    )
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(live_server.url + "/")
+    continue_to_next(page)
+    continue_to_next(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    issues = axe_issues(page)
+    page.locator("details.more-about > summary").click()  # opened, it must pass too
+    issues += axe_issues(page)
+    # The browser stops typing at maxlength; a pasted or scripted value can pass it.
+    page.eval_on_selector("#id_discovery-decider", "e => e.removeAttribute('maxlength')")
+    page.fill("#id_discovery-decider", "x" * 201)
+    continue_to_next(page)
+    assert page.title().startswith("Error: ")
+    assert page.locator("#id_discovery-decider").input_value() == "x" * 201
+    issues += axe_issues(page)
+    context.close()
+    assert issues == [], "\n".join(issues)
