@@ -20,8 +20,7 @@ import pytest
 from questionnaire.models import Submission
 from questionnaire.paths import recommended_answer, recommends_setup
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, PAGES, QUESTIONS, get_question
-from tests.conftest import require
-from tests.e2e.accessibility import AXE_SCRIPT, WCAG_TAGS
+from tests.e2e.accessibility import serious_violations
 
 pytestmark = pytest.mark.e2e
 
@@ -61,18 +60,7 @@ def visible_words(page) -> int:
 
 
 def axe_issues(page) -> list[str]:
-    require("axe-core (npm ci)", AXE_SCRIPT.exists())
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE_SCRIPT))
-    result = page.evaluate(
-        "async (tags) => await axe.run(document, {runOnly: {type: 'tag', values: tags}})",
-        WCAG_TAGS,
-    )
-    return [
-        f"{page.url}: {v['id']} ({v['impact']}): {v['help']} — {v['nodes'][0]['target'][0]}"
-        for v in result["violations"]
-        if v["impact"] in AXE_IMPACTS
-    ]
+    return serious_violations(page, impacts=AXE_IMPACTS)
 
 
 def continue_to_next(page) -> None:
