@@ -12,7 +12,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.datastructures import MultiValueDict
 
-from questionnaire.answers import AnswerLine
+from questionnaire.answers import NOT_ANSWERED, AnswerLine
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
 from questionnaire.paths import recommended_answer, recommends_setup_in_draft
@@ -52,6 +52,11 @@ class ReviewRow:
     # On the short path: a set-up question left to us, and what the engine chose and why.
     recommended: bool = False
     decided: tuple[Decision, ...] = ()
+
+    @property
+    def not_answered(self) -> bool:
+        """Nothing given at all: the single "Not answered" line."""
+        return [line.text for line in self.lines] == [NOT_ANSWERED]
 
     @property
     def has_what(self) -> bool:

@@ -217,3 +217,11 @@ def test_the_detailed_path_shows_every_part_unfolded(client):
     page = client.get(step_url(draft_id, "model")).content.decode()
     assert "more-fields" not in page
     assert '<details class="more-about">' in page  # the explanations are folded for everyone
+
+
+def test_an_empty_discovery_page_reads_as_optional_on_the_review(client):
+    draft_id = walk_to_review(client)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    assert "Not answered. This part is optional" in page
+    assert "Let us choose the set-up for you" in page
+    assert 'id="attention-title"' not in page  # nothing blocks sending
