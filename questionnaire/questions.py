@@ -23,6 +23,13 @@ Stored answer shape (``Submission.answers``, schema version :data:`SCHEMA_VERSIO
       ...                          # every one of the fifteen slugs is present
     }
 
+Since schema version 2 the answers also hold ``"discovery"`` (the page before question 1,
+:data:`DISCOVERY`, same shape; an unvisited page is stored with every part empty). When its
+``setup_known`` is "no" or "not sure", the expert questions (``Question.expert``,
+:data:`EXPERT_SLUGS`) were skipped and each is stored as "recommend for me": every part empty
+and ``"not_sure": true`` (``questionnaire/paths.py``), so the engine decides them and lists what
+it chose. Version 1 answers have no ``"discovery"``; they read as the detailed path.
+
 Every field is optional and "not sure yet" is always valid. A unit radio (``dataset_unit``,
 ``global_batch_unit``) holds the customer's choice or, when they left it empty, the unit they
 wrote in the number ("1.2T tokens" -> "tokens"). The same answer always renders the same way via
@@ -38,6 +45,7 @@ from typing import Any
 
 from questionnaire.answers import AnswerLine, answer_lines, flatten
 from questionnaire.forms.base import QuestionForm
+from questionnaire.forms.discovery import DiscoveryForm
 from questionnaire.forms.operations import DeploymentForm, ResilienceForm, RoadmapForm
 from questionnaire.forms.platform import (
     NetworkForm,
@@ -56,7 +64,7 @@ from questionnaire.forms.workload import (
     TimelineForm,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Question 5's example date: about four months ahead, so the form that refuses past dates takes it.
 _EXAMPLE_DEADLINE = (datetime.date.today() + datetime.timedelta(days=120)).isoformat()
 TERM_MARK = re.compile(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]")
@@ -82,6 +90,9 @@ class Question:
     example: Example
     glossary_terms: tuple[str, ...]
     form_class: type[QuestionForm] = field(repr=False)
+    # A set-up question for people who know the training recipe: on the short path
+    # (questionnaire/paths.py) it is skipped and recommended for the customer.
+    expert: bool = False
 
     def answer_lines(self, answer: dict[str, Any] | None) -> list[AnswerLine]:
         return answer_lines(self.form_class, answer)
@@ -164,6 +175,7 @@ QUESTIONS: tuple[Question, ...] = (
             "quantisation",
         ),
         form_class=PrecisionForm,
+        expert=True,
     ),
     Question(
         number=4,
@@ -228,6 +240,7 @@ QUESTIONS: tuple[Question, ...] = (
         ),
         glossary_terms=("sequence-length", "batch", "micro-batch", "gradient-accumulation"),
         form_class=BatchForm,
+        expert=True,
     ),
     Question(
         number=7,
@@ -269,6 +282,7 @@ QUESTIONS: tuple[Question, ...] = (
         ),
         glossary_terms=("accelerator", "cuda", "rocm", "peft", "container"),
         form_class=SoftwareForm,
+        expert=True,
     ),
     Question(
         number=9,
@@ -296,6 +310,7 @@ QUESTIONS: tuple[Question, ...] = (
             "fsdp",
         ),
         form_class=ParallelismForm,
+        expert=True,
     ),
     Question(
         number=10,
@@ -317,6 +332,7 @@ QUESTIONS: tuple[Question, ...] = (
         ),
         glossary_terms=("nvlink", "infiniband", "roce", "rdma", "oversubscription"),
         form_class=NetworkForm,
+        expert=True,
     ),
     Question(
         number=11,
@@ -347,6 +363,7 @@ QUESTIONS: tuple[Question, ...] = (
             "nvme",
         ),
         form_class=StorageForm,
+        expert=True,
     ),
     Question(
         number=12,
@@ -362,6 +379,7 @@ QUESTIONS: tuple[Question, ...] = (
         ),
         glossary_terms=("tokenisation", "preprocessing", "pcie", "numa"),
         form_class=PreprocessingForm,
+        expert=True,
     ),
     Question(
         number=13,
@@ -429,12 +447,39 @@ QUESTIONS: tuple[Question, ...] = (
     ),
 )
 
-_BY_SLUG = {question.slug: question for question in QUESTIONS}
-SLUGS: tuple[str, ...] = tuple(_BY_SLUG)
+DISCOVERY = Question(
+    number=0,
+    slug="discovery",
+    title="About your project",
+    text="Tell us about your project in a few words.",
+    why_it_matters="Your answers here open your proposal, so everyone who reads it starts from the same goal. What matters most to you steers the choices we make where you are not sure.",
+    in_simple_terms="Short answers are fine. Leave out anything you do not know yet. If no one on your team knows the training set-up, say so: we will skip those questions and recommend a set-up for you.",
+    what_to_capture="Use case in one sentence, who decides, who runs the training, the one constraint that matters most, what success looks like, whether someone knows the training set-up.",
+    example=Example(
+        data={
+            "use_case": "Fine-tune an open 70B model on 2 billion tokens of clinical notes",
+            "decider": "Our chief medical information officer",
+            "runs_training": "Two data scientists",
+            "constraint": "data_location",
+            "success": "Summaries our doctors trust, in use by June",
+            "setup_known": "no",
+        },
+        text="Fine-tune an open 70B model on our clinical notes; the data must stay with us; "
+        "no one here knows the training set-up.",
+    ),
+    glossary_terms=(),
+    form_class=DiscoveryForm,
+)
+"""The page before question 1: not one of the fifteen, unnumbered, answered like them."""
+
+PAGES: tuple[Question, ...] = (DISCOVERY, *QUESTIONS)
+_BY_SLUG = {question.slug: question for question in PAGES}
+SLUGS: tuple[str, ...] = tuple(question.slug for question in QUESTIONS)
+EXPERT_SLUGS: tuple[str, ...] = tuple(question.slug for question in QUESTIONS if question.expert)
 
 
 def get_question(slug: str) -> Question:
-    """The question with this slug; ``KeyError`` for an unknown one."""
+    """The question (or the discovery page) with this slug; ``KeyError`` for an unknown one."""
     return _BY_SLUG[slug]
 
 
@@ -458,6 +503,11 @@ class AnsweredQuestion:
         return plain(self.question.title)
 
     @property
+    def heading(self) -> str:
+        """ "4. Your training data"; the unnumbered discovery page is its title alone."""
+        return f"{self.number}. {self.title}" if self.number else self.title
+
+    @property
     def not_sure(self) -> bool:
         return any(line.not_sure for line in self.lines)
 
@@ -466,17 +516,25 @@ def answered_question(question: Question, answer: dict[str, Any] | None) -> Answ
     return AnsweredQuestion(question=question, lines=question.answer_lines(answer))
 
 
+def _pages_of(answers: dict[str, Any]) -> tuple[Question, ...]:
+    """The discovery page when the answers hold it (schema 2), then the fifteen questions."""
+    return PAGES if DISCOVERY.slug in answers else QUESTIONS
+
+
 def answered_questions(answers: dict[str, Any] | None) -> list[AnsweredQuestion]:
     """All fifteen questions in registry order with the customer's answer lines: the one list
-    behind the review page, the staff page, the PDF and the emails (never a second list)."""
+    behind the review page, the staff page, the PDF and the emails (never a second list).
+    Answers with a discovery page list it first."""
     answers = answers or {}
-    return [answered_question(question, answers.get(question.slug)) for question in QUESTIONS]
+    return [
+        answered_question(question, answers.get(question.slug)) for question in _pages_of(answers)
+    ]
 
 
 def answer_columns(answers: dict[str, Any] | None) -> dict[str, str]:
     """All answers flattened to ``<slug>.<item>`` text columns, in registry order (CSV)."""
     answers = answers or {}
     columns: dict[str, str] = {}
-    for question in QUESTIONS:
+    for question in _pages_of(answers):
         columns.update(question.flatten(answers.get(question.slug)))
     return columns

@@ -12,12 +12,27 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.datastructures import MultiValueDict
 
-from questionnaire.answers import AnswerLine
+from questionnaire.answers import NOT_ANSWERED, AnswerLine
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
-from questionnaire.questions import QUESTIONS, Question, answered_question
+from questionnaire.paths import recommended_answer, recommends_setup_in_draft
+from questionnaire.questions import (
+    DISCOVERY,
+    EXPERT_SLUGS,
+    PAGES,
+    Question,
+    answered_question,
+)
 from questionnaire.services import question_form
-from sizing.adapters import ENGINE_VERSION, assumed_for_unsure_answers, build_engine_input
+from sizing.adapters import (
+    ENGINE_VERSION,
+    Decision,
+    assumed_for_unsure_answers,
+    build_engine_input,
+    constraint_effects,
+    discovery_questions,
+    recommended_setup,
+)
 
 # Sizing the answers for the page takes tens of milliseconds of CPU, most of the page's cost, and
 # the same answers come back often: the customer returns here after each "Change", and customers
@@ -34,15 +49,36 @@ class ReviewRow:
     change_url: str
     problem: str  # empty when the answer is fine
     assumed: tuple[str, ...] = ()  # what we will assume where the customer is not sure
+    # On the short path: a set-up question left to us, and what the engine chose and why.
+    recommended: bool = False
+    decided: tuple[Decision, ...] = ()
+
+    @property
+    def not_answered(self) -> bool:
+        """Nothing given at all: the single "Not answered" line."""
+        return [line.text for line in self.lines] == [NOT_ANSWERED]
+
+    @property
+    def has_what(self) -> bool:
+        """Some decision names a value (not only a reason about the plan)."""
+        return any(decision.what for decision in self.decided)
 
 
 def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, Any]:
     rows: list[ReviewRow] = []
     answers: dict[str, dict[str, Any]] = {}
-    for question in QUESTIONS:
+    recommend = recommends_setup_in_draft(draft.step_data)
+    switch_url = f"{step_url(DISCOVERY.slug)}?change=1#discovery-setup-known"
+    for question in PAGES:
         form = question_form(question.slug, question.form_class, draft)
         change_url = f"{step_url(question.slug)}?change=1"
         title = answered_question(question, None).title
+        if question.expert and recommend:
+            answers[question.slug] = recommended_answer(question)
+            rows.append(ReviewRow(question, title, [], switch_url, "", recommended=True))
+            continue
+        if form is None and question is DISCOVERY:
+            form = question.form_class(data=MultiValueDict(), prefix=question.slug)
         if form is None:
             rows.append(
                 ReviewRow(
@@ -65,10 +101,20 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
             lines = answered_question(question, answers[question.slug]).lines
             rows.append(ReviewRow(question, title, lines, change_url, ""))
     assumed = assumed_on_review(answers)
+    decided = decided_on_review(answers) if recommend else {}
     rows = [
-        replace(row, assumed=tuple(assumed.get(row.question.slug, ()))) if not row.problem else row
+        replace(
+            row,
+            assumed=tuple(assumed.get(row.question.slug, ())),
+            decided=tuple(decided.get(row.question.slug, ())),
+        )
+        if not row.problem
+        else row
         for row in rows
     ]
+    discovery_row, *rows = rows
+    setup_rows = [row for row in rows if row.recommended]
+    rows = [row for row in rows if not row.recommended]
     contact_raw = draft.step_data.get("contact")
     contact_form = (
         ContactForm(data=MultiValueDict(contact_raw), prefix="contact") if contact_raw else None
@@ -86,8 +132,17 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
             )
     elif contact_form is not None:
         contact_problem = str(next(iter(contact_form.errors.values()))[0])
-    attention = [row for row in rows if row.problem]
+    attention = [row for row in (discovery_row, *rows) if row.problem]
     return {
+        "discovery_row": discovery_row,
+        "recommend_setup": recommend,
+        "switch_path_url": switch_url,
+        # the path is said once, under the project, with the link to switch it
+        "path_label": str(DISCOVERY.form_class.base_fields["setup_known"].label),
+        "expert_numbers": _in_words([str(q.number) for q in PAGES if q.expert]),
+        "constraint_effects": constraint_effects(answers),
+        "discovery_questions": discovery_questions(answers),
+        "setup_rows": setup_rows,
         "rows": rows,
         "attention": attention,
         "contact_lines": contact_lines,
@@ -95,6 +150,22 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "contact_change_url": f"{step_url('contact')}?change=1",
         "ready_to_send": not attention and not contact_problem,
     }
+
+
+def _in_words(items: list[str]) -> str:
+    """``["3", "6", "8"]`` → "3, 6 and 8"."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def decided_on_review(answers: dict[str, Any]) -> dict[str, list[Decision]]:
+    """What the engine will choose for each set-up question left to it, cached like
+    :func:`assumed_on_review` (the same key, another prefix)."""
+    key = "decided-" + review_sizing_key(answers, today=date.today())
+    decided = cache.get(key)
+    if decided is None:
+        decided = recommended_setup(answers, EXPERT_SLUGS)
+        cache.set(key, decided, REVIEW_SIZING_CACHE_SECONDS)
+    return decided
 
 
 def review_sizing_key(answers: dict[str, Any], *, today: date) -> str:

@@ -25,12 +25,13 @@ from django.utils.datastructures import MultiValueDict
 from config.celery import publish
 from questionnaire.forms.base import QuestionForm
 from questionnaire.models import Draft, ReferenceCounter, Submission
-from questionnaire.questions import QUESTIONS, SCHEMA_VERSION
+from questionnaire.paths import recommended_answer, recommends_setup_in_draft
+from questionnaire.questions import DISCOVERY, PAGES, SCHEMA_VERSION
 
 logger = logging.getLogger(__name__)
 
 StepData = dict[str, list[str]]
-_QUESTION_FORMS = {question.slug: question.form_class for question in QUESTIONS}
+_QUESTION_FORMS = {question.slug: question.form_class for question in PAGES}
 
 # What a new submission queues, by name: the pipeline (which imports this app, never the other
 # way) registers the task and does the sizing, the proposal and the staff email.
@@ -155,11 +156,21 @@ def question_form(slug: str, form_class: type[QuestionForm], draft: Draft) -> Qu
 
 
 def collect_answers(draft: Draft) -> tuple[dict[str, dict[str, Any]], list[str]]:
-    """The answers of every question, and the slugs that are missing or invalid."""
+    """The answers of every question, and the slugs that are missing or invalid.
+
+    The discovery page is optional (never visited: every part empty). On the short path the
+    expert questions are "recommend for me" whatever their pages hold (``questionnaire/paths``).
+    """
     answers: dict[str, dict[str, Any]] = {}
     attention: list[str] = []
-    for question in QUESTIONS:
+    recommend = recommends_setup_in_draft(draft.step_data)
+    for question in PAGES:
+        if question.expert and recommend:
+            answers[question.slug] = recommended_answer(question)
+            continue
         form = question_form(question.slug, question.form_class, draft)
+        if form is None and question is DISCOVERY:
+            form = question.form_class(data=MultiValueDict(), prefix=question.slug)
         if form is None or not form.is_valid():
             attention.append(question.slug)
             continue

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from questionnaire.fields import AnswerFieldMixin
-from questionnaire.questions import QUESTIONS, plain
+from questionnaire.questions import PAGES, plain
 from questionnaire.roles import FEEDS, NOTED, REQUIREMENT, Feeds, Noted, Requirement, Role
 from sizing.adapters import SHARED_INPUTS
 
@@ -65,7 +65,7 @@ def _cell(text: str) -> str:
 def fields_with_roles() -> list[tuple[str, str, str, Role | None]]:
     """(question slug, field name, label, role) for every answer field, in registry order."""
     rows = []
-    for question in QUESTIONS:
+    for question in PAGES:
         for name in question.form_class.answer_field_names():
             field = question.form_class.base_fields[name]
             assert isinstance(field, AnswerFieldMixin)
@@ -84,8 +84,9 @@ def answers_markdown() -> str:
         "a free-text note, which the proposal shows under “Your answers” and our engineer "
         "reads.\n",
     ]
-    for question in QUESTIONS:
-        parts.append(f"\n## {question.number}. {plain(question.title)}\n\n")
+    for question in PAGES:
+        number = f"{question.number}. " if question.number else ""
+        parts.append(f"\n## {number}{plain(question.title)}\n\n")
         parts.append("| Field | Answer | Role | What it does |\n| --- | --- | --- | --- |\n")
         for slug, name, label, role in rows:
             if slug != question.slug:

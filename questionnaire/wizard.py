@@ -1,4 +1,4 @@
-"""The questionnaire wizard: welcome, fifteen questions, contact details, review.
+"""The questionnaire wizard: welcome, discovery, fifteen questions, contact details, review.
 
 django-formtools' NamedUrlSessionWizardView with its known traps fixed:
 
@@ -8,7 +8,10 @@ django-formtools' NamedUrlSessionWizardView with its known traps fixed:
   Back, so Back never drops what was typed (#284), and the session is only a cache: an expired
   session or another device picks up from the draft, with a message saying so;
 * opening a step URL never resets anything; a step changed meanwhile in another tab is named;
-* submitting is idempotent (one Submission per draft) and only happens on POST.
+* submitting is idempotent (one Submission per draft) and only happens on POST;
+* the expert questions are skipped on the short path (``condition_dict``, computed from the
+  draft's raw discovery answer: ``questionnaire/paths.py``); their saved answers stay in the
+  draft, so switching paths from the review page loses nothing.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
+from django.utils.datastructures import MultiValueDict
 from formtools.wizard.views import NamedUrlSessionWizardView, WizardView
 
 from config.ratelimit import RateLimit, hit, too_many_requests
@@ -30,7 +34,8 @@ from questionnaire import access
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.glossary import GLOSSARY
 from questionnaire.models import Draft
-from questionnaire.questions import QUESTIONS, get_question
+from questionnaire.paths import key_fields, shows_step
+from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from questionnaire.review import review_rows
 from questionnaire.services import (
     Contact,
@@ -44,6 +49,7 @@ from questionnaire.services import (
 WELCOME, CONTACT, REVIEW, SUBMIT = "welcome", "contact", "review", "submit"
 FORM_LIST = [
     (WELCOME, WelcomeForm),
+    (DISCOVERY.slug, DISCOVERY.form_class),
     *[(question.slug, question.form_class) for question in QUESTIONS],
     (CONTACT, ContactForm),
     (REVIEW, ReviewForm),
@@ -62,6 +68,18 @@ OTHER_TAB_MESSAGE = (
     "check that it is what you want."
 )
 ALREADY_SUBMITTED_MESSAGE = "You have already sent this questionnaire. Here is your reference."
+SKIPPED_MESSAGE = (
+    "You asked us to recommend the training set-up, so we skip that question. To answer it "
+    "yourself, choose “Yes” for the set-up question below."
+)
+
+
+def _asked_when(step: str) -> Any:
+    """formtools condition: ask ``step`` unless the customer took the short path."""
+    return lambda wizard: shows_step(step, wizard.draft.step_data)
+
+
+CONDITIONS = {slug: _asked_when(slug) for slug in EXPERT_SLUGS}
 
 
 def fingerprint(raw: dict[str, list[str]] | None) -> str:
@@ -93,7 +111,7 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
 
     def get_template_names(self) -> list[str]:
         step = self.steps.current
-        if step in (WELCOME, CONTACT, REVIEW):
+        if step in (WELCOME, DISCOVERY.slug, CONTACT, REVIEW):
             return [f"questionnaire/{step}.html"]
         return ["questionnaire/question.html"]
 
@@ -105,6 +123,9 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         data[self.storage.step_data_key] = dict(self.draft.step_data)
         if data[self.storage.step_key] is None:
             data[self.storage.step_key] = self.draft.current_step or WELCOME
+        if data[self.storage.step_key] not in self.get_form_list():
+            # A set-up question saved as current before the customer took the short path.
+            data[self.storage.step_key] = DISCOVERY.slug
         self.storage.data = data
         if not self.session_had_wizard and self.draft.step_data:
             resumed = self.request.session.pop(RESUMED_FLAG.format(self.draft.pk), False)
@@ -117,6 +138,10 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         if step == SUBMIT:
             # Submitting only ever happens on POST from the review page.
             return redirect(self.get_step_url(REVIEW))
+        if step in STEP_NAMES and step not in self.get_form_list():
+            # A skipped set-up question (an old link): say why, and where to switch paths.
+            messages.info(self.request, SKIPPED_MESSAGE)
+            return redirect(f"{self.get_step_url(DISCOVERY.slug)}?change=1")
         if step in self.get_form_list() and step != self.draft.current_step:
             set_current_step(draft=self.draft, step=step)
         return super().get(*args, **kwargs)
@@ -137,7 +162,22 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         self._keep_posted_step(step)
         if "save_for_later" in self.request.POST:
             return redirect("questionnaire:save", draft_id=self.draft.pk)
+        if step not in self.get_form_list():
+            # Posted from a tab opened before the short path was chosen: kept in the draft.
+            return redirect(self.get_step_url(self._next_asked_after(step)))
         return super().post(*args, **kwargs)
+
+    def _next_asked_after(self, step: str) -> str:
+        names = [name for name, _ in FORM_LIST]
+        asked = self.get_form_list()
+        return next(name for name in names[names.index(step) :] if name in asked)
+
+    def get_form(self, step: str | None = None, data: Any = None, files: Any = None) -> Any:
+        if (step or self.steps.current) == DISCOVERY.slug and data is None:
+            # The discovery page is optional: never visited reads as every part left empty,
+            # so sending the questionnaire does not stop at it.
+            data = MultiValueDict()
+        return super().get_form(step=step, data=data, files=files)
 
     def _keep_posted_step(self, step: str) -> None:
         """Save what was posted for this step, valid or not, before Back or validation."""
@@ -145,7 +185,7 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         posted_fingerprint = self.request.POST.get("step_fingerprint")
         if posted_fingerprint and posted_fingerprint != fingerprint(stored):
             messages.warning(self.request, OTHER_TAB_MESSAGE)
-        form_class = self.get_form_list()[step]
+        form_class = self.form_list[step]  # every step, asked on this path or not
         fields = posted_field_names(form_class, step)
         has_content = any(
             value.strip()
@@ -178,7 +218,9 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         return super().render_goto_step(goto_step, **kwargs)
 
     def render_revalidation_failure(self, failed_step: str, form: Any, **kwargs: Any):
-        if failed_step in QUESTION_SLUGS:
+        if failed_step == DISCOVERY.slug:
+            messages.error(self.request, "Check your answers about your project.")
+        elif failed_step in QUESTION_SLUGS:
             question = get_question(failed_step)
             messages.error(
                 self.request,
@@ -220,15 +262,19 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
     def get_context_data(self, form: Any, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(form=form, **kwargs)
         step = self.steps.current
-        question = get_question(step) if step in QUESTION_SLUGS else None
+        question = get_question(step) if step in QUESTION_SLUGS | {DISCOVERY.slug} else None
+        asked = [q for q in QUESTIONS if q.slug in self.get_form_list()]
+        position = asked.index(question) + 1 if question in asked else None
         changing = (
             self.request.GET.get("change") == "1" or self.request.POST.get("return_to") == REVIEW
         )
         context.update(
             draft=self.draft,
             question=question,
-            total_questions=len(QUESTIONS),
-            progress_percent=round(100 * question.number / len(QUESTIONS)) if question else None,
+            # "Question 4 of 8" on the short path: the skipped questions are not counted.
+            question_position=position,
+            total_questions=len(asked),
+            progress_percent=round(100 * position / len(asked)) if position else None,
             step_fingerprint=fingerprint(self.draft.step_data.get(step)),
             changing=changing,
             prev_step=self.steps.prev,
@@ -236,11 +282,18 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             review_url=self.get_step_url(REVIEW),
             terms_on_page=[GLOSSARY[key] for key in question.glossary_terms] if question else [],
         )
+        shown = key_fields(step, self.draft.step_data)
+        if shown:
+            folded = [form[name] for name in form.fields if name not in (*shown, "not_sure")]
+            context.update(
+                key_fields=shown,
+                more_fields_open=any(f.errors or f.value() not in (None, "", []) for f in folded),
+            )
         if step == REVIEW:
             context.update(review_rows(self.draft, step_url=self.get_step_url))
         return context
 
 
 wizard_view = QuestionnaireWizard.as_view(
-    FORM_LIST, url_name="questionnaire:step", done_step_name=SUBMIT
+    FORM_LIST, url_name="questionnaire:step", done_step_name=SUBMIT, condition_dict=CONDITIONS
 )

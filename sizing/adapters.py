@@ -27,6 +27,11 @@ __all__ = [
     "InvalidInput",
     "build_engine_input",
     "check_engine_input",
+    "Decision",
+    "constraint_effects",
+    "discovery_questions",
+    "recommended_setup",
+    "setup_decisions",
     "nest_overrides",
     "SizedAnswers",
     "size_answers",
@@ -148,6 +153,80 @@ def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
         if item["provided_by"] == "assumed" and sized.sources.get(key) == "not_sure":
             assumed.setdefault(sized.question_of[key], []).append(_in_words(item))
     return assumed
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One choice the engine made for a question left to it: ``what`` ("Number precision:
+    BF16"; empty for a reason about the plan as a whole) and ``why``."""
+
+    what: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.what} — {self.why}" if self.what else self.why
+
+
+def recommended_setup(answers: dict[str, Any], slugs: tuple[str, ...]) -> dict[str, list[Decision]]:
+    """What the engine decides for each question in ``slugs`` that was left to it, and why.
+
+    For the short path ("recommend for me") on the review page: sizes the answers once, then
+    :func:`setup_decisions`.
+    """
+    try:
+        sized = size_answers(answers=answers)
+    except InvalidInput:
+        return {}
+    return setup_decisions(sized.result, sized.sources, sized.question_of, slugs)
+
+
+def setup_decisions(
+    result: dict[str, Any],
+    sources: dict[str, str],
+    question_of: dict[str, str],
+    slugs: tuple[str, ...],
+) -> dict[str, list[Decision]]:
+    """From one sizing: per question in ``slugs`` (the questions left to us), one line per
+    input the engine chose ("Number precision: BF16 — the usual choice; it sets ..."), then the
+    engine's own reasons for the plan (how the work is split, the network, the CPUs per server).
+    The proposal calls this with its stored result; nothing is sized again.
+    """
+    decided: dict[str, list[Decision]] = {}
+    for item in result.get("assumptions") or []:
+        key = item["key"]
+        slug = question_of.get(key)
+        if slug in slugs and item["provided_by"] == "assumed" and sources.get(key) == "not_sure":
+            decided.setdefault(slug, []).append(_decision(item))
+    reasons = {
+        "parallelism": (result.get("parallelism") or {}).get("reason"),
+        "preprocessing": (result.get("hosts") or {}).get("rationale"),
+    }
+    fabric = str((result.get("network") or {}).get("fabric") or "")
+    if fabric.startswith("none"):
+        reasons["network"] = "no network between servers is needed: each run fits in one server"
+    for slug, reason in reasons.items():
+        if slug in slugs and reason:
+            decided.setdefault(slug, []).append(
+                Decision("", _capfirst(str(reason).rstrip(".")) + ".")
+            )
+    return decided
+
+
+def _decision(item: dict[str, Any]) -> Decision:
+    """ "Number precision: BF16", "the usual choice; it sets the bytes per number ..."."""
+    key = item["key"]
+    value = describe_value(key, item["value"], engine_unit=item["unit"])
+    source = str(item.get("source") or "")
+    usual = source.startswith("our usual assumption")
+    detail = source.partition(": ")[2] if usual else ""
+    parts = [("the usual choice" if usual else source) + (f" ({detail})" if detail else "")]
+    if item.get("rationale"):
+        parts.append(f"it {item['rationale']}")
+    return Decision(f"{input_term(key).label}: {value}", "; ".join(parts) + ".")
+
+
+def _capfirst(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _in_words(item: dict[str, Any]) -> str:
@@ -482,6 +561,65 @@ def _roadmap(c: _Context) -> None:
     c.put("deployment.operations", c.value("roadmap", "operations"), slug="roadmap")
 
 
+# The one constraint that matters most (the discovery page) steers defaults the customer left
+# open, never an answer they gave: time keeps a spare server so a failure does not stop the run;
+# budget keeps none and accepts a 2:1 network; where the data is kept asks for hardware that is
+# theirs alone, unless they chose the cloud. "Hardware we own" asks an open question instead.
+_CONSTRAINT_DEFAULTS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "time": (("resilience.spare_nodes", True),),
+    "budget": (("resilience.spare_nodes", False), ("network.oversubscription", 2.0)),
+    "data_location": (("deployment.dedicated_hardware", True),),
+}
+_SHARED_CLOUD = ("cloud", "hybrid")
+
+
+def _constraint(c: _Context) -> None:
+    """SHARED_INPUTS: the constraint fills only inputs the customer's answers left open."""
+    constraint = c.value("discovery", "constraint")
+    for path, value in _CONSTRAINT_DEFAULTS.get(constraint, ()):
+        section, _, name = path.partition(".")
+        if name in c.engine_input.get(section, {}):
+            continue
+        if path == "deployment.dedicated_hardware" and (
+            c.value("deployment", "location") in _SHARED_CLOUD
+        ):
+            continue
+        c.put(path, value, slug="discovery", derived=True)
+
+
+def constraint_effects(answers: dict[str, Any]) -> list[str]:
+    """What the most important constraint changed, in words (review page and proposal)."""
+    built = build_engine_input(answers=answers)
+    said = {
+        "resilience.spare_nodes": {
+            True: "we keep a spare server, so a failure does not stop the run",
+            False: "we leave out spare servers",
+        },
+        "network.oversubscription": {2.0: "we accept a cheaper network (2:1)"},
+        "deployment.dedicated_hardware": {
+            True: "we only consider hardware that is yours alone, not shared cloud servers"
+        },
+    }
+    effects = []
+    for path, words in said.items():
+        if built.question_of.get(path) == "discovery" and built.sources.get(path) == "derived":
+            section, _, name = path.partition(".")
+            text = words.get(built.engine_input.get(section, {}).get(name))
+            if text:
+                effects.append(text)
+    return effects
+
+
+def discovery_questions(answers: dict[str, Any]) -> list[str]:
+    """Open questions the discovery page raises (hardware the customer already owns)."""
+    discovery = answers.get("discovery") or {}
+    if isinstance(discovery, dict) and discovery.get("constraint") == "hardware_owned":
+        return [
+            "Which accelerators and servers do you already own, and should the new plan reuse them?"
+        ]
+    return []
+
+
 ANSWER_MAPPERS = (
     _model,
     _method,
@@ -499,6 +637,7 @@ ANSWER_MAPPERS = (
     _deployment,
     _runs_per_month,
     _roadmap,
+    _constraint,  # last: it fills only what the answers above left open
 )
 
 
@@ -575,6 +714,26 @@ SHARED_INPUTS: tuple[SharedInput, ...] = (
         "The shorter interval is planned: it loses less work after a failure, and the storage "
         "is sized to write that often. Two different intervals are asked.",
         asks=True,
+    ),
+    SharedInput(
+        "resilience.spare_nodes",
+        ("resilience.spare_nodes", "discovery.constraint"),
+        "The answer about spare servers (question 13) is used as given; only when it is not "
+        "given does the most important constraint decide: time keeps a spare server, budget "
+        "keeps none.",
+    ),
+    SharedInput(
+        "network.oversubscription",
+        ("network.oversubscription", "discovery.constraint"),
+        "The oversubscription chosen in question 10 is used as given; only when it is not given "
+        "and budget matters most is a 2:1 network accepted.",
+    ),
+    SharedInput(
+        "deployment.dedicated_hardware",
+        ("deployment.dedicated", "discovery.constraint"),
+        "The answer about shared hardware (question 14) is used as given; only when it is not "
+        "given, and the location is not the cloud, does “where the data is kept” ask for "
+        "hardware that is yours alone.",
     ),
 )
 

@@ -112,7 +112,7 @@ def _fixed(submission: Submission) -> dict[str, str]:
 def answer_cells(submission: Submission) -> dict[str, str]:
     """Every answer line under "<number>. <question>: <field>"."""
     return {
-        f"{q.number}. {q.title}: {line.label}": line.text
+        f"{q.heading}: {line.label}": line.text
         for q in answered_questions(submission.answers)
         for line in q.lines
     }

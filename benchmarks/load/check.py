@@ -37,7 +37,7 @@ from django.db.models import Count, Max, Min  # noqa: E402
 
 from pipeline.models import Proposal, Recommendation  # noqa: E402
 from questionnaire.models import Submission  # noqa: E402
-from questionnaire.questions import QUESTIONS  # noqa: E402
+from questionnaire.questions import PAGES, QUESTIONS  # noqa: E402
 
 P95_TARGET_MS = 300
 P99_TARGET_MS = 600
@@ -172,8 +172,8 @@ def answer_problems(submission: Submission, posted: dict[str, dict[str, Any]]) -
         if getattr(submission, attribute) != posted["contact"][key]:
             problems.append(f"contact.{key}: differs")
     # jsonb keeps keys sorted, not in page order: the registry gives the order when shown.
-    if set(submission.answers) != {question.slug for question in QUESTIONS}:
-        problems.append("answers are not exactly the fifteen questions")
+    if set(submission.answers) != {question.slug for question in PAGES}:
+        problems.append("answers are not exactly the discovery page and the fifteen questions")
     return problems
 
 

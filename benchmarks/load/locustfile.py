@@ -37,8 +37,9 @@ sys.path.insert(0, str(ROOT))
 # The registry only defines forms; importing it needs neither settings nor a database.
 from questionnaire.questions import QUESTIONS  # noqa: E402
 
-WELCOME, CONTACT, REVIEW = "welcome", "contact", "review"
-STEPS = [WELCOME, *(q.slug for q in QUESTIONS), CONTACT, REVIEW]
+WELCOME, DISCOVERY, CONTACT, REVIEW = "welcome", "discovery", "contact", "review"
+# The discovery page is posted empty: the detailed path, every question asked.
+STEPS = [WELCOME, DISCOVERY, *(q.slug for q in QUESTIONS), CONTACT, REVIEW]
 CSRF_RE = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 MANAGEMENT_RE = re.compile(r'name="(questionnaire_[0-9a-f]{32}-current_step)" value="([^"]*)"')
 FINGERPRINT_RE = re.compile(r'name="step_fingerprint" value="([^"]*)"')
@@ -95,6 +96,7 @@ def answers_for(marker: str, mode: str) -> dict[str, dict[str, Any]]:
     }
     posted[REVIEW] = {}
     posted[WELCOME] = {}
+    posted[DISCOVERY] = {}
     return posted
 
 

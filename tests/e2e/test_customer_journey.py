@@ -70,6 +70,8 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
         page.locator("button.btn-primary").first.click()
     violations += serious_violations(page)  # welcome
     continue_to_next(page)
+    violations += serious_violations(page)  # discovery, left empty: the detailed questions
+    continue_to_next(page)
 
     # A mistake first: the error page must be accessible too, and keep what was typed.
     page.fill("#id_model-total_params", "-8B")

@@ -47,6 +47,7 @@ def submit_the_questionnaire(page, base_url: str) -> None:
     page.goto(base_url + "/")
     continue_to_next(page)  # start
     continue_to_next(page)  # welcome
+    continue_to_next(page)  # discovery, left empty: the detailed questions
     for question in QUESTIONS:
         if question.slug == "model":
             page.fill("#id_model-model_name", "Llama 3.1 70B")

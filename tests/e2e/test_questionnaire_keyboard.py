@@ -39,9 +39,13 @@ def test_complete_the_questionnaire_with_the_keyboard_only(browser_page, screens
         page.keyboard.press("Enter")
     assert page.locator("h1").inner_text() == "Before you start"
     continue_(page)
+    continue_(page)  # the discovery page, left empty: the detailed questions
 
-    # Question 1: a glossary tooltip opens on keyboard focus.
+    # Question 1: "More about this" opens from the keyboard; a glossary tooltip in it opens on
+    # keyboard focus.
     assert "Question 1 of 15" in page.locator(".progress-label").inner_text()
+    tab_to(page, "details.more-about > summary")
+    page.keyboard.press("Enter")
     tab_to(page, ".term-link")
     tip = page.locator(".term:focus-within .term-tip")
     assert tip.is_visible()
@@ -124,6 +128,7 @@ def test_a_question_page_fits_a_phone_and_a_tooltip_opens_on_tap(browser_page, s
     page.goto(page.url.replace("/welcome/", "/network/"))
     scroll_width = page.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= 390
+    page.locator("details.more-about > summary").click()  # the explanations, folded by default
     term = page.locator(".term-link").first
     term.click()  # a tap: JS toggles instead of leaving the page
     assert page.locator(".term.is-open .term-tip").is_visible()
@@ -177,11 +182,15 @@ def test_focus_indicators_stand_out_at_least_three_to_one(browser_page, screensh
     with page.expect_navigation():
         page.keyboard.press("Enter")
     continue_(page)
+    continue_(page)  # the discovery page, left empty
     tab_to(page, "#id_model-model_name")
     assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a text box
     tab_to(page, "#id_model-architecture_0")
     assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a radio button
     page.screenshot(path=str(screenshot_dir / "focus-radio.png"))
+    tab_to(page, "details.more-about > summary")
+    assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # "More about this"
+    page.keyboard.press("Enter")
     tab_to(page, ".term-link")
     assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a glossary term
     page.screenshot(path=str(screenshot_dir / "focus-term.png"))

@@ -42,7 +42,8 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 # A Redis database of its own, so the worker tests' flush of the shared one cannot touch it.
 REDIS_DB = 11
 MANAGEMENT_RE = re.compile(r'name="(questionnaire_[0-9a-f]{32}-current_step)" value="([^"]*)"')
-STEPS = ["welcome", *(q.slug for q in QUESTIONS), "contact", "review"]
+# The discovery page is posted empty: the detailed path, every question asked.
+STEPS = ["welcome", "discovery", *(q.slug for q in QUESTIONS), "contact", "review"]
 RENDER_SECONDS = 6  # each render sleeps this long first (test hook), so a host can die mid-way
 
 
@@ -148,7 +149,7 @@ def send_questionnaire(browser: Browser, web: list[str]) -> str:
         answers = {}
         if step == "contact":
             answers = CONTACT
-        elif step not in ("welcome", "review"):
+        elif step not in ("welcome", "discovery", "review"):
             answers = next(q for q in QUESTIONS if q.slug == step).example.data
         data.update({f"{step}-{key}": value for key, value in answers.items()})
         status, headers, page = browser.post(f"{host}{path}", data)

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from questionnaire.questions import QUESTIONS
+from questionnaire.questions import DISCOVERY, QUESTIONS
 
 CONTACT = {
     "name": "Dana Example",
@@ -48,9 +48,13 @@ def start(client: Client) -> uuid.UUID:
 
 
 def walk_to_review(client: Client, answers: dict[str, dict[str, Any]] | None = None) -> uuid.UUID:
-    """Start and answer every step (question examples unless given), ending on the review."""
+    """Start and answer every step (question examples unless given), ending on the review.
+
+    The discovery page is left empty unless ``answers`` holds it: the detailed path."""
     draft_id = start(client)
     response = post_step(client, draft_id, "welcome", {})
+    assert response["Location"] == step_url(draft_id, DISCOVERY.slug)
+    response = post_step(client, draft_id, DISCOVERY.slug, (answers or {}).get(DISCOVERY.slug, {}))
     assert response["Location"] == step_url(draft_id, QUESTIONS[0].slug)
     for question in QUESTIONS:
         data = (answers or {}).get(question.slug, question.example.data)

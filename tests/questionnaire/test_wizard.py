@@ -10,7 +10,7 @@ from django.urls import reverse
 from questionnaire.forms.platform import PreprocessingForm, SoftwareForm
 from questionnaire.forms.workload import TimelineForm
 from questionnaire.models import Draft, Submission
-from questionnaire.questions import QUESTIONS, get_question
+from questionnaire.questions import PAGES, QUESTIONS, get_question
 from questionnaire.wizard import (
     ALREADY_SUBMITTED_MESSAGE,
     OTHER_TAB_MESSAGE,
@@ -43,8 +43,8 @@ def test_walk_through_every_step_stores_exactly_one_submission_with_what_was_pos
     submission = Submission.objects.get()
     assert re.fullmatch(r"TQ-\d{4}-\d{5}", submission.reference)
     assert submission.draft_id == draft_id
-    assert submission.schema_version == 1
-    assert set(submission.answers) == {q.slug for q in QUESTIONS}
+    assert submission.schema_version == 2
+    assert set(submission.answers) == {q.slug for q in PAGES}
     for question in QUESTIONS:
         form = question.form_class(data=question.example.data)
         assert form.is_valid()

@@ -1,0 +1,85 @@
+"""The discovery page, before question 1: the project in the customer's own words.
+
+The use case, the people involved, the one constraint that matters most and what success looks
+like open the proposal; the constraint also steers the defaults (``sizing/adapters.py``), and
+the last answer chooses the path: the detailed set-up questions, or "recommend it for us"
+(``questionnaire/paths.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from questionnaire.fields import RadioAnswerField, TextAnswerField
+from questionnaire.forms.base import QuestionForm
+from questionnaire.roles import Feeds, Noted
+
+__all__ = ["DiscoveryForm", "SETUP_KNOWN", "SETUP_RECOMMEND"]
+
+_OPENS_THE_PROPOSAL = (
+    "The proposal opens with it, in your words, so everyone who reads it starts from the same "
+    "goal; it does not change the sizing."
+)
+SETUP_KNOWN = "yes"
+SETUP_RECOMMEND = "no"
+
+
+class DiscoveryForm(QuestionForm):
+    """Every part is optional: a page left empty keeps today's detailed questions."""
+
+    # Each part has its own "not sure"; the whole-page box and the note would only add words.
+    not_sure = None
+    notes = None
+
+    use_case = TextAnswerField(
+        does=Noted(_OPENS_THE_PROPOSAL),
+        label="What do you want to train, in one sentence?",
+        help_text="For example “Fine-tune an open 70B model on our clinical notes”.",
+    )
+    decider = TextAnswerField(
+        does=Noted(_OPENS_THE_PROPOSAL),
+        label="Who decides on the purchase?",
+        width="medium",
+        max_length=200,
+    )
+    runs_training = TextAnswerField(
+        does=Noted(_OPENS_THE_PROPOSAL),
+        label="Who will run the training?",
+        width="medium",
+        max_length=200,
+    )
+    constraint = RadioAnswerField(
+        does=Feeds(
+            ("resilience.spare_nodes", "network.oversubscription", "deployment.dedicated_hardware")
+        ),
+        label="What matters most?",
+        choices=(
+            ("time", "Time: results soon"),
+            ("budget", "Budget: the lowest cost"),
+            ("data_location", "Where the data is kept"),
+            ("hardware_owned", "Using hardware we already own"),
+        ),
+    )
+    success = TextAnswerField(
+        does=Noted(_OPENS_THE_PROPOSAL),
+        label="What does success look like?",
+        help_text="For example “summaries our doctors trust, by June”.",
+    )
+    setup_known = RadioAnswerField(
+        does=Noted(
+            "Chooses the questions: with “no”, we skip the seven set-up questions (number "
+            "format, batch, software, splitting the work, network, storage, data preparation), "
+            "recommend them for you, and the review page and the proposal say what we chose and "
+            "why."
+        ),
+        label="Does someone on your team know the training set-up (number format, batch size, "
+        "splitting the work)?",
+        choices=(
+            (SETUP_KNOWN, "Yes: ask us the detailed questions"),
+            (SETUP_RECOMMEND, "No: recommend the set-up for us"),
+        ),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        # Skip QuestionForm's "answer at least one part": an empty page is a valid answer here.
+        return super(QuestionForm, self).clean()

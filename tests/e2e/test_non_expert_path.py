@@ -1,0 +1,221 @@
+"""The non-expert path in a real browser (issue 13): a regional hospital group that knows its
+goal but not the training set-up finishes the questionnaire in about ten minutes of reading.
+
+It answers the discovery page, says no one on the team knows the set-up, is "not sure" of most
+questions, reaches the review page and sends its answers. On the way the test:
+
+* counts the words of visible text in each page's ``<main>`` (``inner_text``, which leaves out
+  the contents of closed ``<details>``): the site header and footer are the same two lines on
+  every page — the service's name, a glossary link and a privacy sentence — chrome a reader
+  skips, not reading;
+* scans every page with axe-core (WCAG A/AA and best practices) and allows no moderate,
+  serious or critical issue;
+* checks that no question is left without an answer or an assumption, on the review page and
+  in the stored submission.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from questionnaire.models import Submission
+from questionnaire.paths import recommended_answer, recommends_setup
+from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, PAGES, QUESTIONS, get_question
+from tests.e2e.accessibility import CUSTOMER_TAGS, serious_violations
+
+pytestmark = pytest.mark.e2e
+
+WORD_LIMIT = 1500
+# What the hospital knows; every other question is answered "not sure".
+TYPED = {
+    "model": {"#id_model-model_name": "Llama 3.1 70B", "#id_model-total_params": "70B"},
+    "data": {"#id_data-dataset_size": "2B tokens"},
+}
+CHOSEN = {"method": "#id_method-method_6"}  # "Fine-tuning, not sure yet whether full or LoRA"
+DISCOVERY_TYPED = {
+    "#id_discovery-use_case": "Fine-tune an open 70B model on 2 billion tokens of clinical notes",
+    "#id_discovery-decider": "Our chief medical information officer",
+    "#id_discovery-runs_training": "Two data scientists from our analytics team",
+    "#id_discovery-success": "Discharge summaries our doctors trust, in use by June",
+}
+
+
+# innerText leaves out what is not rendered (closed <details>); text for screen readers only
+# (Bootstrap's .visually-hidden, clipped to one pixel) is rendered, so it is hidden for the count.
+VISIBLE_TEXT = """() => {
+  const main = document.querySelector('main');
+  const hidden = [...main.querySelectorAll('.visually-hidden')];
+  hidden.forEach(e => e.style.setProperty('display', 'none', 'important'));
+  const text = main.innerText;
+  hidden.forEach(e => e.style.removeProperty('display'));
+  return text;
+}"""
+
+
+def visible_words(page) -> int:
+    """Words a sighted reader sees in the page's main content (a lone "—" is no word)."""
+    return sum(
+        1 for token in page.evaluate(VISIBLE_TEXT).split() if any(c.isalnum() for c in token)
+    )
+
+
+def axe_issues(page) -> list[str]:
+    """axe's WCAG A/AA rules and best practices, moderate impact or worse."""
+    return serious_violations(page, CUSTOMER_TAGS)
+
+
+def continue_to_next(page) -> None:
+    with page.expect_navigation():
+        page.locator(
+            "form.wizard-form button.btn-primary, main form button.btn-primary"
+        ).first.click()
+
+
+def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_or_assumed(
+    browser, live_server, screenshot_dir
+):
+    context = browser.new_context(
+        bypass_csp=True, locale="en-GB", viewport={"width": 1280, "height": 900}
+    )
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    words: dict[str, int] = {}
+    issues: list[str] = []
+
+    def read(name: str) -> None:
+        """Count the words as the page opens, then scan it with everything folded opened."""
+        words[name] = visible_words(page)
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        issues.extend(axe_issues(page))
+
+    page.goto(live_server.url + "/")
+    read("start page")
+    continue_to_next(page)
+    read("welcome")
+    continue_to_next(page)
+
+    assert page.url.rstrip("/").endswith(f"/{DISCOVERY.slug}")
+    # "More about this" is closed: its text is not visible, so not counted.
+    assert not page.locator("details.more-about").evaluate("d => d.open")
+    assert DISCOVERY.in_simple_terms not in page.evaluate(VISIBLE_TEXT)
+    read("discovery")
+    for selector, text in DISCOVERY_TYPED.items():
+        page.fill(selector, text)
+    page.check("#id_discovery-constraint_2")  # where the data is kept
+    page.check("#id_discovery-setup_known_1")  # no: recommend the set-up for us
+    page.screenshot(path=str(screenshot_dir / "paths-discovery.png"), full_page=True)
+    continue_to_next(page)
+
+    asked = []
+    while "/contact/" not in page.url:
+        slug = page.url.rstrip("/").rsplit("/", 1)[-1]
+        assert slug not in EXPERT_SLUGS, f"the short path asked {slug}"
+        asked.append(slug)
+        read(slug)
+        if slug in TYPED:
+            for selector, text in TYPED[slug].items():
+                page.fill(selector, text)
+        elif slug in CHOSEN:
+            page.check(CHOSEN[slug])
+        else:
+            page.check(f"#id_{slug}-not_sure")
+        continue_to_next(page)
+    assert asked == [q.slug for q in QUESTIONS if not q.expert]
+
+    read("contact")
+    page.fill("#id_contact-name", "Dana Keller")
+    page.fill("#id_contact-email", "dana@hospital.example")
+    page.fill("#id_contact-company", "Example Regional Hospitals")
+    page.check("#id_contact-consent")
+    continue_to_next(page)
+
+    assert page.locator("h1").inner_text() == "Check your answers before sending"
+    read("review")
+    page.screenshot(path=str(screenshot_dir / "paths-review.png"), full_page=True)  # opened
+    main = page.locator("main").inner_text()
+    assert "Not answered" not in main
+    assert page.locator(".error-summary").count() == 0
+    # Every question shows an answer or what we will do about it.
+    for slug in [p.slug for p in PAGES]:
+        if slug in EXPERT_SLUGS:  # one line each under "Training set-up: we choose it for you"
+            chosen = page.locator(f"section.review-setup #review-{slug} dd").inner_text()
+            assert chosen.strip(), slug
+            continue
+        section = page.locator(f"section[aria-labelledby='review-{slug}']")
+        text = section.inner_text()
+        if slug in TYPED or slug in CHOSEN or slug == DISCOVERY.slug:
+            assert section.locator("dd").count() > 0, slug
+        else:
+            assert "Not sure yet" in text and "we will assume" in text.lower(), slug
+    assert "Number precision: BF16" in main
+    # why: one click away, in "Why we chose these" (opened by the scan above)
+    assert "the usual choice" in page.locator("details.decided").inner_text()
+
+    with page.expect_navigation():
+        page.locator("button[data-submit-once]").click()
+    assert page.locator("h1").inner_text() == "Your answers have been sent"
+    context.close()
+
+    total = sum(words.values())
+    print("visible words per page:", words, "total:", total)
+    assert total <= WORD_LIMIT, f"{total} words on the non-expert path: {words}"
+    assert issues == [], "\n".join(issues)
+
+    answers = Submission.objects.get().answers
+    assert recommends_setup(answers)
+    assert set(answers) == {p.slug for p in PAGES}
+    discovery = answers[DISCOVERY.slug]
+    assert all(discovery[name] for name in DISCOVERY.form_class.answer_field_names())
+    for question in QUESTIONS:
+        answer = answers[question.slug]
+        if question.expert:
+            assert answer == recommended_answer(get_question(question.slug))
+        given = [
+            value
+            for key, value in answer.items()
+            if key not in ("not_sure", "notes") and value not in ("", None, [])
+        ]
+        assert answer["not_sure"] or given, f"{question.slug} has no answer and no assumption"
+
+
+def test_word_counting_leaves_out_closed_details(browser):
+    """Guards the count itself: text inside a closed <details> is not visible, so not counted."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_content(
+        "<style>.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;"
+        "clip:rect(0,0,0,0)}</style><main><p>one two three<span class='visually-hidden'>"
+        " for screen readers</span></p><details><summary>More about this</summary>"
+        "<p>four five six seven</p></details></main>"
+    )
+    assert visible_words(page) == 6  # "one two three" + "More about this"
+    page.locator("summary").click()
+    assert visible_words(page) == 10
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390], ids=["desktop", "phone"])
+def test_the_discovery_page_and_its_error_state_pass_axe_at_desktop_and_phone_width(
+    browser, live_server, width
+):
+    context = browser.new_context(
+        bypass_csp=True, locale="en-GB", viewport={"width": width, "height": 900}
+    )
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    page.goto(live_server.url + "/")
+    continue_to_next(page)
+    continue_to_next(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    issues = axe_issues(page)
+    page.locator("details.more-about > summary").click()  # opened, it must pass too
+    issues += axe_issues(page)
+    # The browser stops typing at maxlength; a pasted or scripted value can pass it.
+    page.eval_on_selector("#id_discovery-decider", "e => e.removeAttribute('maxlength')")
+    page.fill("#id_discovery-decider", "x" * 201)
+    continue_to_next(page)
+    assert page.title().startswith("Error: ")
+    assert page.locator("#id_discovery-decider").input_value() == "x" * 201
+    issues += axe_issues(page)
+    context.close()
+    assert issues == [], "\n".join(issues)

@@ -1,0 +1,227 @@
+"""Discovery first, then two paths: the detailed set-up questions, or "recommend for me"."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from questionnaire.models import Draft, Submission
+from questionnaire.paths import KEY_FIELDS, recommended_answer, recommends_setup, shows_step
+from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
+from questionnaire.services import Contact, collect_answers, submit_answers
+from tests.questionnaire.conftest import CONTACT, post_step, start, step_url, walk_to_review
+
+pytestmark = pytest.mark.django_db
+
+SHORT = {**DISCOVERY.example.data, "setup_known": "no"}
+ASKED_ON_SHORT_PATH = [q.slug for q in QUESTIONS if not q.expert]
+
+
+def walk_short_path(client, discovery=SHORT):
+    """Answer the discovery page and only the questions the short path asks."""
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    post_step(client, draft_id, DISCOVERY.slug, discovery)
+    for slug in ASKED_ON_SHORT_PATH:
+        post_step(client, draft_id, slug, get_question(slug).example.data)
+    response = post_step(client, draft_id, "contact", CONTACT)
+    assert response["Location"] == step_url(draft_id, "review")
+    return draft_id
+
+
+def test_the_expert_questions_are_the_seven_set_up_pages():
+    numbers = [get_question(slug).number for slug in EXPERT_SLUGS]
+    assert numbers == [3, 6, 8, 9, 10, 11, 12]
+
+
+def test_discovery_comes_right_after_welcome(client):
+    draft_id = start(client)
+    response = post_step(client, draft_id, "welcome", {})
+    assert response["Location"] == step_url(draft_id, DISCOVERY.slug)
+    page = client.get(response["Location"]).content.decode()
+    assert "Tell us about your project" in page
+    assert "Does someone on your team know the training set-up" in page
+    assert "<details" in page and "More about this" in page
+
+
+def test_no_one_knows_the_set_up_skips_every_expert_page(client):
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    response = post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    visited = []
+    for slug in ASKED_ON_SHORT_PATH:
+        assert response["Location"] == step_url(draft_id, slug)
+        visited.append(slug)
+        response = post_step(client, draft_id, slug, {"not_sure": "on"})
+    assert response["Location"] == step_url(draft_id, "contact")
+    assert not set(visited) & set(EXPERT_SLUGS)
+
+
+def test_the_short_path_counts_only_the_questions_it_asks(client):
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    page = client.get(step_url(draft_id, "data")).content.decode()
+    assert "Question 3 of 8" in page
+    assert '<progress max="8" value="3"' in page
+
+
+def test_back_from_a_page_after_a_skipped_one_goes_to_the_page_before_it(client):
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    response = post_step(client, draft_id, "data", {}, wizard_goto_step="method")
+    assert response["Location"] == step_url(draft_id, "method")
+    page = client.get(step_url(draft_id, "data")).content.decode()
+    assert 'name="wizard_goto_step" value="method"' in page
+
+
+def test_opening_a_skipped_question_explains_and_offers_the_switch(client):
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    response = client.get(step_url(draft_id, "precision"))
+    assert response["Location"] == f"{step_url(draft_id, DISCOVERY.slug)}?change=1"
+    page = client.get(response["Location"]).content.decode()
+    assert "we skip that question" in page
+
+
+def test_a_post_to_a_skipped_question_from_an_old_tab_is_kept_and_moves_on(client):
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    response = post_step(client, draft_id, "precision", {"precision": "fp8"})
+    assert response["Location"] == step_url(draft_id, "data")
+    assert Draft.objects.get(pk=draft_id).step_data["precision"]["precision-precision"] == ["fp8"]
+
+
+def test_the_short_path_stores_recommend_for_me_for_every_expert_question(client):
+    draft_id = walk_short_path(client)
+    review = client.get(step_url(draft_id, "review")).content.decode()
+    assert "Training set-up: we choose it for you" in review
+    for slug in EXPERT_SLUGS:
+        assert f'id="review-{slug}"' in review
+    assert "Number precision: BF16." in review  # what the engine chose
+    assert "the usual choice; it sets the bytes per number" in review  # and why
+    response = post_step(client, draft_id, "review", {})
+    assert response["Location"] == reverse("questionnaire:confirmation", args=[draft_id])
+    answers = Submission.objects.get().answers
+    assert answers[DISCOVERY.slug]["setup_known"] == "no"
+    assert answers[DISCOVERY.slug]["use_case"] == SHORT["use_case"]
+    assert recommends_setup(answers)
+    for slug in EXPERT_SLUGS:
+        assert answers[slug] == recommended_answer(get_question(slug))
+        assert answers[slug]["not_sure"] is True
+
+
+def test_switching_paths_from_the_review_page_loses_no_answer(client):
+    draft_id = walk_to_review(client)  # the detailed path, every question's example
+    precision_page = client.get(step_url(draft_id, "precision")).content.decode()
+    assert 'value="bf16" id="id_precision-precision_0" checked' in precision_page
+
+    review = client.get(step_url(draft_id, "review")).content.decode()
+    switch = f"{step_url(draft_id, DISCOVERY.slug)}?change=1#discovery-setup-known"
+    assert switch.replace("&", "&amp;") in review or switch in review
+    response = post_step(client, draft_id, DISCOVERY.slug, SHORT, return_to="review")
+    assert response["Location"] == step_url(draft_id, "review")
+    draft = Draft.objects.get(pk=draft_id)
+    answers, attention = collect_answers(draft)
+    assert not attention
+    assert answers["precision"] == recommended_answer(get_question("precision"))
+    assert draft.step_data["precision"]["precision-precision"] == ["bf16"]  # still there
+
+    back = {**SHORT, "setup_known": "yes"}
+    post_step(client, draft_id, DISCOVERY.slug, back, return_to="review")
+    answers, attention = collect_answers(Draft.objects.get(pk=draft_id))
+    assert not attention
+    assert answers["precision"]["precision"] == "bf16"
+    review = client.get(step_url(draft_id, "review")).content.decode()
+    assert "we choose it for you" not in review
+
+
+def test_switching_to_the_detailed_path_lists_the_unanswered_set_up_questions(client):
+    draft_id = walk_short_path(client)
+    assert set(Draft.objects.get(pk=draft_id).step_data).isdisjoint(EXPERT_SLUGS)
+    post_step(client, draft_id, DISCOVERY.slug, {"setup_known": "yes"}, return_to="review")
+    response = client.get(step_url(draft_id, "review"))
+    assert [row.question.slug for row in response.context["attention"]] == list(EXPERT_SLUGS)
+
+
+def test_not_sure_about_the_set_up_takes_the_short_path():
+    step_data = {DISCOVERY.slug: {"discovery-setup_known": ["not_sure"]}}
+    assert not shows_step("precision", step_data)
+    assert shows_step("model", step_data)
+    assert shows_step("precision", {})  # never answered: the detailed path, as before
+
+
+def test_a_draft_without_a_discovery_page_submits_with_an_empty_one():
+    # As a draft saved before the discovery page existed, or by a client that never posted it.
+    draft = Draft.objects.create(
+        step_data={q.slug: {f"{q.slug}-not_sure": ["on"]} for q in QUESTIONS}
+    )
+    submission = submit_answers(draft=draft, contact=Contact("Dana", "d@example.com", "Acme"))
+    assert submission.answers[DISCOVERY.slug]["setup_known"] == ""
+    assert not recommends_setup(submission.answers)
+
+
+def test_the_review_page_opens_with_the_project_and_its_constraint(client):
+    answers = {DISCOVERY.slug: {**SHORT, "constraint": "budget"}}
+    draft_id = walk_to_review(client, answers)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    assert page.index("About your project") < page.index("1. Your model")
+    assert SHORT["use_case"] in page
+    assert "Budget: the lowest cost" in page
+    assert "we accept a cheaper network (2:1)" in page
+
+
+def test_expert_answers_typed_before_the_short_path_are_kept_but_not_sent(client):
+    draft_id = walk_to_review(client, {DISCOVERY.slug: SHORT})  # posts every page's example
+    assert Draft.objects.get(pk=draft_id).step_data["precision"]["precision-precision"] == ["bf16"]
+    post_step(client, draft_id, "review", {})
+    answers = Submission.objects.get().answers
+    assert answers["precision"] == recommended_answer(get_question("precision"))
+
+
+def test_contact_details_are_still_asked_on_the_short_path(client):
+    draft_id = walk_short_path(client)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    assert CONTACT["company"] in page
+
+
+def test_every_question_the_short_path_asks_names_its_main_parts():
+    assert set(KEY_FIELDS) == set(ASKED_ON_SHORT_PATH)
+    for slug, names in KEY_FIELDS.items():
+        assert set(names) <= set(get_question(slug).form_class.answer_field_names()), slug
+
+
+def test_the_short_path_folds_the_other_parts_and_opens_them_when_they_hold_an_answer(client):
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    folded = page[page.index('<details class="more-fields"') :]
+    assert '<details class="more-fields">' in page  # closed
+    assert "id_model-architecture_0" in folded and "id_model-model_name" not in folded
+    assert "id_model-notes" in folded
+    post_step(client, draft_id, "model", {"architecture": "moe"}, wizard_goto_step="discovery")
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    assert '<details class="more-fields" open>' in page
+
+
+def test_an_error_in_a_folded_part_opens_it(client):
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    response = post_step(client, draft_id, "model", {"active_params": "-3B"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert '<details class="more-fields" open>' in page
+
+
+def test_the_detailed_path_shows_every_part_unfolded(client):
+    draft_id = start(client)
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    assert "more-fields" not in page
+    assert '<details class="more-about">' in page  # the explanations are folded for everyone
+
+
+def test_an_empty_discovery_page_reads_as_optional_on_the_review(client):
+    draft_id = walk_to_review(client)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    assert "Not answered. This part is optional" in page
+    assert "Let us choose the set-up for you" in page
+    assert 'id="attention-title"' not in page  # nothing blocks sending

@@ -1,0 +1,58 @@
+"""The proposal opens with the discovery page and, on the short path, the set-up we chose."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from questionnaire.paths import recommended_answer
+from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, get_question
+from reports.demo import demo_answers, demo_data
+from reports.document import render_html
+
+TODAY = datetime.date(2026, 12, 1)
+
+
+def _discovery(**changes: str) -> dict:
+    form = DISCOVERY.form_class(data={**DISCOVERY.example.data, **changes})
+    assert form.is_valid(), form.errors
+    return form.to_answer()
+
+
+def _opening(answers: dict) -> str:
+    html = render_html(demo_data(answers=answers, today=TODAY))
+    summary = html[html.index('id="summary"') :]
+    return re.sub(r"\s+", " ", summary[: summary.index("summary-box")])
+
+
+def test_the_summary_opens_with_the_use_case_who_decides_the_constraint_and_success():
+    answers = {**demo_answers(), DISCOVERY.slug: _discovery(setup_known="yes")}
+    opening = _opening(answers)
+    for text in (
+        "Your project",
+        "Fine-tune an open 70B model on 2 billion tokens of clinical notes",
+        "Our chief medical information officer",
+        "Where the data is kept",
+        "Summaries our doctors trust, in use by June",
+    ):
+        assert text in opening
+    assert "The training set-up we chose for you" not in opening
+
+
+def test_the_short_path_says_what_we_chose_and_why():
+    answers = {**demo_answers(), DISCOVERY.slug: _discovery()}
+    for slug in EXPERT_SLUGS:
+        answers[slug] = recommended_answer(get_question(slug))
+    opening = _opening(answers)
+    assert "The training set-up we chose for you" in opening
+    assert "Number precision: BF16 — the usual choice" in opening
+    assert "Fastest plan that fits" in opening
+
+
+def test_hardware_already_owned_is_asked_in_the_opening():
+    answers = {**demo_answers(), DISCOVERY.slug: _discovery(constraint="hardware_owned")}
+    assert "We will ask you: Which accelerators and servers do you already own" in _opening(answers)
+
+
+def test_answers_from_before_the_discovery_page_open_as_before():
+    assert 'id="project"' not in render_html(demo_data(answers=demo_answers(), today=TODAY))
