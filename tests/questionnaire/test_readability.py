@@ -32,7 +32,7 @@ import types
 import pytest
 
 from questionnaire.glossary import GLOSSARY
-from questionnaire.questions import QUESTIONS, plain
+from questionnaire.questions import DISCOVERY, QUESTIONS, plain
 
 MIN_WORDS = 4
 LOWEST_SCORE = 40
@@ -58,7 +58,7 @@ def _textstat():
 def prose_blocks() -> dict[str, str]:
     """Every customer-facing prose block, by text, with where it comes from."""
     found: dict[str, str] = {}
-    for question in QUESTIONS:
+    for question in (DISCOVERY, *QUESTIONS):
         where = f"question {question.number}"
         for name in ("text", "why_it_matters", "in_simple_terms"):
             found.setdefault(plain(getattr(question, name)), f"{where} {name}")
