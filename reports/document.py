@@ -16,7 +16,6 @@ from weasyprint import HTML
 from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
-from questionnaire.questions import answered_questions
 from reports import answer_trace, charts, wording
 from reports.bill import bill_of_materials
 from reports.cost_page import cost_page
@@ -67,9 +66,12 @@ class ProposalData:
 def render_html(data: ProposalData) -> str:
     """The proposal as HTML: the body first, then the glossary of the terms the body uses."""
     context = build_context(data)
-    # The glossary explains the words we wrote, not those of the answers quoted in Appendix C.
-    body = render_to_string("reports/proposal.html", {**context, "glossary": None, "answers": []})
-    return render_to_string("reports/proposal.html", {**context, "glossary": glossary_for(body)})
+    body = render_to_string("reports/proposal.html", {**context, "glossary": None})
+    glossary = glossary_for(body)
+    return render_to_string(
+        "reports/proposal.html",
+        {**context, "glossary": glossary, "glossary_columns": glossary_columns(glossary)},
+    )
 
 
 def render_data(data: ProposalData) -> RenderedPdf:
@@ -254,7 +256,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "bill": bill_of_materials(result),
         "accelerator_choice": wording.accelerator_choice(result),
         "alternatives": wording.alternative_rows(result),
-        "excluded_accelerators": result.excluded_accelerators,
+        "excluded_accelerators": wording.excluded_groups(result),
         "assumptions": wording.assumption_rows(result, sources),
         "prices": wording.price_rows(result),
         "open_questions": answer_trace.open_questions(
@@ -263,7 +265,6 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "risks": wording.risk_rows(result),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),
-        "answers": answered_questions(data.answers),
     }
 
 
@@ -277,6 +278,29 @@ def glossary_for(html: str) -> list[Any]:
         if any(n and n in text for n in names):
             used.append(term)
     return sorted(used, key=lambda term: term.name.lower())
+
+
+def glossary_columns(terms: list[Any], count: int = 3) -> list[list[Any]]:
+    """The glossary split, in order, into ``count`` columns of about equal length (by the
+    characters of each entry). Laid out as columns of a fixed table: WeasyPrint balances CSS
+    columns by laying them out again and again, and sizes grid tracks by measuring every
+    entry (about a second of each render)."""
+    sizes = [len(t.name) + len(t.definition) + _ENTRY_OVERHEAD_CHARS for t in terms]
+    target = sum(sizes) / count
+    columns: list[list[Any]] = [[]]
+    filled = 0.0
+    for term, size in zip(terms, sizes, strict=True):
+        # Start the next column when this entry would take the current one further past its
+        # share than stopping short of it does.
+        if len(columns) < count and filled + size / 2 > target * len(columns):
+            columns.append([])
+        columns[-1].append(term)
+        filled += size
+    return columns
+
+
+# An entry's name line and spacing, as characters of definition text (estimated).
+_ENTRY_OVERHEAD_CHARS = 60
 
 
 def _chart_for(key: str, result: StoredResult, engine_input: dict[str, Any]):

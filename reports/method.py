@@ -78,12 +78,9 @@ RELEVANT: dict[str, Callable[[Plan], bool]] = {
     "owned_max_utilisation": lambda p: p["owned"],
     "server_idle_draw_share": lambda p: p["owned"],
     "fabric_switch_ports": lambda p: p["owned"] and p["nodes"] > 1,
-    "installation_share": lambda p: p["owned"],
-    "support_share_per_year": lambda p: p["owned"],
-    "depreciation_years": lambda p: p["owned"],
-    "staff_accelerators_per_fte": lambda p: p["owned"],
     "cloud_idle_share": lambda p: not p["owned"],
-    "cloud_storage_usd_per_gb_month": lambda p: not p["owned"],
+    # Installation, support, the hardware's life, staff and cloud storage are prices: the
+    # proposal lists them once, with the prices and their dates.
 }
 
 # Constants whose value is a share of something (written as a percentage).
