@@ -32,7 +32,7 @@ from sizing.engine.numbers import (
     format_quantity,
     format_range,
 )
-from sizing.engine.vocabulary import output_label_and_unit
+from sizing.engine.vocabulary import SOURCES, output_label_and_unit
 from sizing.results import StoredResult, read_result
 
 
@@ -217,6 +217,13 @@ def _told_partial(key: str) -> str:
     return name
 
 
+def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """Rows under "What you told us", each naming its source only when the customer did not
+    give the value themselves ("worked out from your answers"): the heading says the rest."""
+    told = SOURCES["customer"]
+    return [(label, value, "" if source == told else source) for label, value, source in rows]
+
+
 def build_context(data: ProposalData) -> dict[str, Any]:
     result = read_result(data.result)
     sources = data.input_sources
@@ -234,7 +241,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "key": key,
                 "anchor": f"area-{key}",
                 "title": title,
-                "told": input_rows(data.engine_input, fields, sources),
+                "told": _told(input_rows(data.engine_input, fields, sources)),
                 "told_partial": _told_partial(key),
                 "recommend": wording.recommendation_sentence(key, result),
                 "why": wording.why_sentences(key, result),
@@ -249,7 +256,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "summary": executive_summary(result),
         "sections": sections,
         "cost": cost_page(result),
-        "cost_told": input_rows(data.engine_input, COST_FIELDS, sources),
+        "cost_told": _told(input_rows(data.engine_input, COST_FIELDS, sources)),
         # The cost chapter's answers the engine input does not carry (question 15).
         "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
         "cost_reasons": list(result.cost_reasons[2:]),
