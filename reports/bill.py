@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.network import FabricLayout, fabric_layout, fabric_words
 from sizing.engine.numbers import format_count, format_money, format_number, format_quantity
 from sizing.results import StoredResult
 
@@ -39,6 +40,37 @@ def _nic_text(result: StoredResult) -> str:
     if not network.get("nic_gbps"):
         return ""
     return f"{format_number(network['nic_gbps'])} Gb/s {network.get('technology')}"
+
+
+def bought_fabric(result: StoredResult, gpus: int) -> FabricLayout:
+    """The fabric the bill buys for ``gpus`` accelerators: the network plan's layout rule and
+    oversubscription applied to every server bought (the engine's own rule, so the counts are
+    the bill's)."""
+    network = result.section("network")
+    return fabric_layout(
+        gpus, result.gpus_per_node or 1, float(network.get("oversubscription") or 1.0)
+    )
+
+
+def _fabric_text(result: StoredResult, gpus: int) -> str:
+    """The switches' line: the technology and the layout; when the servers bought over the plan
+    need another layer of switches than one run's servers, it says for how many."""
+    network = result.section("network")
+    if not network.get("nic_gbps"):
+        return "data-centre network for the servers and storage"
+    layout = bought_fabric(result, gpus)
+    text = f"{network.get('technology')}, {fabric_words(layout)}"
+    if layout.tiers != int(network.get("switch_tiers") or layout.tiers):
+        servers = gpus // (result.gpus_per_node or 1)
+        text += f", for all {format_count(servers)} servers bought"
+    return text
+
+
+def _uplink_text(result: StoredResult, gpus: int) -> str:
+    layout = bought_fabric(result, gpus)
+    if layout.oversubscription <= 1.0:
+        return "leaf to spine: one uplink per network card (non-blocking)"
+    return f"leaf to spine: one uplink per {layout.oversubscription:g} network cards"
 
 
 def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[str, str]:
@@ -97,14 +129,10 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     "included",
                 )
             )
-        fabric = (
-            f"{network.get('technology')}, {network.get('fabric')}"
-            if network.get("nic_gbps")
-            else "data-centre network for the servers and storage"
-        )
         for key, item, what in (
-            ("switches", "Network switches", fabric),
+            ("switches", "Network switches", _fabric_text(result, gpus)),
             ("links", "Cables and transceivers", "one link per network card to its switch"),
+            ("switch_links", "Switch-to-switch links", _uplink_text(result, gpus)),
         ):
             if key in items:
                 part = items[key]

@@ -144,6 +144,7 @@ class CostInputs:
     all_runs_days: float  # [d] all planned runs on the cluster
     # [x] low and high factors of the accelerator-hours (``ranges.confidence``)
     gpu_hours_factors: tuple[float, float] = (1.0, 1.0)
+    fabric_oversubscription: float = 1.0  # [x] the network plan's, for the switches bought
 
 
 def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult:
@@ -164,6 +165,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         storage_tb=plan.storage_tb,
         hybrid_in_colocation=r.location != "on_prem",
         spares_wanted=r.spare_nodes_wanted,
+        oversubscription=plan.fabric_oversubscription,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.total_usd for k, p in priced.options.items() if p is not None}

@@ -37,6 +37,7 @@ class OwnedSite:
     storage_tb: float
     colocation: bool  # a rented data centre (else the customer's own)
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
+    oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,11 @@ def owned(
     when already worked out (they do not depend on where the hardware sits)."""
     if bought is None:
         bought = purchases(
-            capacity, gpus_per_node=site.gpus_per_node, storage_tb=site.storage_tb, prices=prices
+            capacity,
+            gpus_per_node=site.gpus_per_node,
+            storage_tb=site.storage_tb,
+            prices=prices,
+            oversubscription=site.oversubscription,
         )
     running = tuple(
         running_year(

@@ -27,10 +27,10 @@ from sizing.engine.cost_owned import (
     SERVERS,
     bill_of_materials,
     bom_total,
-    switch_tiers,
 )
 from sizing.engine.cost_usage import HOURS_PER_YEAR, Usage, usage
 from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.network import fabric_layout, switch_tiers
 from sizing.engine.prices import PRICES
 from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
 from sizing.engine.resolve import Resolved, resolve
@@ -409,6 +409,27 @@ def test_an_h100_cluster_bill_matches_the_published_spreadsheet(
     assert lines[INSTALLATION].total_usd == pytest.approx(
         hardware * PRICES["installation_share"].value
     )
+
+
+@pytest.mark.parametrize(
+    ("gpus", "oversubscription"), [(320, 1.0), (416, 2.0), (800, 1.0), (800, 2.0)]
+)
+def test_the_bill_buys_the_switches_and_links_of_the_fabric_layout(
+    gpus: int, oversubscription: float
+) -> None:
+    prices = _resolved({"hardware": {"accelerator": "h100-sxm"}}).prices
+    bill = bill_of_materials(
+        gpus, gpus_per_node=8, storage_tb=0.0, prices=prices, oversubscription=oversubscription
+    )
+    lines = {line.item: line.quantity for line in bill}
+    layout = fabric_layout(gpus, 8, oversubscription)
+    assert lines["switches"] == layout.switches
+    assert lines["links"] == gpus  # one per network card
+    assert lines.get("switch_links", 0) == layout.switch_links
+    if layout.tiers == 1:  # rail switches: nothing between switches
+        assert "switch_links" not in lines and layout.switches == 8
+    else:
+        assert lines["switch_links"] == math.ceil(gpus / oversubscription)
 
 
 @pytest.mark.parametrize("kind", ["gpu_cloud", "large_cloud"])
