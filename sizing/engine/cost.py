@@ -24,6 +24,7 @@ with ``T`` the total, ``S`` the part that scales with accelerator-hours and ``f_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 from .cost_choice import BreakEven, Choice, break_even, choose, excluded_by
@@ -62,6 +63,9 @@ class CostOption:
     running_usd: float  # everything else
     scales_with_gpu_hours_usd: float  # the part proportional to accelerator-hours
     residual_value_usd: float  # book value of owned hardware after the horizon
+    # Each year's cost by part [USD] (cost_cloud.COST_PARTS keys; a year's parts add up to
+    # its ``by_year_usd``): hardware bought, power, space, support, staff, rented time, storage.
+    parts_by_year_usd: Mapping[str, tuple[float, ...]]
 
 
 @dataclass(frozen=True)
@@ -257,6 +261,7 @@ def _option(
         running_usd=p.running_usd,
         scales_with_gpu_hours_usd=p.scales_usd,
         residual_value_usd=p.residual_usd,
+        parts_by_year_usd=p.parts_by_year_usd,
     )
 
 

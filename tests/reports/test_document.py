@@ -9,6 +9,7 @@ from pypdf import PdfReader
 
 from questionnaire.glossary import GLOSSARY
 from reports import charts
+from reports.cost_page import cost_page
 from reports.demo import demo_answers, demo_data
 from reports.document import AREAS, build_context, headline, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
@@ -18,7 +19,7 @@ from sizing.engine.numbers import format_money as money
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
 from sizing.engine.numbers import format_range
-from sizing.engine.vocabulary import COST_OPTIONS
+from sizing.engine.vocabulary import COST_OPTIONS, COST_PARTS
 from sizing.results import read_result
 from tests.reports.conftest import embedded_files, pdf_text, squash
 from tests.reports.factories import edited_answers
@@ -180,13 +181,58 @@ def test_the_cost_page_names_one_option_its_range_why_it_wins_and_the_split(demo
     assert squash(cost["reasons"][0]) in page  # why it wins
     assert squash(f"{money(best['capex_usd'])} is capital") in page
     assert squash(f"{money(best['running_usd'])} is running cost") in page
-    for year, amount in enumerate(best["by_year_usd"], start=1):
-        assert squash(f"Year {year}") in page and squash(money(amount)) in page
+    years = squash(" ".join(f"Year {y}" for y in range(1, len(best["by_year_usd"]) + 1)))
+    totals = squash(" ".join(money_short(a) for a in best["by_year_usd"]))
+    assert years in page and squash(f"Total {totals} {money_short(best['total_usd'])}") in page
     assert best["capex_usd"] + best["running_usd"] == pytest.approx(best["total_usd"], rel=1e-5)
     # No other option is presented as the recommendation; the summary shows the same range.
     assert page.count(squash("recommended")) == 1
     summary = squash(text[: text.index("The answers that drive the result")])
     assert squash(f"likely {money(low)} to {money(high)}") in summary
+
+
+def test_the_cfo_sees_each_years_running_cost_by_part_and_the_rows_add_up(demo):
+    data, _rendered, text = demo
+    result = read_result(data.result)
+    best = result.recommended_cost
+    table = cost_page(result)["by_year"]
+    assert [row["label"] for row in table["rows"]] == [
+        COST_PARTS[p] for p in ("hardware", "power", "space", "support", "staff")
+    ]
+    for year, amount in enumerate(best.by_year_usd):  # each year's parts make its total
+        assert sum(v[year] for v in best.parts_by_year_usd.values()) == pytest.approx(
+            amount, rel=1e-5
+        )
+    running = sum(sum(v) for p, v in best.parts_by_year_usd.items() if p != "hardware")
+    assert running == pytest.approx(best.running_usd, rel=1e-4)
+    page = squash(_cost_page(text))
+    for row in table["rows"]:
+        assert squash(" ".join([row["label"], *row["years"], row["total"]])) in page
+
+
+def test_the_residual_value_is_the_same_on_the_summary_and_the_cost_page(demo):
+    data, rendered, text = demo
+    best = read_result(data.result).recommended_cost
+    worth = money(best.residual_value_usd)
+    assert 0 < best.residual_value_usd < best.capex_usd
+    summary = squash(text[: text.index("The answers that drive the result")])
+    assert squash(f"still worth about {worth} at the end of year 3") in summary
+    assert squash(f"At the end of year 3 the hardware is still worth about {worth}") in squash(
+        _cost_page(text)
+    )
+    assert squash("written off evenly over 5 years") in squash(_cost_page(text))
+    assert rendered.findings == ()  # the checker compares the two (data-figure="residual")
+
+
+def test_a_cloud_plan_shows_rented_time_and_storage_and_no_residual_value():
+    data = demo_data(answers=demo_answers("lora-one-node"))
+    result = read_result(data.result)
+    page = cost_page(result)
+    assert {row["label"] for row in page["by_year"]["rows"]} <= {
+        COST_PARTS["rented"],
+        COST_PARTS["storage"],
+    }
+    assert page["residual"] == {}
 
 
 def test_answers_assumptions_questions_risks_glossary_and_sources_come_from_their_sources(demo):

@@ -34,6 +34,7 @@ from sizing.engine.network import fabric_layout, switch_tiers
 from sizing.engine.prices import PRICES
 from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
 from sizing.engine.resolve import Resolved, resolve
+from sizing.engine.vocabulary import COST_OPTIONS
 
 TODAY = datetime.date(2026, 12, 2)
 DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?|-H[12])?$")  # 2024, 2024-07, 2024-07-31, 2024-H2
@@ -538,3 +539,45 @@ def test_a_plan_shorter_than_a_reservations_term_pays_the_whole_term() -> None:
         prices=r.prices,
     )
     assert sum(three_years.by_year_usd) == pytest.approx(sum(two_years.by_year_usd))
+
+
+# --- each year's cost by part: what the CFO's table adds up ------------------------------------
+
+PART_CASES = [
+    {
+        "model": {"name": "Llama 3.1 70B"},
+        "data": {"tokens": 4e11},
+        "roadmap": {"runs_per_month": 1},
+    },
+    {
+        "model": {"name": "Llama 3.1 8B"},
+        "data": {"tokens": 2e9},
+        "deployment": {"location": "cloud"},
+        "roadmap": {"runs_per_month": 10, "years": 2},
+    },
+    {
+        "model": {"name": "Mixtral 8x22B"},
+        "data": {"tokens": 2e12},
+        "schedule": {"deadline_days": 60},
+        "roadmap": {"runs_per_month": 0.5, "annual_growth": 1.0},
+    },
+]
+
+
+@pytest.mark.parametrize("case", PART_CASES)
+def test_each_years_parts_add_up_to_that_years_cost_for_every_option(case) -> None:
+    cost = size_dict(case, today=TODAY)["cost"]
+    for key in COST_OPTIONS:
+        option = cost.get(key)
+        if not option:
+            continue
+        parts = option["parts_by_year_usd"]
+        for year, amount in enumerate(option["by_year_usd"]):
+            assert sum(p[year] for p in parts.values()) == pytest.approx(amount, rel=1e-4), key
+        hardware = sum(parts.get("hardware", ()))
+        assert hardware == pytest.approx(option["capex_usd"], rel=1e-4, abs=1.0), key
+        if option["capex_usd"]:  # owned: the running parts are power, space, support, staff
+            assert {"power", "space", "support", "staff"} <= set(parts)
+            assert 0 < option["residual_value_usd"] < option["capex_usd"]
+        else:
+            assert option["residual_value_usd"] == 0
