@@ -17,7 +17,7 @@ from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
 from reports import answer_trace, charts, wording
-from reports.bill import bill_of_materials
+from reports.bill import bill_of_materials, purchase_terms
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
@@ -261,6 +261,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
         "cost_reasons": list(result.cost_reasons[2:]),
         "bill": bill_of_materials(result),
+        "terms": purchase_terms(result),
         "accelerator_choice": wording.accelerator_choice(result),
         "alternatives": wording.alternative_rows(result),
         "excluded_accelerators": wording.excluded_groups(result),

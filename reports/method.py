@@ -78,6 +78,8 @@ RELEVANT: dict[str, Callable[[Plan], bool]] = {
     "owned_max_utilisation": lambda p: p["owned"],
     "server_idle_draw_share": lambda p: p["owned"],
     "fabric_switch_ports": lambda p: p["owned"] and p["nodes"] > 1,
+    "gpu_server_lead_weeks_low": lambda p: p["owned"],
+    "gpu_server_lead_weeks_high": lambda p: p["owned"],
     "cloud_idle_share": lambda p: not p["owned"],
     # Installation, support, the hardware's life, staff and cloud storage are prices: the
     # proposal lists them once, with the prices and their dates.

@@ -45,6 +45,7 @@ class UsedAssumption:
     source: str
     rationale: str
     provided_by: str
+    as_of: str = ""  # when the source published it ("2024-04")
 
 
 @dataclass(frozen=True)
@@ -326,6 +327,7 @@ class StoredResult:
                 source=str(item.get("source") or ""),
                 rationale=str(item.get("rationale") or ""),
                 provided_by=str(item.get("provided_by") or ""),
+                as_of=str(item.get("as_of") or ""),
             )
             for item in self.raw.get("assumptions") or ()
             if isinstance(item, Mapping)

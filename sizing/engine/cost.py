@@ -361,6 +361,7 @@ def _price_sources(prices: PriceSet) -> tuple[dict[str, str], ...]:
             continue
         out.append(
             {
+                "price": field.name,  # the PriceSet field: "purchase", "gpu_cloud" …
                 "item": CONSTANTS.get(found.key, found.key),
                 "value": describe_price(found.value, found.unit),
                 "source": found.source,

@@ -6,9 +6,10 @@ from datetime import date
 
 import pytest
 
-from reports.bill import bill_of_materials
+from reports.bill import bill_of_materials, purchase_terms, when_published
 from reports.demo import SCENARIOS, demo_answers, demo_data
-from reports.document import build_context
+from reports.document import build_context, render_html
+from reports.method import method_rows
 from sizing.engine.network import fabric_layout, fabric_words
 from sizing.engine.numbers import format_count
 from sizing.results import read_result
@@ -70,3 +71,45 @@ def test_a_fleet_that_outgrows_one_tier_buys_a_leaf_spine_fabric_and_says_for_ho
     assert servers > 64
     assert "two-tier leaf-spine fat tree" in what
     assert f"for all {format_count(servers)} servers bought" in what
+
+
+def test_lead_times_are_dated_and_sourced_and_said_alike_on_the_summary_and_the_bill():
+    data = demo_data(today=TODAY)
+    result = read_result(data.result)
+    terms = purchase_terms(result)
+    low = next(a for a in result.assumptions if a.key == "gpu_server_lead_weeks_low")
+    high = next(a for a in result.assumptions if a.key == "gpu_server_lead_weeks_high")
+    assert low.source and low.as_of == "2024-04" and low.value < high.value
+    assert f"{low.value:g} to {high.value:g} weeks" in terms["lead"]
+    assert "April 2024" in terms["lead"]
+    text = " ".join(render_html(data).split())
+    assert text.count("GPU servers took 8 to 20 weeks") == 2  # the summary and the bill
+    assert "to be confirmed by your account manager" not in text
+    method = [row["what"].lower() for row in method_rows(result, data.engine_input)]
+    assert any("published time from order to delivery" in what for what in method)
+
+
+def test_the_prices_hold_statement_names_the_date_of_the_price_the_plan_rests_on():
+    owned = read_result(demo_data(today=TODAY).result)
+    purchase = next(p for p in owned.price_sources if p.get("price") == "purchase")
+    validity = purchase_terms(owned)["validity"]
+    assert when_published(str(purchase["as_of"])) in validity
+    assert "purchase price per accelerator" in validity
+    cloud = read_result(demo_data(answers=demo_answers("lora-one-node"), today=TODAY).result)
+    terms = purchase_terms(cloud)
+    assert terms["lead"] == ""  # nothing is bought
+    rented = next(p for p in cloud.price_sources if p.get("price") == "gpu_cloud")
+    assert when_published(str(rented["as_of"])) in terms["validity"]
+
+
+@pytest.mark.parametrize(
+    ("as_of", "words"),
+    [
+        ("2024-04", "April 2024"),
+        ("2025-02-28", "28 February 2025"),
+        ("2024-H2", "the second half of 2024"),
+        ("2023", "2023"),
+    ],
+)
+def test_source_dates_read_as_words(as_of, words):
+    assert when_published(as_of) == words
