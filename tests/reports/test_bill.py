@@ -85,8 +85,11 @@ def test_lead_times_are_dated_and_sourced_and_said_alike_on_the_summary_and_the_
     text = " ".join(render_html(data).split())
     assert text.count("GPU servers took 8 to 20 weeks") == 2  # the summary and the bill
     assert "to be confirmed by your account manager" not in text
-    method = [row["what"].lower() for row in method_rows(result, data.engine_input)]
-    assert any("published time from order to delivery" in what for what in method)
+    method = [
+        {**row, "what": row["what"].lower()} for row in method_rows(result, data.engine_input)
+    ]
+    (lead,) = [row for row in method if "published time from order to delivery" in row["what"]]
+    assert lead["value"] == "8 to 20 weeks" and lead["source"] == low.source
 
 
 def test_the_prices_hold_statement_names_the_date_of_the_price_the_plan_rests_on():
