@@ -90,7 +90,7 @@ def _options(result: StoredResult) -> list[dict[str, Any]]:
 def _by_year(best: CostOption) -> dict[str, Any]:
     """The recommended option's cost by part (rows) and year (columns), with the totals: what
     the CFO budgets each year. Parts the option does not have are left out; before engine
-    2026.12.7 (no parts stored) only the yearly totals are shown."""
+    2026.12.8 (no parts stored) only the yearly totals are shown."""
     years = len(best.by_year_usd)
     rows = []
     for part, label in COST_PARTS.items():

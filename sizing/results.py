@@ -30,7 +30,7 @@ class CostOption:
     running_usd: float | None = None
     ruled_out_by: tuple[str, ...] = ()  # the customer's rules excluding it (vocabulary.RULES)
     not_priced: str = ""  # why it has no figure ("" when it has one)
-    # Each year's cost by part (vocabulary.COST_PARTS keys; empty before engine 2026.12.7).
+    # Each year's cost by part (vocabulary.COST_PARTS keys; empty before engine 2026.12.8).
     parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     residual_value_usd: float | None = None  # book value of owned hardware after the horizon
 
