@@ -127,6 +127,32 @@ def _fabric_text(result: StoredResult, gpus: int) -> str:
     return text
 
 
+def fabric_growth(result: StoredResult) -> str:
+    """When the servers the plan buys outgrow one run's layer of switches, a sentence for the
+    network section saying what the bill buys instead ("" otherwise)."""
+    network = result.section("network")
+    servers = next((i for i in result.bill_of_materials if i.get("item") == "servers"), None)
+    best = result.recommended_cost
+    owned = best is not None and result.bill_of_materials_option == best.key
+    if not (owned and servers and network.get("nic_gbps")):
+        return ""
+    gpus = int(servers.get("quantity") or 0)
+    layout = bought_fabric(result, gpus)
+    if layout.tiers == int(network.get("switch_tiers") or layout.tiers):
+        return ""
+    per_node = result.gpus_per_node or 1
+    run = format_count(-(-(result.gpus_per_job or 0) // per_node))
+    count = format_count(gpus // per_node)
+    return (
+        f"One run's {run} servers need {_TIERS_WORDS.get(int(network.get('switch_tiers') or 1))}"
+        f"; the {count} servers bought over the plan need more, so the bill of materials buys a "
+        f"{fabric_words(layout)}, for all of them."
+    )
+
+
+_TIERS_WORDS = {1: "one layer of switches", 2: "two layers of switches"}
+
+
 def _uplink_text(result: StoredResult, gpus: int) -> str:
     layout = bought_fabric(result, gpus)
     if layout.oversubscription <= 1.0:

@@ -17,7 +17,7 @@ from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
 from reports import answer_trace, charts, wording
-from reports.bill import bill_of_materials, purchase_terms
+from reports.bill import bill_of_materials, fabric_growth, purchase_terms
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
@@ -244,7 +244,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "told": _told(input_rows(data.engine_input, fields, sources)),
                 "told_partial": _told_partial(key),
                 "recommend": wording.recommendation_sentence(key, result),
-                "why": wording.why_sentences(key, result),
+                "why": wording.why_sentences(key, result)
+                + ([growth] if key == "network" and (growth := fabric_growth(result)) else []),
                 "figures": figures,
                 "chart": _chart_for(key, result, data.engine_input),
                 "told_answers": answer_trace.told_lines(key, data.answers, result),

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from reports.bill import bill_of_materials, purchase_terms, when_published
+from reports.bill import bill_of_materials, fabric_growth, purchase_terms, when_published
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import build_context, render_html
 from reports.method import method_rows
@@ -71,6 +71,11 @@ def test_a_fleet_that_outgrows_one_tier_buys_a_leaf_spine_fabric_and_says_for_ho
     assert servers > 64
     assert "two-tier leaf-spine fat tree" in what
     assert f"for all {format_count(servers)} servers bought" in what
+    network = next(s for s in build_context(data)["sections"] if s["key"] == "network")
+    assert network["why"][-1] == fabric_growth(result)
+    assert "One run's 64 servers need one layer of switches; the " in network["why"][-1]
+    assert f"{format_count(servers)} servers bought over the plan need more" in network["why"][-1]
+    assert fabric_growth(read_result(demo_data(today=TODAY).result)) == ""  # 52 fit one tier
 
 
 def test_lead_times_are_dated_and_sourced_and_said_alike_on_the_summary_and_the_bill():
