@@ -92,6 +92,9 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
 }
 
 
+NOTES_READ = "Our engineer reads this with your answers before the quotation."
+
+
 @dataclass(frozen=True)
 class ToldLine:
     """One answer in a section: its label, the answer as every page shows it, what we do."""
@@ -157,6 +160,17 @@ def told_lines(area: str, answers: Mapping[str, Any], result: StoredResult) -> l
                     continue
                 what = honour.sentence
             lines.append(ToldLine(label_of(question.slug, name), shown, what, role.role))
+        if str(answer.get("notes") or "").strip():
+            # The "anything else" box: quoted in the section it belongs to, so the proposal
+            # needs no appendix repeating every answer.
+            lines.append(
+                ToldLine(
+                    f"Anything else (question {question.number})",
+                    str(answer["notes"]),
+                    NOTES_READ,
+                    "noted",
+                )
+            )
     return lines
 
 

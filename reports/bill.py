@@ -8,13 +8,75 @@ server is sourced, so the proposal says who confirms it instead of naming one.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.network import FabricLayout, fabric_layout, fabric_words
 from sizing.engine.numbers import format_count, format_money, format_number, format_quantity
-from sizing.results import StoredResult
+from sizing.results import StoredResult, UsedAssumption
 
 TO_CONFIRM = "to be confirmed in our quotation"
+
+_HALVES = {"H1": "the first half of", "H2": "the second half of"}
+
+
+def when_published(as_of: str) -> str:
+    """A source's date in words: "April 2024", "28 February 2025", "the second half of 2024",
+    "2024"; as given when it is none of these."""
+    year, _, rest = as_of.partition("-")
+    if rest in _HALVES:
+        return f"{_HALVES[rest]} {year}"
+    try:
+        if len(as_of) == len("2024-04"):
+            return f"{date.fromisoformat(as_of + '-01'):%B %Y}"
+        day = date.fromisoformat(as_of)
+        return f"{day.day} {day:%B %Y}"
+    except ValueError:
+        return as_of
+
+
+def _assumed(result: StoredResult, key: str) -> UsedAssumption | None:
+    return next((a for a in result.assumptions if a.key == key), None)
+
+
+def purchase_terms(result: StoredResult) -> dict[str, str]:
+    """Lead times and how long the prices hold, in the words the bill and the summary share:
+    ``lead`` (the last published lead times of GPU servers, with their date, when the plan buys
+    hardware) and ``validity`` (tied to the date of the accelerator price the plan rests on)."""
+    best = result.recommended_cost
+    owned = bool(best and best.capex_usd)
+    terms = {"lead": "", "validity": ""}
+    low = _assumed(result, "gpu_server_lead_weeks_low")
+    high = _assumed(result, "gpu_server_lead_weeks_high")
+    if owned and low and high:
+        terms["lead"] = (
+            f"Lead times: GPU servers took {low.value:g} to {high.value:g} weeks from order to "
+            f"delivery in the last figures published ({when_published(low.as_of)}; source in "
+            "Appendix B); your account manager confirms them, and those of the switches, cables "
+            "and storage, in our quotation, before you order."
+        )
+    wanted = ("purchase",) if owned else ("gpu_cloud", "large_cloud")
+    price = next((p for key in wanted for p in result.price_sources if p.get("price") == key), None)
+    if price and price.get("as_of"):
+        item = str(price.get("item") or "price")
+        if item[1:2].islower():  # "Purchase price …" but "GPU cloud price …"
+            item = item[:1].lower() + item[1:]
+        terms["validity"] = (
+            f"Prices: we used {_firmness(str(price.get('flag') or ''))} of "
+            f"{when_published(str(price['as_of']))} for the {item} (“What we assumed”). Such "
+            "prices move from month to month: the figures here hold until our quotation "
+            "replaces them with firm prices and says how long those hold."
+        )
+    return terms
+
+
+def _firmness(flag: str) -> str:
+    """A price's flag as a noun phrase: "a public quote", "an estimate", "the figure you gave"."""
+    if flag == "your figure":
+        return "the figure you gave us"
+    noun = flag.split(" —")[0].strip() or "published price"
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
 def server_spec(result: StoredResult) -> str:
@@ -39,6 +101,63 @@ def _nic_text(result: StoredResult) -> str:
     if not network.get("nic_gbps"):
         return ""
     return f"{format_number(network['nic_gbps'])} Gb/s {network.get('technology')}"
+
+
+def bought_fabric(result: StoredResult, gpus: int) -> FabricLayout:
+    """The fabric the bill buys for ``gpus`` accelerators: the network plan's layout rule and
+    oversubscription applied to every server bought (the engine's own rule, so the counts are
+    the bill's)."""
+    network = result.section("network")
+    return fabric_layout(
+        gpus, result.gpus_per_node or 1, float(network.get("oversubscription") or 1.0)
+    )
+
+
+def _fabric_text(result: StoredResult, gpus: int) -> str:
+    """The switches' line: the technology and the layout; when the servers bought over the plan
+    need another layer of switches than one run's servers, it says for how many."""
+    network = result.section("network")
+    if not network.get("nic_gbps"):
+        return "data-centre network for the servers and storage"
+    layout = bought_fabric(result, gpus)
+    text = f"{network.get('technology')}, {fabric_words(layout)}"
+    if layout.tiers != int(network.get("switch_tiers") or layout.tiers):
+        servers = gpus // (result.gpus_per_node or 1)
+        text += f", for all {format_count(servers)} servers bought"
+    return text
+
+
+def fabric_growth(result: StoredResult) -> str:
+    """When the servers the plan buys outgrow one run's layer of switches, a sentence for the
+    network section saying what the bill buys instead ("" otherwise)."""
+    network = result.section("network")
+    servers = next((i for i in result.bill_of_materials if i.get("item") == "servers"), None)
+    best = result.recommended_cost
+    owned = best is not None and result.bill_of_materials_option == best.key
+    if not (owned and servers and network.get("nic_gbps")):
+        return ""
+    gpus = int(servers.get("quantity") or 0)
+    layout = bought_fabric(result, gpus)
+    if layout.tiers == int(network.get("switch_tiers") or layout.tiers):
+        return ""
+    per_node = result.gpus_per_node or 1
+    run = format_count(-(-(result.gpus_per_job or 0) // per_node))
+    count = format_count(gpus // per_node)
+    return (
+        f"One run's {run} servers need {_TIERS_WORDS.get(int(network.get('switch_tiers') or 1))}"
+        f"; the {count} servers bought over the plan need more, so the bill of materials buys a "
+        f"{fabric_words(layout)}, for all of them."
+    )
+
+
+_TIERS_WORDS = {1: "one layer of switches", 2: "two layers of switches"}
+
+
+def _uplink_text(result: StoredResult, gpus: int) -> str:
+    layout = bought_fabric(result, gpus)
+    if layout.oversubscription <= 1.0:
+        return "leaf to spine: one uplink per network card (non-blocking)"
+    return f"leaf to spine: one uplink per {layout.oversubscription:g} network cards"
 
 
 def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[str, str]:
@@ -97,14 +216,10 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     "included",
                 )
             )
-        fabric = (
-            f"{network.get('technology')}, {network.get('fabric')}"
-            if network.get("nic_gbps")
-            else "data-centre network for the servers and storage"
-        )
         for key, item, what in (
-            ("switches", "Network switches", fabric),
+            ("switches", "Network switches", _fabric_text(result, gpus)),
             ("links", "Cables and transceivers", "one link per network card to its switch"),
+            ("switch_links", "Switch-to-switch links", _uplink_text(result, gpus)),
         ):
             if key in items:
                 part = items[key]

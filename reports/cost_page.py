@@ -10,10 +10,11 @@ from datetime import date
 from typing import Any
 
 from reports import charts
-from reports.summary import owned_by_year
+from reports.summary import owned_by_year, residual_value
 from sizing.engine.numbers import NO_VALUE, format_money, format_money_short
 from sizing.engine.vocabulary import (
     CONSTANTS,
+    COST_PARTS,
     RULES,
     describe_price,
     in_sentence,
@@ -86,20 +87,42 @@ def _options(result: StoredResult) -> list[dict[str, Any]]:
     ]
 
 
-def _split(result: StoredResult, best: CostOption) -> list[tuple[str, str]]:
-    """The recommended option year by year, then its total."""
-    owned = owned_by_year(result) if best.capex_usd else ()
+def _by_year(best: CostOption) -> dict[str, Any]:
+    """The recommended option's cost by part (rows) and year (columns), with the totals: what
+    the CFO budgets each year. Parts the option does not have are left out; before engine
+    2026.12.8 (no parts stored) only the yearly totals are shown."""
+    years = len(best.by_year_usd)
     rows = []
-    for year, amount in enumerate(best.by_year_usd, start=1):
-        label = f"Year {year}"
-        if year == 1 and best.capex_usd:
-            grows = any(later > owned[0] for later in owned[1:])
-            label += " (includes the first purchase)" if grows else " (includes the purchase)"
-        elif 1 < year <= len(owned) and owned[year - 1] > owned[year - 2]:
-            label += f" (includes {owned[year - 1] - owned[year - 2]:,} more accelerators)"
-        rows.append((label, format_money(amount)))
-    rows.append(("Total", format_money(best.total_usd)))
-    return rows
+    for part, label in COST_PARTS.items():
+        amounts = best.parts_by_year_usd.get(part)
+        if not amounts or not any(amounts):
+            continue
+        rows.append(
+            {
+                "label": label,
+                "years": [format_money_short(a) if a else NO_VALUE for a in amounts],
+                "total": format_money_short(sum(amounts)),
+            }
+        )
+    return {
+        "years": [f"Year {year}" for year in range(1, years + 1)],
+        "rows": rows,
+        "totals": [format_money_short(a) for a in best.by_year_usd],
+        "total": format_money_short(best.total_usd),
+    }
+
+
+def _purchases_note(result: StoredResult, best: CostOption) -> str:
+    """When the owned cluster grows: which years buy more accelerators ("" otherwise)."""
+    owned = owned_by_year(result) if best.capex_usd else ()
+    grown = [
+        f"year {year} buys {owned[year - 1] - owned[year - 2]:,} more accelerators"
+        for year in range(2, len(owned) + 1)
+        if owned[year - 1] > owned[year - 2]
+    ]
+    if not grown:
+        return ""
+    return f"Year 1 buys {owned[0]:,} accelerators; " + "; ".join(grown) + "."
 
 
 def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
@@ -148,7 +171,9 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "total": format_money(best.total_usd) if best else NO_VALUE,
         "range": _range(best.low_usd, best.high_usd) if best else NO_VALUE,
         "euro": _euro_note(result),
-        "split": _split(result, best) if best else [],
+        "by_year": _by_year(best) if best else {},
+        "purchases_note": _purchases_note(result, best) if best else "",
+        "residual": residual_value(result, best),
         "capex": format_money(best.capex_usd) if best and best.capex_usd else "",
         "running": format_money(best.running_usd) if best else "",
         "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest

@@ -16,9 +16,8 @@ from weasyprint import HTML
 from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
-from questionnaire.questions import answered_questions
 from reports import answer_trace, charts, wording
-from reports.bill import bill_of_materials
+from reports.bill import bill_of_materials, fabric_growth, purchase_terms
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
@@ -33,7 +32,7 @@ from sizing.engine.numbers import (
     format_quantity,
     format_range,
 )
-from sizing.engine.vocabulary import output_label_and_unit
+from sizing.engine.vocabulary import SOURCES, output_label_and_unit
 from sizing.results import StoredResult, read_result
 
 
@@ -67,9 +66,12 @@ class ProposalData:
 def render_html(data: ProposalData) -> str:
     """The proposal as HTML: the body first, then the glossary of the terms the body uses."""
     context = build_context(data)
-    # The glossary explains the words we wrote, not those of the answers quoted in Appendix C.
-    body = render_to_string("reports/proposal.html", {**context, "glossary": None, "answers": []})
-    return render_to_string("reports/proposal.html", {**context, "glossary": glossary_for(body)})
+    body = render_to_string("reports/proposal.html", {**context, "glossary": None})
+    glossary = glossary_for(body)
+    return render_to_string(
+        "reports/proposal.html",
+        {**context, "glossary": glossary, "glossary_columns": glossary_columns(glossary)},
+    )
 
 
 def render_data(data: ProposalData) -> RenderedPdf:
@@ -215,6 +217,13 @@ def _told_partial(key: str) -> str:
     return name
 
 
+def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """Rows under "What you told us", each naming its source only when the customer did not
+    give the value themselves ("worked out from your answers"): the heading says the rest."""
+    told = SOURCES["customer"]
+    return [(label, value, "" if source == told else source) for label, value, source in rows]
+
+
 def build_context(data: ProposalData) -> dict[str, Any]:
     result = read_result(data.result)
     sources = data.input_sources
@@ -232,10 +241,11 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "key": key,
                 "anchor": f"area-{key}",
                 "title": title,
-                "told": input_rows(data.engine_input, fields, sources),
+                "told": _told(input_rows(data.engine_input, fields, sources)),
                 "told_partial": _told_partial(key),
                 "recommend": wording.recommendation_sentence(key, result),
-                "why": wording.why_sentences(key, result),
+                "why": wording.why_sentences(key, result)
+                + ([growth] if key == "network" and (growth := fabric_growth(result)) else []),
                 "figures": figures,
                 "chart": _chart_for(key, result, data.engine_input),
                 "told_answers": answer_trace.told_lines(key, data.answers, result),
@@ -247,14 +257,15 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "summary": executive_summary(result),
         "sections": sections,
         "cost": cost_page(result),
-        "cost_told": input_rows(data.engine_input, COST_FIELDS, sources),
+        "cost_told": _told(input_rows(data.engine_input, COST_FIELDS, sources)),
         # The cost chapter's answers the engine input does not carry (question 15).
         "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
         "cost_reasons": list(result.cost_reasons[2:]),
         "bill": bill_of_materials(result),
+        "terms": purchase_terms(result),
         "accelerator_choice": wording.accelerator_choice(result),
         "alternatives": wording.alternative_rows(result),
-        "excluded_accelerators": result.excluded_accelerators,
+        "excluded_accelerators": wording.excluded_groups(result),
         "assumptions": wording.assumption_rows(result, sources),
         "prices": wording.price_rows(result),
         "open_questions": answer_trace.open_questions(
@@ -263,7 +274,6 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "risks": wording.risk_rows(result),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),
-        "answers": answered_questions(data.answers),
     }
 
 
@@ -277,6 +287,29 @@ def glossary_for(html: str) -> list[Any]:
         if any(n and n in text for n in names):
             used.append(term)
     return sorted(used, key=lambda term: term.name.lower())
+
+
+def glossary_columns(terms: list[Any], count: int = 3) -> list[list[Any]]:
+    """The glossary split, in order, into ``count`` columns of about equal length (by the
+    characters of each entry). Laid out as columns of a fixed table: WeasyPrint balances CSS
+    columns by laying them out again and again, and sizes grid tracks by measuring every
+    entry (about a second of each render)."""
+    sizes = [len(t.name) + len(t.definition) + _ENTRY_OVERHEAD_CHARS for t in terms]
+    target = sum(sizes) / count
+    columns: list[list[Any]] = [[]]
+    filled = 0.0
+    for term, size in zip(terms, sizes, strict=True):
+        # Start the next column when this entry would take the current one further past its
+        # share than stopping short of it does.
+        if len(columns) < count and filled + size / 2 > target * len(columns):
+            columns.append([])
+        columns[-1].append(term)
+        filled += size
+    return columns
+
+
+# An entry's name line and spacing, as characters of definition text (estimated).
+_ENTRY_OVERHEAD_CHARS = 60
 
 
 def _chart_for(key: str, result: StoredResult, engine_input: dict[str, Any]):

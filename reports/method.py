@@ -78,12 +78,10 @@ RELEVANT: dict[str, Callable[[Plan], bool]] = {
     "owned_max_utilisation": lambda p: p["owned"],
     "server_idle_draw_share": lambda p: p["owned"],
     "fabric_switch_ports": lambda p: p["owned"] and p["nodes"] > 1,
-    "installation_share": lambda p: p["owned"],
-    "support_share_per_year": lambda p: p["owned"],
-    "depreciation_years": lambda p: p["owned"],
-    "staff_accelerators_per_fte": lambda p: p["owned"],
+    "gpu_server_lead_weeks_low": lambda p: p["owned"],  # one row with its high end (_RANGES)
     "cloud_idle_share": lambda p: not p["owned"],
-    "cloud_storage_usd_per_gb_month": lambda p: not p["owned"],
+    # Installation, support, the hardware's life, staff and cloud storage are prices: the
+    # proposal lists them once, with the prices and their dates.
 }
 
 # Constants whose value is a share of something (written as a percentage).
@@ -142,18 +140,34 @@ def constant_value(item: UsedAssumption) -> str:
     return describe_value(item.key, item.value, engine_unit=item.unit)
 
 
+# Constants that are the two ends of one published range, shown as one row: the low end's key,
+# the high end's and what the range is.
+_RANGES: dict[str, tuple[str, str]] = {
+    "gpu_server_lead_weeks_low": (
+        "gpu_server_lead_weeks_high",
+        "Published time from order to delivery of GPU servers",
+    ),
+}
+
+
 def method_rows(result: StoredResult, engine_input: dict[str, Any]) -> list[dict[str, str]]:
     """The constants that bear on this plan: what each is (its rationale), value and source."""
     plan = plan_facts(result, engine_input)
+    by_key = {item.key: item for item in result.assumptions}
     rows = []
     for item in result.assumptions:
         rule = RELEVANT.get(item.key)
         if item.provided_by != "default" or rule is None or not rule(plan):
             continue
+        what, value = item.rationale, constant_value(item)
+        high_key, range_what = _RANGES.get(item.key, ("", ""))
+        if high_key in by_key:
+            high = by_key[high_key]
+            what, value = range_what, f"{item.value:g} to {constant_value(high)}"
         rows.append(
             {
-                "what": (item.rationale[:1].upper() + item.rationale[1:]) or item.key,
-                "value": constant_value(item),
+                "what": (what[:1].upper() + what[1:]) or item.key,
+                "value": value,
                 "source": item.source,
             }
         )

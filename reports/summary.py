@@ -70,6 +70,21 @@ def growth_line(result: StoredResult, option: CostOption | None) -> str:
     return f"{first} and {_accelerators(owned[-1])} by year {year}, as your training work grows"
 
 
+def residual_value(result: StoredResult, best: CostOption | None) -> dict[str, str]:
+    """What the hardware bought is still worth on the books at the end of the plan, and the
+    sourced life behind it (``depreciation_years``, a price with its source and date); empty
+    for an option that buys nothing."""
+    if best is None or not best.capex_usd or not best.residual_value_usd:
+        return {}
+    life = next((a for a in result.assumptions if a.key == "depreciation_years"), None)
+    years = f"{life.value:g} years" if life and isinstance(life.value, int | float) else ""
+    return {
+        "value": format_money(best.residual_value_usd),
+        "year": str(result.years),
+        "life": years,
+    }
+
+
 def why_this_option(result: StoredResult) -> list[str]:
     """Why the recommended option beats the others: the engine's first two cost reasons (the
     cheapest allowed, and what the customer's rules rule out)."""
@@ -175,6 +190,7 @@ def executive_summary(result: StoredResult) -> dict[str, Any]:
         "low": format_money(best.low_usd) if best else "",
         "high": format_money(best.high_usd) if best else "",
         "up_front": format_money(best.capex_usd) if best and best.capex_usd else "",
+        "residual": residual_value(result, best),
         "why": why_this_option(result),
         "network": network_line(result),
         "backing": sure.summary if sure else "",

@@ -200,9 +200,7 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
                 f"The cluster is sized to finish a run within your deadline of "
                 f"{format_days(deadline)}."
             )
-        sure = result.confidence
-        if sure and sure.summary:
-            reasons.append(sure.summary)
+        # How sure we are is said once, in the executive summary.
     if area == "memory":
         reasons.append(
             "Memory holds the model's weights, its gradients, the optimizer's state and the "
@@ -364,6 +362,21 @@ def accelerator_choice(result: StoredResult) -> str:
         "allow. The others below would also do the job; one that is cheaper or faster is "
         "worth a quotation if you can get it."
     )
+
+
+def excluded_groups(result: StoredResult) -> list[str]:
+    """The accelerators left out, grouped by the reason ("AMD Instinct MI300X 192GB and AMD
+    Instinct MI325X 256GB (made by AMD; you asked for NVIDIA accelerators only)"), so a reason
+    shared by several is written once."""
+    groups: dict[str, list[str]] = {}
+    for text in result.excluded_accelerators:
+        name, _, reason = text.partition(": ")
+        groups.setdefault(reason, []).append(name)
+    out = []
+    for reason, names in groups.items():
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        out.append(f"{listed} ({reason})" if reason else listed)
+    return out
 
 
 def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ older engine version, a failed run) reads as empty, never as an error: the pages
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sizing.engine.vocabulary import COST_OPTIONS, value_words
@@ -30,6 +30,9 @@ class CostOption:
     running_usd: float | None = None
     ruled_out_by: tuple[str, ...] = ()  # the customer's rules excluding it (vocabulary.RULES)
     not_priced: str = ""  # why it has no figure ("" when it has one)
+    # Each year's cost by part (vocabulary.COST_PARTS keys; empty before engine 2026.12.8).
+    parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    residual_value_usd: float | None = None  # book value of owned hardware after the horizon
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class UsedAssumption:
     source: str
     rationale: str
     provided_by: str
+    as_of: str = ""  # when the source published it ("2024-04")
 
 
 @dataclass(frozen=True)
@@ -245,6 +249,11 @@ class StoredResult:
                     capex_usd=option.get("capex_usd"),
                     running_usd=option.get("running_usd"),
                     ruled_out_by=rules,
+                    parts_by_year_usd={
+                        str(part): tuple(float(v or 0) for v in values)
+                        for part, values in (option.get("parts_by_year_usd") or {}).items()
+                    },
+                    residual_value_usd=option.get("residual_value_usd"),
                 )
             )
         return tuple(options)
@@ -318,6 +327,7 @@ class StoredResult:
                 source=str(item.get("source") or ""),
                 rationale=str(item.get("rationale") or ""),
                 provided_by=str(item.get("provided_by") or ""),
+                as_of=str(item.get("as_of") or ""),
             )
             for item in self.raw.get("assumptions") or ()
             if isinstance(item, Mapping)

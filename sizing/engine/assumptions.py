@@ -37,6 +37,11 @@ _CHOICE = "our choice (no public figure found)"
 _LLAMA2 = "Touvron et al., Llama 2, arXiv 2307.09288 (2023)"
 _CHINCHILLA = "Hoffmann et al., Training Compute-Optimal LLMs, arXiv 2203.15556 (2022), Table 3"
 _MIXTRAL = "Jiang et al., Mixtral of Experts, arXiv 2401.04088 (2024), sec. 2"
+_SERVER_LEAD_TIMES = (
+    "Dell Taiwan (Terence Liao) in United Daily News, reported in English as “Dell shaves "
+    "months off lead times for GPU-powered AI servers” (April 2024): H100 servers 8 to 12 "
+    "weeks, down from 39 at the end of 2023; HPE about 20 weeks (March 2024)"
+)
 _SUPERPOD = "NVIDIA DGX SuperPOD H100 reference architecture (2023)"
 _MLPERF_ROCM = (
     "MLPerf Training v5.0 Llama 2 70B LoRA, one node of 8: MI300X 29.25 min (5.0-0027) vs H100 "
@@ -461,6 +466,22 @@ _LISTED: dict[str, Assumption] = {
         "H100 Freakonomics (substack.tech-talk-cto.com, Aug 2024)",
         "2024-08",
         "largest cluster two layers of switches connect non-blocking",
+    ),
+    # Lead times: the last figures published for GPU servers; the proposal gives them with
+    # their date, and the account manager confirms the rest (switches, cables, storage).
+    "gpu_server_lead_weeks_low": Assumption(
+        8,
+        "weeks",
+        _SERVER_LEAD_TIMES,
+        "2024-04",
+        "shortest published time from order to delivery of GPU servers",
+    ),
+    "gpu_server_lead_weeks_high": Assumption(
+        20,
+        "weeks",
+        _SERVER_LEAD_TIMES,
+        "2024-04",
+        "longest published time from order to delivery of GPU servers",
     ),
 }
 

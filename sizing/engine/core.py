@@ -147,6 +147,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             run_gpu_hours=run.gpu_hours,
             all_runs_days=run.wall_clock_days * math.ceil(r.experiments / runs_at_once),
             gpu_hours_factors=(sure.low_factor, sure.high_factor),
+            fabric_oversubscription=network.oversubscription,
         ),
     )
     spare = spare_nodes(nodes, r.spare_nodes_wanted)

@@ -24,6 +24,7 @@ with ``T`` the total, ``S`` the part that scales with accelerator-hours and ``f_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 from .cost_choice import BreakEven, Choice, break_even, choose, excluded_by
@@ -62,6 +63,9 @@ class CostOption:
     running_usd: float  # everything else
     scales_with_gpu_hours_usd: float  # the part proportional to accelerator-hours
     residual_value_usd: float  # book value of owned hardware after the horizon
+    # Each year's cost by part [USD] (cost_cloud.COST_PARTS keys; a year's parts add up to
+    # its ``by_year_usd``): hardware bought, power, space, support, staff, rented time, storage.
+    parts_by_year_usd: Mapping[str, tuple[float, ...]]
 
 
 @dataclass(frozen=True)
@@ -144,6 +148,7 @@ class CostInputs:
     all_runs_days: float  # [d] all planned runs on the cluster
     # [x] low and high factors of the accelerator-hours (``ranges.confidence``)
     gpu_hours_factors: tuple[float, float] = (1.0, 1.0)
+    fabric_oversubscription: float = 1.0  # [x] the network plan's, for the switches bought
 
 
 def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult:
@@ -164,6 +169,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         storage_tb=plan.storage_tb,
         hybrid_in_colocation=r.location != "on_prem",
         spares_wanted=r.spare_nodes_wanted,
+        oversubscription=plan.fabric_oversubscription,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.total_usd for k, p in priced.options.items() if p is not None}
@@ -255,6 +261,7 @@ def _option(
         running_usd=p.running_usd,
         scales_with_gpu_hours_usd=p.scales_usd,
         residual_value_usd=p.residual_usd,
+        parts_by_year_usd=p.parts_by_year_usd,
     )
 
 
@@ -354,6 +361,7 @@ def _price_sources(prices: PriceSet) -> tuple[dict[str, str], ...]:
             continue
         out.append(
             {
+                "price": field.name,  # the PriceSet field: "purchase", "gpu_cloud" …
                 "item": CONSTANTS.get(found.key, found.key),
                 "value": describe_price(found.value, found.unit),
                 "source": found.source,

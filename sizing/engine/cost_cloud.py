@@ -21,12 +21,23 @@ three years).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR, Usage
 from .price_set import PriceSet
 
 _GB_PER_TB = 1000.0
+
+# The parts of a year's cost (``Priced.parts_by_year_usd``; labels: vocabulary.COST_PARTS).
+HARDWARE = "hardware"  # owned hardware bought, installation included
+POWER = "power"
+SPACE = "space"  # colocation, or the share of your own data centre
+SUPPORT = "support"  # hardware support contracts
+STAFF = "staff"
+RENTED = "rented"  # accelerator time rented (on demand, reserved or the peaks)
+STORAGE = "storage"  # cloud storage rented
+COST_PARTS = (HARDWARE, POWER, SPACE, SUPPORT, STAFF, RENTED, STORAGE)
 
 
 @dataclass(frozen=True)
@@ -38,6 +49,8 @@ class Priced:
     scales_usd: float  # the part proportional to accelerator-hours
     residual_usd: float  # book value of owned hardware after the horizon
     capacity: tuple[int, ...]  # [GPUs] owned or reserved each year (empty on demand)
+    # Each year's cost by part (COST_PARTS keys); a year's parts add up to its ``by_year_usd``.
+    parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
 
     @property
     def total_usd(self) -> float:
@@ -64,6 +77,7 @@ def on_demand(usage: Usage, price: float, *, storage_tb: float, prices: PriceSet
         scales_usd=sum(compute),
         residual_usd=0.0,
         capacity=(),
+        parts_by_year_usd={RENTED: tuple(compute), STORAGE: tuple(storage)},
     )
 
 
@@ -86,14 +100,16 @@ def reserved(
         else:
             held.append(owned if hours > 0 else 0)
     year_storage = cloud_storage_usd(storage_tb, MONTHS_PER_YEAR, prices)
-    by_year = [gpus * HOURS_PER_YEAR * price + (year_storage if gpus else 0.0) for gpus in held]
+    rented = [gpus * HOURS_PER_YEAR * price for gpus in held]
+    storage = [year_storage if gpus else 0.0 for gpus in held]
     committed_after = max(0, term_years - len(held))  # years of the term past the plan
     if committed_after and held and held[-1]:
-        by_year[-1] += committed_after * held[-1] * HOURS_PER_YEAR * price
+        rented[-1] += committed_after * held[-1] * HOURS_PER_YEAR * price
     return Priced(
-        by_year_usd=tuple(by_year),
+        by_year_usd=tuple(r + s for r, s in zip(rented, storage, strict=True)),
         capex_usd=0.0,
         scales_usd=0.0,
         residual_usd=0.0,
         capacity=tuple(held),
+        parts_by_year_usd={RENTED: tuple(rented), STORAGE: tuple(storage)},
     )

@@ -20,7 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .assumptions import value
-from .cost_cloud import Priced, cloud_storage_usd
+from .cost_cloud import (
+    HARDWARE,
+    POWER,
+    RENTED,
+    SPACE,
+    STAFF,
+    STORAGE,
+    SUPPORT,
+    Priced,
+    cloud_storage_usd,
+)
 from .cost_owned import Purchases, purchases, whole_nodes, with_spares
 from .cost_running import RunningYear, busy_power_usd_per_gpu_hour, running_year
 from .cost_usage import HOURS_PER_YEAR, Usage
@@ -37,6 +47,7 @@ class OwnedSite:
     storage_tb: float
     colocation: bool  # a rented data centre (else the customer's own)
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
+    oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
 
 
 @dataclass(frozen=True)
@@ -60,7 +71,11 @@ def owned(
     when already worked out (they do not depend on where the hardware sits)."""
     if bought is None:
         bought = purchases(
-            capacity, gpus_per_node=site.gpus_per_node, storage_tb=site.storage_tb, prices=prices
+            capacity,
+            gpus_per_node=site.gpus_per_node,
+            storage_tb=site.storage_tb,
+            prices=prices,
+            oversubscription=site.oversubscription,
         )
     running = tuple(
         running_year(
@@ -88,6 +103,13 @@ def owned(
         scales_usd=served * busy,
         residual_usd=bought.residual_usd,
         capacity=capacity,
+        parts_by_year_usd={
+            HARDWARE: bought.capex_by_year,
+            POWER: tuple(r.power_usd for r in running),
+            SPACE: tuple(r.space_usd for r in running),
+            SUPPORT: tuple(r.support_usd for r in running),
+            STAFF: tuple(r.staff_usd for r in running),
+        },
     )
     return Owned(priced, bought, running)
 
@@ -116,15 +138,18 @@ def hybrid(
         prices,
     ).priced
     idle = prices.cloud_idle_share.value
-    cloud = tuple(
-        hours * cloud_price * (1.0 + idle)
-        + (cloud_storage_usd(storage_tb, months, prices) if hours > 0 else 0.0)
+    rented = tuple(hours * cloud_price * (1.0 + idle) for hours in rest)
+    storage = tuple(
+        cloud_storage_usd(storage_tb, months, prices) if hours > 0 else 0.0
         for hours, months in zip(rest, usage.months_by_year, strict=True)
     )
     return Priced(
-        by_year_usd=tuple(a + b for a, b in zip(owned_part.by_year_usd, cloud, strict=True)),
+        by_year_usd=tuple(
+            a + b + c for a, b, c in zip(owned_part.by_year_usd, rented, storage, strict=True)
+        ),
         capex_usd=owned_part.capex_usd,
         scales_usd=owned_part.scales_usd + sum(rest) * cloud_price * (1.0 + idle),
         residual_usd=owned_part.residual_usd,
         capacity=owned_part.capacity,
+        parts_by_year_usd={**owned_part.parts_by_year_usd, RENTED: rented, STORAGE: storage},
     )

@@ -39,6 +39,7 @@ class CostCase:
     storage_tb: float
     hybrid_in_colocation: bool  # the hybrid's base in a rented data centre
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
+    oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,14 @@ class PricedOptions:
 
 
 def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
-    return OwnedSite(case.acc, case.gpus_per_node, case.storage_tb, colocation, case.spares_wanted)
+    return OwnedSite(
+        case.acc,
+        case.gpus_per_node,
+        case.storage_tb,
+        colocation,
+        case.spares_wanted,
+        case.oversubscription,
+    )
 
 
 def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
@@ -83,7 +91,13 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
     owned_options: dict[str, Owned] = {}
     spared = with_spares(capacity, case.gpus_per_node, case.spares_wanted)
     if prices.purchase is not None:
-        bought = purchases(spared, gpus_per_node=case.gpus_per_node, storage_tb=tb, prices=prices)
+        bought = purchases(
+            spared,
+            gpus_per_node=case.gpus_per_node,
+            storage_tb=tb,
+            prices=prices,
+            oversubscription=case.oversubscription,
+        )
         for key, colocation in ((BUY, False), (COLOCATION, True)):
             site = _site(case, colocation=colocation)
             owned_options[key] = owned(usage, spared, site, prices, bought=bought)

@@ -11,9 +11,9 @@ Bill of materials for ``O`` accelerators on nodes of ``n``::
     servers      = O x P_accelerator               (a server's price per accelerator: a
                                                     smaller server is priced pro rata,
                                                     so one accelerator never buys eight)
-    switch tiers = 0 (one node), 1 (<= 64 nodes), 2 (<= 2,048 nodes), 3
-    switches     = ceil(O x (2 tiers - 1) / 64) x P_switch
-    links        = O x tiers x P_link               (cables and transceivers)
+    switches     = S x P_switch                     (S, and the links, from the fabric's layout:
+    links        = L_servers x P_link                :func:`.network.fabric_layout`; one
+    switch links = L_switches x P_link               network card per accelerator)
     storage      = TB x P_TB
     installation = share x (servers + switches + links + storage)
 
@@ -33,14 +33,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .assumptions import value, whole
+from .assumptions import value
 from .cost_usage import HOURS_PER_YEAR, Usage
+from .network import fabric_layout
 from .price_set import PriceSet
 from .resilience import spare_nodes
 
 SERVERS = "servers"
 SWITCHES = "switches"
-LINKS = "links"
+LINKS = "links"  # network card to its switch
+SWITCH_LINKS = "switch_links"  # leaf to spine (two tiers and more)
 STORAGE = "storage"
 INSTALLATION = "installation"
 
@@ -49,7 +51,7 @@ INSTALLATION = "installation"
 class BomLine:
     """One line of the bill of materials [USD]."""
 
-    item: str  # SERVERS | SWITCHES | LINKS | STORAGE | INSTALLATION
+    item: str  # SERVERS | SWITCHES | LINKS | SWITCH_LINKS | STORAGE | INSTALLATION
     quantity: float
     unit_usd: float
     total_usd: float
@@ -89,32 +91,26 @@ def with_spares(
     )
 
 
-def switch_tiers(gpus: int, gpus_per_node: int) -> int:
-    """Layers of switches a non-blocking fabric for ``gpus`` needs [1]_."""
-    nodes = math.ceil(gpus / gpus_per_node)
-    if nodes <= 1:
-        return 0
-    if nodes <= whole("fabric_one_tier_max_nodes"):
-        return 1
-    if nodes <= whole("fabric_two_tier_max_nodes"):
-        return 2
-    return 3
-
-
 def bill_of_materials(
-    gpus: int, *, gpus_per_node: int, storage_tb: float, prices: PriceSet
+    gpus: int,
+    *,
+    gpus_per_node: int,
+    storage_tb: float,
+    prices: PriceSet,
+    oversubscription: float = 1.0,
 ) -> tuple[BomLine, ...]:
-    """What owning ``gpus`` accelerators takes, line by line (see module docstring)."""
+    """What owning ``gpus`` accelerators takes, line by line (see module docstring);
+    ``oversubscription`` is the fabric's, from two switch tiers on [x]."""
     purchase = prices.purchase
     if purchase is None:
         return ()
-    tiers = switch_tiers(gpus, gpus_per_node)
-    switches = math.ceil(gpus * max(0, 2 * tiers - 1) / whole("fabric_switch_ports"))
-    links = gpus * tiers
+    fabric = fabric_layout(gpus, gpus_per_node, oversubscription)
+    switches, links, uplinks = fabric.switches, fabric.server_links, fabric.switch_links
     lines = [
         BomLine(SERVERS, gpus, purchase.value, gpus * purchase.value),
         BomLine(SWITCHES, switches, prices.switch.value, switches * prices.switch.value),
         BomLine(LINKS, links, prices.link.value, links * prices.link.value),
+        BomLine(SWITCH_LINKS, uplinks, prices.link.value, uplinks * prices.link.value),
         BomLine(
             STORAGE, storage_tb, prices.storage_owned.value, storage_tb * prices.storage_owned.value
         ),
@@ -143,7 +139,12 @@ class Purchases:
 
 
 def purchases(
-    capacity: tuple[int, ...], *, gpus_per_node: int, storage_tb: float, prices: PriceSet
+    capacity: tuple[int, ...],
+    *,
+    gpus_per_node: int,
+    storage_tb: float,
+    prices: PriceSet,
+    oversubscription: float = 1.0,
 ) -> Purchases:
     """Capital spent each year to own ``capacity`` (see module docstring)."""
     years = len(capacity)
@@ -157,7 +158,11 @@ def purchases(
     for k, gpus in enumerate(capacity):
         if k == 0 or gpus != capacity[k - 1]:  # the same capacity has the same bill
             bill = bill_of_materials(
-                gpus, gpus_per_node=gpus_per_node, storage_tb=storage_tb, prices=prices
+                gpus,
+                gpus_per_node=gpus_per_node,
+                storage_tb=storage_tb,
+                prices=prices,
+                oversubscription=oversubscription,
             )
             total, hardware = bom_total(bill), bom_total(bill, hardware_only=True)
         capex.append(total - prev_total)

@@ -19,6 +19,23 @@ PCIe slot carries [4]_: 200 Gb/s per accelerator on PCIe Gen4, 400 Gb/s on
 Gen5 (H100 and B200 servers ship 400 Gb/s ConnectX-7 cards [2]_ [5]_), 800 Gb/s
 on Gen6.
 
+The fabric's layout (:func:`fabric_layout`) follows the cluster's size: no fabric for one
+server; one layer of switches up to 64 servers [6]_, either a single switch when every
+network card fits on it or one switch per *rail* (card ``k`` of every server on switch ``k``;
+traffic between rails crosses inside the server, over NVLink) [2]_ [7]_, with no
+switch-to-switch links; two layers (a leaf-spine fat tree) up to 2,048 servers and three
+beyond [6]_.  From two layers on, each leaf switch has one uplink per ``r`` network cards below
+it (``r`` the oversubscription; 1 is non-blocking)::
+
+    tiers 1:   switches = 1 if cards <= P else rails x ceil(servers / P)
+               links    = cards                               (card to its switch)
+    tiers t>1: uplinks  = ceil(cards / r)                     (per layer above the leaves)
+               switches = ceil((cards + uplinks) / P) + ceil(uplinks x (2t - 3) / P)
+               links    = cards + uplinks x (t - 1)
+
+with ``P`` the ports of one switch; non-blocking, this is ``cards x (2t - 1) / P`` switches
+and ``cards x t`` links.
+
 References
 ----------
 .. [1] nccl-tests doc/PERFORMANCE.md (bus bandwidth definitions).
@@ -30,6 +47,12 @@ References
        lane, about 256 / 512 / 1,024 Gb/s raw for an x16 slot.
 .. [5] NVIDIA DGX B200 user guide (2024): eight ConnectX-7 400 Gb/s ports for compute
        traffic; NVIDIA ConnectX-8 SuperNIC (2024): 800 Gb/s on a PCIe Gen6 x16 host interface.
+.. [6] H100 Freakonomics (substack.tech-talk-cto.com, Aug 2024): one switch layer up to 64
+       nodes (8 switches for 512 GPUs), two up to 2,048 (48 switches for 1,024 GPUs), three
+       beyond.
+.. [7] Wang et al., "Rail-only: a low-cost high-performance network for training LLMs with
+       trillion parameters", arXiv 2307.12169 (2023): rail switches, cross-rail traffic
+       forwarded over NVLink inside the server.
 """
 
 from __future__ import annotations
@@ -37,7 +60,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .assumptions import value
+from .assumptions import value, whole
 from .efficiency import (
     BYTES_PER_VALUE,
     CP_KV_PASSES,
@@ -95,6 +118,75 @@ def _gbps_for_mfu(
 
 
 @dataclass(frozen=True)
+class FabricLayout:
+    """The switches and cables of a scale-out fabric (module docstring)."""
+
+    tiers: int  # layers of switches; 0: one server, no fabric
+    rails: int  # switches of a single-tier rail-optimised fabric (0 otherwise)
+    switches: int
+    server_links: int  # network card to its leaf or rail switch
+    switch_links: int  # leaf to spine, spine to core
+    oversubscription: float  # [x] network cards per uplink of a leaf; 1 is non-blocking
+
+
+def switch_tiers(gpus: int, gpus_per_node: int) -> int:
+    """Layers of switches a non-blocking fabric for ``gpus`` needs [6]_."""
+    nodes = math.ceil(gpus / gpus_per_node)
+    if nodes <= 1:
+        return 0
+    if nodes <= whole("fabric_one_tier_max_nodes"):
+        return 1
+    if nodes <= whole("fabric_two_tier_max_nodes"):
+        return 2
+    return 3
+
+
+def fabric_layout(gpus: int, gpus_per_node: int, oversubscription: float = 1.0) -> FabricLayout:
+    """Switches and links of the fabric for ``gpus`` accelerators, one network card each, on
+    servers of ``gpus_per_node`` (module docstring).
+
+    Parameters
+    ----------
+    oversubscription : float
+        Network cards per leaf uplink [x]; a single layer has no uplinks, so it is
+        non-blocking whatever the customer tolerates.
+    """
+    tiers = switch_tiers(gpus, gpus_per_node)
+    ports = whole("fabric_switch_ports")
+    if tiers == 0:
+        return FabricLayout(0, 0, 0, 0, 0, 1.0)
+    if tiers == 1:
+        if gpus <= ports:
+            return FabricLayout(1, 0, 1, gpus, 0, 1.0)
+        rails = gpus_per_node * math.ceil(math.ceil(gpus / gpus_per_node) / ports)
+        return FabricLayout(1, rails, rails, gpus, 0, 1.0)
+    ratio = max(1.0, oversubscription)
+    uplinks = math.ceil(gpus / ratio)
+    switches = math.ceil((gpus + uplinks) / ports) + math.ceil(uplinks * (2 * tiers - 3) / ports)
+    return FabricLayout(tiers, 0, switches, gpus, uplinks * (tiers - 1), ratio)
+
+
+_TIER_WORDS = {2: "two-tier leaf-spine fat tree", 3: "three-tier fat tree"}
+
+
+def fabric_words(layout: FabricLayout) -> str:
+    """The fabric in a few words: "single-tier rail-optimised, non-blocking (8 rail
+    switches)", "two-tier leaf-spine fat tree, oversubscribed 2:1"."""
+    if layout.tiers == 0:
+        return "none (each run fits in one node)"
+    if layout.tiers == 1:
+        if layout.rails:
+            return f"single-tier rail-optimised, non-blocking ({layout.rails} rail switches)"
+        return "one non-blocking switch"
+    blocking = (
+        "non-blocking (1:1)"
+        if layout.oversubscription <= 1.0
+        else f"oversubscribed {layout.oversubscription:g}:1"
+    )
+    return f"{_TIER_WORDS[min(layout.tiers, 3)]}, {blocking}"
+
+
+@dataclass(frozen=True)
 class NetworkResult:
     step_time_s: float
     per_step_gb: dict[str, float]  # per kind, per accelerator [GB]
@@ -104,7 +196,9 @@ class NetworkResult:
     scale_out_gbps_per_node_needed: float  # [Gb/s]
     nic_gbps: int  # [Gb/s] per NIC
     nics_per_node: int
-    fabric: str  # "non-blocking" | "oversubscribed 2:1" ...
+    fabric: str  # fabric_words: "single-tier rail-optimised, non-blocking (8 rail switches)" ...
+    switch_tiers: int  # layers of switches for the run's servers (0: one server)
+    oversubscription: float  # [x] of the leaf uplinks from two tiers on (1: non-blocking)
     max_oversubscription: float
     technology: str
     max_comm_share: float
@@ -227,7 +321,7 @@ def plan_network(
         chosen = 1.0
     else:
         chosen = min(value("max_recommended_oversubscription"), float(int(max_os)))
-    fabric = "non-blocking (1:1) fat tree" if chosen <= 1.0 else f"oversubscribed {chosen:g}:1"
+    layout = fabric_layout(plan.gpus, gpus_per_node, chosen)
     notes: list[str] = []
     if oversubscription is not None and oversubscription > max_os:
         notes.append(
@@ -256,7 +350,9 @@ def plan_network(
         scale_out_gbps_per_node_needed=per_gpu_gbps * gpus_per_node if spans else 0.0,
         nic_gbps=nic if spans else 0,
         nics_per_node=nics,
-        fabric=fabric if spans else "none (each run fits in one node)",
+        fabric=fabric_words(layout),
+        switch_tiers=layout.tiers,
+        oversubscription=layout.oversubscription,
         max_oversubscription=max_os,
         technology=tech if spans else "none",
         max_comm_share=max_comm_share,

@@ -192,6 +192,17 @@ COST_OPTIONS: dict[str, str] = {
     "hybrid": "Buy a base, rent the peaks",
 }
 
+# The parts of a year's cost (``cost.<option>.parts_by_year_usd``; keys: cost_cloud.COST_PARTS).
+COST_PARTS: dict[str, str] = {
+    "hardware": "Hardware bought, installed",
+    "power": "Power and cooling",
+    "space": "Data-centre space",
+    "support": "Hardware support contracts",
+    "staff": "Operations staff",
+    "rented": "Rented accelerator time",
+    "storage": "Rented storage",
+}
+
 # The customer's rules that can exclude a cost option (``cost.constraints``).
 RULES: dict[str, str] = {
     "air_gapped": "no internet connection",

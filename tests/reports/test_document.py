@@ -8,8 +8,8 @@ from django.template.loader import render_to_string
 from pypdf import PdfReader
 
 from questionnaire.glossary import GLOSSARY
-from questionnaire.questions import QUESTIONS, plain
 from reports import charts
+from reports.cost_page import cost_page
 from reports.demo import demo_answers, demo_data
 from reports.document import AREAS, build_context, headline, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
@@ -19,7 +19,7 @@ from sizing.engine.numbers import format_money as money
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
 from sizing.engine.numbers import format_range
-from sizing.engine.vocabulary import COST_OPTIONS
+from sizing.engine.vocabulary import COST_OPTIONS, COST_PARTS
 from sizing.results import read_result
 from tests.reports.conftest import embedded_files, pdf_text, squash
 from tests.reports.factories import edited_answers
@@ -53,7 +53,6 @@ CHAPTERS = [
     "What we assumed, and the prices we used",
     "Appendix A: Glossary",
     "Appendix B: Method and sources",
-    "Appendix C: Your answers",
 ]
 
 
@@ -182,8 +181,9 @@ def test_the_cost_page_names_one_option_its_range_why_it_wins_and_the_split(demo
     assert squash(cost["reasons"][0]) in page  # why it wins
     assert squash(f"{money(best['capex_usd'])} is capital") in page
     assert squash(f"{money(best['running_usd'])} is running cost") in page
-    for year, amount in enumerate(best["by_year_usd"], start=1):
-        assert squash(f"Year {year}") in page and squash(money(amount)) in page
+    years = squash(" ".join(f"Year {y}" for y in range(1, len(best["by_year_usd"]) + 1)))
+    totals = squash(" ".join(money_short(a) for a in best["by_year_usd"]))
+    assert years in page and squash(f"Total {totals} {money_short(best['total_usd'])}") in page
     assert best["capex_usd"] + best["running_usd"] == pytest.approx(best["total_usd"], rel=1e-5)
     # No other option is presented as the recommendation; the summary shows the same range.
     assert page.count(squash("recommended")) == 1
@@ -191,13 +191,55 @@ def test_the_cost_page_names_one_option_its_range_why_it_wins_and_the_split(demo
     assert squash(f"likely {money(low)} to {money(high)}") in summary
 
 
+def test_the_cfo_sees_each_years_running_cost_by_part_and_the_rows_add_up(demo):
+    data, _rendered, text = demo
+    result = read_result(data.result)
+    best = result.recommended_cost
+    table = cost_page(result)["by_year"]
+    assert [row["label"] for row in table["rows"]] == [
+        COST_PARTS[p] for p in ("hardware", "power", "space", "support", "staff")
+    ]
+    for year, amount in enumerate(best.by_year_usd):  # each year's parts make its total
+        assert sum(v[year] for v in best.parts_by_year_usd.values()) == pytest.approx(
+            amount, rel=1e-5
+        )
+    running = sum(sum(v) for p, v in best.parts_by_year_usd.items() if p != "hardware")
+    assert running == pytest.approx(best.running_usd, rel=1e-4)
+    page = squash(_cost_page(text))
+    for row in table["rows"]:
+        assert squash(" ".join([row["label"], *row["years"], row["total"]])) in page
+
+
+def test_the_residual_value_is_the_same_on_the_summary_and_the_cost_page(demo):
+    data, rendered, text = demo
+    best = read_result(data.result).recommended_cost
+    worth = money(best.residual_value_usd)
+    assert 0 < best.residual_value_usd < best.capex_usd
+    summary = squash(text[: text.index("The answers that drive the result")])
+    assert squash(f"still worth about {worth} at the end of year 3") in summary
+    assert squash(f"At the end of year 3 the hardware is still worth about {worth}") in squash(
+        _cost_page(text)
+    )
+    assert squash("written off evenly over 5 years") in squash(_cost_page(text))
+    assert rendered.findings == ()  # the checker compares the two (data-figure="residual")
+
+
+def test_a_cloud_plan_shows_rented_time_and_storage_and_no_residual_value():
+    data = demo_data(answers=demo_answers("lora-one-node"))
+    result = read_result(data.result)
+    page = cost_page(result)
+    assert {row["label"] for row in page["by_year"]["rows"]} <= {
+        COST_PARTS["rented"],
+        COST_PARTS["storage"],
+    }
+    assert page["residual"] == {}
+
+
 def test_answers_assumptions_questions_risks_glossary_and_sources_come_from_their_sources(demo):
     data, _rendered, text = demo
     flat = squash(text)
-    for question in QUESTIONS:
-        assert squash(f"{question.number}. {plain(question.title)}") in flat
-    for line in QUESTIONS[0].answer_lines(data.answers["model"]):
-        assert squash(line.text) in flat
+    for label, value, _source in input_rows(data.engine_input, AREAS[0][2], data.input_sources):
+        assert squash(f"{label} {value}") in flat  # the model question, told back
     for question in data.result["open_questions"]:
         assert squash(question) in flat
     for risk in data.result["risks"]:  # "risk: what lowers it", in two columns
@@ -213,6 +255,22 @@ def test_answers_assumptions_questions_risks_glossary_and_sources_come_from_thei
     assert assumed
     source = assumed[0]["source"]
     assert squash(source[:1].upper() + source[1:])[:40] in flat  # written with a capital
+
+
+def test_the_customers_notes_are_quoted_in_the_section_of_their_question():
+    answers = edited_answers(
+        model={"notes": "We may switch_to Qwen later."},
+        roadmap={"notes": "Budget is approved per year."},
+    )
+    rendered = render_data(demo_data(answers=answers))
+    text = squash(pdf_text(rendered.pdf))
+    compute = text[text.index(squash("Compute and timeline We recommend")) :]
+    compute = compute[: compute.index(squash("Memory We recommend"))]
+    assert squash("Anything else (question 1) We may switch_to Qwen later.") in compute
+    cost = text[text.index(squash("Cost We recommend")) :]
+    assert squash("Budget is approved per year.") in cost[: cost.index(squash("Risks and"))]
+    assert squash("Appendix C") not in text  # no appendix repeats every answer
+    assert rendered.findings == ()  # quoted words are the customer's: not held to ours
 
 
 def test_answers_the_customer_was_unsure_about_are_marked_in_the_assumptions():
@@ -316,7 +374,11 @@ def test_the_accelerator_makers_the_customer_allows_are_told_back_in_words():
 def test_the_pdf_names_the_accelerators_left_out_and_why(demo):
     _data, _rendered, text = demo  # the demo customer allows NVIDIA only
     assert "Left out:" in text
-    reason = "AMD Instinct MI300X 192GB: made by AMD; you asked for NVIDIA accelerators only"
+    amd = [n.partition(":")[0] for n in _data.result["excluded_accelerators"] if "AMD;" in n]
+    assert len(amd) > 1  # one reason, written once for every accelerator it rules out
+    reason = (
+        f"{', '.join(amd[:-1])} and {amd[-1]} (made by AMD; you asked for NVIDIA accelerators only)"
+    )
     assert squash(reason) in squash(text)
 
 

@@ -27,13 +27,14 @@ from sizing.engine.cost_owned import (
     SERVERS,
     bill_of_materials,
     bom_total,
-    switch_tiers,
 )
 from sizing.engine.cost_usage import HOURS_PER_YEAR, Usage, usage
 from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.network import fabric_layout, switch_tiers
 from sizing.engine.prices import PRICES
 from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
 from sizing.engine.resolve import Resolved, resolve
+from sizing.engine.vocabulary import COST_OPTIONS
 
 TODAY = datetime.date(2026, 12, 2)
 DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?|-H[12])?$")  # 2024, 2024-07, 2024-07-31, 2024-H2
@@ -411,6 +412,27 @@ def test_an_h100_cluster_bill_matches_the_published_spreadsheet(
     )
 
 
+@pytest.mark.parametrize(
+    ("gpus", "oversubscription"), [(320, 1.0), (416, 2.0), (800, 1.0), (800, 2.0)]
+)
+def test_the_bill_buys_the_switches_and_links_of_the_fabric_layout(
+    gpus: int, oversubscription: float
+) -> None:
+    prices = _resolved({"hardware": {"accelerator": "h100-sxm"}}).prices
+    bill = bill_of_materials(
+        gpus, gpus_per_node=8, storage_tb=0.0, prices=prices, oversubscription=oversubscription
+    )
+    lines = {line.item: line.quantity for line in bill}
+    layout = fabric_layout(gpus, 8, oversubscription)
+    assert lines["switches"] == layout.switches
+    assert lines["links"] == gpus  # one per network card
+    assert lines.get("switch_links", 0) == layout.switch_links
+    if layout.tiers == 1:  # rail switches: nothing between switches
+        assert "switch_links" not in lines and layout.switches == 8
+    else:
+        assert lines["switch_links"] == math.ceil(gpus / oversubscription)
+
+
 @pytest.mark.parametrize("kind", ["gpu_cloud", "large_cloud"])
 def test_the_alpaca_fine_tune_costs_under_100_dollars_in_the_cloud(kind: str) -> None:
     """Stanford Alpaca (CRFM, 2023-03-13): 3 hours on 8 x A100 80GB, "less than $100 on most
@@ -517,3 +539,45 @@ def test_a_plan_shorter_than_a_reservations_term_pays_the_whole_term() -> None:
         prices=r.prices,
     )
     assert sum(three_years.by_year_usd) == pytest.approx(sum(two_years.by_year_usd))
+
+
+# --- each year's cost by part: what the CFO's table adds up ------------------------------------
+
+PART_CASES = [
+    {
+        "model": {"name": "Llama 3.1 70B"},
+        "data": {"tokens": 4e11},
+        "roadmap": {"runs_per_month": 1},
+    },
+    {
+        "model": {"name": "Llama 3.1 8B"},
+        "data": {"tokens": 2e9},
+        "deployment": {"location": "cloud"},
+        "roadmap": {"runs_per_month": 10, "years": 2},
+    },
+    {
+        "model": {"name": "Mixtral 8x22B"},
+        "data": {"tokens": 2e12},
+        "schedule": {"deadline_days": 60},
+        "roadmap": {"runs_per_month": 0.5, "annual_growth": 1.0},
+    },
+]
+
+
+@pytest.mark.parametrize("case", PART_CASES)
+def test_each_years_parts_add_up_to_that_years_cost_for_every_option(case) -> None:
+    cost = size_dict(case, today=TODAY)["cost"]
+    for key in COST_OPTIONS:
+        option = cost.get(key)
+        if not option:
+            continue
+        parts = option["parts_by_year_usd"]
+        for year, amount in enumerate(option["by_year_usd"]):
+            assert sum(p[year] for p in parts.values()) == pytest.approx(amount, rel=1e-4), key
+        hardware = sum(parts.get("hardware", ()))
+        assert hardware == pytest.approx(option["capex_usd"], rel=1e-4, abs=1.0), key
+        if option["capex_usd"]:  # owned: the running parts are power, space, support, staff
+            assert {"power", "space", "support", "staff"} <= set(parts)
+            assert 0 < option["residual_value_usd"] < option["capex_usd"]
+        else:
+            assert option["residual_value_usd"] == 0

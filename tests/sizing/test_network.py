@@ -1,13 +1,16 @@
-"""The recommended network card fits the server: no faster than its PCIe slot carries."""
+"""The recommended network card fits the server (no faster than its PCIe slot carries), and
+the fabric is described and counted as it is laid out."""
 
 from __future__ import annotations
 
 import datetime
+import math
 
 import pytest
 
 from sizing.engine import size_dict
 from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.network import fabric_layout, fabric_words
 
 TODAY = datetime.date(2026, 12, 2)
 RUNS = [
@@ -41,3 +44,57 @@ def test_the_card_is_never_faster_than_the_pcie_slot(run, acc_id):
     wanted = network["scale_out_gbps_per_node_needed"] / out["cluster"]["gpus_per_node"]
     if wanted > fastest:  # the plan would use more: said, not hidden
         assert any("PCIe Gen" in note for note in network["notes"])
+
+
+# --- the fabric's layout: tiers, switches and links ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("gpus", "tiers", "switches"),
+    [
+        # H100 Freakonomics (Aug 2024): 8 switches for 512 GPUs on one layer (one per rail),
+        # 48 for 1,024 on two (non-blocking leaf-spine).
+        (512, 1, 8),
+        (1024, 2, 48),
+    ],
+)
+def test_switch_counts_match_the_published_examples(gpus, tiers, switches):
+    layout = fabric_layout(gpus, 8)
+    assert (layout.tiers, layout.switches) == (tiers, switches)
+
+
+def test_a_single_tier_has_one_switch_per_rail_and_no_switch_to_switch_links():
+    layout = fabric_layout(320, 8)  # 40 servers of 8: more cards than one switch has ports
+    assert layout.tiers == 1 and layout.rails == 8 and layout.switches == 8
+    assert layout.server_links == 320 and layout.switch_links == 0
+    assert fabric_words(layout).startswith("single-tier rail-optimised")
+    assert "fat tree" not in fabric_words(layout)
+
+
+def test_a_few_servers_share_one_switch():
+    layout = fabric_layout(16, 8)
+    assert (layout.tiers, layout.rails, layout.switches, layout.switch_links) == (1, 0, 1, 0)
+    assert fabric_words(layout) == "one non-blocking switch"
+
+
+def test_two_tiers_link_every_leaf_to_the_spines_and_oversubscription_thins_the_uplinks():
+    full = fabric_layout(800, 8)  # 100 servers: a leaf-spine fat tree
+    assert full.tiers == 2 and full.server_links == 800 and full.switch_links == 800
+    assert full.switches == math.ceil(800 * 3 / 64)  # 2 t - 1 = 3 switch ports per card
+    thin = fabric_layout(800, 8, oversubscription=2.0)
+    assert thin.switch_links == 400 and thin.switches < full.switches
+    assert fabric_words(full) == "two-tier leaf-spine fat tree, non-blocking (1:1)"
+    assert fabric_words(thin) == "two-tier leaf-spine fat tree, oversubscribed 2:1"
+
+
+def test_one_tier_is_non_blocking_whatever_oversubscription_is_tolerated():
+    assert fabric_layout(320, 8, oversubscription=4.0).oversubscription == 1.0
+
+
+@pytest.mark.parametrize("run", RUNS)
+def test_the_network_plan_describes_the_layout_of_its_own_servers(run):
+    out = size_dict(run, today=TODAY)
+    network, gpus = out["network"], out["cluster"]["gpus_per_job"]
+    layout = fabric_layout(gpus, out["cluster"]["gpus_per_node"], network["oversubscription"])
+    assert network["switch_tiers"] == layout.tiers
+    assert network["fabric"] == fabric_words(layout)
