@@ -453,7 +453,13 @@ class _LayoutMemory:
         found = self._activations.get(key)
         if found is None:
             lay = self.layout
-            shared_key = (lay.tensor, lay.pipeline, lay.data, lay.context, *key)
+            # the data degree matters only through the micro-batches the first stage holds
+            # (:func:`memory.activations_gb`): counts with the same share one entry
+            w = self.w
+            in_flight = min(
+                float(lay.pipeline), max(1.0, w.tokens_per_step / lay.data / (micro_batch * w.seq))
+            )
+            shared_key = (lay.tensor, lay.pipeline, in_flight, lay.context, *key)
             found = self._shared.get(shared_key)
             if found is None:
                 found = self._shared[shared_key] = plan_activations_gb(
@@ -560,9 +566,9 @@ def _layout_memory(
 # Compute utilisation by tensor degree, expert degree, micro-batch, selective recomputation
 # and context degree
 HfuCache = dict[tuple[int, int, int, bool, int], float]
-# [GB] activation memory by tensor, pipeline, data and context degree, micro-batch,
-# recomputation and model chunks
-ActivationCache = dict[tuple[int, int, int, int, int, str, int], float]
+# [GB] activation memory by tensor and pipeline degree, micro-batches in flight on the first
+# stage, context degree, micro-batch, recomputation and model chunks
+ActivationCache = dict[tuple[int, int, float, int, int, str, int], float]
 
 
 class _Scored(NamedTuple):
