@@ -6,6 +6,7 @@ built-in answers), a template context out. The wording of each section lives her
 template; every figure comes from the engine's result, so the PDF says what the engine said.
 """
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -278,15 +279,20 @@ def build_context(data: ProposalData) -> dict[str, Any]:
 
 
 def glossary_for(html: str) -> list[Any]:
-    """The glossary terms the proposal uses (by the first word or words of the term's name)."""
+    """The glossary terms the proposal uses: a term's name (or its bracketed short form, or a
+    part of an "A and B" name) as a whole word, plural or not ("processor" is not RoCE)."""
     text = html.lower()
     used = []
     for term in GLOSSARY.values():
         names = [n.strip().lower() for n in term.name.replace(")", "").split("(")]
         names += [n.strip() for n in names[0].split(" and ")] if " and " in names[0] else []
-        if any(n and n in text for n in names):
+        if any(n and _whole_word(n).search(text) for n in names):
             used.append(term)
     return sorted(used, key=lambda term: term.name.lower())
+
+
+def _whole_word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?:s|es)?(?![a-z0-9])")
 
 
 def glossary_columns(terms: list[Any], count: int = 3) -> list[list[Any]]:
