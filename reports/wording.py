@@ -5,6 +5,7 @@ Every sentence is built from the result; none holds a number of its own. Custome
 ever passes through here as data and is autoescaped by the template.
 """
 
+import math
 from typing import Any
 
 from reports.figures import accelerator_hours
@@ -108,7 +109,11 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         if pipeline > 1:
             splits.append(
                 f"{pipeline}-way by layers (pipeline"
-                + (f", each stage holding {chunks} interleaved chunks" if chunks > 1 else "")
+                + (
+                    f", each stage holding {_chunks(p.get('layers'), pipeline, chunks)}"
+                    if chunks > 1
+                    else ""
+                )
                 + ")"
             )
         split = (
@@ -419,3 +424,20 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _chunks(layers: int | None, pipeline: int, chunks: int) -> str:
+    """A stage's interleaved chunks in words, with the whole layers each holds (the stages
+    of a model whose layers the pipeline does not divide hold one layer more or less)."""
+    if not layers:
+        return f"{chunks} interleaved chunks"
+    fewest = layers // pipeline // chunks
+    most = math.ceil(math.ceil(layers / pipeline) / chunks)
+    held = (
+        f"{fewest}"
+        if fewest == most
+        else f"{fewest} or {most}"
+        if most == fewest + 1
+        else f"{fewest} to {most}"
+    )
+    return f"{chunks} interleaved chunks of {held} layer{'' if most == 1 else 's'}"

@@ -367,6 +367,7 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
         gradient_checkpointing=plan.recompute != "none",
         recompute=plan.recompute,
         virtual_pipeline_stages=plan.virtual_stages,
+        layers=r.layers,
         reason=plan.reason,
         forced=forced,
     )

@@ -59,6 +59,7 @@ class ParallelismResult:
     gradient_checkpointing: bool  # some activation recomputation (selective or full)
     recompute: str  # "none" | "selective" | "full"
     virtual_pipeline_stages: int  # model chunks per pipeline stage (1: not interleaved)
+    layers: int  # the model's layers, which the pipeline stages and their chunks share
     reason: str
     forced: tuple[str, ...]
 

@@ -14,6 +14,7 @@ from reports.demo import demo_answers, demo_data
 from reports.document import AREAS, build_context, headline, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
 from reports.figures import input_rows
+from reports.wording import recommendation_sentence
 from sizing.engine import size_dict
 from sizing.engine.numbers import format_money as money
 from sizing.engine.numbers import format_money_short as money_short
@@ -426,3 +427,25 @@ def test_the_recommended_row_of_the_accelerator_table_counts_one_run_as_the_othe
     assert ours["gpus"] == number(result.gpus_per_job)
     assert int(ours["nodes"]) * result.gpus_per_node == result.gpus_per_job
     assert all(int(o["nodes"]) * result.gpus_per_node >= int(o["gpus"]) for o in others)
+
+
+def test_interleaved_chunks_are_described_with_the_whole_layers_each_holds():
+    # Llama 3.1 405B (126 layers) as Meta laid it out: 16 pipeline stages of 7 or 8 layers
+    result = read_result(
+        size_dict(
+            {
+                "model": {"name": "Llama 3.1 405B"},
+                "training": {"method": "pretrain"},
+                "data": {"tokens": 1e12},
+                "batch": {"sequence_length": 8192, "global_batch_tokens": 16e6},
+                "hardware": {"accelerator": "h100-sxm", "count": 8192},
+                "parallelism": {"tensor": 8, "pipeline": 16},
+            }
+        )
+    )
+    chunks = result.section("parallelism")["virtual_pipeline_stages"]
+    assert chunks > 1
+    sentence = recommendation_sentence("parallelism", result)
+    fewest, most = 7 // chunks, -(-8 // chunks)
+    held = f"{fewest}" if fewest == most else f"{fewest} or {most}"
+    assert f"each stage holding {chunks} interleaved chunks of {held} layers" in sentence
