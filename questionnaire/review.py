@@ -22,6 +22,7 @@ from questionnaire.questions import (
     PAGES,
     Question,
     answered_question,
+    get_question,
 )
 from questionnaire.services import question_form
 from sizing.adapters import (
@@ -33,6 +34,7 @@ from sizing.adapters import (
     discovery_questions,
     recommended_setup,
 )
+from sizing.first_estimate import FirstEstimate, first_estimate
 
 # Sizing the answers for the page takes tens of milliseconds of CPU, most of the page's cost, and
 # the same answers come back often: the customer returns here after each "Change", and customers
@@ -148,8 +150,33 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "contact_lines": contact_lines,
         "contact_problem": contact_problem,
         "contact_change_url": f"{step_url('contact')}?change=1",
+        **(_estimate_context(answers, step_url) if not attention else {}),
         "ready_to_send": not attention and not contact_problem,
     }
+
+
+def _estimate_context(answers: dict[str, Any], step_url: Callable[[str], str]) -> dict[str, Any]:
+    """The first estimate, the answer that set it and the link to change that answer."""
+    estimate = estimate_on_review(answers)
+    if estimate is None:
+        return {}
+    context: dict[str, Any] = {"estimate": estimate}
+    if estimate.question:
+        question = get_question(estimate.question)
+        context["estimate_question"] = question
+        context["estimate_change_url"] = f"{step_url(question.slug)}?change=1"
+    return context
+
+
+def estimate_on_review(answers: dict[str, Any]) -> FirstEstimate | None:
+    """The first estimate of ``answers``, cached like :func:`assumed_on_review` (the same key,
+    another prefix)."""
+    key = "estimate-" + review_sizing_key(answers, today=date.today())
+    estimate = cache.get(key)
+    if estimate is None:
+        estimate = first_estimate(answers)
+        cache.set(key, estimate, REVIEW_SIZING_CACHE_SECONDS)
+    return estimate
 
 
 def _in_words(items: list[str]) -> str:

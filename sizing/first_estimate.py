@@ -1,0 +1,95 @@
+"""The first estimate a customer sees before sending their answers, and the answer that set it.
+
+The review page shows the size the answers lead to and names the one answer that set it, with
+a link to change it there: the deadline (or the one we assumed), or the memory the model
+needs. It reads the engine's result for the answers
+(:func:`sizing.adapters.size_answers`) and the question each engine field came from.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+from sizing.adapters import InvalidInput, SizedAnswers, size_answers
+from sizing.engine.numbers import format_days
+
+# The questions whose answers set the size, by the engine field they feed (the questionnaire's
+# slugs, as the adapters record them in ``question_of``); used when the field was left unset.
+_DEADLINE_QUESTION = "timeline"
+_MODEL_QUESTION = "model"
+
+
+@dataclass(frozen=True)
+class FirstEstimate:
+    """One run's accelerators and days, and what set that size.
+
+    ``reason`` completes "What sets this size: …"; ``question`` is the slug of the question
+    whose answer to change to move it, empty when no single answer does.
+    """
+
+    gpus: int
+    accelerator: str
+    days: str  # "about 12 days"
+    reason: str
+    question: str
+
+
+def first_estimate(answers: dict[str, Any]) -> FirstEstimate | None:
+    """Size ``answers`` and say what set the size; ``None`` when the engine refuses them."""
+    try:
+        sized = size_answers(answers=answers)
+    except InvalidInput:
+        return None
+    return estimate_of(sized)
+
+
+def estimate_of(sized: SizedAnswers) -> FirstEstimate:
+    """:class:`FirstEstimate` of answers already sized.
+
+    The same order of causes as the engine's drivers (``sizing.engine.explain``): a deadline no
+    size meets, memory, then the deadline (answers never give the count; only an engineer's
+    override does).
+    """
+    result = sized.result
+    cluster, timeline = result["cluster"], result["timeline"]
+    gpus = int(cluster["gpus_per_job"])
+    deadline_days = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
+    deadline_met = (timeline.get("deadline") or {}).get("met", True)
+    deadline_question = sized.question_of.get("schedule.deadline_days", _DEADLINE_QUESTION)
+    given = sized.sources.get("schedule.deadline_days") in ("customer", "derived")
+    if not deadline_met and deadline_days:
+        whose = "your deadline of" if given else "the deadline we assumed,"
+        reason = (
+            f"no size finishes within {whose} {format_days(deadline_days)}, so this is "
+            "where more accelerators stop shortening the run"
+        )
+        question = deadline_question
+    elif result["memory"].get("min_gpus") and gpus <= result["memory"]["min_gpus"]:
+        reason = "the memory your model needs for training, not your deadline"
+        question = sized.question_of.get("model.total_params", _MODEL_QUESTION)
+    elif given:
+        reason = f"your deadline of {format_days(deadline_days)} for one run"
+        question = deadline_question
+    elif not deadline_days:
+        reason = "the computing one run needs"
+        question = ""
+    else:
+        reason = (
+            f"the deadline we assumed for one run ({format_days(deadline_days)}), because you "
+            "did not give one; a later or earlier deadline changes the size"
+        )
+        question = deadline_question
+    return FirstEstimate(
+        gpus=gpus,
+        accelerator=str(cluster.get("accelerator_name") or cluster.get("accelerator")),
+        days=f"about {format_days(float(timeline['wall_clock_days']))}",
+        reason=reason,
+        question=question,
+    )
+
+
+def _assumed(result: dict[str, Any], key: str) -> float | None:
+    """The value the engine assumed for input ``key``, ``None`` when it assumed none."""
+    for item in result.get("assumptions", ()):
+        if item.get("key") == key and isinstance(item.get("value"), int | float):
+            return float(item["value"])
+    return None

@@ -1,0 +1,57 @@
+"""The first estimate on the review page names the answer that set the size."""
+
+from sizing.first_estimate import first_estimate
+
+
+def test_a_deadline_the_customer_gave_sets_the_size_and_points_to_question_5():
+    answers = {
+        "model": {"model_name": "Llama 3.1 70B"},
+        "method": {"method": "full_finetune"},
+        "data": {"dataset_size": 2e10, "dataset_unit": "tokens"},
+        "timeline": {"run_time_hours": 72},
+    }
+    estimate = first_estimate(answers)
+    assert estimate is not None
+    assert estimate.reason == "your deadline of 3 days for one run"
+    assert estimate.question == "timeline"
+    assert estimate.gpus > 8  # more than the memory alone needs
+
+
+def test_without_a_deadline_it_says_the_size_rests_on_the_one_we_assumed():
+    answers = {
+        "model": {"model_name": "Llama 3.1 8B"},
+        "method": {"method": "full_finetune"},
+        "data": {"dataset_size": 2e11, "dataset_unit": "tokens"},
+        "timeline": {"not_sure": True},
+    }
+    estimate = first_estimate(answers)
+    assert estimate is not None
+    assert estimate.reason.startswith("the deadline we assumed for one run (")
+    assert "because you did not give one" in estimate.reason
+    assert estimate.question == "timeline"
+
+
+def test_memory_sets_the_size_of_a_small_run_of_a_large_model():
+    answers = {
+        "model": {"model_name": "Llama 3.1 70B"},
+        "method": {"method": "full_finetune"},
+        "data": {"dataset_size": 1e6, "dataset_unit": "tokens"},
+        "timeline": {"run_time_hours": 240},
+    }
+    estimate = first_estimate(answers)
+    assert estimate is not None
+    assert estimate.reason == "the memory your model needs for training, not your deadline"
+    assert estimate.question == "model"
+
+
+def test_a_deadline_no_size_meets_is_said_plainly():
+    answers = {
+        "model": {"model_name": "Llama 3.1 405B"},
+        "method": {"method": "pretrain"},
+        "data": {"dataset_size": 1.5e13, "dataset_unit": "tokens"},
+        "timeline": {"run_time_hours": 24},
+    }
+    estimate = first_estimate(answers)
+    assert estimate is not None
+    assert estimate.reason.startswith("no size finishes within your deadline of 24 hours")
+    assert estimate.question == "timeline"
