@@ -563,14 +563,14 @@ def _roadmap(c: _Context) -> None:
 
 # The one constraint that matters most (the discovery page) steers defaults the customer left
 # open, never an answer they gave: time keeps a spare server so a failure does not stop the run;
-# budget keeps none and accepts a 2:1 network; where the data is kept asks for hardware that is
-# theirs alone, unless they chose the cloud. "Hardware we own" asks an open question instead.
+# budget keeps none and accepts a 2:1 network. "Where the data is kept" and "hardware we own"
+# ask an open question instead (:func:`discovery_questions`): keeping data in a country or a
+# region is met by a cloud region there as well as by hardware of one's own, so it must not
+# rule the cloud out (a hospital's one 30-hour fine-tune became a $1.5M purchase that way).
 _CONSTRAINT_DEFAULTS: dict[str, tuple[tuple[str, Any], ...]] = {
     "time": (("resilience.spare_nodes", True),),
     "budget": (("resilience.spare_nodes", False), ("network.oversubscription", 2.0)),
-    "data_location": (("deployment.dedicated_hardware", True),),
 }
-_SHARED_CLOUD = ("cloud", "hybrid")
 
 
 def _constraint(c: _Context) -> None:
@@ -579,10 +579,6 @@ def _constraint(c: _Context) -> None:
     for path, value in _CONSTRAINT_DEFAULTS.get(constraint, ()):
         section, _, name = path.partition(".")
         if name in c.engine_input.get(section, {}):
-            continue
-        if path == "deployment.dedicated_hardware" and (
-            c.value("deployment", "location") in _SHARED_CLOUD
-        ):
             continue
         c.put(path, value, slug="discovery", derived=True)
 
@@ -596,9 +592,6 @@ def constraint_effects(answers: dict[str, Any]) -> list[str]:
             False: "we leave out spare servers",
         },
         "network.oversubscription": {2.0: "we accept a cheaper network (2:1)"},
-        "deployment.dedicated_hardware": {
-            True: "we only consider hardware that is yours alone, not shared cloud servers"
-        },
     }
     effects = []
     for path, words in said.items():
@@ -611,11 +604,24 @@ def constraint_effects(answers: dict[str, Any]) -> list[str]:
 
 
 def discovery_questions(answers: dict[str, Any]) -> list[str]:
-    """Open questions the discovery page raises (hardware the customer already owns)."""
+    """Open questions the discovery page raises: the hardware the customer already owns, or,
+    when where the data is kept matters most and question 14 leaves it open, where that is
+    and whether a cloud region there will do."""
     discovery = answers.get("discovery") or {}
-    if isinstance(discovery, dict) and discovery.get("constraint") == "hardware_owned":
+    constraint = discovery.get("constraint") if isinstance(discovery, dict) else None
+    if constraint == "hardware_owned":
         return [
             "Which accelerators and servers do you already own, and should the new plan reuse them?"
+        ]
+    deployment = answers.get("deployment") or {}
+    if constraint == "data_location" and not (
+        deployment.get("data_residency")
+        and deployment.get("dedicated") not in (None, "", "not_sure")
+    ):
+        return [
+            "Where must your data stay (a country or a region), and will a cloud region there "
+            "do, or must the hardware be yours alone? We priced the cloud as well as hardware "
+            "of your own."
         ]
     return []
 
@@ -727,13 +733,6 @@ SHARED_INPUTS: tuple[SharedInput, ...] = (
         ("network.oversubscription", "discovery.constraint"),
         "The oversubscription chosen in question 10 is used as given; only when it is not given "
         "and budget matters most is a 2:1 network accepted.",
-    ),
-    SharedInput(
-        "deployment.dedicated_hardware",
-        ("deployment.dedicated", "discovery.constraint"),
-        "The answer about shared hardware (question 14) is used as given; only when it is not "
-        "given, and the location is not the cloud, does “where the data is kept” ask for "
-        "hardware that is yours alone.",
     ),
 )
 

@@ -49,9 +49,7 @@ class DiscoveryForm(QuestionForm):
         max_length=200,
     )
     constraint = RadioAnswerField(
-        does=Feeds(
-            ("resilience.spare_nodes", "network.oversubscription", "deployment.dedicated_hardware")
-        ),
+        does=Feeds(("resilience.spare_nodes", "network.oversubscription")),
         label="What matters most?",
         choices=(
             ("time", "Time: results soon"),

@@ -52,13 +52,21 @@ def test_the_constraint_never_overrides_an_answer():
     assert built.sources["resilience.spare_nodes"] == "customer"
 
 
-def test_data_location_first_asks_for_hardware_of_their_own_unless_they_chose_the_cloud():
-    assert _input(_built("data_location"), "deployment.dedicated_hardware") is True
-    cloud = _built("data_location", deployment={"location": "cloud"})
-    assert _input(cloud, "deployment.dedicated_hardware") is None
+def test_data_location_first_never_rules_the_cloud_out_but_asks_where_the_data_must_stay():
+    # keeping data in a region is met by a cloud region there as well as by hardware of one's
+    # own: a hospital's one 30-hour fine-tune was priced as a $1.5M purchase when it ruled the
+    # cloud out
+    assert _input(_built("data_location"), "deployment.dedicated_hardware") is None
+    asked = adapters.discovery_questions({"discovery": {"constraint": "data_location"}})
+    assert asked and "cloud region there" in asked[0]
+    answered = {
+        "discovery": {"constraint": "data_location"},
+        "deployment": {"data_residency": "EU only", "dedicated": "no"},
+    }
+    assert adapters.discovery_questions(answered) == []
 
 
-@pytest.mark.parametrize("constraint", ["hardware_owned", "not_sure", ""])
+@pytest.mark.parametrize("constraint", ["hardware_owned", "data_location", "not_sure", ""])
 def test_other_constraints_change_no_engine_input(constraint):
     assert (
         _built(constraint).engine_input
