@@ -400,7 +400,10 @@ class StepCostModel:
             vol = vol * tokens_per_rank / tp * layers / pp
             t_cp = vol / (up if tp * cp <= self.gpus_per_node else out)
             exposed_cp = max(0.0, t_cp - self.attention * t_comp)
-        bubble = (pp - 1) / (balanced_chunks(layers // pp, virtual_stages) * micro_batches + pp - 1)
+        bubble = 0.0
+        if pp > 1:
+            chunks = balanced_chunks(layers // pp, virtual_stages)
+            bubble = (pp - 1) / (chunks * micro_batches + pp - 1)
         exposed_dp = max(0.0, t_dp - self.dp_overlap * t_comp)
         exposed_ep = t_ep * (1.0 - self.ep_hidden)
         stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp + exposed_cp) / t_comp

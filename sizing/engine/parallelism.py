@@ -760,7 +760,11 @@ def search_plan(
     best_rank = 0  # position of the best plan's layout in the simplest-first order
     smallest: _Scored | None = None
     layouts = list(_layouts(w, r, gpus, fabric.gpus_per_node))
-    options = [_micro_batch_options(w, r, layout) for layout in layouts]
+    by_data: dict[int, tuple[int, ...]] = {}  # the options depend on the data degree alone
+    options = [
+        by_data.get(lay.data) or by_data.setdefault(lay.data, _micro_batch_options(w, r, lay))
+        for lay in layouts
+    ]
     bounded = len(layouts) > _BOUNDED_LAYOUTS
     # Bounds in two steps: one that needs no memory check orders the layouts and stops the
     # search; the tighter one (:func:`_layout_bound`) is worked out only for layouts reached.
