@@ -149,6 +149,7 @@ def compare_accelerators(
     # out only for one that comes next, which then waits its turn by that bound, and only
     # once its maker has one sized (until then it would be its maker's best: never skipped).
     queue = [(best_cases[acc.id], i, False) for i, acc in enumerate(candidates)]
+    searched: dict[int, Searches] = {}  # by candidate: its bound and its sizing share them
     heapq.heapify(queue)
     while queue:
         best_case, i, tight = heapq.heappop(queue)
@@ -156,10 +157,14 @@ def compare_accelerators(
         if _cannot_be_listed(alts, acc, best_case, open_slots, deadline):
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
+        if i not in searched:
+            searched[i] = searches_for(w, rr, acc, flops, shared)
+        searches = searched[i]
         if deadline is not None and not tight and _maker_sized(alts, acc):
-            heapq.heappush(queue, (_best_case_in_time(w, rr, acc, flops, deadline), i, True))
+            in_time = _best_case_in_time(w, rr, acc, flops, deadline, searches.hfu)
+            heapq.heappush(queue, (in_time, i, True))
             continue
-        est = _sized_run(searches_for(w, rr, acc, flops, shared), reference)
+        est = _sized_run(searches, reference)
         hourly = gpu_cloud_price(acc.id)
         alts.append(
             Alternative(
@@ -234,7 +239,12 @@ def _best_case_key(w: Workload, acc: AcceleratorSpec, flops: float) -> _RankKey:
 
 
 def _best_case_in_time(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, deadline_days: float
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    flops: float,
+    deadline_days: float,
+    hfu: HfuCache | None = None,
 ) -> _RankKey:
     """The best rank ``acc`` could reach on a run that meets ``deadline_days`` [-].
 
@@ -242,7 +252,9 @@ def _best_case_in_time(
     accelerators (:func:`_best_case_key`), and no plan on that many or more beats
     :func:`parallelism.mfu_ceiling_from`: a slow accelerator needs a large cluster, whose
     replicas run out of sequences and must split the model.  That lower rate in turn needs
-    more accelerators, so the bound is worked out again from them, a few rounds.  A run that misses the
+    more accelerators, so the bound is worked out again from them, a few rounds.  ``hfu``:
+    the kernels' utilisation on ``acc``, shared with its plan searches
+    (:class:`cluster.Searches`).  A run that misses the
     deadline ranks after every run that meets it (:func:`_cheapest_fitting_first`), so
     this bounds it too.
     """
@@ -253,7 +265,7 @@ def _best_case_in_time(
     goodput = highest_goodput()
     peak = peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP  # [FLOP/s]
     rate = _best_case_rate(w, acc) * goodput  # [FLOP/s] per accelerator
-    hfu: HfuCache = {}  # the rounds share their kernels' utilisation
+    hfu = {} if hfu is None else hfu  # the rounds (and the sizing after) share the kernels'
     for _ in range(_IN_TIME_ROUNDS):
         fewest = flops / (deadline_days * _HOURS_PER_DAY * _SECONDS_PER_HOUR * rate)
         slower = peak * mfu_ceiling_from(w, r, acc, math.floor(fewest), hfu) * goodput

@@ -185,7 +185,7 @@ def test_the_deadline_bound_skips_slow_accelerators_of_a_large_run(
     monkeypatch.setattr(
         alternatives,
         "_best_case_in_time",
-        lambda w, r, acc, flops, deadline: alternatives._best_case_key(w, acc, flops),
+        lambda w, r, acc, flops, deadline, hfu: alternatives._best_case_key(w, acc, flops),
     )
     loose = size_dict(case, today=TODAY)["alternatives"]
     assert tight == loose
