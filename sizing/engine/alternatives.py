@@ -31,6 +31,7 @@ from .parallelism import (
     workload,
 )
 from .platforms import exclusion
+from .price_set import purchase_per_gpu
 from .resilience import highest_goodput
 from .resolve import Resolved
 from .result import Alternative
@@ -175,11 +176,22 @@ def compare_accelerators(
                 wall_clock_days=est.wall_clock_days,
                 gpu_hours=est.gpu_hours,
                 run_cost_usd=None if hourly is None else est.gpu_hours * hourly,
+                servers_usd=_servers_usd(acc, est.nodes * rr.gpus_per_node),
                 fits=est.plan.fits,
                 price_confirmed=cloud_price_confirmed(acc.id),
             )
         )
     return _shortlist(alts, deadline), tuple(excluded)
+
+
+def _servers_usd(acc: AcceleratorSpec, gpus: int) -> float | None:
+    """Its servers bought at the public purchase price (:func:`price_set.purchase_per_gpu`,
+    accelerators and their share of the server) [USD]; ``None`` without a public price.
+
+    Whole servers, so a customer who must own the hardware compares what each choice buys.
+    """
+    price = purchase_per_gpu(acc.id)
+    return None if price is None else gpus * price.value
 
 
 def _maker_sized(alts: list[Alternative], acc: AcceleratorSpec) -> bool:

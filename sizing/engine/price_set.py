@@ -138,7 +138,7 @@ def _maybe(
     return _theirs(given, key=key, unit=unit, region=found.region if found else "")
 
 
-def _purchase(accelerator: str) -> UsedPrice | None:
+def purchase_per_gpu(accelerator: str) -> UsedPrice | None:
     """Price per accelerator with its share of the server: a server price divided by its
     accelerators, or the accelerator plus its share of a host platform [USD/GPU]."""
     entry = ACCELERATOR_PRICES[accelerator]
@@ -173,7 +173,9 @@ def price_set(accelerator: str, region: str, overrides: PriceOverrides) -> Price
         reserved_3yr_ratio=_table("reserved_3yr_ratio"),
         cloud_idle_share=_table("cloud_idle_share"),
         cloud_storage=_table("cloud_storage_usd_per_gb_month"),
-        purchase=_maybe(_purchase(accelerator), overrides.purchase, key="purchase", unit="USD/GPU"),
+        purchase=_maybe(
+            purchase_per_gpu(accelerator), overrides.purchase, key="purchase", unit="USD/GPU"
+        ),
         switch=_table("network_switch_usd"),
         link=_table("network_link_usd"),
         storage_owned=_table("storage_usd_per_tb_owned"),

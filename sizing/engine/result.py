@@ -140,6 +140,7 @@ class Alternative:
     wall_clock_days: float
     gpu_hours: float
     run_cost_usd: float | None  # one run in the GPU cloud; None: no public price
+    servers_usd: float | None  # [USD] its servers bought at list price; None: no public price
     fits: bool
     price_confirmed: bool  # False: the cloud price is a placeholder or another accelerator's
 

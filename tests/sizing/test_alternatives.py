@@ -14,6 +14,7 @@ from sizing.engine import alternatives, size_dict
 from sizing.engine.accelerator_prices import ACCELERATOR_PRICES, cloud_price_confirmed
 from sizing.engine.alternatives import MAX_ALTERNATIVES
 from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.price_set import purchase_per_gpu
 from sizing.engine.provenance import ESTIMATE, LIST_PRICE, PUBLIC_QUOTE
 
 # GPU-cloud prices in accelerator_prices.py that are an estimate (H800) or not published at all.
@@ -191,3 +192,16 @@ def test_the_deadline_bound_skips_slow_accelerators_of_a_large_run(
     assert tight == loose
     assert tight_searched < set(searched)
     assert {"l4", "l40s"} <= set(searched) - tight_searched
+
+
+def test_each_alternative_says_what_its_whole_servers_cost_to_buy():
+    out = size_dict(RUNS[1], today=TODAY)
+    per_node = out["cluster"]["gpus_per_node"]
+    for alt in out["alternatives"]:
+        price = purchase_per_gpu(alt["accelerator"])
+        if price is None:
+            assert alt["servers_usd"] is None
+        else:
+            expected = alt["nodes"] * per_node * price.value
+            assert alt["servers_usd"] == pytest.approx(expected, rel=1e-5)  # output rounding
+    assert any(alt["servers_usd"] for alt in out["alternatives"])
