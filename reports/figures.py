@@ -31,7 +31,8 @@ KEY_FIGURES: dict[str, tuple[str, ...]] = {
     "parallelism": (),  # the recommendation's sentence names every split
     "cluster": ("gpus", "nodes", "gpus_per_node", "gpus_per_job", "spare_nodes"),
     "concurrency": ("full_size_runs", "scheduler"),
-    "network": ("scale_out_gbps_per_node_needed", "nic_gbps", "nics_per_node", "step_time_s"),
+    # what the plan would use is said in Why, against what the server's slot carries
+    "network": ("nic_gbps", "nics_per_node", "step_time_s"),
     "storage": (
         "dataset_capacity_tb",
         "scratch_capacity_tb",

@@ -236,7 +236,8 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
             reasons.append(section[key])
     for key in ("reasons", "notes", "security_measures"):
         reasons.extend(_texts(section.get(key)))
-    return reasons
+    # the engine's notes are phrases; in the proposal each is a whole sentence
+    return [r if r.endswith((".", "?", "!", ")")) else f"{r}." for r in reasons]
 
 
 def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[str, Any]]:
