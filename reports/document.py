@@ -18,7 +18,7 @@ from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
 from reports import answer_trace, charts, wording
-from reports.bill import bill_of_materials, fabric_growth, purchase_terms
+from reports.bill import bill_of_materials, fabric_bought, fabric_growth, purchase_terms
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
@@ -103,7 +103,7 @@ def headline(result: StoredResult) -> dict[str, Any]:
     if network.get("nic_gbps"):
         network_text = (
             f"{network.get('technology')}, {network.get('nics_per_node', 1)} × "
-            f"{format_number(network['nic_gbps'])} Gb/s per node, {network.get('fabric')}"
+            f"{format_number(network['nic_gbps'])} Gb/s per node, {fabric_bought(result)}"
         )
     else:
         network_text = str(network.get("fabric") or NO_VALUE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from reports.bill import fabric_bought
 from sizing.engine.numbers import (
     format_count,
     format_days,
@@ -100,7 +101,7 @@ def network_line(result: StoredResult) -> str:
         return "No fast network: each run fits in one server"
     return (
         f"{network.get('technology')}, {format_number(network.get('nics_per_node'))} × "
-        f"{format_number(network['nic_gbps'])} Gb/s per server, {network.get('fabric')}"
+        f"{format_number(network['nic_gbps'])} Gb/s per server, {fabric_bought(result)}"
     )
 
 

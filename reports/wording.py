@@ -8,6 +8,7 @@ ever passes through here as data and is autoescaped by the template.
 import math
 from typing import Any
 
+from reports.bill import fabric_bought
 from reports.figures import accelerator_hours
 from sizing.engine.cluster import nodes_for
 from sizing.engine.numbers import (
@@ -146,7 +147,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             f"{network.get('technology') or 'A high-speed network'} with "
             f"{format_number(network.get('nics_per_node'))} × "
             f"{format_number(network.get('nic_gbps'))} Gb/s "
-            f"per node, {network.get('fabric') or 'non-blocking'}."
+            f"per node, {fabric_bought(result) or 'non-blocking'}."
         )
     if area == "storage":
         storage = result.section("storage")

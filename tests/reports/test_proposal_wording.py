@@ -24,3 +24,12 @@ def test_the_network_says_one_thing_about_the_bandwidth_a_pcie_slot_caps():
     assert squash("Network bandwidth each server needs") not in page
     assert squash("so the plan uses 400 Gb/s and communication takes about") in page
     assert squash("of each step instead.") in page
+
+
+def test_the_headline_network_is_the_one_the_bill_buys():
+    # the MoE lab's one run fits 8 rail switches; the 281 servers bought need a fat tree
+    page = squash(text("moe-pretrain"))
+    bought = squash("two-tier leaf-spine fat tree, non-blocking (1:1), for all 281 servers bought")
+    one_run = squash("(one run alone: single-tier rail-optimised, non-blocking (8 rail switches))")
+    assert page.count(bought) >= 3  # the summary box, the network page, the bill
+    assert page.count(squash("8 rail switches")) == page.count(one_run)
