@@ -17,6 +17,7 @@ from sizing.engine.numbers import (
     format_days_range,
     format_money,
     format_number,
+    format_percent,
 )
 from sizing.engine.vocabulary import in_sentence
 from sizing.results import CostOption, StoredResult
@@ -67,7 +68,14 @@ def growth_line(result: StoredResult, option: CostOption | None) -> str:
     one_cluster = ((result.nodes or 0) + spare) * (result.gpus_per_node or 0)
     first = f"{_accelerators(owned[0])} bought in year 1"
     if owned[0] > one_cluster:  # the year's work needs more than the cluster of one run
-        first += ", spares included, for the year's planned runs"
+        # not spare servers (those are the cluster's own line): headroom for the share of the
+        # year an owned cluster is down for maintenance and repairs
+        up = next((a.value for a in result.assumptions if a.key == "owned_max_utilisation"), None)
+        share = f"about {format_percent(up)}" if isinstance(up, int | float) else "part"
+        first += (
+            f", with headroom for the year's planned runs because an owned cluster runs jobs "
+            f"{share} of the year (the rest goes to maintenance and repairs)"
+        )
     return f"{first} and {_accelerators(owned[-1])} by year {year}, as your training work grows"
 
 

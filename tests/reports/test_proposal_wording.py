@@ -33,3 +33,18 @@ def test_the_headline_network_is_the_one_the_bill_buys():
     one_run = squash("(one run alone: single-tier rail-optimised, non-blocking (8 rail switches))")
     assert page.count(bought) >= 3  # the summary box, the network page, the bill
     assert page.count(squash("8 rail switches")) == page.count(one_run)
+
+
+def test_extra_accelerators_bought_are_headroom_for_maintenance_not_spares():
+    # the MoE lab asked for no spare servers; 568 accelerators bought in year 1 for 512 a run
+    page = squash(text("moe-pretrain"))
+    assert squash("spares included") not in page
+    assert squash("No spare servers, as you asked") in page
+    assert (
+        squash(
+            "568 accelerators bought in year 1, with headroom for the year's planned runs because "
+            "an owned cluster runs jobs about 90 % of the year (the rest goes to maintenance and "
+            "repairs)"
+        )
+        in page
+    )
