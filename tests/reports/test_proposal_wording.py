@@ -4,6 +4,8 @@ statement per figure, in the customer's words."""
 from datetime import date
 from functools import cache
 
+import pytest
+
 from reports.demo import demo_answers, demo_data
 from reports.document import render_data
 from tests.reports.conftest import pdf_text, squash
@@ -48,3 +50,25 @@ def test_extra_accelerators_bought_are_headroom_for_maintenance_not_spares():
         )
         in page
     )
+
+
+@pytest.mark.parametrize(
+    ("scenario", "told"),
+    [
+        ("", ["Time you allow for one run 21 days", "Data growth per year 30 %"]),
+        ("lora-one-node", ["Time you allow for one run 12 hours", "Data growth per year 50 %"]),
+    ],
+)
+def test_values_the_customer_typed_are_theirs_in_their_own_unit(scenario, told):
+    page = squash(text(scenario))
+    for row in told:
+        assert squash(row) in page
+        assert squash(f"{row} (worked out from your answers)") not in page
+    assert squash("air-gapped) yes (worked out") not in page
+    assert squash("0.5 days") not in page
+
+
+def test_a_value_worked_out_from_several_answers_still_says_so():
+    # LoRA start-up: 400,000 documents of 1,500 tokens each
+    page = squash(text("lora-one-node"))
+    assert squash("600 million tokens (worked out from your answers)") in page
