@@ -11,6 +11,7 @@ from typing import Any
 from reports.bill import fabric_bought
 from reports.figures import accelerator_hours
 from sizing.engine.cluster import nodes_for
+from sizing.engine.inputs import ADAPTER_METHODS
 from sizing.engine.numbers import (
     format_count,
     format_days,
@@ -188,6 +189,36 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     return ""
 
 
+def _training_work(result: StoredResult) -> str:
+    """The rule behind the training work, with the figures that give it: about 6 operations per
+    parameter for each token read (4 per frozen parameter with adapters) plus attention, times
+    the tokens; recomputation, when the plan uses it, on top (sizing.engine.compute)."""
+    compute = result.section("compute")
+    total = float(compute.get("training_flops") or 0.0)
+    per_token = float(compute.get("flops_per_token") or 0.0)
+    if not (total and per_token):
+        return ""
+    method = next((a.value for a in result.assumptions if a.key == "training.method"), "")
+    rule = (
+        "about 4 operations per frozen parameter and 6 per adapter parameter"
+        if method in ADAPTER_METHODS
+        else "about 6 operations per parameter"
+    )
+    text = (
+        f"Training work is {rule} for each token read (the forward and backward passes), plus "
+        f"the attention over each sequence: about {format_number(per_token)} operations a "
+        f"token, times {format_quantity(total / per_token, 'tokens')}, is about "
+        f"{format_number(total)} operations."
+    )
+    hardware = float(compute.get("hardware_flops_per_token") or 0.0)
+    if hardware > per_token:
+        text += (
+            f" Recomputing intermediate results to save memory adds "
+            f"{format_percent(hardware / per_token - 1)} more work, which the run time counts."
+        )
+    return text
+
+
 def why_sentences(area: str, result: StoredResult) -> list[str]:
     """Why: the engine's own reasons and notes for this area, plus a sentence of context."""
     section = result.section(area)
@@ -195,11 +226,11 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
     if area == "compute":
         mfu = section.get("assumed_mfu")
         if mfu:
-            reasons.append(
-                f"Training work is the model size times the tokens it reads (about "
-                f"{format_number(section.get('training_flops'))} operations); real clusters "
-                f"reach about {format_percent(mfu)} of their peak speed, which is what we assume."
+            speed = (
+                f"Real clusters reach about {format_percent(mfu)} of their peak speed, which is "
+                "what we assume."
             )
+            reasons.append(f"{_training_work(result)} {speed}".lstrip())
         deadline = result.deadline_days
         if deadline:
             reasons.append(

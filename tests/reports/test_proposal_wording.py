@@ -8,6 +8,9 @@ import pytest
 
 from reports.demo import demo_answers, demo_data
 from reports.document import render_data
+from reports.wording import why_sentences
+from sizing.engine.numbers import format_number, format_quantity
+from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
 
 TODAY = date(2026, 12, 2)
@@ -72,3 +75,18 @@ def test_a_value_worked_out_from_several_answers_still_says_so():
     # LoRA start-up: 400,000 documents of 1,500 tokens each
     page = squash(text("lora-one-node"))
     assert squash("600 million tokens (worked out from your answers)") in page
+
+
+@pytest.mark.parametrize("scenario", ["", "moe-pretrain", "lora-one-node"])
+def test_the_training_work_sentence_gives_a_rule_its_figure_follows_from(scenario):
+    result = read_result(demo_data(answers=demo_answers(scenario), today=TODAY).result)
+    compute = result.section("compute")
+    (sentence,) = [s for s in why_sentences("compute", result) if "Training work" in s]
+    assert "model size times the tokens" not in sentence
+    per_token, total = compute["flops_per_token"], compute["training_flops"]
+    # the figures printed multiply out: operations a token x tokens = the total
+    assert f"about {format_number(per_token)} operations a token" in sentence
+    assert f"times {format_quantity(total / per_token, 'tokens')}" in sentence
+    assert f"about {format_number(total)} operations" in sentence
+    rule = "4 operations per frozen parameter" if scenario == "lora-one-node" else "6 operations"
+    assert rule in sentence
