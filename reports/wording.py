@@ -123,8 +123,14 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             if splits
             else "Copy the model"
         )
+        # experts and sequence parts are spread over the data-parallel copies (Megatron-Core)
+        spread = ""
+        if (expert := p.get("expert") or 1) > 1:
+            spread += f", its experts spread {expert}-way across the copies (expert parallel)"
+        if (context := p.get("context") or 1) > 1:
+            spread += f", each sequence split {context}-way (context parallel)"
         return (
-            f"{split} {p.get('data', 1)} times (data parallel), with ZeRO/FSDP stage "
+            f"{split} {p.get('data', 1)} times (data parallel){spread}, with ZeRO/FSDP stage "
             f"{p.get('zero_stage', 0)}, {sequences} "
             f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch." + recompute
         )

@@ -8,7 +8,7 @@ import pytest
 
 from reports.demo import demo_answers, demo_data
 from reports.document import render_data
-from reports.wording import why_sentences
+from reports.wording import recommendation_sentence, why_sentences
 from sizing.engine.numbers import format_number, format_quantity
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
@@ -90,3 +90,11 @@ def test_the_training_work_sentence_gives_a_rule_its_figure_follows_from(scenari
     assert f"about {format_number(total)} operations" in sentence
     rule = "4 operations per frozen parameter" if scenario == "lora-one-node" else "6 operations"
     assert rule in sentence
+
+
+def test_the_moe_split_names_its_expert_parallelism():
+    result = read_result(demo_data(answers=demo_answers("moe-pretrain"), today=TODAY).result)
+    expert = result.section("parallelism")["expert"]
+    assert expert > 1
+    sentence = recommendation_sentence("parallelism", result)
+    assert f"its experts spread {expert}-way across the copies (expert parallel)" in sentence
