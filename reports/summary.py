@@ -43,6 +43,10 @@ def owned_by_year(result: StoredResult) -> tuple[int, ...]:
     return tuple(int(n) for n in usage.get("owned_gpus_by_year") or ())
 
 
+# [x] the slow end of the likely run time this far past the deadline is said as a real risk
+WELL_PAST_DEADLINE = 1.5
+
+
 def cluster_line(result: StoredResult) -> str:
     """ "312 × NVIDIA H100 SXM5 80GB in 39 servers of 8, plus 4 spare servers"."""
     spare = int(result.section("cluster").get("spare_nodes") or 0)
@@ -77,6 +81,21 @@ def growth_line(result: StoredResult, option: CostOption | None) -> str:
             f"{share} of the year (the rest goes to maintenance and repairs)"
         )
     return f"{first} and {_accelerators(owned[-1])} by year {year}, as your training work grows"
+
+
+def deadline_at_risk(result: StoredResult) -> str:
+    """When the central estimate meets the deadline and the slow end of the likely range runs
+    past it, how far: said plainly when the slow end is well past ("" otherwise)."""
+    days, deadline = result.wall_clock_days_range, result.deadline_days
+    if not (result.deadline_met and days and deadline and days[1] > deadline):
+        return ""
+    ratio = days[1] / deadline
+    if ratio < WELL_PAST_DEADLINE:
+        return "the slow end of the range runs past it"
+    return (
+        f"the slow end of the range is {format_number(round(ratio, 1))} times your deadline, "
+        "so missing it is a real risk (the risks say what lowers it)"
+    )
 
 
 def residual_value(result: StoredResult, best: CostOption | None) -> dict[str, str]:
@@ -190,9 +209,7 @@ def executive_summary(result: StoredResult) -> dict[str, Any]:
         "deadline": format_days(result.deadline_days) if result.deadline_days else "",
         "deadline_met": result.deadline_met,
         # met at the central estimate while the slow end of the likely range runs past it
-        "deadline_at_risk": bool(
-            result.deadline_met and days and result.deadline_days and days[1] > result.deadline_days
-        ),
+        "deadline_at_risk": deadline_at_risk(result),
         "years": result.years,
         "years_text": _years(result.years),
         "total": format_money(best.total_usd) if best else "",

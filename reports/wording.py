@@ -374,9 +374,10 @@ def risk_rows(result: StoredResult) -> list[dict[str, str]]:
         more = result.gpus_range[1] if result.gpus_range else None
         rows.append(
             {
-                "risk": f"A run may take up to {format_days(days[1])}, past "
-                f"your deadline of {format_days(deadline)}, if it runs as slowly as the "
-                "slowest published runs like it",
+                # the range as the summary rounds it, so one figure reads the same everywhere
+                "risk": f"A run is likely to take {format_days_range(*days)}: its slow end runs "
+                f"past your deadline of {format_days(deadline)} if the run goes as slowly as "
+                "the slowest published runs like it",
                 "lower": (
                     f"Plan for up to {format_count(more)} accelerators, or measure the speed "
                     "in a short trial run before committing"

@@ -98,3 +98,12 @@ def test_the_moe_split_names_its_expert_parallelism():
     assert expert > 1
     sentence = recommendation_sentence("parallelism", result)
     assert f"its experts spread {expert}-way across the copies (expert parallel)" in sentence
+
+
+def test_the_slow_end_of_the_run_time_is_one_figure_and_said_plainly_when_well_past():
+    # MoE lab: about 59.1 days against a 60-day deadline, likely 33–130 days
+    page = squash(text("moe-pretrain"))
+    assert squash("(likely 33–130 days), within your deadline of 60 days") in page
+    assert squash("the slow end of the range is 2.2 times your deadline") in page
+    assert squash("A run is likely to take 33–130 days") in page
+    assert "131days" not in page
