@@ -6,9 +6,9 @@ from functools import cache
 
 import pytest
 
-from reports.demo import demo_answers, demo_data
+from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
-from reports.wording import recommendation_sentence, why_sentences
+from reports.wording import recommendation_sentence, risk_rows, why_sentences
 from sizing.engine.numbers import format_number, format_quantity
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
@@ -107,3 +107,11 @@ def test_the_slow_end_of_the_run_time_is_one_figure_and_said_plainly_when_well_p
     assert squash("the slow end of the range is 2.2 times your deadline") in page
     assert squash("A run is likely to take 33–130 days") in page
     assert "131days" not in page
+
+
+@pytest.mark.parametrize("scenario", ["", *SCENARIOS])
+def test_every_risk_in_the_proposal_says_what_lowers_it(scenario):
+    result = read_result(demo_data(answers=demo_answers(scenario), today=TODAY).result)
+    rows = risk_rows(result)
+    assert rows
+    assert all(row["lower"] for row in rows), rows
