@@ -151,6 +151,17 @@ def decisions(result: StoredResult) -> list[str]:
             f"“{in_sentence(result.option_label(overall))}” would save about "
             f"{format_money(saving)}."
         )
+    method = next((a for a in result.assumptions if a.key == "training.method"), None)
+    undecided = (
+        method is not None and method.provided_by != "customer" and method.value == "full_finetune"
+    )
+    if undecided:
+        # the size of the whole plan turns on it: said here, not only among the open questions
+        out.append(
+            "Full fine-tuning or adapters (LoRA): you have not chosen yet, so we sized full "
+            "fine-tuning, the larger; adapters (LoRA) need far fewer accelerators, so this "
+            "decision can shrink the plan."
+        )
     cheaper = cheaper_alternatives(result)
     if cheaper:
         alt = cheaper[0]
@@ -167,7 +178,9 @@ def decisions(result: StoredResult) -> list[str]:
             f"on the {result.accelerator_name} {ours}."
         )
     # the rest of the open questions have their own section; the page holds three decisions
-    out.extend(result.open_questions[: max(0, 3 - len(out))])
+    # (the method's own question is already the decision above)
+    rest = [q for q in result.open_questions if not (undecided and "LoRA" in q)]
+    out.extend(rest[: max(0, 3 - len(out))])
     return out
 
 

@@ -8,10 +8,12 @@ import pytest
 
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
+from reports.summary import decisions
 from reports.wording import recommendation_sentence, risk_rows, why_sentences
 from sizing.engine.numbers import format_number, format_quantity
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
+from tests.reports.factories import edited_answers
 
 TODAY = date(2026, 12, 2)
 
@@ -115,3 +117,23 @@ def test_every_risk_in_the_proposal_says_what_lowers_it(scenario):
     rows = risk_rows(result)
     assert rows
     assert all(row["lower"] for row in rows), rows
+
+
+def test_fine_tuning_of_an_undecided_kind_is_a_decision_in_the_executive_summary():
+    # the hospital: "Fine-tuning, not sure yet whether full or LoRA"
+    answers = edited_answers(method={"method": "finetune_unsure"})
+    result = read_result(demo_data(answers=answers, today=TODAY).result)
+    assert any(
+        a.key == "training.method" and a.value == "full_finetune" for a in result.assumptions
+    )
+    said = decisions(result)
+    assert any(
+        "we sized full fine-tuning, the larger; adapters (LoRA) need far fewer accelerators" in d
+        for d in said
+    )
+    assert sum("LoRA" in d for d in said) == 1  # not again as an open question beside it
+
+
+def test_a_method_the_customer_chose_is_no_decision():
+    said = decisions(read_result(demo_data(today=TODAY).result))
+    assert not any("adapters (LoRA)" in d for d in said)
