@@ -137,3 +137,14 @@ def test_fine_tuning_of_an_undecided_kind_is_a_decision_in_the_executive_summary
 def test_a_method_the_customer_chose_is_no_decision():
     said = decisions(read_result(demo_data(today=TODAY).result))
     assert not any("adapters (LoRA)" in d for d in said)
+
+
+def test_the_appendix_speaks_to_the_customer_and_explains_its_notation():
+    page = squash(text())
+    assert squash("sizing engine") not in page
+    assert squash("engine documentation") not in page
+    assert squash("Prepared with sizing method") in page
+    # notation kept for the method appendix comes with its legend
+    for term in ("B/(s*b*h)", "GEMM", "busbw", "main_grad"):
+        if squash(term) in page:
+            assert squash(f"“{term}”" if "/" in term else f"{term} is") in page, term
