@@ -21,7 +21,7 @@ TODAY = date(2026, 12, 2)
 @cache
 def text(scenario: str = "") -> str:
     """The proposal of one demo scenario as plain text, rendered once per test session."""
-    return pdf_text(render_data(demo_data(answers=demo_answers(scenario), today=TODAY)).pdf)
+    return pdf_text(render_data(demo_data(scenario=scenario, today=TODAY)).pdf)
 
 
 def test_the_network_says_one_thing_about_the_bandwidth_a_pcie_slot_caps():
