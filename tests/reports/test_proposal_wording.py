@@ -6,6 +6,7 @@ from functools import cache
 
 import pytest
 
+from reports import charts
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import decisions
@@ -148,3 +149,18 @@ def test_the_appendix_speaks_to_the_customer_and_explains_its_notation():
     for term in ("B/(s*b*h)", "GEMM", "busbw", "main_grad"):
         if squash(term) in page:
             assert squash(f"“{term}”" if "/" in term else f"{term} is") in page, term
+
+
+@pytest.mark.parametrize(
+    ("top", "axis"),
+    [
+        (105_902_000.0, 125_000_000.0),  # the demo's widest whisker: not an axis to $200M
+        (58_461_300.0, 80_000_000.0),
+        (7.3, 8.0),
+    ],
+)
+def test_a_bar_chart_axis_ends_just_past_its_largest_value(top, axis):
+    x_max, step = charts.axis_scale(top)
+    assert x_max == pytest.approx(axis)
+    assert top < x_max <= 1.5 * top
+    assert x_max / step == round(x_max / step)  # the axis ends on a tick
