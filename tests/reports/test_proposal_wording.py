@@ -3,8 +3,11 @@ statement per figure, in the customer's words."""
 
 from datetime import date
 from functools import cache
+from io import BytesIO
 
 import pytest
+from django.template.loader import render_to_string
+from pypdf import PdfReader
 
 from reports import charts
 from reports.demo import SCENARIOS, demo_answers, demo_data
@@ -164,3 +167,36 @@ def test_a_bar_chart_axis_ends_just_past_its_largest_value(top, axis):
     assert x_max == pytest.approx(axis)
     assert top < x_max <= 1.5 * top
     assert x_max / step == round(x_max / step)  # the axis ends on a tick
+
+
+@cache
+def pages(scenario: str = "") -> list[str]:
+    """The proposal of one demo scenario, page by page, squashed."""
+    pdf = render_data(demo_data(scenario=scenario, today=TODAY)).pdf
+    return [squash(page.extract_text() or "") for page in PdfReader(BytesIO(pdf)).pages]
+
+
+@pytest.mark.parametrize("scenario", ["", "moe-pretrain"])
+def test_the_table_of_every_option_is_not_split_from_its_header(scenario):
+    # demo p9 had the header and one row, the other six overleaf
+    (page,) = [p for p in pages(scenario) if squash("Why not chosen") in p]
+    for option in ("GPU cloud, pay as you go", "Buy a base, rent the peaks"):
+        assert squash(option) in page.split(squash("Why not chosen"), 1)[1]
+
+
+def test_the_option_that_becomes_cheaper_sits_under_its_range_not_over_it():
+    # the hospital's p8: "$1.43 million to $1.61 million" printed over the note beside it
+    row = {
+        "label": "Space in your own data centre",
+        "range": "0 % to 100 %",
+        "at_low": "$1.43 million",
+        "at_high": "$1.61 million",
+        "note": "then buy, in a rented data centre (colocation) is cheaper",
+    }
+    html = render_to_string("reports/_cost.html", {"cost": {"sensitivity": [row]}})
+    table = html.split('class="figures sensitivity"', 1)[1].split("</table>", 1)[0]
+    assert "<th></th>" not in table  # no fourth column for the range to overflow into
+    assert (
+        '$1.43 million to $1.61 million<span class="note">then buy, in a rented data centre '
+        "(colocation) is cheaper</span></td>"
+    ) in table
