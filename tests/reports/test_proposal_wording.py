@@ -200,3 +200,10 @@ def test_the_option_that_becomes_cheaper_sits_under_its_range_not_over_it():
         '$1.43 million to $1.61 million<span class="note">then buy, in a rented data centre '
         "(colocation) is cheaper</span></td>"
     ) in table
+
+
+@pytest.mark.parametrize("scenario", ["", *SCENARIOS])
+def test_the_heading_of_the_other_accelerators_stays_with_their_table(scenario):
+    # the LoRA start-up's p4 ended on the heading and its paragraph, the table overleaf
+    (page,) = [p for p in pages(scenario) if squash("Other accelerators we compared") in p]
+    assert squash("Against ours") in page.split(squash("Other accelerators we compared"), 1)[1]
