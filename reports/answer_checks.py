@@ -369,6 +369,14 @@ def link_speed(answer: Answer, result: StoredResult) -> Honour:
         return Honour("")
     if not nic:
         return Honour("One run fits in one server, so training needs no links between servers.")
+    ports = network.get("nics_per_node") or 1
+    wanted = float(network.get("scale_out_gbps_per_node_needed") or 0.0) / ports
+    if nic <= given and wanted > nic:
+        return Honour(
+            f"The plan uses {format_number(nic)} Gb/s per accelerator, the most a server's "
+            f"PCIe slot carries: it would use {format_number(round(wanted))} Gb/s, so "
+            "communication takes a larger share of each step (see Why below)."
+        )
     if nic <= given:
         return Honour(
             f"The plan needs {format_number(nic)} Gb/s per accelerator: your speed is enough."

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from questionnaire.fields import AnswerFieldMixin
+from questionnaire.fields import AnswerFieldMixin, DateAnswerField, QuantityField
 from questionnaire.questions import QUESTIONS, get_question
 from questionnaire.roles import Feeds, Noted
 from reports.answer_checks import HONOURS, Answer
@@ -132,6 +132,29 @@ def answer_text(answers: Mapping[str, Any], slug: str, name: str) -> str | None:
     if shown is None or shown[1]:
         return None
     return shown[0]
+
+
+def own_answer(path: str, answers: Mapping[str, Any]) -> str | None:
+    """The customer's answer when the engine input at ``path`` only restates that one answer
+    in the engine's terms (a run time in days from "12 hours", a growth rate from "30 %",
+    air-gapped from "no internet connection"); None when the value is worked out from more
+    than one answer (documents times their length; a date, which needs today) or the answer
+    was not given.
+
+    A quantity comes back as they typed it when that carries its unit ("12 hours"); any other
+    answer (a choice, a bare number) as "": theirs, told in the engine input's own words."""
+    for question in QUESTIONS:
+        for name in question.form_class.answer_field_names():
+            field = _field(question.slug, name)
+            role = field.does
+            restates = isinstance(role, Feeds) and role.inputs == (path,) and not role.when
+            if restates and not isinstance(field, DateAnswerField):
+                shown = answer_text(answers, question.slug, name)
+                if shown is None:
+                    continue
+                with_unit = any(c.isalpha() or c == "%" for c in shown)
+                return shown if isinstance(field, QuantityField) and with_unit else ""
+    return None
 
 
 def told_lines(area: str, answers: Mapping[str, Any], result: StoredResult) -> list[ToldLine]:

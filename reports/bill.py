@@ -127,19 +127,42 @@ def _fabric_text(result: StoredResult, gpus: int) -> str:
     return text
 
 
-def fabric_growth(result: StoredResult) -> str:
-    """When the servers the plan buys outgrow one run's layer of switches, a sentence for the
-    network section saying what the bill buys instead ("" otherwise)."""
+def _outgrown_fabric(result: StoredResult) -> tuple[int, FabricLayout] | None:
+    """The accelerators bought and their fabric, when the recommended option buys servers that
+    outgrow one run's layer of switches (None otherwise)."""
     network = result.section("network")
     servers = next((i for i in result.bill_of_materials if i.get("item") == "servers"), None)
     best = result.recommended_cost
     owned = best is not None and result.bill_of_materials_option == best.key
     if not (owned and servers and network.get("nic_gbps")):
-        return ""
+        return None
     gpus = int(servers.get("quantity") or 0)
     layout = bought_fabric(result, gpus)
     if layout.tiers == int(network.get("switch_tiers") or layout.tiers):
+        return None
+    return gpus, layout
+
+
+def fabric_bought(result: StoredResult) -> str:
+    """The fabric in the headline, as the bill buys it: one run's fabric, or the larger one
+    bought for every server with one run's alongside, so the summary and the bill agree."""
+    fabric = str(result.section("network").get("fabric") or "")
+    outgrown = _outgrown_fabric(result)
+    if outgrown is None:
+        return fabric
+    gpus, layout = outgrown
+    servers = format_count(gpus // (result.gpus_per_node or 1))
+    return f"{fabric_words(layout)}, for all {servers} servers bought (one run alone: {fabric})"
+
+
+def fabric_growth(result: StoredResult) -> str:
+    """When the servers the plan buys outgrow one run's layer of switches, a sentence for the
+    network section saying what the bill buys instead ("" otherwise)."""
+    network = result.section("network")
+    outgrown = _outgrown_fabric(result)
+    if outgrown is None:
         return ""
+    gpus, layout = outgrown
     per_node = result.gpus_per_node or 1
     run = format_count(-(-(result.gpus_per_job or 0) // per_node))
     count = format_count(gpus // per_node)

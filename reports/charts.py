@@ -130,6 +130,14 @@ def _nice_ceiling(value: float) -> float:
     return 10 * power
 
 
+def axis_scale(top: float, ticks: int = 5) -> tuple[float, float]:
+    """(axis maximum, tick step) for values up to ``top``: a round step near a ``ticks``-th of
+    the top plus a margin, and the axis ending at the first step past it, so the largest bar
+    or whisker fills most of the width (not the next power of ten's round number)."""
+    step = _nice_ceiling(top * 1.05 / ticks)
+    return step * math.ceil(top * 1.05 / step), step
+
+
 def _y_axis(top: float, plot_h: float, y_max: float, x0: float, x1: float, unit: str) -> SafeString:
     parts = []
     for i in range(5):
@@ -304,7 +312,7 @@ def cost_range_chart(rows: Sequence[RangeBar]) -> SafeString:
     height = MARGIN_TOP + row_h * len(rows) + 34
     plot_w = WIDTH - label_w - 70
     top_value = max(max(r.high or 0.0, r.total or 0.0) for r in rows)
-    x_max = _nice_ceiling(top_value * 1.05)
+    x_max, step = axis_scale(top_value)
     parts = []
     for i, row in enumerate(rows):
         y = MARGIN_TOP + i * row_h
@@ -324,9 +332,9 @@ def cost_range_chart(rows: Sequence[RangeBar]) -> SafeString:
         parts.append(_text(end + 6, y + 15, label, anchor="start", size=10, weight=weight))
     axis_y = MARGIN_TOP + row_h * len(rows)
     parts.append(_line(label_w, axis_y, label_w + plot_w, axis_y, colour="#555"))
-    for k in range(5):
-        value = x_max * k / 4
-        gx = label_w + plot_w * k / 4
+    for k in range(round(x_max / step) + 1):
+        value = step * k
+        gx = label_w + plot_w * value / x_max
         parts.append(_line(gx, axis_y, gx, axis_y + 4, colour="#555"))
         parts.append(_text(gx, axis_y + 16, f"${_short(value)}", size=10))
     return _svg(
@@ -342,7 +350,7 @@ def bar_chart(bars: Sequence[Bar], *, unit: str, title: str) -> SafeString:
     row_h, label_w = 34, 230
     height = MARGIN_TOP + row_h * len(bars) + 20
     plot_w = WIDTH - label_w - 90
-    x_max = _nice_ceiling(max(b.value for b in bars) * 1.05)
+    x_max, _step = axis_scale(max(b.value for b in bars))
     parts = []
     for i, bar in enumerate(bars):
         y = MARGIN_TOP + i * row_h

@@ -156,14 +156,30 @@ def answers_from(form_data: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return answers
 
 
-def demo_data(*, answers: dict[str, Any] | None = None, today: date | None = None) -> ProposalData:
-    """A sized demo proposal, computed in-process (no database, no broker)."""
-    answers = demo_answers() if answers is None else answers
+# Each scenario's customer on the cover, so no two sample proposals can be mixed up.
+CUSTOMERS: dict[str, tuple[str, str]] = {
+    "": ("Example Research Ltd", DEMO_REFERENCE),
+    "lora-one-node": ("Example Start-up Ltd", "TQ-DEMO-00002"),
+    "moe-pretrain": ("Example Frontier Lab Ltd", "TQ-DEMO-00003"),
+    "sovereign-eu": ("Example Bank SE", "TQ-DEMO-00004"),
+}
+
+
+def demo_data(
+    *,
+    answers: dict[str, Any] | None = None,
+    today: date | None = None,
+    scenario: str = "",
+) -> ProposalData:
+    """A sized demo proposal, computed in-process (no database, no broker): the demo's or one
+    scenario's answers (``answers`` replaces them), with that customer's company and reference."""
+    answers = demo_answers(scenario) if answers is None else answers
     today = today or date.today()
     sized = adapters.size_answers(answers=answers, today=today)
+    company, reference = CUSTOMERS[scenario]
     return ProposalData(
-        reference=DEMO_REFERENCE,
-        company="Example Research Ltd",
+        reference=reference,
+        company=company,
         contact_name="Alex Example",
         contact_role="Head of Machine Learning",
         issued_on=today,

@@ -18,7 +18,7 @@ from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
 from reports import answer_trace, charts, wording
-from reports.bill import bill_of_materials, fabric_growth, purchase_terms
+from reports.bill import bill_of_materials, fabric_bought, fabric_growth, purchase_terms
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
@@ -103,7 +103,7 @@ def headline(result: StoredResult) -> dict[str, Any]:
     if network.get("nic_gbps"):
         network_text = (
             f"{network.get('technology')}, {network.get('nics_per_node', 1)} × "
-            f"{format_number(network['nic_gbps'])} Gb/s per node, {network.get('fabric')}"
+            f"{format_number(network['nic_gbps'])} Gb/s per node, {fabric_bought(result)}"
         )
     else:
         network_text = str(network.get("fabric") or NO_VALUE)
@@ -228,6 +228,10 @@ def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 def build_context(data: ProposalData) -> dict[str, Any]:
     result = read_result(data.result)
     sources = data.input_sources
+
+    def own(path: str) -> str | None:
+        return answer_trace.own_answer(path, data.answers)
+
     sections = []
     for key, title, fields in AREAS:
         figures = figure_rows(key, dict(result.section(key)))
@@ -242,7 +246,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "key": key,
                 "anchor": f"area-{key}",
                 "title": title,
-                "told": _told(input_rows(data.engine_input, fields, sources)),
+                "told": _told(input_rows(data.engine_input, fields, sources, own)),
                 "told_partial": _told_partial(key),
                 "recommend": wording.recommendation_sentence(key, result),
                 "why": wording.why_sentences(key, result)
@@ -258,7 +262,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "summary": executive_summary(result),
         "sections": sections,
         "cost": cost_page(result),
-        "cost_told": _told(input_rows(data.engine_input, COST_FIELDS, sources)),
+        "cost_told": _told(input_rows(data.engine_input, COST_FIELDS, sources, own)),
         # The cost chapter's answers the engine input does not carry (question 15).
         "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
         "cost_reasons": list(result.cost_reasons[2:]),

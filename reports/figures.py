@@ -4,6 +4,7 @@ Labels and units come from the one vocabulary (``sizing.engine.vocabulary``), nu
 one formatter (``sizing.engine.numbers``); this module only chooses which fields a table shows.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from sizing.engine.numbers import (
@@ -31,7 +32,8 @@ KEY_FIGURES: dict[str, tuple[str, ...]] = {
     "parallelism": (),  # the recommendation's sentence names every split
     "cluster": ("gpus", "nodes", "gpus_per_node", "gpus_per_job", "spare_nodes"),
     "concurrency": ("full_size_runs", "scheduler"),
-    "network": ("scale_out_gbps_per_node_needed", "nic_gbps", "nics_per_node", "step_time_s"),
+    # what the plan would use is said in Why, against what the server's slot carries
+    "network": ("nic_gbps", "nics_per_node", "step_time_s"),
     "storage": (
         "dataset_capacity_tb",
         "scratch_capacity_tb",
@@ -95,9 +97,16 @@ def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def input_rows(
-    engine_input: dict[str, Any], fields: tuple[str, ...], sources: dict[str, str]
+    engine_input: dict[str, Any],
+    fields: tuple[str, ...],
+    sources: dict[str, str],
+    own: Callable[[str], str | None] | None = None,
 ) -> list[tuple[str, str, str]]:
-    """(label, value, where it came from) for the engine-input fields behind one section."""
+    """(label, value, where it came from) for the engine-input fields behind one section.
+
+    ``own`` gives, for an input the adapter converted from one answer, the customer's answer
+    in their own unit ("" to tell it in the input's words): that value is theirs, not worked
+    out ("12 hours", not "0.5 days (worked out from your answers)")."""
     rows = []
     for spec in fields:
         section, _, name = spec.partition(".")
@@ -108,6 +117,11 @@ def input_rows(
             if value is None or value == [] or value == "":
                 continue
             path = f"{section}.{field_name}"
+            given = own(path) if own and sources.get(path) == "derived" else None
+            if given is not None:
+                shown = given or describe_value(path, value)
+                rows.append((input_term(path).label, shown, SOURCES["customer"]))
+                continue
             source = SOURCES.get(sources.get(path, ""), "")
             rows.append((input_term(path).label, describe_value(path, value), source))
     return rows

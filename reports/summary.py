@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from reports.bill import fabric_bought
 from sizing.engine.numbers import (
     format_count,
     format_days,
     format_days_range,
     format_money,
     format_number,
+    format_percent,
 )
 from sizing.engine.vocabulary import in_sentence
 from sizing.results import CostOption, StoredResult
@@ -39,6 +41,10 @@ def owned_by_year(result: StoredResult) -> tuple[int, ...]:
     """Accelerators owned in each year of the plan (empty when nothing is bought)."""
     usage = result.section("cost").get("usage") or {}
     return tuple(int(n) for n in usage.get("owned_gpus_by_year") or ())
+
+
+# [x] the slow end of the likely run time this far past the deadline is said as a real risk
+WELL_PAST_DEADLINE = 1.5
 
 
 def cluster_line(result: StoredResult) -> str:
@@ -66,8 +72,30 @@ def growth_line(result: StoredResult, option: CostOption | None) -> str:
     one_cluster = ((result.nodes or 0) + spare) * (result.gpus_per_node or 0)
     first = f"{_accelerators(owned[0])} bought in year 1"
     if owned[0] > one_cluster:  # the year's work needs more than the cluster of one run
-        first += ", spares included, for the year's planned runs"
+        # not spare servers (those are the cluster's own line): headroom for the share of the
+        # year an owned cluster is down for maintenance and repairs
+        up = next((a.value for a in result.assumptions if a.key == "owned_max_utilisation"), None)
+        share = f"about {format_percent(up)}" if isinstance(up, int | float) else "part"
+        first += (
+            f", with headroom for the year's planned runs because an owned cluster runs jobs "
+            f"{share} of the year (the rest goes to maintenance and repairs)"
+        )
     return f"{first} and {_accelerators(owned[-1])} by year {year}, as your training work grows"
+
+
+def deadline_at_risk(result: StoredResult) -> str:
+    """When the central estimate meets the deadline and the slow end of the likely range runs
+    past it, how far: said plainly when the slow end is well past ("" otherwise)."""
+    days, deadline = result.wall_clock_days_range, result.deadline_days
+    if not (result.deadline_met and days and deadline and days[1] > deadline):
+        return ""
+    ratio = days[1] / deadline
+    if ratio < WELL_PAST_DEADLINE:
+        return "the slow end of the range runs past it"
+    return (
+        f"the slow end of the range is {format_number(round(ratio, 1))} times your deadline, "
+        "so missing it is a real risk (the risks say what lowers it)"
+    )
 
 
 def residual_value(result: StoredResult, best: CostOption | None) -> dict[str, str]:
@@ -100,7 +128,7 @@ def network_line(result: StoredResult) -> str:
         return "No fast network: each run fits in one server"
     return (
         f"{network.get('technology')}, {format_number(network.get('nics_per_node'))} × "
-        f"{format_number(network['nic_gbps'])} Gb/s per server, {network.get('fabric')}"
+        f"{format_number(network['nic_gbps'])} Gb/s per server, {fabric_bought(result)}"
     )
 
 
@@ -123,6 +151,17 @@ def decisions(result: StoredResult) -> list[str]:
             f"“{in_sentence(result.option_label(overall))}” would save about "
             f"{format_money(saving)}."
         )
+    method = next((a for a in result.assumptions if a.key == "training.method"), None)
+    undecided = (
+        method is not None and method.provided_by != "customer" and method.value == "full_finetune"
+    )
+    if undecided:
+        # the size of the whole plan turns on it: said here, not only among the open questions
+        out.append(
+            "Full fine-tuning or adapters (LoRA): you have not chosen yet, so we sized full "
+            "fine-tuning, the larger; adapters (LoRA) need far fewer accelerators, so this "
+            "decision can shrink the plan."
+        )
     cheaper = cheaper_alternatives(result)
     if cheaper:
         alt = cheaper[0]
@@ -139,7 +178,9 @@ def decisions(result: StoredResult) -> list[str]:
             f"on the {result.accelerator_name} {ours}."
         )
     # the rest of the open questions have their own section; the page holds three decisions
-    out.extend(result.open_questions[: max(0, 3 - len(out))])
+    # (the method's own question is already the decision above)
+    rest = [q for q in result.open_questions if not (undecided and "LoRA" in q)]
+    out.extend(rest[: max(0, 3 - len(out))])
     return out
 
 
@@ -181,9 +222,7 @@ def executive_summary(result: StoredResult) -> dict[str, Any]:
         "deadline": format_days(result.deadline_days) if result.deadline_days else "",
         "deadline_met": result.deadline_met,
         # met at the central estimate while the slow end of the likely range runs past it
-        "deadline_at_risk": bool(
-            result.deadline_met and days and result.deadline_days and days[1] > result.deadline_days
-        ),
+        "deadline_at_risk": deadline_at_risk(result),
         "years": result.years,
         "years_text": _years(result.years),
         "total": format_money(best.total_usd) if best else "",

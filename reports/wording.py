@@ -8,8 +8,10 @@ ever passes through here as data and is autoescaped by the template.
 import math
 from typing import Any
 
+from reports.bill import fabric_bought
 from reports.figures import accelerator_hours
 from sizing.engine.cluster import nodes_for
+from sizing.engine.inputs import ADAPTER_METHODS
 from sizing.engine.numbers import (
     format_count,
     format_days,
@@ -121,8 +123,14 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             if splits
             else "Copy the model"
         )
+        # experts and sequence parts are spread over the data-parallel copies (Megatron-Core)
+        spread = ""
+        if (expert := p.get("expert") or 1) > 1:
+            spread += f", its experts spread {expert}-way across the copies (expert parallel)"
+        if (context := p.get("context") or 1) > 1:
+            spread += f", each sequence split {context}-way (context parallel)"
         return (
-            f"{split} {p.get('data', 1)} times (data parallel), with ZeRO/FSDP stage "
+            f"{split} {p.get('data', 1)} times (data parallel){spread}, with ZeRO/FSDP stage "
             f"{p.get('zero_stage', 0)}, {sequences} "
             f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch." + recompute
         )
@@ -146,7 +154,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             f"{network.get('technology') or 'A high-speed network'} with "
             f"{format_number(network.get('nics_per_node'))} × "
             f"{format_number(network.get('nic_gbps'))} Gb/s "
-            f"per node, {network.get('fabric') or 'non-blocking'}."
+            f"per node, {fabric_bought(result) or 'non-blocking'}."
         )
     if area == "storage":
         storage = result.section("storage")
@@ -187,6 +195,36 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     return ""
 
 
+def _training_work(result: StoredResult) -> str:
+    """The rule behind the training work, with the figures that give it: about 6 operations per
+    parameter for each token read (4 per frozen parameter with adapters) plus attention, times
+    the tokens; recomputation, when the plan uses it, on top (sizing.engine.compute)."""
+    compute = result.section("compute")
+    total = float(compute.get("training_flops") or 0.0)
+    per_token = float(compute.get("flops_per_token") or 0.0)
+    if not (total and per_token):
+        return ""
+    method = next((a.value for a in result.assumptions if a.key == "training.method"), "")
+    rule = (
+        "about 4 operations per frozen parameter and 6 per adapter parameter"
+        if method in ADAPTER_METHODS
+        else "about 6 operations per parameter"
+    )
+    text = (
+        f"Training work is {rule} for each token read (the forward and backward passes), plus "
+        f"the attention over each sequence: about {format_number(per_token)} operations a "
+        f"token, times {format_quantity(total / per_token, 'tokens')}, is about "
+        f"{format_number(total)} operations."
+    )
+    hardware = float(compute.get("hardware_flops_per_token") or 0.0)
+    if hardware > per_token:
+        text += (
+            f" Recomputing intermediate results to save memory adds "
+            f"{format_percent(hardware / per_token - 1)} more work, which the run time counts."
+        )
+    return text
+
+
 def why_sentences(area: str, result: StoredResult) -> list[str]:
     """Why: the engine's own reasons and notes for this area, plus a sentence of context."""
     section = result.section(area)
@@ -194,11 +232,11 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
     if area == "compute":
         mfu = section.get("assumed_mfu")
         if mfu:
-            reasons.append(
-                f"Training work is the model size times the tokens it reads (about "
-                f"{format_number(section.get('training_flops'))} operations); real clusters "
-                f"reach about {format_percent(mfu)} of their peak speed, which is what we assume."
+            speed = (
+                f"Real clusters reach about {format_percent(mfu)} of their peak speed, which is "
+                "what we assume."
             )
+            reasons.append(f"{_training_work(result)} {speed}".lstrip())
         deadline = result.deadline_days
         if deadline:
             reasons.append(
@@ -236,7 +274,8 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
             reasons.append(section[key])
     for key in ("reasons", "notes", "security_measures"):
         reasons.extend(_texts(section.get(key)))
-    return reasons
+    # the engine's notes are phrases; in the proposal each is a whole sentence
+    return [r if r.endswith((".", "?", "!", ")")) else f"{r}." for r in reasons]
 
 
 def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[str, Any]]:
@@ -335,9 +374,10 @@ def risk_rows(result: StoredResult) -> list[dict[str, str]]:
         more = result.gpus_range[1] if result.gpus_range else None
         rows.append(
             {
-                "risk": f"A run may take up to {format_days(days[1])}, past "
-                f"your deadline of {format_days(deadline)}, if it runs as slowly as the "
-                "slowest published runs like it",
+                # the range as the summary rounds it, so one figure reads the same everywhere
+                "risk": f"A run is likely to take {format_days_range(*days)}: its slow end runs "
+                f"past your deadline of {format_days(deadline)} if the run goes as slowly as "
+                "the slowest published runs like it",
                 "lower": (
                     f"Plan for up to {format_count(more)} accelerators, or measure the speed "
                     "in a short trial run before committing"

@@ -144,7 +144,10 @@ def _racks(server_kw: float) -> tuple[int, float, str]:
     per_rack = min(per_rack, whole("max_nodes_per_rack"))
     rack_kw = per_rack * server_kw
     if rack_kw <= air_max and server_kw < value("liquid_cooling_server_kw"):
-        cooling = "air cooling (rear-door heat exchangers advisable above 30 kW/rack)"
+        cooling = (
+            f"air cooling (air removes up to {air_max:g} kW per rack; above that, rear-door "
+            "heat exchangers or liquid cooling are needed)"
+        )
     else:
         cooling = "direct liquid cooling"
     return per_rack, rack_kw, cooling

@@ -10,6 +10,7 @@ import math
 
 from .assumptions import value, whole
 from .cluster import RunEstimate
+from .cost_options import OWNED_OPTIONS
 from .hardware import ACCELERATORS
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count, format_days, format_times
@@ -149,14 +150,28 @@ def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -
     return tuple(out)
 
 
-def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:
+def risks(r: Resolved, run: RunEstimate, recommended_option: str | None) -> tuple[str, ...]:
+    """The plan's risks, each as "risk: what lowers it"; a risk only where it applies to the
+    recommended option (cloud spend only when the plan rents; by location when nothing is
+    priced).
+
+    References
+    ----------
+    .. [1] Chowdhery et al., PaLM, arXiv 2204.02311 (2022), sec. 5.1: about 20 loss spikes,
+           each handled by restarting about 100 steps before it and skipping 200 to 500 batches.
+    """
     out = [
         "idle hardware while data preparation or evaluation stalls: plan the data pipeline first"
     ]
-    if r.location in (None, "cloud", "hybrid"):
+    rents = (
+        recommended_option not in OWNED_OPTIONS
+        if recommended_option is not None
+        else r.location in (None, "cloud", "hybrid")
+    )
+    if rents:
         out.append(
-            "cloud spend continues after an experiment ends unless instances are torn down "
-            "automatically"
+            "cloud spend continues after an experiment ends: tear instances down "
+            "automatically when a job ends, and set a budget alert"
         )
     if run.resilience.expected_interruptions >= 1:
         out.append(
@@ -164,12 +179,16 @@ def risks(r: Resolved, run: RunEstimate) -> tuple[str, ...]:
             "automated restart and node health checks are essential"
         )
     if r.precision == "fp8":
-        out.append("FP8 training can diverge; keep a BF16 fallback")
+        out.append("FP8 training can diverge: keep a BF16 fallback")
     if r.method == "pretrain":
-        out.append("loss spikes may force rollbacks to older checkpoints")
+        out.append(  # what PaLM did [1]_
+            "loss spikes may force rollbacks to older checkpoints: keep several recent "
+            "checkpoints and watch the loss; restart from one before the spike and skip the "
+            "batches that caused it"
+        )
     if r.modality in ("video", "image") and r.preprocessing == "on_the_fly":
         out.append(
-            "on-the-fly decoding can starve the accelerators; measure loader throughput early"
+            "on-the-fly decoding can starve the accelerators: measure loader throughput early"
         )
     return tuple(out)
 

@@ -331,10 +331,14 @@ def plan_network(
     if not spans:
         notes.append("each run fits in one node: no scale-out fabric needed for training traffic")
     elif port_gbps > nic:
+        # the time on the wire grows as the bandwidth shrinks: share x wanted / carried
+        share_on_nic = max_comm_share * port_gbps / nic
         notes.append(
-            f"the plan would use {port_gbps:,.0f} Gb/s per accelerator to keep communication "
-            f"within {format_percent(max_comm_share)} of a step; a PCIe Gen{acc.pcie_gen} server carries at "
-            f"most {nic} Gb/s per accelerator, so communication takes a larger share"
+            f"to keep communication within {format_percent(max_comm_share)} of each training "
+            f"step the plan would use {port_gbps:,.0f} Gb/s per accelerator, but the PCIe "
+            f"Gen{acc.pcie_gen} slot of a server carries at most {nic} Gb/s per accelerator, "
+            f"so the plan uses {nic} Gb/s and communication takes about "
+            f"{format_percent(share_on_nic)} of each step instead"
         )
     tech = {
         "infiniband": "InfiniBand NDR" if nic <= _NDR_GBPS else "InfiniBand XDR",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
+
 from sizing.engine import size_dict
 
 TODAY = datetime.date(2026, 12, 2)
@@ -31,3 +33,27 @@ def test_a_count_the_customer_gave_is_never_said_to_be_set_by_the_deadline():
     drivers = " ".join(size_dict(given, today=TODAY)["drivers"])
     assert "on the 64 accelerators you gave, one run takes" in drivers
     assert "deadline sets" not in drivers and "cannot be met" not in drivers
+
+
+@pytest.mark.parametrize(
+    ("location", "rents"),
+    [("cloud", True), ("on_prem", False)],
+)
+def test_every_risk_says_what_lowers_it_and_cloud_spend_only_when_the_plan_rents(location, rents):
+    out = size_dict(
+        {
+            "model": {"name": "Llama 3.1 8B"},
+            "training": {"method": "pretrain", "precision": "fp8"},
+            "data": {"tokens": 200e9},
+            "schedule": {"deadline_days": 14},
+            "deployment": {"location": location},
+        }
+    )
+    risks = out["risks"]
+    assert any(r.startswith("loss spikes") for r in risks)
+    for risk in risks:
+        what, _, lower = risk.partition(": ")
+        assert what and lower, risk
+    rented = out["cost"]["recommended_option"] not in ("buy", "colocation")
+    assert rented is rents
+    assert any(r.startswith("cloud spend") for r in risks) is rents

@@ -46,6 +46,37 @@ def test_the_card_is_never_faster_than_the_pcie_slot(run, acc_id):
         assert any("PCIe Gen" in note for note in network["notes"])
 
 
+def test_a_plan_capped_by_the_pcie_slot_says_what_it_uses_and_what_that_costs():
+    # Llama 3.1 70B on 400B tokens in 21 days (the demo): the plan would use more than the
+    # 400 Gb/s a PCIe Gen5 slot carries
+    out = size_dict(
+        {
+            "model": {"name": "Llama 3.1 70B"},
+            "training": {"method": "continued_pretrain", "gradient_checkpointing": True},
+            "data": {"tokens": 400e9},
+            "schedule": {"deadline_days": 21.0},
+            "batch": {"sequence_length": 4096, "global_batch_tokens": 4e6, "micro_batch_size": 1},
+            "hardware": {"vendors": ["nvidia"]},
+            "network": {
+                "inter_node": "infiniband",
+                "oversubscription": 1.0,
+                "nic_gbps_per_gpu": 400,
+            },
+        },
+        today=TODAY,
+    )
+    network = out["network"]
+    wanted = network["scale_out_gbps_per_node_needed"] / out["cluster"]["gpus_per_node"]
+    assert wanted > network["nic_gbps"] == 400
+    (note,) = [n for n in network["notes"] if "PCIe Gen" in n]
+    share = network["max_comm_share"] * round(wanted) / 400
+    assert (
+        f"so the plan uses 400 Gb/s and communication takes about {share:.0%}".replace("%", " %")
+        in note
+    )
+    assert note.endswith("of each step instead")
+
+
 # --- the fabric's layout: tiers, switches and links ----------------------------------------
 
 

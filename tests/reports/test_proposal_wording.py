@@ -1,0 +1,209 @@
+"""What the proposal says, read back from the rendered demo and scenarios: one consistent
+statement per figure, in the customer's words."""
+
+from datetime import date
+from functools import cache
+from io import BytesIO
+
+import pytest
+from django.template.loader import render_to_string
+from pypdf import PdfReader
+
+from reports import charts
+from reports.demo import SCENARIOS, demo_answers, demo_data
+from reports.document import render_data
+from reports.summary import decisions
+from reports.wording import recommendation_sentence, risk_rows, why_sentences
+from sizing.engine.numbers import format_number, format_quantity
+from sizing.results import read_result
+from tests.reports.conftest import pdf_text, squash
+from tests.reports.factories import edited_answers
+
+TODAY = date(2026, 12, 2)
+
+
+@cache
+def text(scenario: str = "") -> str:
+    """The proposal of one demo scenario as plain text, rendered once per test session."""
+    return pdf_text(render_data(demo_data(scenario=scenario, today=TODAY)).pdf)
+
+
+def test_the_network_says_one_thing_about_the_bandwidth_a_pcie_slot_caps():
+    # the demo's plan would use 566 Gb/s per accelerator; a PCIe Gen5 slot carries 400
+    page = squash(text())
+    assert squash("your speed is enough") not in page
+    assert squash("Network bandwidth each server needs") not in page
+    assert squash("so the plan uses 400 Gb/s and communication takes about") in page
+    assert squash("of each step instead.") in page
+
+
+def test_the_headline_network_is_the_one_the_bill_buys():
+    # the MoE lab's one run fits 8 rail switches; the 281 servers bought need a fat tree
+    page = squash(text("moe-pretrain"))
+    bought = squash("two-tier leaf-spine fat tree, non-blocking (1:1), for all 281 servers bought")
+    one_run = squash("(one run alone: single-tier rail-optimised, non-blocking (8 rail switches))")
+    assert page.count(bought) >= 3  # the summary box, the network page, the bill
+    assert page.count(squash("8 rail switches")) == page.count(one_run)
+
+
+def test_extra_accelerators_bought_are_headroom_for_maintenance_not_spares():
+    # the MoE lab asked for no spare servers; 568 accelerators bought in year 1 for 512 a run
+    page = squash(text("moe-pretrain"))
+    assert squash("spares included") not in page
+    assert squash("No spare servers, as you asked") in page
+    assert (
+        squash(
+            "568 accelerators bought in year 1, with headroom for the year's planned runs because "
+            "an owned cluster runs jobs about 90 % of the year (the rest goes to maintenance and "
+            "repairs)"
+        )
+        in page
+    )
+
+
+@pytest.mark.parametrize(
+    ("scenario", "told"),
+    [
+        ("", ["Time you allow for one run 21 days", "Data growth per year 30 %"]),
+        ("lora-one-node", ["Time you allow for one run 12 hours", "Data growth per year 50 %"]),
+    ],
+)
+def test_values_the_customer_typed_are_theirs_in_their_own_unit(scenario, told):
+    page = squash(text(scenario))
+    for row in told:
+        assert squash(row) in page
+        assert squash(f"{row} (worked out from your answers)") not in page
+    assert squash("air-gapped) yes (worked out") not in page
+    assert squash("0.5 days") not in page
+
+
+def test_a_value_worked_out_from_several_answers_still_says_so():
+    # LoRA start-up: 400,000 documents of 1,500 tokens each
+    page = squash(text("lora-one-node"))
+    assert squash("600 million tokens (worked out from your answers)") in page
+
+
+@pytest.mark.parametrize("scenario", ["", "moe-pretrain", "lora-one-node"])
+def test_the_training_work_sentence_gives_a_rule_its_figure_follows_from(scenario):
+    result = read_result(demo_data(answers=demo_answers(scenario), today=TODAY).result)
+    compute = result.section("compute")
+    (sentence,) = [s for s in why_sentences("compute", result) if "Training work" in s]
+    assert "model size times the tokens" not in sentence
+    per_token, total = compute["flops_per_token"], compute["training_flops"]
+    # the figures printed multiply out: operations a token x tokens = the total
+    assert f"about {format_number(per_token)} operations a token" in sentence
+    assert f"times {format_quantity(total / per_token, 'tokens')}" in sentence
+    assert f"about {format_number(total)} operations" in sentence
+    rule = "4 operations per frozen parameter" if scenario == "lora-one-node" else "6 operations"
+    assert rule in sentence
+
+
+def test_the_moe_split_names_its_expert_parallelism():
+    result = read_result(demo_data(answers=demo_answers("moe-pretrain"), today=TODAY).result)
+    expert = result.section("parallelism")["expert"]
+    assert expert > 1
+    sentence = recommendation_sentence("parallelism", result)
+    assert f"its experts spread {expert}-way across the copies (expert parallel)" in sentence
+
+
+def test_the_slow_end_of_the_run_time_is_one_figure_and_said_plainly_when_well_past():
+    # MoE lab: about 59.1 days against a 60-day deadline, likely 33–130 days
+    page = squash(text("moe-pretrain"))
+    assert squash("(likely 33–130 days), within your deadline of 60 days") in page
+    assert squash("the slow end of the range is 2.2 times your deadline") in page
+    assert squash("A run is likely to take 33–130 days") in page
+    assert "131days" not in page
+
+
+@pytest.mark.parametrize("scenario", ["", *SCENARIOS])
+def test_every_risk_in_the_proposal_says_what_lowers_it(scenario):
+    result = read_result(demo_data(answers=demo_answers(scenario), today=TODAY).result)
+    rows = risk_rows(result)
+    assert rows
+    assert all(row["lower"] for row in rows), rows
+
+
+def test_fine_tuning_of_an_undecided_kind_is_a_decision_in_the_executive_summary():
+    # the hospital: "Fine-tuning, not sure yet whether full or LoRA"
+    answers = edited_answers(method={"method": "finetune_unsure"})
+    result = read_result(demo_data(answers=answers, today=TODAY).result)
+    assert any(
+        a.key == "training.method" and a.value == "full_finetune" for a in result.assumptions
+    )
+    said = decisions(result)
+    assert any(
+        "we sized full fine-tuning, the larger; adapters (LoRA) need far fewer accelerators" in d
+        for d in said
+    )
+    assert sum("LoRA" in d for d in said) == 1  # not again as an open question beside it
+
+
+def test_a_method_the_customer_chose_is_no_decision():
+    said = decisions(read_result(demo_data(today=TODAY).result))
+    assert not any("adapters (LoRA)" in d for d in said)
+
+
+def test_the_appendix_speaks_to_the_customer_and_explains_its_notation():
+    page = squash(text())
+    assert squash("sizing engine") not in page
+    assert squash("engine documentation") not in page
+    assert squash("Prepared with sizing method") in page
+    # notation kept for the method appendix comes with its legend
+    for term in ("B/(s*b*h)", "GEMM", "busbw", "main_grad"):
+        if squash(term) in page:
+            assert squash(f"“{term}”" if "/" in term else f"{term} is") in page, term
+
+
+@pytest.mark.parametrize(
+    ("top", "axis"),
+    [
+        (105_902_000.0, 125_000_000.0),  # the demo's widest whisker: not an axis to $200M
+        (58_461_300.0, 80_000_000.0),
+        (7.3, 8.0),
+    ],
+)
+def test_a_bar_chart_axis_ends_just_past_its_largest_value(top, axis):
+    x_max, step = charts.axis_scale(top)
+    assert x_max == pytest.approx(axis)
+    assert top < x_max <= 1.5 * top
+    assert x_max / step == round(x_max / step)  # the axis ends on a tick
+
+
+@cache
+def pages(scenario: str = "") -> list[str]:
+    """The proposal of one demo scenario, page by page, squashed."""
+    pdf = render_data(demo_data(scenario=scenario, today=TODAY)).pdf
+    return [squash(page.extract_text() or "") for page in PdfReader(BytesIO(pdf)).pages]
+
+
+@pytest.mark.parametrize("scenario", ["", "moe-pretrain"])
+def test_the_table_of_every_option_is_not_split_from_its_header(scenario):
+    # demo p9 had the header and one row, the other six overleaf
+    (page,) = [p for p in pages(scenario) if squash("Why not chosen") in p]
+    for option in ("GPU cloud, pay as you go", "Buy a base, rent the peaks"):
+        assert squash(option) in page.split(squash("Why not chosen"), 1)[1]
+
+
+def test_the_option_that_becomes_cheaper_sits_under_its_range_not_over_it():
+    # the hospital's p8: "$1.43 million to $1.61 million" printed over the note beside it
+    row = {
+        "label": "Space in your own data centre",
+        "range": "0 % to 100 %",
+        "at_low": "$1.43 million",
+        "at_high": "$1.61 million",
+        "note": "then buy, in a rented data centre (colocation) is cheaper",
+    }
+    html = render_to_string("reports/_cost.html", {"cost": {"sensitivity": [row]}})
+    table = html.split('class="figures sensitivity"', 1)[1].split("</table>", 1)[0]
+    assert "<th></th>" not in table  # no fourth column for the range to overflow into
+    assert (
+        '$1.43 million to $1.61 million<span class="note">then buy, in a rented data centre '
+        "(colocation) is cheaper</span></td>"
+    ) in table
+
+
+@pytest.mark.parametrize("scenario", ["", *SCENARIOS])
+def test_the_heading_of_the_other_accelerators_stays_with_their_table(scenario):
+    # the LoRA start-up's p4 ended on the heading and its paragraph, the table overleaf
+    (page,) = [p for p in pages(scenario) if squash("Other accelerators we compared") in p]
+    assert squash("Against ours") in page.split(squash("Other accelerators we compared"), 1)[1]
