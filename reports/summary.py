@@ -162,7 +162,21 @@ def decisions(result: StoredResult) -> list[str]:
             "fine-tuning, the larger; adapters (LoRA) need far fewer accelerators, so this "
             "decision can shrink the plan."
         )
-    cheaper = cheaper_alternatives(result)
+    to_buy = cheaper_to_buy(result)
+    cheaper = [] if best is not None and best.key in OWNED else cheaper_alternatives(result)
+    if to_buy:
+        alt, ours_usd = to_buy[0]
+        ours = "you asked for" if result.accelerator_chosen_by_customer else "we sized"
+        run_gpus = int(result.gpus_per_job or result.gpus or 0)
+        out.append(
+            f"Whether to quote the {alt['name']} instead: {_accelerators(alt['gpus'])} in "
+            f"{_servers(alt['nodes'])} would do a run in about "
+            f"{format_days(float(alt['wall_clock_days']))}, for about "
+            f"{format_money(alt['servers_usd'])} in servers, "
+            f"{format_money(ours_usd - float(alt['servers_usd']))} less than the "
+            f"{format_count(run_gpus)} {result.accelerator_name} {ours} "
+            f"({format_money(ours_usd)}, list prices)."
+        )
     if cheaper:
         alt = cheaper[0]
         saving = float(result.one_run_cloud_usd or 0) - float(alt["run_cost_usd"])
@@ -182,6 +196,27 @@ def decisions(result: StoredResult) -> list[str]:
     rest = [q for q in result.open_questions if not (undecided and "LoRA" in q)]
     out.extend(rest[: max(0, 3 - len(out))])
     return out
+
+
+def cheaper_to_buy(result: StoredResult) -> list[tuple[dict[str, Any], float]]:
+    """When the recommended option buys the servers: compared accelerators whose servers for
+    one run cost less at list price than ours, cheapest first, each with our servers' cost
+    [USD]; they fit in memory and finish within the deadline when ours does."""
+    best = result.recommended_cost
+    bought = next((i for i in result.bill_of_materials if i.get("item") == "servers"), None)
+    if best is None or best.key not in OWNED or bought is None or not bought.get("unit_usd"):
+        return []
+    ours = float(bought["unit_usd"]) * int(result.gpus_per_job or result.gpus or 0)
+    deadline = result.deadline_days if result.deadline_met else None
+    found = [
+        (dict(a), ours)
+        for a in result.alternatives
+        if a.get("servers_usd") is not None
+        and float(a["servers_usd"]) < ours
+        and a.get("fits", True)
+        and (deadline is None or float(a["wall_clock_days"]) <= deadline)
+    ]
+    return sorted(found, key=lambda pair: float(pair[0]["servers_usd"]))
 
 
 def cheaper_alternatives(result: StoredResult) -> list[dict[str, Any]]:

@@ -12,9 +12,9 @@ from pypdf import PdfReader
 from reports import charts
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
-from reports.summary import decisions
+from reports.summary import OWNED, cheaper_to_buy, decisions
 from reports.wording import recommendation_sentence, risk_rows, why_sentences
-from sizing.engine.numbers import format_number, format_quantity
+from sizing.engine.numbers import format_money, format_number, format_quantity
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
 from tests.reports.factories import edited_answers
@@ -207,3 +207,16 @@ def test_the_heading_of_the_other_accelerators_stays_with_their_table(scenario):
     # the LoRA start-up's p4 ended on the heading and its paragraph, the table overleaf
     (page,) = [p for p in pages(scenario) if squash("Other accelerators we compared") in p]
     assert squash("Against ours") in page.split(squash("Other accelerators we compared"), 1)[1]
+
+
+def test_a_buyer_is_shown_the_servers_another_accelerator_would_save():
+    # the demo buys its servers: the other accelerators are compared on what their servers cost
+    result = read_result(demo_data(answers=demo_answers("")).result)
+    assert result.recommended_cost is not None and result.recommended_cost.key in OWNED
+    cheaper = cheaper_to_buy(result)
+    assert cheaper
+    alt, ours = cheaper[0]
+    assert float(alt["servers_usd"]) < ours
+    line = next(d for d in decisions(result) if d.startswith("Whether to quote"))
+    assert "in servers" in line and "in the cloud" not in line
+    assert format_money(alt["servers_usd"]) in line and format_money(ours) in line
