@@ -57,6 +57,7 @@ FORM_LIST = [
 STEP_NAMES = {name for name, _ in FORM_LIST}
 QUESTION_SLUGS = {question.slug for question in QUESTIONS}
 RESUMED_FLAG = "questionnaire_resumed_{}"
+FILL_FROM_FILE = "fill_from_file"  # the button that saves the page, then opens the upload
 
 SESSION_ENDED_MESSAGE = (
     "Your session had ended, so we reopened your questionnaire from the copy we save after "
@@ -162,6 +163,11 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         self._keep_posted_step(step)
         if "save_for_later" in self.request.POST:
             return redirect("questionnaire:save", draft_id=self.draft.pk)
+        if FILL_FROM_FILE in self.request.POST and step in QUESTION_SLUGS:
+            # "Fill from a file you already have": what was typed is saved above, so the
+            # check page compares the file with it and coming back shows it again.
+            url = reverse("questionnaire:fill_from_file", kwargs={"draft_id": self.draft.pk})
+            return redirect(f"{url}?from={step}")
         if step not in self.get_form_list():
             # Posted from a tab opened before the short path was chosen: kept in the draft.
             return redirect(self.get_step_url(self._next_asked_after(step)))
