@@ -40,7 +40,7 @@ def test_upload_check_and_use_fills_the_model_question(client):
     assert response.status_code == 302 and response["Location"] == check_url(draft_id)
     assert Draft.objects.get(pk=draft_id).step_data == {}  # nothing saved yet
     page = client.get(check_url(draft_id)).content.decode()
-    assert "Hugging Face model configuration (config.json)" in page
+    assert "as a <strong>Hugging Face model configuration</strong>." in page
     assert "46.7B" in page and "12.9B" in page
     assert "router_aux_loss_coef" in page  # listed as not used
     response = use(client, draft_id)
