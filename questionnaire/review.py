@@ -15,7 +15,7 @@ from django.utils.datastructures import MultiValueDict
 from questionnaire.answers import NOT_ANSWERED, AnswerLine
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
-from questionnaire.paths import recommended_answer, recommends_setup_in_draft
+from questionnaire.paths import question_numbers, recommended_answer, recommends_setup_in_draft
 from questionnaire.questions import (
     DISCOVERY,
     EXPERT_SLUGS,
@@ -54,6 +54,7 @@ class ReviewRow:
     # On the short path: a set-up question left to us, and what the engine chose and why.
     recommended: bool = False
     decided: tuple[Decision, ...] = ()
+    number: int | None = None  # as numbered on the customer's path; none for the discovery
 
     @property
     def not_answered(self) -> bool:
@@ -104,14 +105,16 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
             rows.append(ReviewRow(question, title, lines, change_url, ""))
     assumed = assumed_on_review(answers)
     decided = decided_on_review(answers) if recommend else {}
+    numbers = question_numbers(draft.step_data)
     rows = [
         replace(
             row,
             assumed=tuple(assumed.get(row.question.slug, ())),
             decided=tuple(decided.get(row.question.slug, ())),
+            number=numbers.get(row.question.slug),
         )
         if not row.problem
-        else row
+        else replace(row, number=numbers.get(row.question.slug))
         for row in rows
     ]
     discovery_row, *rows = rows
@@ -141,7 +144,8 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "switch_path_url": switch_url,
         # the path is said once, under the project, with the link to switch it
         "path_label": str(DISCOVERY.form_class.base_fields["setup_known"].label),
-        "expert_numbers": _in_words([str(q.number) for q in PAGES if q.expert]),
+        # named, not numbered: on the short path they have no number
+        "expert_titles": _in_words([q.title.lower() for q in PAGES if q.expert]),
         "constraint_effects": constraint_effects(answers),
         "discovery_questions": discovery_questions(answers),
         "setup_rows": setup_rows,
@@ -150,12 +154,14 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "contact_lines": contact_lines,
         "contact_problem": contact_problem,
         "contact_change_url": f"{step_url('contact')}?change=1",
-        **(_estimate_context(answers, step_url) if not attention else {}),
+        **(_estimate_context(answers, step_url, numbers) if not attention else {}),
         "ready_to_send": not attention and not contact_problem,
     }
 
 
-def _estimate_context(answers: dict[str, Any], step_url: Callable[[str], str]) -> dict[str, Any]:
+def _estimate_context(
+    answers: dict[str, Any], step_url: Callable[[str], str], numbers: dict[str, int]
+) -> dict[str, Any]:
     """The first estimate, the answer that set it and the link to change that answer."""
     estimate = estimate_on_review(answers)
     if estimate is None:
@@ -164,6 +170,7 @@ def _estimate_context(answers: dict[str, Any], step_url: Callable[[str], str]) -
     if estimate.question:
         question = get_question(estimate.question)
         context["estimate_question"] = question
+        context["estimate_number"] = numbers.get(question.slug)
         context["estimate_change_url"] = f"{step_url(question.slug)}?change=1"
     return context
 

@@ -34,7 +34,7 @@ from questionnaire import access
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.glossary import GLOSSARY
 from questionnaire.models import Draft
-from questionnaire.paths import key_fields, shows_step
+from questionnaire.paths import SHORT_PATH_COUNT, key_fields, question_numbers, shows_step
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from questionnaire.review import review_rows
 from questionnaire.services import (
@@ -227,10 +227,13 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         if failed_step == DISCOVERY.slug:
             messages.error(self.request, "Check your answers about your project.")
         elif failed_step in QUESTION_SLUGS:
-            question = get_question(failed_step)
+            number = question_numbers(self.draft.step_data).get(failed_step)
+            title = get_question(failed_step).title
             messages.error(
                 self.request,
-                f"Question {question.number} needs an answer before you send the questionnaire.",
+                f"Question {number}, {title}, needs an answer before you send the questionnaire."
+                if number
+                else f"“{title}” needs an answer before you send the questionnaire.",
             )
         else:
             messages.error(self.request, "Check these details before you send the questionnaire.")
@@ -269,8 +272,8 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         context = super().get_context_data(form=form, **kwargs)
         step = self.steps.current
         question = get_question(step) if step in QUESTION_SLUGS | {DISCOVERY.slug} else None
-        asked = [q for q in QUESTIONS if q.slug in self.get_form_list()]
-        position = asked.index(question) + 1 if question in asked else None
+        numbers = question_numbers(self.draft.step_data)
+        position = numbers.get(question.slug) if question else None
         changing = (
             self.request.GET.get("change") == "1" or self.request.POST.get("return_to") == REVIEW
         )
@@ -279,8 +282,10 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             question=question,
             # "Question 4 of 8" on the short path: the skipped questions are not counted.
             question_position=position,
-            total_questions=len(asked),
-            progress_percent=round(100 * position / len(asked)) if position else None,
+            total_questions=len(numbers),
+            question_count=len(QUESTIONS),
+            short_path_count=SHORT_PATH_COUNT,
+            progress_percent=round(100 * position / len(numbers)) if position else None,
             step_fingerprint=fingerprint(self.draft.step_data.get(step)),
             changing=changing,
             prev_step=self.steps.prev,
