@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.utils.datastructures import MultiValueDict
 
 from questionnaire.answers import NOT_ANSWERED, AnswerLine
+from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
 from questionnaire.paths import question_numbers, recommended_answer, recommends_setup_in_draft
@@ -89,7 +90,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
                     title,
                     [],
                     change_url,
-                    "Not answered yet. Answer it or choose “Not sure yet”.",
+                    f"Not answered yet. Answer it or tick “{NOT_SURE_QUESTION_LABEL}”.",
                 )
             )
         elif not form.is_valid():

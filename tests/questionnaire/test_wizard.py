@@ -283,3 +283,22 @@ def test_each_question_page_offers_a_shortcut_to_not_sure_above_its_fields(clien
         target = found.group(1)
         assert f'id="{target}"' in page and "not_sure" in target
         assert page.index("unsure-shortcut") < page.index('class="whole-question-unsure"')
+
+
+def test_the_nothing_answered_error_names_the_not_sure_box_by_its_label_and_links_to_it(client):
+    # Reader 2: the message said "tick 'Not sure yet' at the end of the page", but the box is
+    # labelled "I am not sure about this question yet" and sits above "Anything else".
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    post_step(client, draft_id, "discovery", {})
+    response = post_step(client, draft_id, "precision", {"notes": ""})
+    page = response.content.decode()
+    label = "I am not sure about this question yet"
+    box = re.search(rf'<label class="form-check-label" for="([\w-]+)">{label}</label>', page)
+    assert box, "the question-level box keeps its label"
+    assert (
+        f'<a href="#{box.group(1)}">Answer at least one part of this question, or tick “{label}”.</a>'
+        in page
+    )
+    assert "at the end of the page" not in page
+    assert f"Skip to “{label}”" in page
