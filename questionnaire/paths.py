@@ -73,7 +73,8 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "method": ("method",),
     "data": ("dataset_size", "dataset_unit"),
     "timeline": ("run_time_hours", "deadline"),
-    "teams": ("concurrent_jobs",),
+    # the heading asks about both: "How many teams ..., and how many jobs ...?"
+    "teams": ("teams", "concurrent_jobs"),
     "resilience": ("max_lost_hours",),
     "deployment": ("location", "data_residency"),
     "roadmap": ("future_runs_per_month", "budget_years"),

@@ -259,3 +259,13 @@ def test_the_home_and_welcome_pages_promise_what_each_path_asks(client):
     draft_id = start(client)
     welcome = client.get(step_url(draft_id, "welcome")).content.decode()
     assert "up to 15 short questions" in welcome and "8 if no one" in welcome
+
+
+def test_the_short_path_shows_the_teams_its_heading_asks_about(client):
+    # Reader 2: "How many teams will use the hardware...?" with the teams field folded away.
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    page = client.get(step_url(draft_id, "teams")).content.decode()
+    assert "How many teams will use the hardware" in page
+    shown = page[: page.index('<details class="more-fields"')]
+    assert 'id="id_teams-teams"' in shown and 'id="id_teams-concurrent_jobs"' in shown
