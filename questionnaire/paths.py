@@ -72,7 +72,8 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "model": ("model_name", "total_params"),
     "method": ("method",),
     "data": ("dataset_size", "dataset_unit"),
-    "timeline": ("run_time_hours", "deadline"),
+    # the runs a month now: question 15 asks for those later only where they differ
+    "timeline": ("run_time_hours", "deadline", "runs_per_month"),
     # the heading asks about both: "How many teams ..., and how many jobs ...?"
     "teams": ("teams", "concurrent_jobs"),
     "resilience": ("max_lost_hours",),

@@ -183,7 +183,25 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             # The discovery page is optional: never visited reads as every part left empty,
             # so sending the questionnaire does not stop at it.
             data = MultiValueDict()
-        return super().get_form(step=step, data=data, files=files)
+        form = super().get_form(step=step, data=data, files=files)
+        if (step or self.steps.current) == "roadmap":
+            self._say_runs_now(form)
+        return form
+
+    def _say_runs_now(self, form: Any) -> None:
+        """Question 15 asks for the runs a month later only if they differ from those already
+        given on "Time and deadlines": say what was given there."""
+        raw = (self.draft.step_data.get("timeline") or {}).get("timeline-runs_per_month") or []
+        now = raw[-1].strip() if raw else ""
+        if not now:
+            return
+        number = question_numbers(self.draft.step_data).get("timeline")
+        where = f"question {number}, {get_question('timeline').title}"
+        form.fields[
+            "future_runs_per_month"
+        ].help_text = (
+            f"On {where}, you gave {now} a month now. Leave this empty if that stays the same."
+        )
 
     def _keep_posted_step(self, step: str) -> None:
         """Save what was posted for this step, valid or not, before Back or validation."""

@@ -1,6 +1,7 @@
 """Walking the wizard with the test client, and the formtools traps it must not fall into."""
 
 import re
+from datetime import date
 
 import pytest
 from django.conf import settings
@@ -11,6 +12,7 @@ from questionnaire.forms.platform import PreprocessingForm, SoftwareForm
 from questionnaire.forms.workload import TimelineForm
 from questionnaire.models import Draft, Submission
 from questionnaire.questions import PAGES, QUESTIONS, get_question
+from questionnaire.services import collect_answers
 from questionnaire.wizard import (
     ALREADY_SUBMITTED_MESSAGE,
     OTHER_TAB_MESSAGE,
@@ -302,3 +304,17 @@ def test_the_nothing_answered_error_names_the_not_sure_box_by_its_label_and_link
     )
     assert "at the end of the page" not in page
     assert f"Skip to “{label}”" in page
+
+
+def test_the_runs_a_month_are_asked_once_and_later_only_where_they_differ(client):
+    # Reader 2: "Training runs per month" on question 5 and on question 15 came back as
+    # "Your answers differ" in the proposal: the questionnaire made its own conflict.
+    draft_id = start(client)
+    post_step(client, draft_id, "timeline", {"run_time_hours": "2 days", "runs_per_month": "4"})
+    page = client.get(step_url(draft_id, "roadmap")).content.decode()
+    assert "if that differs from now" in page
+    assert "you gave 4 a month now. Leave this empty if that stays the same." in page
+    post_step(client, draft_id, "roadmap", {"budget_years": "3"})
+    answers, _ = collect_answers(Draft.objects.get(pk=draft_id))
+    conflicts = adapters.answer_conflicts(answers=answers, today=date.today())
+    assert not [c for c in conflicts if c.path == "roadmap.runs_per_month"]
