@@ -25,6 +25,7 @@ from questionnaire.questions import (
     answered_question,
     get_question,
 )
+from questionnaire.roles import Feeds
 from questionnaire.services import question_form
 from sizing.adapters import (
     ENGINE_VERSION,
@@ -56,6 +57,9 @@ class ReviewRow:
     recommended: bool = False
     decided: tuple[Decision, ...] = ()
     number: int | None = None  # as numbered on the customer's path; none for the discovery
+    # Labels of "not sure" parts that what matters most (the discovery page) decides instead
+    # of a typical value: the page says so next to them, not "we will assume a typical value".
+    set_by_project: tuple[str, ...] = ()
 
     @property
     def not_answered(self) -> bool:
@@ -107,12 +111,14 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     assumed = assumed_on_review(answers)
     decided = decided_on_review(answers) if recommend else {}
     numbers = question_numbers(draft.step_data)
+    by_project = _set_by_project(answers)
     rows = [
         replace(
             row,
             assumed=tuple(assumed.get(row.question.slug, ())),
             decided=tuple(decided.get(row.question.slug, ())),
             number=numbers.get(row.question.slug),
+            set_by_project=_labels_feeding(row.question, by_project),
         )
         if not row.problem
         else replace(row, number=numbers.get(row.question.slug))
@@ -185,6 +191,30 @@ def estimate_on_review(answers: dict[str, Any]) -> FirstEstimate | None:
         estimate = first_estimate(answers)
         cache.set(key, estimate, REVIEW_SIZING_CACHE_SECONDS)
     return estimate
+
+
+def _set_by_project(answers: dict[str, Any]) -> frozenset[str]:
+    """Engine inputs left open on their own question and set by the discovery page's answer
+    (the same inputs whose effect ``constraint_effects`` puts into words)."""
+    if DISCOVERY.slug not in answers:
+        return frozenset()
+    built = build_engine_input(answers=answers)
+    return frozenset(
+        path
+        for path, slug in built.question_of.items()
+        if slug == DISCOVERY.slug and built.sources.get(path) == "derived"
+    )
+
+
+def _labels_feeding(question: Question, paths: frozenset[str]) -> tuple[str, ...]:
+    """The labels of ``question``'s parts that feed one of ``paths``."""
+    if not paths or question is DISCOVERY:
+        return ()
+    return tuple(
+        str(field.label)
+        for field in question.form_class.base_fields.values()
+        if isinstance(getattr(field, "does", None), Feeds) and paths & set(field.does.inputs)
+    )
 
 
 def _in_words(items: list[str]) -> str:
