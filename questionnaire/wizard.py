@@ -196,12 +196,8 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         if not now:
             return
         number = question_numbers(self.draft.step_data).get("timeline")
-        where = f"question {number}, {get_question('timeline').title}"
-        form.fields[
-            "future_runs_per_month"
-        ].help_text = (
-            f"On {where}, you gave {now} a month now. Leave this empty if that stays the same."
-        )
+        hint = f"Leave empty if still {now}, as on question {number}."
+        form.fields["future_runs_per_month"].help_text = hint
 
     def _keep_posted_step(self, step: str) -> None:
         """Save what was posted for this step, valid or not, before Back or validation."""

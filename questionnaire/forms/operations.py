@@ -113,7 +113,7 @@ class DeploymentForm(QuestionForm):
     )
 
 
-RUNS_LATER_HINT = "Leave this empty if it stays as now. For example 4."
+RUNS_LATER_HINT = "Leave empty if unchanged. For example 4."
 
 
 class RoadmapForm(QuestionForm):
@@ -121,7 +121,7 @@ class RoadmapForm(QuestionForm):
         does=Feeds(("roadmap.runs_per_month",)),
         # Asked only when it differs from the runs a month of "Time and deadlines": asked twice,
         # the two figures came back as a contradiction the questionnaire itself had made.
-        label="Training runs per month once you are up and running, if that differs from now",
+        label="Training runs per month once up and running, if different",
         help_text=RUNS_LATER_HINT,
         kind=Kind.COUNT,
         what="the number of runs per month",

@@ -312,8 +312,8 @@ def test_the_runs_a_month_are_asked_once_and_later_only_where_they_differ(client
     draft_id = start(client)
     post_step(client, draft_id, "timeline", {"run_time_hours": "2 days", "runs_per_month": "4"})
     page = client.get(step_url(draft_id, "roadmap")).content.decode()
-    assert "if that differs from now" in page
-    assert "you gave 4 a month now. Leave this empty if that stays the same." in page
+    assert "once up and running, if different" in page
+    assert "Leave empty if still 4, as on question 5." in page
     post_step(client, draft_id, "roadmap", {"budget_years": "3"})
     answers, _ = collect_answers(Draft.objects.get(pk=draft_id))
     conflicts = adapters.answer_conflicts(answers=answers, today=date.today())
