@@ -65,3 +65,14 @@ def test_a_part_left_open_that_the_project_decides_is_not_also_a_typical_value(
     assert "Not sure yet" in row.group(1)
     assert "typical value" not in row.group(1)
     assert "Set by what matters most to you" in row.group(1)
+
+
+def test_a_question_left_open_as_a_whole_names_the_part_the_project_decides(client):
+    answers = {
+        DISCOVERY.slug: {**DISCOVERY.example.data, "setup_known": "no", "constraint": "budget"},
+        "resilience": {"not_sure": "on"},
+    }
+    draft_id = walk_to_review(client, answers)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    section = page[page.index('id="review-resilience"') : page.index('id="review-deployment"')]
+    assert "under “About your project” above, sets: “Do you want spare servers" in section
