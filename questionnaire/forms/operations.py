@@ -113,7 +113,7 @@ class DeploymentForm(QuestionForm):
     )
 
 
-RUNS_LATER_HINT = "Leave empty if unchanged. For example 4."
+RUNS_LATER_HINT = "Leave empty if unchanged."
 
 
 class RoadmapForm(QuestionForm):

@@ -67,7 +67,7 @@ def test_a_part_left_open_that_the_project_decides_is_not_also_a_typical_value(
     assert "Set by what matters most to you" in row.group(1)
 
 
-def test_a_question_left_open_as_a_whole_names_the_part_the_project_decides(client):
+def test_a_question_left_open_as_a_whole_points_to_the_rule_the_project_sets(client):
     answers = {
         DISCOVERY.slug: {**DISCOVERY.example.data, "setup_known": "no", "constraint": "budget"},
         "resilience": {"not_sure": "on"},
@@ -75,4 +75,5 @@ def test_a_question_left_open_as_a_whole_names_the_part_the_project_decides(clie
     draft_id = walk_to_review(client, answers)
     page = client.get(step_url(draft_id, "review")).content.decode()
     section = page[page.index('id="review-resilience"') : page.index('id="review-deployment"')]
-    assert "under “About your project” above, sets: “Do you want spare servers" in section
+    assert "Apart from the rule above, we will assume typical values" in section
+    assert "We will assume a typical value and" not in section
