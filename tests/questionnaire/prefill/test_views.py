@@ -184,13 +184,8 @@ def test_what_waits_for_the_customer_stays_small_whatever_the_file(client):
 def test_fill_from_file_saves_what_was_typed_then_shows_it_as_the_answer_now(client):
     # The reader typed a name and a size, then opened "Fill from a file": both were lost.
     draft_id = start(client)
-    response = post_step(
-        client,
-        draft_id,
-        "model",
-        {"model_name": "Our clinical Llama", "total_params": "70B"},
-        fill_from_file="1",
-    )
+    typed = {"model_name": "Our clinical Llama", "total_params": "70B"}
+    response = post_step(client, draft_id, "model", typed, fill_from_file="1")
     assert response["Location"] == upload_url(draft_id) + "?from=model"
     saved = Draft.objects.get(pk=draft_id).step_data["model"]
     assert saved["model-model_name"] == ["Our clinical Llama"]
