@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from questionnaire.forms.discovery import SETUP_RECOMMEND
-from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, Question
+from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, Question
 
 _SETUP_FIELD = "setup_known"
 # "No" and "not sure yet" both take the short path: the customer can switch later.
@@ -23,7 +23,9 @@ _RECOMMENDING = (SETUP_RECOMMEND, "not_sure")
 __all__ = [
     "EXPERT_SLUGS",
     "KEY_FIELDS",
+    "SHORT_PATH_COUNT",
     "key_fields",
+    "question_numbers",
     "recommended_answer",
     "recommends_setup",
     "recommends_setup_in_draft",
@@ -48,6 +50,21 @@ def shows_step(step: str, step_data: Mapping[str, Any] | None) -> bool:
     return step not in EXPERT_SLUGS or not recommends_setup_in_draft(step_data)
 
 
+# How many questions the short path asks ("recommend for me" skips the set-up questions).
+SHORT_PATH_COUNT = sum(1 for question in QUESTIONS if not question.expert)
+
+
+def question_numbers(step_data: Mapping[str, Any] | None) -> dict[str, int]:
+    """Each asked question's number as the customer sees it on this draft's path.
+
+    The registry's numbers (1 to 15) on the detailed path; 1 to 8 on the short path, the same
+    numbers the pages count with ("Question 4 of 8"), so the review page, its error summary and
+    every "question N" agree with them. A skipped set-up question has no number.
+    """
+    asked = [question for question in QUESTIONS if shows_step(question.slug, step_data)]
+    return {question.slug: position for position, question in enumerate(asked, start=1)}
+
+
 # On the short path each question the customer still sees shows its main parts; the rest (and
 # the note) fold into a closed "More detail (optional)", opened when one of them holds an
 # answer or an error. Each question's parts not named here are left to the engine when empty.
@@ -55,8 +72,10 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "model": ("model_name", "total_params"),
     "method": ("method",),
     "data": ("dataset_size", "dataset_unit"),
-    "timeline": ("run_time_hours", "deadline"),
-    "teams": ("concurrent_jobs",),
+    # the runs a month now: question 15 asks for those later only where they differ
+    "timeline": ("run_time_hours", "deadline", "runs_per_month"),
+    # the heading asks about both: "How many teams ..., and how many jobs ...?"
+    "teams": ("teams", "concurrent_jobs"),
     "resilience": ("max_lost_hours",),
     "deployment": ("location", "data_residency"),
     "roadmap": ("future_runs_per_month", "budget_years"),

@@ -13,9 +13,10 @@ from django.core.cache import cache
 from django.utils.datastructures import MultiValueDict
 
 from questionnaire.answers import NOT_ANSWERED, AnswerLine
+from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
-from questionnaire.paths import recommended_answer, recommends_setup_in_draft
+from questionnaire.paths import question_numbers, recommended_answer, recommends_setup_in_draft
 from questionnaire.questions import (
     DISCOVERY,
     EXPERT_SLUGS,
@@ -24,6 +25,7 @@ from questionnaire.questions import (
     answered_question,
     get_question,
 )
+from questionnaire.roles import Feeds
 from questionnaire.services import question_form
 from sizing.adapters import (
     ENGINE_VERSION,
@@ -54,6 +56,10 @@ class ReviewRow:
     # On the short path: a set-up question left to us, and what the engine chose and why.
     recommended: bool = False
     decided: tuple[Decision, ...] = ()
+    number: int | None = None  # as numbered on the customer's path; none for the discovery
+    # Labels of "not sure" parts that what matters most (the discovery page) decides instead
+    # of a typical value: the page says so next to them, not "we will assume a typical value".
+    set_by_project: tuple[str, ...] = ()
 
     @property
     def not_answered(self) -> bool:
@@ -88,7 +94,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
                     title,
                     [],
                     change_url,
-                    "Not answered yet. Answer it or choose “Not sure yet”.",
+                    f"Not answered yet. Answer it or tick “{NOT_SURE_QUESTION_LABEL}”.",
                 )
             )
         elif not form.is_valid():
@@ -104,14 +110,18 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
             rows.append(ReviewRow(question, title, lines, change_url, ""))
     assumed = assumed_on_review(answers)
     decided = decided_on_review(answers) if recommend else {}
+    numbers = question_numbers(draft.step_data)
+    by_project = _set_by_project(answers)
     rows = [
         replace(
             row,
             assumed=tuple(assumed.get(row.question.slug, ())),
             decided=tuple(decided.get(row.question.slug, ())),
+            number=numbers.get(row.question.slug),
+            set_by_project=_labels_feeding(row.question, by_project),
         )
         if not row.problem
-        else row
+        else replace(row, number=numbers.get(row.question.slug))
         for row in rows
     ]
     discovery_row, *rows = rows
@@ -141,7 +151,8 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "switch_path_url": switch_url,
         # the path is said once, under the project, with the link to switch it
         "path_label": str(DISCOVERY.form_class.base_fields["setup_known"].label),
-        "expert_numbers": _in_words([str(q.number) for q in PAGES if q.expert]),
+        # named, not numbered: on the short path they have no number
+        "expert_titles": _in_words([q.title.lower() for q in PAGES if q.expert]),
         "constraint_effects": constraint_effects(answers),
         "discovery_questions": discovery_questions(answers),
         "setup_rows": setup_rows,
@@ -150,12 +161,14 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "contact_lines": contact_lines,
         "contact_problem": contact_problem,
         "contact_change_url": f"{step_url('contact')}?change=1",
-        **(_estimate_context(answers, step_url) if not attention else {}),
+        **(_estimate_context(answers, step_url, numbers) if not attention else {}),
         "ready_to_send": not attention and not contact_problem,
     }
 
 
-def _estimate_context(answers: dict[str, Any], step_url: Callable[[str], str]) -> dict[str, Any]:
+def _estimate_context(
+    answers: dict[str, Any], step_url: Callable[[str], str], numbers: dict[str, int]
+) -> dict[str, Any]:
     """The first estimate, the answer that set it and the link to change that answer."""
     estimate = estimate_on_review(answers)
     if estimate is None:
@@ -164,6 +177,7 @@ def _estimate_context(answers: dict[str, Any], step_url: Callable[[str], str]) -
     if estimate.question:
         question = get_question(estimate.question)
         context["estimate_question"] = question
+        context["estimate_number"] = numbers.get(question.slug)
         context["estimate_change_url"] = f"{step_url(question.slug)}?change=1"
     return context
 
@@ -177,6 +191,30 @@ def estimate_on_review(answers: dict[str, Any]) -> FirstEstimate | None:
         estimate = first_estimate(answers)
         cache.set(key, estimate, REVIEW_SIZING_CACHE_SECONDS)
     return estimate
+
+
+def _set_by_project(answers: dict[str, Any]) -> frozenset[str]:
+    """Engine inputs left open on their own question and set by the discovery page's answer
+    (the same inputs whose effect ``constraint_effects`` puts into words)."""
+    if DISCOVERY.slug not in answers:
+        return frozenset()
+    built = build_engine_input(answers=answers)
+    return frozenset(
+        path
+        for path, slug in built.question_of.items()
+        if slug == DISCOVERY.slug and built.sources.get(path) == "derived"
+    )
+
+
+def _labels_feeding(question: Question, paths: frozenset[str]) -> tuple[str, ...]:
+    """The labels of ``question``'s parts that feed one of ``paths``."""
+    if not paths or question is DISCOVERY:
+        return ()
+    return tuple(
+        str(field.label)
+        for field in question.form_class.base_fields.values()
+        if isinstance(getattr(field, "does", None), Feeds) and paths & set(field.does.inputs)
+    )
 
 
 def _in_words(items: list[str]) -> str:

@@ -17,6 +17,7 @@ from config.ratelimit import RateDecision, RateLimit, hit, too_many_requests
 from questionnaire import access
 from questionnaire.glossary import GLOSSARY
 from questionnaire.models import Draft, Submission
+from questionnaire.paths import SHORT_PATH_COUNT
 from questionnaire.questions import QUESTIONS
 from questionnaire.services import (
     email_resume_link,
@@ -39,7 +40,11 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "questionnaire/home.html",
-        {"unfinished": unfinished[:3], "question_count": len(QUESTIONS)},
+        {
+            "unfinished": unfinished[:3],
+            "question_count": len(QUESTIONS),
+            "short_path_count": SHORT_PATH_COUNT,
+        },
     )
 
 

@@ -34,7 +34,7 @@ from questionnaire import access
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.glossary import GLOSSARY
 from questionnaire.models import Draft
-from questionnaire.paths import key_fields, shows_step
+from questionnaire.paths import SHORT_PATH_COUNT, key_fields, question_numbers, shows_step
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from questionnaire.review import review_rows
 from questionnaire.services import (
@@ -57,6 +57,7 @@ FORM_LIST = [
 STEP_NAMES = {name for name, _ in FORM_LIST}
 QUESTION_SLUGS = {question.slug for question in QUESTIONS}
 RESUMED_FLAG = "questionnaire_resumed_{}"
+FILL_FROM_FILE = "fill_from_file"  # the button that saves the page, then opens the upload
 
 SESSION_ENDED_MESSAGE = (
     "Your session had ended, so we reopened your questionnaire from the copy we save after "
@@ -162,6 +163,11 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         self._keep_posted_step(step)
         if "save_for_later" in self.request.POST:
             return redirect("questionnaire:save", draft_id=self.draft.pk)
+        if FILL_FROM_FILE in self.request.POST and step in QUESTION_SLUGS:
+            # "Fill from a file you already have": what was typed is saved above, so the
+            # check page compares the file with it and coming back shows it again.
+            url = reverse("questionnaire:fill_from_file", kwargs={"draft_id": self.draft.pk})
+            return redirect(f"{url}?from={step}")
         if step not in self.get_form_list():
             # Posted from a tab opened before the short path was chosen: kept in the draft.
             return redirect(self.get_step_url(self._next_asked_after(step)))
@@ -177,7 +183,21 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             # The discovery page is optional: never visited reads as every part left empty,
             # so sending the questionnaire does not stop at it.
             data = MultiValueDict()
-        return super().get_form(step=step, data=data, files=files)
+        form = super().get_form(step=step, data=data, files=files)
+        if (step or self.steps.current) == "roadmap":
+            self._say_runs_now(form)
+        return form
+
+    def _say_runs_now(self, form: Any) -> None:
+        """Question 15 asks for the runs a month later only if they differ from those already
+        given on "Time and deadlines": say what was given there."""
+        raw = (self.draft.step_data.get("timeline") or {}).get("timeline-runs_per_month") or []
+        now = raw[-1].strip() if raw else ""
+        if not now:
+            return
+        number = question_numbers(self.draft.step_data).get("timeline")
+        hint = f"Leave empty if still {now}, as on question {number}."
+        form.fields["future_runs_per_month"].help_text = hint
 
     def _keep_posted_step(self, step: str) -> None:
         """Save what was posted for this step, valid or not, before Back or validation."""
@@ -221,10 +241,13 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         if failed_step == DISCOVERY.slug:
             messages.error(self.request, "Check your answers about your project.")
         elif failed_step in QUESTION_SLUGS:
-            question = get_question(failed_step)
+            number = question_numbers(self.draft.step_data).get(failed_step)
+            title = get_question(failed_step).title
             messages.error(
                 self.request,
-                f"Question {question.number} needs an answer before you send the questionnaire.",
+                f"Question {number}, {title}, needs an answer before you send the questionnaire."
+                if number
+                else f"“{title}” needs an answer before you send the questionnaire.",
             )
         else:
             messages.error(self.request, "Check these details before you send the questionnaire.")
@@ -263,8 +286,8 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         context = super().get_context_data(form=form, **kwargs)
         step = self.steps.current
         question = get_question(step) if step in QUESTION_SLUGS | {DISCOVERY.slug} else None
-        asked = [q for q in QUESTIONS if q.slug in self.get_form_list()]
-        position = asked.index(question) + 1 if question in asked else None
+        numbers = question_numbers(self.draft.step_data)
+        position = numbers.get(question.slug) if question else None
         changing = (
             self.request.GET.get("change") == "1" or self.request.POST.get("return_to") == REVIEW
         )
@@ -273,8 +296,10 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             question=question,
             # "Question 4 of 8" on the short path: the skipped questions are not counted.
             question_position=position,
-            total_questions=len(asked),
-            progress_percent=round(100 * position / len(asked)) if position else None,
+            total_questions=len(numbers),
+            question_count=len(QUESTIONS),
+            short_path_count=SHORT_PATH_COUNT,
+            progress_percent=round(100 * position / len(numbers)) if position else None,
             step_fingerprint=fingerprint(self.draft.step_data.get(step)),
             changing=changing,
             prev_step=self.steps.prev,

@@ -8,8 +8,11 @@ from django import forms
 
 from questionnaire.fields import NOT_SURE, AnswerFieldMixin, LongTextAnswerField, QuantityField
 
+# The question-level box. Each part's own "Not sure yet" choice has another label, so the
+# message names the box by its label, and the error summary links to it.
+NOT_SURE_QUESTION_LABEL = "I am not sure about this question yet"
 NOT_ANSWERED_MESSAGE = (
-    "Answer at least one part of this question, or tick “Not sure yet” at the end of the page."
+    f"Answer at least one part of this question, or tick “{NOT_SURE_QUESTION_LABEL}”."
 )
 
 
@@ -18,7 +21,7 @@ class QuestionForm(forms.Form):
 
     not_sure = forms.BooleanField(
         required=False,
-        label="I am not sure about this question yet",
+        label=NOT_SURE_QUESTION_LABEL,
         help_text="We will use sensible assumptions and mark them clearly in your proposal.",
     )
     notes = LongTextAnswerField(

@@ -113,11 +113,16 @@ class DeploymentForm(QuestionForm):
     )
 
 
+RUNS_LATER_HINT = "Leave empty if unchanged."
+
+
 class RoadmapForm(QuestionForm):
     future_runs_per_month = QuantityField(
         does=Feeds(("roadmap.runs_per_month",)),
-        label="Training runs per month once you are up and running",
-        help_text="For example 4.",
+        # Asked only when it differs from the runs a month of "Time and deadlines": asked twice,
+        # the two figures came back as a contradiction the questionnaire itself had made.
+        label="Training runs per month once up and running, if different",
+        help_text=RUNS_LATER_HINT,
         kind=Kind.COUNT,
         what="the number of runs per month",
         maximum=1e4,

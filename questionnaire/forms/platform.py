@@ -17,7 +17,7 @@ from questionnaire.roles import Feeds, Noted, Requirement
 class TeamsForm(QuestionForm):
     teams = QuantityField(
         does=Feeds(("schedule.teams",)),
-        label="Number of teams that will train models",
+        label="Teams that will train models",
         help_text="For example 2.",
         kind=Kind.COUNT,
         what="the number of teams",

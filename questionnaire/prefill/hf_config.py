@@ -1,6 +1,7 @@
 """A Hugging Face model ``config.json``: the model's type and its parameters, counted.
 
-Only what the file fixes is filled: dense or mixture of experts, total parameters and (MoE)
+Only what the file fixes is filled: the model's own name (``_name_or_path``, where
+``transformers`` saved or loaded it), dense or mixture of experts, total parameters and (MoE)
 active parameters, counted with the engine's formula from the shape. ``torch_dtype`` is the
 format the weights were saved in, not the training format, and ``max_position_embeddings`` the
 longest context the model accepts, not the training sequence length: both are left unused.
@@ -12,11 +13,18 @@ Key names are the ``transformers`` library's, with the spellings of older famili
 
 from __future__ import annotations
 
-from questionnaire.prefill.found import NO_EXPERTS, Found, Settings, add_parameters, finish
+from questionnaire.prefill.found import (
+    NO_EXPERTS,
+    Found,
+    Settings,
+    add_parameters,
+    finish,
+    known_model,
+)
 from sizing.engine.models import MODEL_CATALOG, ModelSpec
 from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
 
-FORMAT_NAME = "Hugging Face model configuration (config.json)"
+FORMAT_NAME = "Hugging Face model configuration"
 MARKERS = ("architectures", "model_type", "num_hidden_layers", "n_layer")
 
 # Families whose feed-forward block is a plain two-matrix MLP; every other decoder in the
@@ -39,6 +47,9 @@ PLAIN_MLP_TYPES = frozenset(
     }
 )
 _DIFFERENT_ATTENTION = "kv_lora_rank"
+# Where transformers saved or loaded the model: "our-org/clinical-llama-70b", a local folder.
+_NAME_KEYS = ("_name_or_path", "name_or_path")
+_NOT_A_NAME = frozenset({"", ".", "..", "~"})
 _EXPERTS_KEYS = (
     "num_local_experts",
     "num_experts",
@@ -58,9 +69,31 @@ def _first_count(settings: Settings, *keys: str) -> int | None:
     return None
 
 
+def _own_name(settings: Settings) -> tuple[str, str] | None:
+    """The model's name as the file gives it (the last part of its path), and the setting."""
+    for key in _NAME_KEYS:
+        written = settings.text(key)
+        if written:
+            name = written.replace("\\", "/").rstrip("/").split("/")[-1].strip()
+            return None if name in _NOT_A_NAME else (name[:200], key)
+    return None
+
+
+def _add_own_name(found: Found, own: tuple[str, str] | None, known: list[ModelSpec] | None) -> None:
+    """The name from the file: the catalog's spelling when it is that model (of the same shape,
+    when ``known`` lists the catalog models of the file's shape), else as written."""
+    if own is None:
+        return
+    name, key = own
+    spec = known_model(name)
+    is_it = spec is not None and (known is None or spec in known)
+    found.add("model", "model_name", spec.name if spec and is_it else name, key)
+
+
 def read_hf_config(settings: Settings) -> Found:
     found = Found(FORMAT_NAME)
     settings.use("architectures")
+    own = _own_name(settings)
     model_type = settings.text("model_type") or ""
     layers = _first_count(settings, "num_hidden_layers", "n_layer", "num_layers")
     hidden = _first_count(settings, "hidden_size", "n_embd", "d_model")
@@ -78,6 +111,7 @@ def read_hf_config(settings: Settings) -> Found:
             "The file does not give the number of layers, the hidden size, the attention heads "
             "and the vocabulary, so we could not count the parameters."
         )
+        _add_own_name(found, own, None)
         if experts > 1:
             found.add("model", "architecture", "moe", experts_key or NO_EXPERTS)
         return finish(found, settings)
@@ -100,6 +134,7 @@ def read_hf_config(settings: Settings) -> Found:
         dense_layers=settings.count("first_k_dense_replace") or 0,
     )
     known = _same_shape(shape)
+    _add_own_name(found, own, known)
     if _DIFFERENT_ATTENTION in settings:
         count = _published_count(known)
         if count is None:
@@ -120,8 +155,8 @@ def read_hf_config(settings: Settings) -> Found:
     if known:
         names = " and ".join(spec.name for spec in known)
         found.remarks.append(
-            f"Its shape is the same as {names} in our list of known models. If it is that "
-            "model, you can type its name on question 1."
+            f"Its shape is the same as {names} in our list of known models."
+            + ("" if own else " If it is that model, you can type its name on question 1.")
         )
     for key, why in (
         ("torch_dtype", "the number format the weights are saved in, not the one you train in"),

@@ -20,6 +20,7 @@ from django.utils.datastructures import MultiValueDict
 from questionnaire.fields import NOT_SURE, AnswerFieldMixin, CheckboxesAnswerField
 from questionnaire.forms.base import QuestionForm
 from questionnaire.models import Draft
+from questionnaire.paths import question_numbers
 from questionnaire.prefill.found import FoundValue, written_count
 from questionnaire.questions import QUESTIONS, Question, get_question, plain
 from sizing.engine.models import find_model
@@ -55,7 +56,7 @@ class Change:
 
 @dataclass(frozen=True)
 class QuestionChanges:
-    number: int
+    number: int | None  # as numbered on the customer's path; none for a skipped question
     title: str
     slug: str
     changes: tuple[Change, ...]
@@ -91,11 +92,13 @@ def propose(values: Iterable[FoundValue], draft: Draft) -> Proposal:
     questions: list[QuestionChanges] = []
     refused: list[RefusedValue] = []
     step_data: dict[str, StepData] = {}
+    numbers = question_numbers(draft.step_data)
     for question in QUESTIONS:
         found = [v for v in by_slug.get(question.slug, []) if _is_field(question, v.field)]
         if not found:
             continue
-        result = _propose_question(question, found, draft.step_data.get(question.slug) or {})
+        old = draft.step_data.get(question.slug) or {}
+        result = _propose_question(question, found, old, numbers.get(question.slug))
         refused.extend(result.refused)
         if result.changes:
             questions.append(result.changes)
@@ -137,7 +140,7 @@ def _is_field(question: Question, name: str) -> bool:
 
 
 def _propose_question(
-    question: Question, found: list[FoundValue], old: StepData
+    question: Question, found: list[FoundValue], old: StepData, number: int | None
 ) -> _QuestionResult:
     slug, form_class = question.slug, question.form_class
     result = _QuestionResult()
@@ -181,7 +184,7 @@ def _propose_question(
     if old.get(_key(slug, UNSURE)):
         label = str(form_class.base_fields[UNSURE].label)
         changes.append(Change(label, YES, NO, "The file answers this question"))
-    result.changes = QuestionChanges(question.number, title, slug, tuple(changes))
+    result.changes = QuestionChanges(number, title, slug, tuple(changes))
     result.step_data = new
     return result
 

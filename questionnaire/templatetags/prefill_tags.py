@@ -1,11 +1,10 @@
-"""The "Fill from a file you already have" link on the questions a file can answer."""
+"""The "Fill from a file you already have" button on the questions a file can answer."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
-from django.urls import reverse
 
 register = template.Library()
 
@@ -14,8 +13,7 @@ QUESTIONS_WITH_FILE_LINK = frozenset({"model", "method", "precision", "batch", "
 
 
 @register.inclusion_tag("questionnaire/_fill_from_file_link.html")
-def fill_from_file_link(draft: Any, question: Any) -> dict[str, str]:
-    if draft is None or question is None or question.slug not in QUESTIONS_WITH_FILE_LINK:
-        return {"url": ""}
-    url = reverse("questionnaire:fill_from_file", kwargs={"draft_id": draft.pk})
-    return {"url": f"{url}?from={question.slug}"}
+def fill_from_file_link(draft: Any, question: Any) -> dict[str, bool]:
+    """A submit button, not a link: the wizard saves the page first (``FILL_FROM_FILE``)."""
+    shown = draft is not None and question is not None
+    return {"show": shown and question.slug in QUESTIONS_WITH_FILE_LINK}

@@ -225,3 +225,47 @@ def test_an_empty_discovery_page_reads_as_optional_on_the_review(client):
     assert "Not answered. This part is optional" in page
     assert "Let us choose the set-up for you" in page
     assert 'id="attention-title"' not in page  # nothing blocks sending
+
+
+def test_the_short_path_numbers_its_questions_1_to_8_everywhere(client):
+    # Reader 2: pages said "Question 1 of 8", the review 1, 2, 4, 5, 7, 13, 14, 15, and
+    # "Answer it yourself: questions 3, 6, 8, 9, 10, 11 and 12".
+    draft_id = walk_short_path(client)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    for number, slug in enumerate(ASKED_ON_SHORT_PATH, start=1):
+        title = get_question(slug).title
+        assert f'id="review-{slug}">{number}. {title}</h2>' in page
+        assert f"your answer to question {number}, {title}" in page
+    assert "questions 3, 6, 8" not in page
+    assert 'Answer it yourself<span class="visually-hidden">: ' in page
+    data = client.get(step_url(draft_id, "data")).content.decode()
+    assert "Question 3 of 8" in data
+
+
+def test_a_question_missing_on_the_short_path_is_named_by_its_number_on_that_path(client):
+    draft_id = walk_short_path(client)
+    draft = Draft.objects.get(pk=draft_id)
+    draft.step_data = {k: v for k, v in draft.step_data.items() if k != "roadmap"}
+    draft.save()
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    roadmap = get_question("roadmap")
+    assert f"Question 8, {roadmap.title}" in page
+    assert f"Question {roadmap.number}," not in page
+
+
+def test_the_home_and_welcome_pages_promise_what_each_path_asks(client):
+    home = client.get(reverse("questionnaire:home")).content.decode()
+    assert "Answer 8 to 15 questions" in home
+    draft_id = start(client)
+    welcome = client.get(step_url(draft_id, "welcome")).content.decode()
+    assert "8 to 15 short questions" in welcome
+
+
+def test_the_short_path_shows_the_teams_its_heading_asks_about(client):
+    # Reader 2: "How many teams will use the hardware...?" with the teams field folded away.
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    page = client.get(step_url(draft_id, "teams")).content.decode()
+    assert "How many teams will use the hardware" in page
+    shown = page[: page.index('<details class="more-fields"')]
+    assert 'id="id_teams-teams"' in shown and 'id="id_teams-concurrent_jobs"' in shown

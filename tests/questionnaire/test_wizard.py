@@ -1,6 +1,7 @@
 """Walking the wizard with the test client, and the formtools traps it must not fall into."""
 
 import re
+from datetime import date
 
 import pytest
 from django.conf import settings
@@ -11,6 +12,7 @@ from questionnaire.forms.platform import PreprocessingForm, SoftwareForm
 from questionnaire.forms.workload import TimelineForm
 from questionnaire.models import Draft, Submission
 from questionnaire.questions import PAGES, QUESTIONS, get_question
+from questionnaire.services import collect_answers
 from questionnaire.wizard import (
     ALREADY_SUBMITTED_MESSAGE,
     OTHER_TAB_MESSAGE,
@@ -283,3 +285,36 @@ def test_each_question_page_offers_a_shortcut_to_not_sure_above_its_fields(clien
         target = found.group(1)
         assert f'id="{target}"' in page and "not_sure" in target
         assert page.index("unsure-shortcut") < page.index('class="whole-question-unsure"')
+
+
+def test_the_nothing_answered_error_names_the_not_sure_box_by_its_label_and_links_to_it(client):
+    # Reader 2: the message said "tick 'Not sure yet' at the end of the page", but the box is
+    # labelled "I am not sure about this question yet" and sits above "Anything else".
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    post_step(client, draft_id, "discovery", {})
+    response = post_step(client, draft_id, "precision", {"notes": ""})
+    page = response.content.decode()
+    label = "I am not sure about this question yet"
+    box = re.search(rf'<label class="form-check-label" for="([\w-]+)">{label}</label>', page)
+    assert box, "the question-level box keeps its label"
+    assert (
+        f'<a href="#{box.group(1)}">Answer at least one part of this question, or tick “{label}”.</a>'
+        in page
+    )
+    assert "at the end of the page" not in page
+    assert f"Skip to “{label}”" in page
+
+
+def test_the_runs_a_month_are_asked_once_and_later_only_where_they_differ(client):
+    # Reader 2: "Training runs per month" on question 5 and on question 15 came back as
+    # "Your answers differ" in the proposal: the questionnaire made its own conflict.
+    draft_id = start(client)
+    post_step(client, draft_id, "timeline", {"run_time_hours": "2 days", "runs_per_month": "4"})
+    page = client.get(step_url(draft_id, "roadmap")).content.decode()
+    assert "once up and running, if different" in page
+    assert "Leave empty if still 4, as on question 5." in page
+    post_step(client, draft_id, "roadmap", {"budget_years": "3"})
+    answers, _ = collect_answers(Draft.objects.get(pk=draft_id))
+    conflicts = adapters.answer_conflicts(answers=answers, today=date.today())
+    assert not [c for c in conflicts if c.path == "roadmap.runs_per_month"]

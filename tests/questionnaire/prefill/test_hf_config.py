@@ -61,3 +61,28 @@ def test_a_config_without_the_shape_fills_nothing_and_says_why():
     found = read_answers(b'{"model_type": "llama", "num_local_experts": 8}')
     assert answers(found) == {("model", "architecture"): "moe"}
     assert "could not count" in found.remarks[0]
+
+
+def with_own_name(file: str, name_or_path: str) -> bytes:
+    config = json.loads(example(file))
+    config["_name_or_path"] = name_or_path
+    return json.dumps(config).encode()
+
+
+def test_the_model_s_own_name_fills_the_model_name_as_the_last_part_of_its_path():
+    # Reader 2 uploaded a 70B-shaped config.json of "our-org/clinical-llama-70b": no name.
+    found = read_answers(with_own_name("llama31_8b_config.json", "our-org/clinical-llama-8b"))
+    assert answers(found)[("model", "model_name")] == "clinical-llama-8b"
+    assert "_name_or_path" not in found.ignored
+    assert not any("type its name" in remark for remark in found.remarks)
+
+
+def test_a_known_model_s_path_fills_its_catalog_name():
+    found = read_answers(with_own_name("llama31_8b_config.json", "meta-llama/Llama-3.1-8B"))
+    assert answers(found)[("model", "model_name")] == "Llama 3.1 8B"
+
+
+@pytest.mark.parametrize("path", ["", ".", "/"])
+def test_a_path_without_a_name_fills_no_name(path):
+    found = read_answers(with_own_name("llama31_8b_config.json", path))
+    assert ("model", "model_name") not in answers(found)

@@ -40,7 +40,7 @@ def test_upload_check_and_use_fills_the_model_question(client):
     assert response.status_code == 302 and response["Location"] == check_url(draft_id)
     assert Draft.objects.get(pk=draft_id).step_data == {}  # nothing saved yet
     page = client.get(check_url(draft_id)).content.decode()
-    assert "Hugging Face model configuration (config.json)" in page
+    assert "as a <strong>Hugging Face model configuration</strong>." in page
     assert "46.7B" in page and "12.9B" in page
     assert "router_aux_loss_coef" in page  # listed as not used
     response = use(client, draft_id)
@@ -156,12 +156,16 @@ def start_with_csrf(client: Client):
     return response["Location"].split("/")[2]
 
 
-def test_the_link_is_on_the_questions_a_file_answers(client):
+def test_the_button_is_on_the_questions_a_file_answers_and_submits_their_form(client):
     draft_id = start(client)
-    link = f"{upload_url(draft_id)}?from="
-    assert f"{link}model" in client.get(step_url(draft_id, "model")).content.decode()
-    assert f"{link}batch" in client.get(step_url(draft_id, "batch")).content.decode()
-    assert link not in client.get(step_url(draft_id, "data")).content.decode()
+    button = 'name="fill_from_file"'
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    assert button in page
+    # inside the form, after "Save and continue": Enter in a field still saves and continues
+    assert page.index("Save and continue") < page.index(button) < page.index("</form>")
+    assert upload_url(draft_id) not in page  # not a link: that would drop what was typed
+    assert button in client.get(step_url(draft_id, "batch")).content.decode()
+    assert button not in client.get(step_url(draft_id, "data")).content.decode()
 
 
 def test_what_waits_for_the_customer_stays_small_whatever_the_file(client):
@@ -175,3 +179,19 @@ def test_what_waits_for_the_customer_stays_small_whatever_the_file(client):
     assert len(pending["ignored"]) == 40 and pending["ignored_more"] == 5
     assert max(len(name) for name in pending["ignored"]) == 100
     assert len(pending["file"]) == 100
+
+
+def test_fill_from_file_saves_what_was_typed_then_shows_it_as_the_answer_now(client):
+    # The reader typed a name and a size, then opened "Fill from a file": both were lost.
+    draft_id = start(client)
+    typed = {"model_name": "Our clinical Llama", "total_params": "70B"}
+    response = post_step(client, draft_id, "model", typed, fill_from_file="1")
+    assert response["Location"] == upload_url(draft_id) + "?from=model"
+    saved = Draft.objects.get(pk=draft_id).step_data["model"]
+    assert saved["model-model_name"] == ["Our clinical Llama"]
+    upload(client, draft_id, "llama31_8b_config.json")
+    page = client.get(check_url(draft_id)).content.decode()
+    assert "replaces your answer" in page and "70B" in page
+    client.post(check_url(draft_id), {"action": "cancel"})
+    page = client.get(step_url(draft_id, "model")).content.decode()
+    assert 'value="Our clinical Llama"' in page and 'value="70B"' in page
