@@ -11,7 +11,7 @@ from tests.questionnaire.conftest import post_step, step_url, walk_to_review
 def test_the_review_page_names_the_answer_that_set_the_size_and_links_to_it(client):
     draft_id = walk_to_review(client, {"timeline": {"run_time_hours": "72"}})
     page = client.get(step_url(draft_id, "review")).content.decode()
-    assert "Our first estimate from these answers" in page
+    assert "Our first estimate, before an engineer checks it" in page
     assert "What sets this size:" in page
     timeline = get_question("timeline")
     change = f'href="{step_url(draft_id, "timeline")}?change=1"'
