@@ -529,12 +529,3 @@ def answered_questions(answers: dict[str, Any] | None) -> list[AnsweredQuestion]
     return [
         answered_question(question, answers.get(question.slug)) for question in _pages_of(answers)
     ]
-
-
-def answer_columns(answers: dict[str, Any] | None) -> dict[str, str]:
-    """All answers flattened to ``<slug>.<item>`` text columns, in registry order (CSV)."""
-    answers = answers or {}
-    columns: dict[str, str] = {}
-    for question in _pages_of(answers):
-        columns.update(question.flatten(answers.get(question.slug)))
-    return columns
