@@ -13,7 +13,6 @@ from datetime import date
 from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
-from sizing.engine.numbers import format_times
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 
@@ -710,9 +709,9 @@ SHARED_INPUTS: tuple[SharedInput, ...] = (
     SharedInput(
         "roadmap.runs_per_month",
         ("roadmap.future_runs_per_month", "timeline.runs_per_month"),
-        "The runs a month once up and running (question 15) price the years; the runs a month "
-        "of question 5 stand in when those are not given. Two different figures are asked.",
-        asks=True,
+        "The runs a month once up and running (question 15, asked only where they differ from "
+        "now) price the years; the runs a month of question 5 stand in when those are not "
+        "given. Two different figures are the customer's plan to grow, not a conflict.",
     ),
     SharedInput(
         "resilience.checkpoint_interval_hours",
@@ -764,17 +763,6 @@ def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict,
                 tuple(pair for _, pair in intervals),
                 f"we planned the shorter interval, every {shorter:g} hours",
                 "Which interval between checkpoints do you plan?",
-            )
-        )
-    now, later = c.value("timeline", "runs_per_month"), c.value("roadmap", "future_runs_per_month")
-    if now is not None and later is not None and now != later:
-        found.append(
-            Conflict(
-                "roadmap.runs_per_month",
-                (("timeline", "runs_per_month"), ("roadmap", "future_runs_per_month")),
-                f"we priced {format_times(later, 'run', 'month')}, the figure for once you "
-                "are up and running",
-                "How many runs a month should the cost cover in the first year?",
             )
         )
     hours, days = c.value("timeline", "run_time_hours"), None

@@ -55,10 +55,11 @@ def test_the_same_checkpoint_interval_twice_is_no_conflict() -> None:
     assert paths == []
 
 
-def test_runs_once_up_and_running_price_the_years_and_a_different_figure_is_asked() -> None:
+def test_runs_once_up_and_running_price_the_years_and_are_no_conflict() -> None:
+    # question 15 asks for them only where they differ from now: a plan to grow, not a clash
     questions = {"timeline": {"runs_per_month": 4}, "roadmap": {"future_runs_per_month": 10}}
     assert _input(**questions)["roadmap"]["runs_per_month"] == 10
-    assert _conflict_paths(**questions) == ["roadmap.runs_per_month"]
+    assert _conflict_paths(**questions) == []
 
 
 def test_runs_a_month_of_question_5_stand_in_when_question_15_is_empty() -> None:
