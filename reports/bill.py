@@ -304,3 +304,15 @@ def _rented(result: StoredResult) -> str:
         + ". The provider supplies the network, storage and racks; the instance type is "
         f"{TO_CONFIRM}."
     )
+
+
+def run_servers_usd(result: StoredResult) -> float | None:
+    """One run's accelerators with their share of the servers, at the bill's price, when the
+    recommended option buys them [USD]; ``None`` when it rents or the price is not known."""
+    best = result.recommended_cost
+    servers = next((i for i in result.bill_of_materials if i.get("item") == "servers"), None)
+    if best is None or result.bill_of_materials_option != best.key or servers is None:
+        return None
+    if not servers.get("unit_usd"):
+        return None
+    return float(servers["unit_usd"]) * int(result.gpus_per_job or result.gpus or 0)

@@ -18,7 +18,13 @@ from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
 from reports import answer_trace, charts, wording
-from reports.bill import bill_of_materials, fabric_bought, fabric_growth, purchase_terms
+from reports.bill import (
+    bill_of_materials,
+    fabric_bought,
+    fabric_growth,
+    purchase_terms,
+    run_servers_usd,
+)
 from reports.cost_page import cost_page
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
@@ -270,6 +276,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "terms": purchase_terms(result),
         "accelerator_choice": wording.accelerator_choice(result),
         "alternatives": wording.alternative_rows(result),
+        # a buyer compares the servers each accelerator needs, not only a cloud price
+        "alternatives_bought": run_servers_usd(result) is not None,
         "excluded_accelerators": wording.excluded_groups(result),
         "assumptions": wording.assumption_rows(result, sources),
         "prices": wording.price_rows(result),

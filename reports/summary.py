@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reports.bill import fabric_bought
+from reports.bill import fabric_bought, run_servers_usd
 from sizing.engine.numbers import (
     format_count,
     format_days,
@@ -202,11 +202,9 @@ def cheaper_to_buy(result: StoredResult) -> list[tuple[dict[str, Any], float]]:
     """When the recommended option buys the servers: compared accelerators whose servers for
     one run cost less at list price than ours, cheapest first, each with our servers' cost
     [USD]; they fit in memory and finish within the deadline when ours does."""
-    best = result.recommended_cost
-    bought = next((i for i in result.bill_of_materials if i.get("item") == "servers"), None)
-    if best is None or best.key not in OWNED or bought is None or not bought.get("unit_usd"):
+    ours = run_servers_usd(result)
+    if ours is None:
         return []
-    ours = float(bought["unit_usd"]) * int(result.gpus_per_job or result.gpus or 0)
     deadline = result.deadline_days if result.deadline_met else None
     found = [
         (dict(a), ours)

@@ -8,7 +8,7 @@ ever passes through here as data and is autoescaped by the template.
 import math
 from typing import Any
 
-from reports.bill import fabric_bought
+from reports.bill import fabric_bought, run_servers_usd
 from reports.figures import accelerator_hours
 from sizing.engine.cluster import nodes_for
 from sizing.engine.inputs import ADAPTER_METHODS
@@ -427,6 +427,7 @@ def excluded_groups(result: StoredResult) -> list[str]:
 def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
     """The recommended accelerator first, then up to six others, each against it."""
     ours_cost, ours_days = result.one_run_cloud_usd, result.wall_clock_days
+    ours_servers = run_servers_usd(result)  # a buyer also compares what the servers cost
     rows = [
         {
             "name": result.accelerator_name,
@@ -435,6 +436,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             "nodes": format_count(nodes_for(result.gpus_per_job or 0, result.gpus_per_node or 1)),
             "days": format_days(ours_days or 0),
             "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
+            "servers": _money_or_unpriced(ours_servers),
             "note": "recommended",
             "recommended": True,
         }
@@ -443,6 +445,12 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
         cost = alt.get("run_cost_usd")
         days = float(alt.get("wall_clock_days") or 0)
         notes = []
+        servers = alt.get("servers_usd")
+        if ours_servers is not None and servers is not None:
+            diff = float(servers) - ours_servers
+            notes.append(
+                f"{format_money_short(abs(diff))} {'more' if diff > 0 else 'less'} in servers"
+            )
         if cost is not None and ours_cost is not None:
             diff = float(cost) - ours_cost
             notes.append(f"{format_money_short(abs(diff))} {'more' if diff > 0 else 'less'} a run")
@@ -459,11 +467,16 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
                 "nodes": format_count(int(alt.get("nodes") or 0)),
                 "days": format_days(days),
                 "cost": "not priced" if cost is None else format_money_short(cost),
+                "servers": _money_or_unpriced(servers),
                 "note": "; ".join(notes),
                 "recommended": False,
             }
         )
     return rows
+
+
+def _money_or_unpriced(usd: Any) -> str:
+    return "not priced" if usd is None else format_money_short(float(usd))
 
 
 def _chunks(layers: int | None, pipeline: int, chunks: int) -> str:

@@ -13,8 +13,8 @@ from reports import charts
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import OWNED, cheaper_to_buy, decisions
-from reports.wording import recommendation_sentence, risk_rows, why_sentences
-from sizing.engine.numbers import format_money, format_number, format_quantity
+from reports.wording import alternative_rows, recommendation_sentence, risk_rows, why_sentences
+from sizing.engine.numbers import format_money, format_money_short, format_number, format_quantity
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
 from tests.reports.factories import edited_answers
@@ -220,3 +220,12 @@ def test_a_buyer_is_shown_the_servers_another_accelerator_would_save():
     line = next(d for d in decisions(result) if d.startswith("Whether to quote"))
     assert "in servers" in line and "in the cloud" not in line
     assert format_money(alt["servers_usd"]) in line and format_money(ours) in line
+
+
+def test_a_buyers_accelerator_table_gives_each_choice_its_servers_to_buy():
+    result = read_result(demo_data(answers=demo_answers("")).result)
+    rows = alternative_rows(result)
+    ours = cheaper_to_buy(result)[0][1]
+    assert rows[0]["servers"] == format_money_short(ours)
+    b200 = next(row for row in rows if row["name"].startswith("NVIDIA B200"))
+    assert "less in servers" in b200["note"]
