@@ -24,6 +24,7 @@ from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
 from .parallelism import (
     ActivationCache,
     HfuCache,
+    Plan,
     Workload,
     best_case_hfu,
     cost_on_fabric,
@@ -63,7 +64,12 @@ class MemoryCache:
 
 
 def searches_for(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, flops: float, shared: MemoryCache
+    w: Workload,
+    r: Resolved,
+    acc: AcceleratorSpec,
+    flops: float,
+    shared: MemoryCache,
+    hint: Plan | None = None,
 ) -> Searches:
     """The plan searches of one run on ``acc``, sharing memory with the sizing's other
     accelerators."""
@@ -74,6 +80,7 @@ def searches_for(
         flops,
         fitting=shared.fitting.setdefault(acc.memory_gb, {}),
         activations=shared.activations,
+        first_hint=hint,
     )
 
 
@@ -159,7 +166,7 @@ def compare_accelerators(
             continue  # sizing it cannot change the list: skip the search
         rr = _with_accelerator(r, acc)
         if i not in searched:
-            searched[i] = searches_for(w, rr, acc, flops, shared)
+            searched[i] = searches_for(w, rr, acc, flops, shared, reference.run.plan)
         searches = searched[i]
         if deadline is not None and not tight and _maker_sized(alts, acc):
             in_time = _best_case_in_time(w, rr, acc, flops, deadline, searches.hfu)

@@ -169,12 +169,13 @@ class Searches:
     fitting: dict[int, bool] = field(default_factory=dict)
     hfu: HfuCache = field(default_factory=dict)
     activations: ActivationCache = field(default_factory=dict)
+    first_hint: Plan | None = None  # explored first by the first search (another sizing's plan)
 
     def run(self, gpus: int) -> RunEstimate:
         """The run on ``gpus`` accelerators (:func:`estimate_run`)."""
         found = self.runs.get(gpus)
         if found is None:
-            hint = self.runs[max(self.runs)].plan if self.runs else None
+            hint = self.runs[max(self.runs)].plan if self.runs else self.first_hint
             found = estimate_run(
                 self.w, self.r, self.acc, gpus, self.total_flops, self.hfu, hint, self.activations
             )
