@@ -356,13 +356,21 @@ class StepCostModel:
         The interleaved schedule with ``v`` model chunks per stage shrinks the
         bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
         """
+        # the same arithmetic as written out above, with few lookups and calls: a search
+        # costs hundreds of plans
         hidden, layers = self.hidden, self.layers
-        dp = max(1, gpus // (tp * cp * pp))
-        hfu = self.hfu(tp, ep, micro_batch, recompute == "selective", cp)
-        t_comp = hardware_flops_per_token * self.tokens_per_step / gpus / (self.peak * hfu)  # [s]
+        dp = gpus // (tp * cp * pp) or 1
+        selective = recompute == "selective"
+        hfu = self._hfu.get((tp, ep, micro_batch, selective, cp))
+        if hfu is None:
+            hfu = self.hfu(tp, ep, micro_batch, selective, cp)
+        tokens_per_step = self.tokens_per_step
+        t_comp = hardware_flops_per_token * tokens_per_step / gpus / (self.peak * hfu)  # [s]
         up, out = self.up, self.out
-        tokens_per_replica = self.tokens_per_step / dp
-        micro_batches = max(1.0, tokens_per_replica / (float(self.seq) * micro_batch))
+        tokens_per_replica = tokens_per_step / dp
+        micro_batches = tokens_per_replica / (float(self.seq) * micro_batch)
+        if not micro_batches > 1.0:
+            micro_batches = 1.0
         tokens_per_rank = tokens_per_replica / cp  # each context rank holds 1 / cp of a sequence
         t_tp = 0.0
         if tp > 1:
@@ -370,27 +378,29 @@ class StepCostModel:
                 reduces = TP_ALL_REDUCES_PER_LAYER_RECOMPUTE
             else:
                 reduces = TP_ALL_REDUCES_PER_LAYER
-            ring = RING_ALL_REDUCE
-            vol = reduces * ring * (tp - 1) / tp * BYTES_PER_VALUE * hidden * tokens_per_rank
-            vol = vol * layers / pp
+            vol = reduces * RING_ALL_REDUCE * (tp - 1) / tp * BYTES_PER_VALUE * hidden
+            vol = vol * tokens_per_rank * layers / pp
             t_tp = vol / up
         t_dp = 0.0
         reducers = dp * cp  # gradients are reduced over the context ranks too [8]_
         if reducers > 1:
             units = data_parallel_units(zero_stage, micro_batches)
             vol = units * (reducers - 1) / reducers * BYTES_PER_VALUE * params_per_gpu
-            spans_nodes = gpus > self.gpus_per_node
-            t_dp = vol / (out if spans_nodes else up)
+            t_dp = vol / (out if gpus > self.gpus_per_node else up)
         t_ep = 0.0
-        if self.moe and ep > 1:
+        moe = self.moe
+        if moe and ep > 1:
             vol = EP_ALL_TO_ALLS_PER_LAYER * self.top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
             vol = vol * tokens_per_rank / tp * layers / pp
             t_ep = vol / (up if ep * cp * tp <= self.gpus_per_node else out)
         t_pp = 0.0
+        bubble = 0.0
         if pp > 1:
             vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
             vol = vol * tokens_per_rank / tp
             t_pp = vol / (up if tp * cp * pp <= self.gpus_per_node else out)
+            chunks = balanced_chunks(layers // pp, virtual_stages)
+            bubble = (pp - 1) / (chunks * micro_batches + pp - 1)
         exposed_cp = 0.0
         if cp > 1:
             # ring attention: each rank passes its keys and values on cp - 1 times forward,
@@ -399,12 +409,12 @@ class StepCostModel:
             vol = CP_KV_PASSES * 2.0 * self.kv_hidden * BYTES_PER_VALUE * (cp - 1)
             vol = vol * tokens_per_rank / tp * layers / pp
             t_cp = vol / (up if tp * cp <= self.gpus_per_node else out)
-            exposed_cp = max(0.0, t_cp - self.attention * t_comp)
-        bubble = 0.0
-        if pp > 1:
-            chunks = balanced_chunks(layers // pp, virtual_stages)
-            bubble = (pp - 1) / (chunks * micro_batches + pp - 1)
-        exposed_dp = max(0.0, t_dp - self.dp_overlap * t_comp)
+            exposed_cp = t_cp - self.attention * t_comp
+            if not exposed_cp > 0.0:
+                exposed_cp = 0.0
+        exposed_dp = t_dp - self.dp_overlap * t_comp
+        if not exposed_dp > 0.0:
+            exposed_dp = 0.0
         exposed_ep = t_ep * (1.0 - self.ep_hidden)
         stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp + exposed_cp) / t_comp
         mfu = (

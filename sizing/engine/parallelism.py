@@ -650,26 +650,35 @@ class _Search:
 
     def score(self, layout: _Layout, candidate: _Candidate, memory: MemoryBreakdown) -> _Scored:
         """Cost one candidate of ``layout`` with its memory breakdown."""
+        return _Scored(layout, candidate, memory, self._ratios(layout, candidate))
+
+    def _ratios(
+        self, layout: _Layout, candidate: _Candidate
+    ) -> tuple[float, float, float, float, float, float]:
+        """The :class:`StepCost` fields of one candidate (:meth:`StepCostModel.ratios`)."""
         w = self.w
         tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
         if w.method in ADAPTER_METHODS:  # only the adapters' gradients are reduced
             params_rank = w.adapter_params / (tp * pp)
         else:
             params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-        ratios = self.costs.ratios(
+        recompute = candidate.recompute
+        flops = self._hardware_flops.get(recompute)
+        if flops is None:
+            flops = self.hardware_flops_per_token(recompute)
+        return self.costs.ratios(
             self.gpus,
             tp,
             pp,
             ep,
             candidate.micro_batch,
             candidate.zero,
-            candidate.recompute,
-            self.hardware_flops_per_token(candidate.recompute),
+            recompute,
+            flops,
             params_rank,
             candidate.virtual_stages,
             layout.context,
         )
-        return _Scored(layout, candidate, memory, ratios)
 
     def least_bubble(self, layout: _Layout, micro_batch: int) -> float:
         """The pipeline bubble of ``layout`` with the most model chunks, micro-batches of
@@ -696,12 +705,11 @@ class _Search:
         traffic, heavier recomputation only FLOPs and all-reduces, and a smaller
         micro-batch slower kernels and more ZeRO-2/3 traffic.
         """
-        candidate = _Candidate(zero, micro_batch, recompute, 1)
-        cost = self.score(layout, candidate, _NO_MEMORY)
+        ratios = self._ratios(layout, _Candidate(zero, micro_batch, recompute, 1))
         if layout.pipeline == 1:
-            return cost.mfu
+            return ratios[5]
         least = self.least_bubble(layout, bubble_micro_batch)
-        return cost.mfu / (1.0 - cost.pp_bubble) * (1.0 - least)
+        return ratios[5] / (1.0 - ratios[4]) * (1.0 - least)
 
     def plan(self, scored: _Scored) -> Plan:
         """The :class:`Plan` of a costed candidate (the reason is written later)."""
@@ -767,7 +775,7 @@ def search_plan(
     ]
     bounded = len(layouts) > _BOUNDED_LAYOUTS
     # Bounds in two steps: one that needs no memory check orders the layouts and stops the
-    # search; the tighter one (:func:`_layout_bound`) is worked out only for layouts reached.
+    # search; the tighter one (:func:`_layout_can_tie`) is worked out only for layouts reached.
     queue = _LayoutQueue(search, r, layouts, options, hint, bounded)
     while True:
         rank = queue.next(best.mfu if best is not None else None)
@@ -778,8 +786,7 @@ def search_plan(
         if (
             bounded
             and best is not None
-            and _layout_bound(search, r, layout_memory, layout, micro_batches) * _MFU_TIE_MARGIN
-            <= best.mfu
+            and not _layout_can_tie(search, r, layout_memory, layout, micro_batches, best.mfu)
         ):
             continue  # its candidates need more ZeRO traffic than the best one can afford
         zeros = _zero_stages(r, layout)
@@ -856,7 +863,7 @@ def mfu_ceiling_from(
     """An upper bound of the MFU of the plan :func:`search_plan` finds on any count of at
     least ``min_gpus`` accelerators, whole nodes of ``r.gpus_per_node`` [-].
 
-    Each layout's quick bound (:func:`_layout_bound` without memory) falls as its data
+    Each layout's quick bound (:func:`_layout_bound`) falls as its data
     degree grows at fixed tensor, context, pipeline and expert degrees: computation per
     accelerator falls with it while the tensor, expert, pipeline and context traffic fall
     in step, the data-parallel traffic does not, and fewer micro-batches per replica
@@ -912,13 +919,13 @@ def mfu_ceiling_from(
             if search is None:
                 search = searches[gpus] = _Search(w, acc, gpus, fabric, usable, hfu_cache)
             options = _micro_batch_options(w, r, layout)
-            best = max(best, _layout_bound(search, r, None, layout, options))
+            best = max(best, _layout_bound(search, r, layout, options))
     return best if best > -math.inf else math.inf  # no layout: the search falls back
 
 
 class _LayoutQueue:
     """The layouts of one search in the order it explores them: the hinted layout first, then
-    from the highest quick bound down (:func:`_layout_bound` without memory), the simpler on
+    from the highest quick bound down (:func:`_layout_bound`), the simpler on
     a tie; it stops at the first whose bound cannot tie the best plan found.
 
     Layouts of the same tensor, expert and context degrees share a ceiling
@@ -962,7 +969,7 @@ class _LayoutQueue:
         self.groups.sort(key=lambda group: group[0])
 
     def _quick_bound(self, rank: int) -> float:
-        return _layout_bound(self.search, self.r, None, self.layouts[rank], self.options[rank])
+        return _layout_bound(self.search, self.r, self.layouts[rank], self.options[rank])
 
     def next(self, best_mfu: float | None) -> int | None:
         """The rank of the next layout to explore, ``None`` when none left can tie
@@ -1000,27 +1007,43 @@ def _better(plan: _Scored, rank: int, best: _Scored, best_rank: int) -> bool:
 
 
 def _layout_bound(
+    search: _Search, r: Resolved, layout: _Layout, micro_batches: tuple[int, ...]
+) -> float:
+    """An upper bound of the MFU of every candidate of ``layout`` (:meth:`_Search.bound`)
+    that needs no memory check: the lowest ZeRO stage the search tries, no recomputation
+    and the largest micro-batch (the quick bound; :func:`_layout_can_tie` tightens it with
+    the memory of the layout).
+    """
+    return search.bound(layout, _zero_stages(r, layout)[0], max(micro_batches), "none", 1)
+
+
+def _layout_can_tie(
     search: _Search,
     r: Resolved,
-    memory: _LayoutMemory | None,
+    memory: _LayoutMemory,
     layout: _Layout,
     micro_batches: tuple[int, ...],
-) -> float:
-    """An upper bound of the MFU of every candidate of ``layout`` (:meth:`_Search.bound`).
+    best_mfu: float,
+) -> bool:
+    """Whether some candidate of ``layout`` may tie ``best_mfu``: whether, for some
+    recomputation setting, the bound of its candidates (:meth:`_Search.bound`) times the
+    tie margin exceeds it.
 
-    Without ``memory``, a looser bound: the lowest ZeRO stage the search tries,
-    no recomputation and the largest micro-batch.  With it, the highest of the
-    bounds of each recomputation setting: its candidates need at least the ZeRO
-    stage that fits one sequence without interleaving and at most the largest
-    micro-batch that fits at the highest stage; ``-inf`` when no candidate fits.
+    Those candidates need at least the ZeRO stage that fits one sequence without
+    interleaving and at most the largest micro-batch that fits at the highest stage.  The
+    memory of a setting is checked only when its bound at the lowest stage and the largest
+    micro-batch is high enough; the lightest setting's is the layout's quick bound
+    (:func:`_layout_bound`), which its place in the queue already put above the best.
     """
     zeros = _zero_stages(r, layout)
-    recomputes = _recompute_options(r)
-    if memory is None:
-        return search.bound(layout, zeros[0], max(micro_batches), "none", 1)
     highest = zeros[-1:]
-    bound = -math.inf
-    for recompute in recomputes:
+    most = max(micro_batches)
+    for index, recompute in enumerate(_recompute_options(r)):
+        if (
+            index
+            and search.bound(layout, zeros[0], most, recompute, 1) * _MFU_TIE_MARGIN <= best_mfu
+        ):
+            continue
         zero = memory.fitting_zero(zeros, 1, recompute, 1)
         if zero is None:
             continue
@@ -1030,11 +1053,9 @@ def _layout_bound(
                 if memory.fitting_zero(highest, micro_batch, recompute, 1) is None:
                     break
                 largest = micro_batch
-        bound = max(bound, search.bound(layout, zero, largest, recompute, 1))
-    return bound
-
-
-_NO_MEMORY = MemoryBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)  # a bound's cost needs no memory
+        if search.bound(layout, zero, largest, recompute, 1) * _MFU_TIE_MARGIN > best_mfu:
+            return True
+    return False
 
 
 def _plan(

@@ -63,7 +63,7 @@ def test_a_groups_ceiling_is_at_least_the_quick_bound_of_each_of_its_layouts(
     assert layouts
     for layout in layouts:
         options = parallelism._micro_batch_options(w, r, layout)
-        quick = parallelism._layout_bound(search, r, None, layout, options)
+        quick = parallelism._layout_bound(search, r, layout, options)
         ceiling = search.costs.ceiling(
             layout.tensor, layout.expert, layout.context, micro_batch, flops
         )
@@ -81,7 +81,7 @@ def test_the_queue_gives_the_order_of_all_quick_bounds_and_stops_where_the_searc
     if len(layouts) <= parallelism._BOUNDED_LAYOUTS:
         pytest.skip("few layouts: explored in order without bounds")
     quick = [
-        parallelism._layout_bound(search, r, None, lay, opt)
+        parallelism._layout_bound(search, r, lay, opt)
         for lay, opt in zip(layouts, options, strict=True)
     ]
     expected = sorted(range(len(layouts)), key=lambda i: (-quick[i], i))
@@ -106,10 +106,9 @@ def test_the_queue_works_out_fewer_quick_bounds_than_layouts_on_a_large_moe(
     worked_out = []
     bound = parallelism._layout_bound
 
-    def counting(search: Any, r: Any, memory: Any, layout: Any, options: Any) -> float:
-        if memory is None:
-            worked_out.append(layout)
-        return bound(search, r, memory, layout, options)
+    def counting(search: Any, r: Any, layout: Any, options: Any) -> float:
+        worked_out.append(layout)
+        return bound(search, r, layout, options)
 
     monkeypatch.setattr(parallelism, "_layout_bound", counting)
     resolved = resolve(parse_input(data), today=TODAY)
