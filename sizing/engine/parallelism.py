@@ -628,13 +628,15 @@ class _Search:
         fabric: _Fabric,
         usable: float,
         hfu_cache: HfuCache | None = None,
+        costs: StepCostModel | None = None,
     ) -> None:
+        """``costs``: the step costs of ``w`` on ``acc`` over ``fabric``, when already made."""
         self.w = w
         self.acc = acc
         self.gpus = gpus
         self.fabric = fabric
         self.usable = usable
-        self.costs = _cost_model(w, acc, fabric, hfu_cache)
+        self.costs = _cost_model(w, acc, fabric, hfu_cache) if costs is None else costs
         self._hardware_flops: dict[str, float] = {}
         self._most_chunks: dict[int, int] = {}  # by pipeline degree
 
@@ -650,10 +652,17 @@ class _Search:
 
     def score(self, layout: _Layout, candidate: _Candidate, memory: MemoryBreakdown) -> _Scored:
         """Cost one candidate of ``layout`` with its memory breakdown."""
-        return _Scored(layout, candidate, memory, self._ratios(layout, candidate))
+        ratios = self._ratios(
+            layout,
+            candidate.zero,
+            candidate.micro_batch,
+            candidate.recompute,
+            candidate.virtual_stages,
+        )
+        return _Scored(layout, candidate, memory, ratios)
 
     def _ratios(
-        self, layout: _Layout, candidate: _Candidate
+        self, layout: _Layout, zero: int, micro_batch: int, recompute: str, virtual_stages: int
     ) -> tuple[float, float, float, float, float, float]:
         """The :class:`StepCost` fields of one candidate (:meth:`StepCostModel.ratios`)."""
         w = self.w
@@ -662,7 +671,6 @@ class _Search:
             params_rank = w.adapter_params / (tp * pp)
         else:
             params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-        recompute = candidate.recompute
         flops = self._hardware_flops.get(recompute)
         if flops is None:
             flops = self.hardware_flops_per_token(recompute)
@@ -671,12 +679,12 @@ class _Search:
             tp,
             pp,
             ep,
-            candidate.micro_batch,
-            candidate.zero,
+            micro_batch,
+            zero,
             recompute,
             flops,
             params_rank,
-            candidate.virtual_stages,
+            virtual_stages,
             layout.context,
         )
 
@@ -705,7 +713,7 @@ class _Search:
         traffic, heavier recomputation only FLOPs and all-reduces, and a smaller
         micro-batch slower kernels and more ZeRO-2/3 traffic.
         """
-        ratios = self._ratios(layout, _Candidate(zero, micro_batch, recompute, 1))
+        ratios = self._ratios(layout, zero, micro_batch, recompute, 1)
         if layout.pipeline == 1:
             return ratios[5]
         least = self.least_bubble(layout, bubble_micro_batch)
@@ -890,34 +898,33 @@ def mfu_ceiling_from(
     hfu_cache = {} if hfu_cache is None else hfu_cache
     searches: dict[int, _Search] = {}
     sequences = max(1.0, w.tokens_per_step / w.seq)
-    groups: list[tuple[float, list[_Layout]]] = []
     costs = _cost_model(w, acc, fabric, hfu_cache)
     flops = w.model_flops_per_token + recompute_flops_per_token(
         w.active_params, w.layers, w.hidden, w.seq, "none"
     )
     micro_batch = r.micro_batch_size or _MICRO_BATCHES[-1]
     experts = _degrees(w.experts, r.forced_expert, w.experts) if w.moe else [1]
+    pipelines = _degrees(w.layers, r.forced_pipeline)
+    groups: list[tuple[float, int, int, int]] = []  # (ceiling, tensor, expert, context)
     for cp in _context_options(w, r, max(min_gpus, _CONTEXT_DEGREES[-1])):
         for tp in _degrees(per_node, r.forced_tensor, w.heads):
             for ep in experts:
-                layouts = []
-                for pp in _degrees(w.layers, r.forced_pipeline):
-                    dp = max(1, min_gpus // (tp * cp * pp))
-                    if dp <= sequences:
-                        layouts.append(_Layout(tp, pp, dp, ep, cp))
-                if layouts:
-                    ceiling = costs.ceiling(tp, ep, cp, micro_batch, flops) * _CEILING_ROUNDING
-                    groups.append((ceiling, layouts))
+                ceiling = costs.ceiling(tp, ep, cp, micro_batch, flops) * _CEILING_ROUNDING
+                groups.append((ceiling, tp, ep, cp))
     groups.sort(key=lambda group: -group[0])
     best = -math.inf
-    for ceiling, layouts in groups:
+    for ceiling, tp, ep, cp in groups:
         if ceiling <= best:
             break
-        for layout in layouts:
-            gpus = layout.tensor * layout.context * layout.pipeline * layout.data
+        for pp in pipelines:
+            dp = max(1, min_gpus // (tp * cp * pp))
+            if dp > sequences:
+                continue
+            layout = _Layout(tp, pp, dp, ep, cp)
+            gpus = tp * cp * pp * dp
             search = searches.get(gpus)
             if search is None:
-                search = searches[gpus] = _Search(w, acc, gpus, fabric, usable, hfu_cache)
+                search = searches[gpus] = _Search(w, acc, gpus, fabric, usable, costs=costs)
             options = _micro_batch_options(w, r, layout)
             best = max(best, _layout_bound(search, r, layout, options))
     return best if best > -math.inf else math.inf  # no layout: the search falls back
