@@ -60,6 +60,18 @@ class Priced:
     def running_usd(self) -> float:
         return self.total_usd - self.capex_usd
 
+    @property
+    def net_usd(self) -> float:
+        """The one figure options are ranked, compared and shown by [USD]: everything paid over
+        the horizon less what the owned hardware is still worth at its end (book value,
+        :func:`cost_owned.purchases`)::
+
+            net = sum_k cost_k - residual
+
+        A rented option keeps nothing, so its net is its total.
+        """
+        return self.total_usd - self.residual_usd
+
 
 def cloud_storage_usd(storage_tb: float, months: float, prices: PriceSet) -> float:
     """Shared storage rented for ``months`` [USD]."""
