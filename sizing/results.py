@@ -33,6 +33,9 @@ class CostOption:
     # Each year's cost by part (vocabulary.COST_PARTS keys; empty before engine 2026.12.8).
     parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     residual_value_usd: float | None = None  # book value of owned hardware after the horizon
+    # The one figure options are ranked, compared and shown by: total less residual value
+    # (engine ``net_usd`` from 2026.12.9; computed the same way for older results).
+    net_usd: float | None = None
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,7 @@ class StoredResult:
                         for part, values in (option.get("parts_by_year_usd") or {}).items()
                     },
                     residual_value_usd=option.get("residual_value_usd"),
+                    net_usd=_net_usd(option),
                 )
             )
         return tuple(options)
@@ -351,3 +355,12 @@ class StoredResult:
 def read_result(result: Mapping[str, Any] | None) -> StoredResult:
     """A stored engine result (or None, for a version not sized yet) ready to read."""
     return StoredResult(raw=result or {})
+
+
+def _net_usd(option: Mapping[str, Any]) -> float | None:
+    """An option's net figure: the engine's ``net_usd``, or for a result stored before engine
+    2026.12.9 the same rule (``total_usd - residual_value_usd``)."""
+    if option.get("net_usd") is not None:
+        return float(option["net_usd"])
+    total = option.get("total_usd")
+    return None if total is None else float(total) - float(option.get("residual_value_usd") or 0)
