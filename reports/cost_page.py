@@ -195,6 +195,8 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "total": format_money(best.net_usd) if best else NO_VALUE,
         # what the figures compared net, said once for the whole page ("" when nothing is owned)
         "net_words": net_words(result.years) if _nets(result) else "",
+        # the same, for the recommended option's own figure ("" when it owns nothing)
+        "best_net_words": net_words(result.years) if best and best.residual_value_usd else "",
         "range": _range(best.low_usd, best.high_usd) if best else NO_VALUE,
         "euro": _euro_note(result),
         "by_year": _by_year(best, result.years) if best else {},
