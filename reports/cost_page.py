@@ -11,7 +11,12 @@ from typing import Any
 
 from reports import charts
 from reports.summary import owned_by_year, residual_value
-from sizing.engine.numbers import NO_VALUE, format_money, format_money_short
+from sizing.engine.numbers import (
+    NO_VALUE,
+    format_money,
+    format_money_short,
+    format_small_percent,
+)
 from sizing.engine.vocabulary import (
     CONSTANTS,
     COST_PARTS,
@@ -68,8 +73,22 @@ def _status(result: StoredResult, option: CostOption) -> str:
         return ""
     if option.net_usd > best.net_usd:
         more = f"{format_money_short(option.net_usd - best.net_usd)} more"
-        return f"{more} (likely ranges overlap)" if overlap(option, best) else more
-    return ""
+        more = f"{more} (likely ranges overlap)" if overlap(option, best) else more
+        return f"{more}; {term}" if (term := _term_note(result, option)) else more
+    return _term_note(result, option)
+
+
+def _term_note(result: StoredResult, option: CostOption) -> str:
+    """For a reservation when no runs are planned after the project's: the whole term is
+    paid, and how little of it the planned runs use ("" otherwise)."""
+    share = option.commitment_used_share
+    if result.usage_known or share is None or share >= 1:
+        return ""
+    term = "year" if option.commitment_years == 1 else f"{option.commitment_years} years"
+    return (
+        f"paid for the whole {term}, of which your planned runs use {format_small_percent(share)}: "
+        "worth it only if you use it afterwards"
+    )
 
 
 def overlap(a: CostOption, b: CostOption) -> bool:

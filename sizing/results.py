@@ -36,6 +36,10 @@ class CostOption:
     # The one figure options are ranked, compared and shown by: total less residual value
     # (engine ``net_usd`` from 2026.12.9; computed the same way for older results).
     net_usd: float | None = None
+    # A reservation's term [yr] and the share of it the work uses (engine 2026.12.9; None: no
+    # commitment, or an older result).
+    commitment_years: int | None = None
+    commitment_used_share: float | None = None
 
 
 @dataclass(frozen=True)
@@ -258,9 +262,18 @@ class StoredResult:
                     },
                     residual_value_usd=option.get("residual_value_usd"),
                     net_usd=_net_usd(option),
+                    commitment_years=option.get("commitment_years"),
+                    commitment_used_share=option.get("commitment_used_share"),
                 )
             )
         return tuple(options)
+
+    @property
+    def usage_known(self) -> bool:
+        """Whether the customer said how much they will train after the planned runs (question
+        15: runs a month or a share of the year busy); True for results that do not say."""
+        usage = self.section("cost").get("usage")
+        return not isinstance(usage, Mapping) or usage.get("known") is not False
 
     def option_label(self, key: str) -> str:
         """A cost option's name ("" for none)."""

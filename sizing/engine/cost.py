@@ -68,6 +68,8 @@ class CostOption:
     # Each year's cost by part [USD] (cost_cloud.COST_PARTS keys; a year's parts add up to
     # its ``by_year_usd``): hardware bought, power, space, support, staff, rented time, storage.
     parts_by_year_usd: Mapping[str, tuple[float, ...]]
+    commitment_years: int | None  # [yr] a reservation's term, paid whether used or not
+    commitment_used_share: float | None  # [-] of the term's accelerator-hours the work uses
 
 
 @dataclass(frozen=True)
@@ -265,6 +267,8 @@ def _option(
         scales_with_gpu_hours_usd=p.scales_usd,
         residual_value_usd=p.residual_usd,
         parts_by_year_usd=p.parts_by_year_usd,
+        commitment_years=p.commitment_years,
+        commitment_used_share=p.commitment_used_share,
     )
 
 

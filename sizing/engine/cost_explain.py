@@ -24,7 +24,14 @@ from .cost_options import (
 )
 from .cost_usage import MONTHS_PER_YEAR, UTILISATION, Usage
 from .hardware import AcceleratorSpec
-from .numbers import format_count, format_hours, format_money, format_percent, format_times
+from .numbers import (
+    format_count,
+    format_hours,
+    format_money,
+    format_percent,
+    format_small_percent,
+    format_times,
+)
 from .price_set import PriceSet
 from .resolve import Resolved
 from .vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence, net_words
@@ -48,6 +55,9 @@ class _Total(Protocol):
 
     @property
     def residual_value_usd(self) -> float: ...
+
+    @property
+    def commitment_used_share(self) -> float | None: ...
 
 
 @dataclass(frozen=True)
@@ -210,6 +220,7 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
             )
         out.append(line + ".")
     out.append(_usage_sentence(x))
+    out.extend(_commitment_sentence(x))
     out.extend(_break_even_sentences(x))
     if chosen.capex_usd > 0:
         line = (
@@ -265,6 +276,28 @@ def _usage_sentence(x: ExplainInput) -> str:
             f"owning the cluster costs {format_money(x.owned_per_month_usd)} a month before any run"
         )
     return line + (": " + " and ".join(extras) if extras else "") + "."
+
+
+def _commitment_sentence(x: ExplainInput) -> list[str]:
+    """With no runs planned after the project's (usage unknown), what the reservations'
+    work uses of the term they are paid for: they pay off only if the capacity is used after
+    the planned runs (:mod:`cost_cloud`, used share)."""
+    if x.usage.known:
+        return []
+    used = []
+    for key in (RESERVED_1YR, RESERVED_3YR):
+        option = x.options.get(key)
+        share = option.commitment_used_share if option is not None else None
+        if share is not None and share < 1:
+            used.append(f"{format_small_percent(share)} of {_name(key)}")
+    if not used:
+        return []
+    runs = "planned run" if x.r.experiments == 1 else "planned runs"
+    return [
+        "A reservation is paid for its whole term, used or not: your "
+        f"{runs} would use about {' and '.join(used)}, so a reservation is worth it only if "
+        f"you use the capacity after the {runs}."
+    ]
 
 
 def _break_even_sentences(x: ExplainInput) -> list[str]:

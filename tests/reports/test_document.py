@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from questionnaire.glossary import GLOSSARY
 from reports import charts
 from reports.cost_page import cost_page
-from reports.demo import demo_answers, demo_data
+from reports.demo import DEMO_FORM_DATA, answers_from, demo_answers, demo_data
 from reports.document import AREAS, build_context, headline, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
 from reports.figures import input_rows
@@ -19,7 +19,7 @@ from sizing.engine import size_dict
 from sizing.engine.numbers import format_money as money
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
-from sizing.engine.numbers import format_range
+from sizing.engine.numbers import format_percent, format_range
 from sizing.engine.vocabulary import COST_OPTIONS, COST_PARTS
 from sizing.results import read_result
 from tests.reports.conftest import embedded_files, pdf_text, squash
@@ -249,6 +249,35 @@ def test_every_option_is_shown_and_compared_by_its_net_figure(demo):
     assert {row["label"]: row["total"] for row in table} == {
         o.label: money_short(o.net_usd) for o in result.all_cost_options
     }
+
+
+def test_a_reservation_for_one_run_and_nothing_after_says_the_whole_term_is_paid():
+    # CFO finding: a one-year reservation offered for a single three-week run. One run, no runs
+    # a month now or later (questions 5 and 15): the reservation is paid for its whole term.
+    form = {
+        **DEMO_FORM_DATA,
+        "method": {**DEMO_FORM_DATA["method"], "experiments": "1"},
+        "timeline": {"run_time_hours": "21 days"},
+        "deployment": {"location": "cloud", "dedicated": "no", "internet": "full"},
+        "roadmap": {"budget_years": "3", "annual_growth_pct": "0"},
+    }
+    data = demo_data(answers=answers_from(form))
+    result = read_result(data.result)
+    assert not result.usage_known
+    page = squash(pdf_text(render_data(data).pdf))  # no bill: a cloud plan buys nothing
+    for option in result.cost_options:
+        if option.commitment_years:
+            share = option.commitment_used_share
+            assert share is not None and share < 0.1  # three weeks of a year or more
+            term = "year" if option.commitment_years == 1 else f"{option.commitment_years} years"
+            assert (
+                squash(
+                    f"paid for the whole {term}, of which your planned runs use "
+                    f"{format_percent(share)}: worth it only if you use it afterwards"
+                )
+                in page
+            ), option.key
+    assert squash("worth it only if you use the capacity after the planned run") in page
 
 
 def test_a_cloud_plan_shows_rented_time_and_storage_and_no_residual_value():

@@ -548,6 +548,42 @@ def test_a_plan_shorter_than_a_reservations_term_pays_the_whole_term() -> None:
     assert sum(three_years.by_year_usd) == pytest.approx(sum(two_years.by_year_usd))
 
 
+def test_one_run_and_nothing_after_pays_each_reservation_for_its_whole_term() -> None:
+    # One three-week run on 8 accelerators (4,032 GPU-h) and nothing after it: a one-year
+    # reservation holds the 8 for 8,760 hours each (4,032 / 70,080 = 5.8 % used), a three-year
+    # one for three times that (1.9 %), whether used or not.
+    r = resolve(parse_input({"model": {"name": "Llama 2 7B"}}), today=TODAY)
+    run = 8 * 21 * 24.0
+    work = Usage(
+        basis="planned_runs",
+        runs_per_month=None,
+        gpus_per_run=8,
+        gpu_hours_per_run=run,
+        gpu_hours_by_year=(run, 0.0, 0.0),
+        months_by_year=(0.7, 0.0, 0.0),
+    )
+    one_year = reserved(work, (8, 8, 8), 2.0, term_years=1, storage_tb=0.0, prices=r.prices)
+    assert one_year.total_usd == pytest.approx(8 * HOURS_PER_YEAR * 2.0)  # the whole year
+    assert one_year.commitment_years == 1
+    assert one_year.commitment_used_share == pytest.approx(run / (8 * HOURS_PER_YEAR))
+    three = reserved(work, (8, 8, 8), 2.0, term_years=3, storage_tb=0.0, prices=r.prices)
+    assert three.total_usd == pytest.approx(3 * 8 * HOURS_PER_YEAR * 2.0)
+    assert three.commitment_used_share == pytest.approx(run / (3 * 8 * HOURS_PER_YEAR))
+    # the sized plan says so in words when the customer gave no runs after the planned one
+    cost = size_dict({"model": {"name": "Llama 2 7B"}, "data": {"tokens": 5e10}}, today=TODAY)[
+        "cost"
+    ]
+    assert cost["usage"]["known"] is False
+    for key, term in (("cloud_reserved_1yr", 1), ("cloud_reserved", 3)):
+        assert cost[key]["commitment_years"] == term
+        assert 0 < cost[key]["commitment_used_share"] < 1
+    (sentence,) = [s for s in cost["reasons"] if "whole term" in s]
+    assert "worth it only if you use the capacity after" in sentence
+    # with runs a month (question 15) the reservations are priced for that use, without it
+    known = _seven_b_cost(1)
+    assert not [s for s in known["reasons"] if "whole term" in s]
+
+
 # --- each year's cost by part: what the CFO's table adds up ------------------------------------
 
 PART_CASES = [
