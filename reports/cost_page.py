@@ -11,13 +11,19 @@ from typing import Any
 
 from reports import charts
 from reports.summary import owned_by_year, residual_value
-from sizing.engine.numbers import NO_VALUE, format_money, format_money_short
+from sizing.engine.numbers import (
+    NO_VALUE,
+    format_money,
+    format_money_short,
+    format_small_percent,
+)
 from sizing.engine.vocabulary import (
     CONSTANTS,
     COST_PARTS,
     RULES,
     describe_price,
     in_sentence,
+    net_words,
     value_words,
 )
 from sizing.results import CostOption, StoredResult
@@ -63,9 +69,34 @@ def _status(result: StoredResult, option: CostOption) -> str:
         return "ruled out by your rules: " + "; ".join(
             _rule_words(result, r) for r in option.ruled_out_by
         )
-    if best is not None and best.total_usd is not None and option.total_usd > best.total_usd:
-        return f"{format_money_short(option.total_usd - best.total_usd)} more"
-    return ""
+    if best is None or best.net_usd is None or option.net_usd is None:
+        return ""
+    if option.net_usd > best.net_usd:
+        more = f"{format_money_short(option.net_usd - best.net_usd)} more"
+        more = f"{more} (likely ranges overlap)" if overlap(option, best) else more
+        return f"{more}; {term}" if (term := _term_note(result, option)) else more
+    return _term_note(result, option)
+
+
+def _term_note(result: StoredResult, option: CostOption) -> str:
+    """For a reservation when no runs are planned after the project's: the whole term is
+    paid, and how little of it the planned runs use ("" otherwise)."""
+    share = option.commitment_used_share
+    if result.usage_known or share is None or share >= 1:
+        return ""
+    term = "year" if option.commitment_years == 1 else f"{option.commitment_years} years"
+    return (
+        f"paid for the whole {term}, of which your planned runs use {format_small_percent(share)}: "
+        "worth it only if you use it afterwards"
+    )
+
+
+def overlap(a: CostOption, b: CostOption) -> bool:
+    """Whether two options' likely ranges of the net figure overlap: then neither is surely
+    the cheaper (the engine's sentences say the same, ``cost_explain._overlap``)."""
+    if a.low_usd is None or a.high_usd is None or b.low_usd is None or b.high_usd is None:
+        return False
+    return a.low_usd <= b.high_usd and b.low_usd <= a.high_usd
 
 
 def _options(result: StoredResult) -> list[dict[str, Any]]:
@@ -74,7 +105,7 @@ def _options(result: StoredResult) -> list[dict[str, Any]]:
             "label": option.label,
             "recommended": option.recommended,
             "priced": option.total_usd is not None,
-            "total": format_money_short(option.total_usd),
+            "total": format_money_short(option.net_usd),
             "range": (
                 f"{format_money_short(option.low_usd)} – {format_money_short(option.high_usd)}"
                 if option.total_usd is not None
@@ -87,10 +118,11 @@ def _options(result: StoredResult) -> list[dict[str, Any]]:
     ]
 
 
-def _by_year(best: CostOption) -> dict[str, Any]:
+def _by_year(best: CostOption, years_planned: int) -> dict[str, Any]:
     """The recommended option's cost by part (rows) and year (columns), with the totals: what
-    the CFO budgets each year. Parts the option does not have are left out; before engine
-    2026.12.8 (no parts stored) only the yearly totals are shown."""
+    the CFO budgets each year; then, for hardware bought, what it is still worth at the end
+    and the net figure every option is compared by. Parts the option does not have are left
+    out; before engine 2026.12.8 (no parts stored) only the yearly totals are shown."""
     years = len(best.by_year_usd)
     rows = []
     for part, label in COST_PARTS.items():
@@ -109,6 +141,12 @@ def _by_year(best: CostOption) -> dict[str, Any]:
         "rows": rows,
         "totals": [format_money_short(a) for a in best.by_year_usd],
         "total": format_money_short(best.total_usd),
+        "residual": (
+            f"−{format_money_short(best.residual_value_usd)}" if best.residual_value_usd else ""
+        ),
+        "residual_label": f"Still worth at the end of year {years_planned}",
+        "net": format_money_short(best.net_usd),
+        "net_label": f"Net over {years_planned} {'year' if years_planned == 1 else 'years'}",
     }
 
 
@@ -148,6 +186,11 @@ def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
     return rows
 
 
+def _nets(result: StoredResult) -> bool:
+    """Whether any priced option's net figure subtracts a value still on the books."""
+    return any(o.residual_value_usd for o in result.cost_options)
+
+
 def cost_page(result: StoredResult) -> dict[str, Any]:
     """Everything the cost page shows, as words and formatted figures."""
     best = result.recommended_cost
@@ -156,7 +199,7 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         [
             charts.RangeBar(
                 label=o.label,
-                total=o.total_usd,
+                total=o.net_usd,
                 low=o.low_usd,
                 high=o.high_usd,
                 state="recommended" if o.recommended else "ruled_out" if o.ruled_out_by else "",
@@ -168,10 +211,14 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
     return {
         "priced": best is not None,
         "label": best.label if best else "",
-        "total": format_money(best.total_usd) if best else NO_VALUE,
+        "total": format_money(best.net_usd) if best else NO_VALUE,
+        # what the figures compared net, said once for the whole page ("" when nothing is owned)
+        "net_words": net_words(result.years) if _nets(result) else "",
+        # the same, for the recommended option's own figure ("" when it owns nothing)
+        "best_net_words": net_words(result.years) if best and best.residual_value_usd else "",
         "range": _range(best.low_usd, best.high_usd) if best else NO_VALUE,
         "euro": _euro_note(result),
-        "by_year": _by_year(best) if best else {},
+        "by_year": _by_year(best, result.years) if best else {},
         "purchases_note": _purchases_note(result, best) if best else "",
         "residual": residual_value(result, best),
         "capex": format_money(best.capex_usd) if best and best.capex_usd else "",

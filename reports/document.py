@@ -128,13 +128,13 @@ def headline(result: StoredResult) -> dict[str, Any]:
         else NO_VALUE,
         "wall_clock_days": result.wall_clock_days,
         **_ranges(result),
-        # The recommended option's total and likely range (never the low of one option
+        # The recommended option's net figure and likely range (never the low of one option
         # with the high of another): the same figures as the cost page's.
         "cost_option": best.label if best else "",
-        "cost_total": best.total_usd if best else None,
+        "cost_total": best.net_usd if best else None,
         "cost_low": best.low_usd if best else None,
         "cost_high": best.high_usd if best else None,
-        "cost_total_text": format_money(best.total_usd) if best else "",
+        "cost_total_text": format_money(best.net_usd) if best else "",
         "cost_low_text": format_money(best.low_usd) if best else "",
         "cost_high_text": format_money(best.high_usd) if best else "",
         "years": result.years,

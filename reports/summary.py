@@ -19,7 +19,7 @@ from sizing.engine.numbers import (
     format_number,
     format_percent,
 )
-from sizing.engine.vocabulary import in_sentence
+from sizing.engine.vocabulary import in_sentence, net_words
 from sizing.results import CostOption, StoredResult
 
 OWNED = ("buy", "colocation", "hybrid")
@@ -139,7 +139,8 @@ def decisions(result: StoredResult) -> list[str]:
     if best is not None:
         out.append(
             f"Whether to go ahead with our recommendation, “{in_sentence(best.label)}”, for "
-            f"about {format_money(best.total_usd)} over {_years(result.years)}."
+            f"about {format_money(best.net_usd)} over {_years(result.years)}"
+            + (f" {net_words(result.years)}." if best.residual_value_usd else ".")
         )
     cost = result.section("cost")
     constraints = cost.get("constraints") or {}
@@ -258,7 +259,10 @@ def executive_summary(result: StoredResult) -> dict[str, Any]:
         "deadline_at_risk": deadline_at_risk(result),
         "years": result.years,
         "years_text": _years(result.years),
-        "total": format_money(best.total_usd) if best else "",
+        "total": format_money(best.net_usd) if best else "",
+        # what the figure nets, and what is paid before that ("" when nothing is owned)
+        "net_words": net_words(result.years) if best and best.residual_value_usd else "",
+        "paid": format_money(best.total_usd) if best and best.residual_value_usd else "",
         "low": format_money(best.low_usd) if best else "",
         "high": format_money(best.high_usd) if best else "",
         "up_front": format_money(best.capex_usd) if best and best.capex_usd else "",

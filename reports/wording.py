@@ -188,7 +188,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         if best is None:
             return "No option your rules allow has a public price yet; we will quote it."
         return (
-            f"{best.label}: about {format_money(best.total_usd)} over "
+            f"{best.label}: about {format_money(best.net_usd)} over "
             f"{result.years} {'year' if result.years == 1 else 'years'}, "
             f"likely between {format_money(best.low_usd)} and {format_money(best.high_usd)}."
         )

@@ -33,6 +33,13 @@ class CostOption:
     # Each year's cost by part (vocabulary.COST_PARTS keys; empty before engine 2026.12.8).
     parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     residual_value_usd: float | None = None  # book value of owned hardware after the horizon
+    # The one figure options are ranked, compared and shown by: total less residual value
+    # (engine ``net_usd`` from 2026.12.9; computed the same way for older results).
+    net_usd: float | None = None
+    # A reservation's term [yr] and the share of it the work uses (engine 2026.12.9; None: no
+    # commitment, or an older result).
+    commitment_years: int | None = None
+    commitment_used_share: float | None = None
 
 
 @dataclass(frozen=True)
@@ -254,9 +261,19 @@ class StoredResult:
                         for part, values in (option.get("parts_by_year_usd") or {}).items()
                     },
                     residual_value_usd=option.get("residual_value_usd"),
+                    net_usd=_net_usd(option),
+                    commitment_years=option.get("commitment_years"),
+                    commitment_used_share=option.get("commitment_used_share"),
                 )
             )
         return tuple(options)
+
+    @property
+    def usage_known(self) -> bool:
+        """Whether the customer said how much they will train after the planned runs (question
+        15: runs a month or a share of the year busy); True for results that do not say."""
+        usage = self.section("cost").get("usage")
+        return not isinstance(usage, Mapping) or usage.get("known") is not False
 
     def option_label(self, key: str) -> str:
         """A cost option's name ("" for none)."""
@@ -351,3 +368,12 @@ class StoredResult:
 def read_result(result: Mapping[str, Any] | None) -> StoredResult:
     """A stored engine result (or None, for a version not sized yet) ready to read."""
     return StoredResult(raw=result or {})
+
+
+def _net_usd(option: Mapping[str, Any]) -> float | None:
+    """An option's net figure: the engine's ``net_usd``, or for a result stored before engine
+    2026.12.9 the same rule (``total_usd - residual_value_usd``)."""
+    if option.get("net_usd") is not None:
+        return float(option["net_usd"])
+    total = option.get("total_usd")
+    return None if total is None else float(total) - float(option.get("residual_value_usd") or 0)

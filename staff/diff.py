@@ -24,9 +24,9 @@ class Change:
 
 def _cost(result: StoredResult) -> str:
     best = result.recommended_cost
-    if best is None or best.total_usd is None:
+    if best is None or best.net_usd is None:
         return "—"
-    return f"{format_money(best.total_usd)} over {result.years} years ({best.label})"
+    return f"{format_money(best.net_usd)} over {result.years} years ({best.label})"
 
 
 def _cost_range(result: StoredResult) -> str:

@@ -32,21 +32,21 @@ def recommended_cluster(recommendation: Recommendation | None) -> str:
 
 
 def recommended_cost(recommendation: Recommendation | None, *, short: bool = False) -> str:
-    """The recommended option's total over the horizon, e.g. "$9.49 million over 3 years
+    """The recommended option's net figure over the horizon (what the proposal compares), e.g. "$9.49 million over 3 years
     (likely $5.89 million to $15.90 million), GPU cloud, three-year reservation"; "$9.49M" when
     short; "" when there is none."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
     result = read_result(recommendation.result)
     best = result.recommended_cost
-    if best is None or best.total_usd is None:
+    if best is None or best.net_usd is None:
         return ""
     if short:
-        return format_money_short(best.total_usd)
+        return format_money_short(best.net_usd)
     likely = ""
     if best.low_usd is not None and best.high_usd is not None:
         likely = f" (likely {format_money(best.low_usd)} to {format_money(best.high_usd)})"
-    return f"{format_money(best.total_usd)} over {result.years} years{likely}, {best.label}"
+    return f"{format_money(best.net_usd)} over {result.years} years{likely}, {best.label}"
 
 
 def use_case(f: Facts) -> str:

@@ -18,7 +18,8 @@ combined as independent errors, like the prices among themselves::
     low  = T - sqrt((T - low_prices)^2 + (S * (1 - f_low))^2)
     high = T + sqrt((high_prices - T)^2 + (S * (f_high - 1))^2)
 
-with ``T`` the total, ``S`` the part that scales with accelerator-hours and ``f_low``,
+with ``T`` the option's net figure (:attr:`~.cost_cloud.Priced.net_usd`: what is paid less
+what owned hardware is still worth at the end, the one figure options are compared by), ``S`` the part that scales with accelerator-hours and ``f_low``,
 ``f_high`` the hours' factors.  The cost of one run in the cloud scales with the factors.
 """
 
@@ -54,9 +55,10 @@ _SENSITIVITY_SHOWN = 3  # prices the proposal names as moving the total most
 class CostOption:
     """One way to pay over the horizon [USD]."""
 
-    total_usd: float
+    total_usd: float  # everything paid over the horizon, the sum of ``by_year_usd``
+    net_usd: float  # the figure compared: total less residual_value_usd (Priced.net_usd)
     by_year_usd: tuple[float, ...]
-    low_usd: float
+    low_usd: float  # range of net_usd
     high_usd: float
     basis: str
     capex_usd: float  # hardware bought over the horizon
@@ -66,6 +68,8 @@ class CostOption:
     # Each year's cost by part [USD] (cost_cloud.COST_PARTS keys; a year's parts add up to
     # its ``by_year_usd``): hardware bought, power, space, support, staff, rented time, storage.
     parts_by_year_usd: Mapping[str, tuple[float, ...]]
+    commitment_years: int | None  # [yr] a reservation's term, paid whether used or not
+    commitment_used_share: float | None  # [-] of the term's accelerator-hours the work uses
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,7 @@ class SensitivityItem:
     unit: str
     low_value: float
     high_value: float
-    total_low_usd: float  # the recommended option's total with the price at its low end
+    total_low_usd: float  # the recommended option's net figure with the price at its low end
     total_high_usd: float
     recommended_at_low: str  # the option that would then be cheapest
     recommended_at_high: str
@@ -172,7 +176,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         oversubscription=plan.fabric_oversubscription,
     )
     priced = price_options(case, prices)
-    option_totals = {k: p.total_usd for k, p in priced.options.items() if p is not None}
+    option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}
     excluded = excluded_by(r)
     choice = choose(option_totals, excluded)
     all_swings = swings(case, prices)
@@ -247,12 +251,13 @@ def _option(
     prices: PriceSet,
     plan: CostInputs,
 ) -> CostOption:
-    price_low, price_high = total_range(key, p.total_usd, all_swings)
+    price_low, price_high = total_range(key, p.net_usd, all_swings)
     low, high = with_gpu_hours(
-        p.total_usd, (price_low, price_high), p.scales_usd, plan.gpu_hours_factors
+        p.net_usd, (price_low, price_high), p.scales_usd, plan.gpu_hours_factors
     )
     return CostOption(
         total_usd=p.total_usd,
+        net_usd=p.net_usd,
         by_year_usd=p.by_year_usd,
         low_usd=low,
         high_usd=high,
@@ -262,6 +267,8 @@ def _option(
         scales_with_gpu_hours_usd=p.scales_usd,
         residual_value_usd=p.residual_usd,
         parts_by_year_usd=p.parts_by_year_usd,
+        commitment_years=p.commitment_years,
+        commitment_used_share=p.commitment_used_share,
     )
 
 
@@ -346,7 +353,7 @@ def _euro(chosen: CostOption | None, rate: UsedPrice) -> EuroView | None:
         usd_per_eur=rate.value,
         as_of=rate.as_of,
         source=rate.source,
-        total_eur=chosen.total_usd / rate.value,
+        total_eur=chosen.net_usd / rate.value,
         low_eur=chosen.low_usd / rate.value,
         high_eur=chosen.high_usd / rate.value,
     )

@@ -10,8 +10,10 @@ Rules (from the deployment answers) exclude options:
 
 Data residency excludes nothing; it sets the price region and the cloud region.
 
-Break-even between renting on demand (price ``p``) and owning the first year's cluster
-``O`` for ``Y`` years, both linear in the busy share ``u``::
+Options are compared by their net figure (:attr:`cost_cloud.Priced.net_usd`: what is paid
+less what owned hardware is still worth at the end), the one :func:`cost_options.totals`
+gives.  Break-even between renting on demand (price ``p``) and owning the first year's
+cluster ``O`` for ``Y`` years, both net figures linear in the busy share ``u``::
 
     owned(u) = F + b u        cloud(u) = S + c u,   c = O x 8760 x Y x p x (1 + idle)
     u*       = (F - S) / (c - b)       (none above u_max: the owned cluster would grow)
@@ -75,7 +77,8 @@ class Choice:
 
 
 def choose(option_totals: Mapping[str, float], excluded: Mapping[str, tuple[str, ...]]) -> Choice:
-    """The cheapest allowed priced option; ties go to the earlier option of ``OPTIONS``."""
+    """The allowed priced option with the lowest net figure (``option_totals``: each option's
+    :attr:`cost_cloud.Priced.net_usd`); ties go to the earlier option of ``OPTIONS``."""
     ranked = sorted(option_totals, key=lambda k: (option_totals[k], OPTIONS.index(k)))
     allowed = [k for k in ranked if not excluded.get(k)]
     best = allowed[0] if allowed else None

@@ -14,7 +14,12 @@ Reserved, year ``k`` (capacity ``R_k`` held all year, used or not)::
 
 A plan shorter than the term still pays the whole term: the committed years after the
 plan's last are added to its last year (a two-year plan on a three-year reservation pays
-three years).
+three years).  What the work uses of what is paid for::
+
+    used = A / (sum_k R_k x 8760 + years past the plan x R_last x 8760)     [-]
+
+A single three-week run on a one-year reservation uses about 6 % of it: the rest is paid for
+and idle unless the customer uses it after the run.
 
 ``O_k`` is the capacity an owned cluster would need (:func:`cost_owned.owned_capacity`).
 """
@@ -49,6 +54,9 @@ class Priced:
     scales_usd: float  # the part proportional to accelerator-hours
     residual_usd: float  # book value of owned hardware after the horizon
     capacity: tuple[int, ...]  # [GPUs] owned or reserved each year (empty on demand)
+    commitment_years: int | None = None  # [yr] a reservation's term (None: no commitment)
+    # [-] share of the committed accelerator-hours (the whole term) the work uses
+    commitment_used_share: float | None = None
     # Each year's cost by part (COST_PARTS keys); a year's parts add up to its ``by_year_usd``.
     parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
 
@@ -59,6 +67,18 @@ class Priced:
     @property
     def running_usd(self) -> float:
         return self.total_usd - self.capex_usd
+
+    @property
+    def net_usd(self) -> float:
+        """The one figure options are ranked, compared and shown by [USD]: everything paid over
+        the horizon less what the owned hardware is still worth at its end (book value,
+        :func:`cost_owned.purchases`)::
+
+            net = sum_k cost_k - residual
+
+        A rented option keeps nothing, so its net is its total.
+        """
+        return self.total_usd - self.residual_usd
 
 
 def cloud_storage_usd(storage_tb: float, months: float, prices: PriceSet) -> float:
@@ -105,6 +125,7 @@ def reserved(
     committed_after = max(0, term_years - len(held))  # years of the term past the plan
     if committed_after and held and held[-1]:
         rented[-1] += committed_after * held[-1] * HOURS_PER_YEAR * price
+    held_hours = (sum(held) + committed_after * (held[-1] if held else 0)) * HOURS_PER_YEAR
     return Priced(
         by_year_usd=tuple(r + s for r, s in zip(rented, storage, strict=True)),
         capex_usd=0.0,
@@ -112,4 +133,6 @@ def reserved(
         residual_usd=0.0,
         capacity=tuple(held),
         parts_by_year_usd={RENTED: tuple(rented), STORAGE: tuple(storage)},
+        commitment_years=term_years,
+        commitment_used_share=min(1.0, usage.gpu_hours / held_hours) if held_hours else None,
     )

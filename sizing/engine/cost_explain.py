@@ -24,21 +24,40 @@ from .cost_options import (
 )
 from .cost_usage import MONTHS_PER_YEAR, UTILISATION, Usage
 from .hardware import AcceleratorSpec
-from .numbers import format_count, format_hours, format_money, format_percent, format_times
+from .numbers import (
+    format_count,
+    format_hours,
+    format_money,
+    format_percent,
+    format_small_percent,
+    format_times,
+)
 from .price_set import PriceSet
 from .resolve import Resolved
-from .vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence
+from .vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence, net_words
 
 
 class _Total(Protocol):
     @property
-    def total_usd(self) -> float: ...
+    def net_usd(self) -> float: ...
+
+    @property
+    def low_usd(self) -> float: ...
+
+    @property
+    def high_usd(self) -> float: ...
 
     @property
     def capex_usd(self) -> float: ...
 
     @property
     def running_usd(self) -> float: ...
+
+    @property
+    def residual_value_usd(self) -> float: ...
+
+    @property
+    def commitment_used_share(self) -> float | None: ...
 
 
 @dataclass(frozen=True)
@@ -142,8 +161,20 @@ def _runs_a_month(runs: float) -> str:
     return format_times(runs, "run", "month")
 
 
+def _overlap(a: _Total, b: _Total) -> bool:
+    """Whether two options' likely ranges of the net figure overlap: then neither is surely
+    the cheaper, and the sentences say so instead of declaring a winner."""
+    return a.low_usd <= b.high_usd and b.low_usd <= a.high_usd
+
+
+def _range_words(a: _Total) -> str:
+    return f"{format_money(a.low_usd)} to {format_money(a.high_usd)}"
+
+
 def reasons(x: ExplainInput) -> tuple[str, ...]:
-    """Why the recommended option wins, in the order a reader needs them."""
+    """Why the recommended option wins, in the order a reader needs them.  Every figure that
+    compares options is the net one (:attr:`cost_cloud.Priced.net_usd`), the one the
+    recommendation ranks by."""
     out: list[str] = []
     best, years = x.choice.recommended, x.r.years
     if best is None:
@@ -152,34 +183,56 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     assert chosen is not None  # the recommended option is priced
     line = (
         f"The cheapest option your rules allow is {_name(best)}: "
-        f"{format_money(chosen.total_usd)} over {_plural(years, 'year')}"
+        f"{format_money(chosen.net_usd)} over {_plural(years, 'year')}"
     )
+    if chosen.residual_value_usd > 0:
+        line += f" {net_words(years)}"
     runner = x.choice.runner_up
     runner_priced = x.options.get(runner) if runner else None
     if runner and runner_priced is not None:
         line += (
-            f", {format_money(runner_priced.total_usd - chosen.total_usd)} less than "
-            f"{_name(runner)}"
+            f", {format_money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
         )
+        if runner_priced.residual_value_usd > 0 and not chosen.residual_value_usd > 0:
+            line += f" {net_words(years)}"
+        if _overlap(chosen, runner_priced):
+            line += (
+                f"; but their likely ranges overlap ({_range_words(chosen)} against "
+                f"{_range_words(runner_priced)}), so either could turn out cheaper"
+            )
     out.append(line + ".")
     overall = x.choice.cheapest_overall
     if overall and overall != best and x.choice.relax_saving_usd is not None:
         overall_priced = x.options[overall]
         assert overall_priced is not None
         many = len(x.choice.binding) > 1
-        out.append(
+        line = (
             f"Your {'rules' if many else 'rule'} ({_rules(x.r, x.choice.binding)}) "
             f"{'rule' if many else 'rules'} out {_name(overall)}, which would cost "
-            f"{format_money(overall_priced.total_usd)}: keeping {'them' if many else 'it'} "
-            f"costs {format_money(x.choice.relax_saving_usd)} more over {_plural(years, 'year')}."
+            f"{format_money(overall_priced.net_usd)}: keeping {'them' if many else 'it'} "
+            f"costs {format_money(x.choice.relax_saving_usd)} more over {_plural(years, 'year')}"
         )
+        if _overlap(chosen, overall_priced):
+            line += (
+                f", though the two likely ranges overlap ({_range_words(chosen)} against "
+                f"{_range_words(overall_priced)}), so keeping "
+                f"{'them' if many else 'it'} may cost nothing"
+            )
+        out.append(line + ".")
     out.append(_usage_sentence(x))
+    out.extend(_commitment_sentence(x))
     out.extend(_break_even_sentences(x))
     if chosen.capex_usd > 0:
-        out.append(
+        line = (
             f"{format_money(chosen.capex_usd)} is spent on hardware and "
-            f"{format_money(chosen.running_usd)} on running it over {_plural(years, 'year')}."
+            f"{format_money(chosen.running_usd)} on running it over {_plural(years, 'year')}"
         )
+        if chosen.residual_value_usd > 0:
+            line += (
+                f"; at the end of year {format_count(years)} the hardware is still worth about "
+                f"{format_money(chosen.residual_value_usd)}, which the figure above subtracts"
+            )
+        out.append(line + ".")
     elif best in CLOUD_OPTIONS:
         out.append("No hardware is bought: the whole amount is a running cost.")
     return tuple(out)
@@ -223,6 +276,28 @@ def _usage_sentence(x: ExplainInput) -> str:
             f"owning the cluster costs {format_money(x.owned_per_month_usd)} a month before any run"
         )
     return line + (": " + " and ".join(extras) if extras else "") + "."
+
+
+def _commitment_sentence(x: ExplainInput) -> list[str]:
+    """With no runs planned after the project's (usage unknown), what the reservations'
+    work uses of the term they are paid for: they pay off only if the capacity is used after
+    the planned runs (:mod:`cost_cloud`, used share)."""
+    if x.usage.known:
+        return []
+    used = []
+    for key in (RESERVED_1YR, RESERVED_3YR):
+        option = x.options.get(key)
+        share = option.commitment_used_share if option is not None else None
+        if share is not None and share < 1:
+            used.append(f"{format_small_percent(share)} of {_name(key)}")
+    if not used:
+        return []
+    runs = "planned run" if x.r.experiments == 1 else "planned runs"
+    return [
+        "A reservation is paid for its whole term, used or not: your "
+        f"{runs} would use about {' and '.join(used)}, so a reservation is worth it only if "
+        f"you use the capacity after the {runs}."
+    ]
 
 
 def _break_even_sentences(x: ExplainInput) -> list[str]:

@@ -115,9 +115,10 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
 
 
 def totals(case: CostCase, prices: PriceSet) -> dict[str, float]:
-    """Each priced option's total over the horizon [USD]."""
+    """Each priced option's net figure over the horizon (:attr:`Priced.net_usd`) [USD]: the
+    one the recommendation, the ranges and the break-even compare."""
     return {
-        key: priced.total_usd
+        key: priced.net_usd
         for key, priced in price_options(case, prices).options.items()
         if priced is not None
     }

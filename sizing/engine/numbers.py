@@ -108,6 +108,12 @@ def format_percent(fraction: float, *, digits: int = 0) -> str:
     return f"{fraction * 100:.{digits}f} %"
 
 
+def format_small_percent(fraction: float) -> str:
+    """A share that may be tiny: ``0.057`` → "6 %", ``0.001`` → "less than 1 %" (never "0 %"
+    for something that is not nothing)."""
+    return format_percent(fraction) if fraction >= 0.005 or fraction == 0 else "less than 1 %"
+
+
 # A quantity in one unit → the next smaller unit and its factor, for values below one
 # ("0.012 TB" → "12 GB"), and the next larger one, for ten thousand or more ("12,400 GB").
 _SMALLER = {

@@ -45,9 +45,9 @@ def recommendation_to_text(rec: Recommendation) -> str:
         f"~{rec.resilience.expected_interruptions:.1f} interruptions per run",
         f"Deployment:  {rec.deployment.recommended_model}; {rec.deployment.facility_power_kw:.0f} kW IT, "
         f"{rec.deployment.racks} rack(s), {rec.deployment.cooling}",
-        f"{cost.years}-year cost: "
+        f"{cost.years}-year cost, net of hardware still worth at the end: "
         + ", ".join(
-            f"{key} ${option.total_usd:,.0f}"
+            f"{key} ${option.net_usd:,.0f}"
             for key, option in cost.options.items()
             if option is not None
         )

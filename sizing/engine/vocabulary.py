@@ -203,6 +203,13 @@ COST_PARTS: dict[str, str] = {
     "storage": "Rented storage",
 }
 
+
+def net_words(years: int) -> str:
+    """What every option's compared figure nets (``cost.<option>.net_usd``), in words: the
+    sentences, the tables and the chart all say it this way."""
+    return f"after subtracting what the hardware is still worth at the end of year {years}"
+
+
 # The customer's rules that can exclude a cost option (``cost.constraints``).
 RULES: dict[str, str] = {
     "air_gapped": "no internet connection",

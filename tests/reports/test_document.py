@@ -10,7 +10,7 @@ from pypdf import PdfReader
 from questionnaire.glossary import GLOSSARY
 from reports import charts
 from reports.cost_page import cost_page
-from reports.demo import demo_answers, demo_data
+from reports.demo import DEMO_FORM_DATA, answers_from, demo_answers, demo_data
 from reports.document import AREAS, build_context, headline, html_to_pdf, render_data
 from reports.fetcher import BlockedResource
 from reports.figures import input_rows
@@ -19,7 +19,7 @@ from sizing.engine import size_dict
 from sizing.engine.numbers import format_money as money
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
-from sizing.engine.numbers import format_range
+from sizing.engine.numbers import format_percent, format_range
 from sizing.engine.vocabulary import COST_OPTIONS, COST_PARTS
 from sizing.results import read_result
 from tests.reports.conftest import embedded_files, pdf_text, squash
@@ -108,10 +108,10 @@ def test_summary_figures_equal_the_recommendation(demo):
     assert squash(cluster["accelerator_name"]) in summary
     assert squash(f"about {number(result['timeline']['wall_clock_days'])} days") in summary
     assert squash(f"{number(round(result['compute']['gpu_hours']))}") in summary
-    priced = [o for o in result["cost"].values() if isinstance(o, dict) and "total_usd" in o]
+    priced = [o for o in result["cost"].values() if isinstance(o, dict) and "net_usd" in o]
     assert len(priced) >= 4
     for option in priced:
-        assert squash(money_short(option["total_usd"])) in summary
+        assert squash(money_short(option["net_usd"])) in summary
     for driver in result["drivers"]:
         assert squash(driver[:1].upper() + driver[1:]) in summary
 
@@ -176,7 +176,7 @@ def test_the_cost_page_names_one_option_its_range_why_it_wins_and_the_split(demo
     best = cost[key]
     page = squash(_cost_page(text))
     label = COST_OPTIONS[key]
-    assert squash(f"We recommend: {label} {money(best['total_usd'])} over 3 years") in page
+    assert squash(f"We recommend: {label} {money(best['net_usd'])} over 3 years") in page
     low, high = best["range_usd"]
     assert squash(f"likely {money(low)} to {money(high)}") in page
     assert squash(cost["reasons"][0]) in page  # why it wins
@@ -184,7 +184,8 @@ def test_the_cost_page_names_one_option_its_range_why_it_wins_and_the_split(demo
     assert squash(f"{money(best['running_usd'])} is running cost") in page
     years = squash(" ".join(f"Year {y}" for y in range(1, len(best["by_year_usd"]) + 1)))
     totals = squash(" ".join(money_short(a) for a in best["by_year_usd"]))
-    assert years in page and squash(f"Total {totals} {money_short(best['total_usd'])}") in page
+    assert years in page
+    assert squash(f"Total paid {totals} {money_short(best['total_usd'])}") in page
     assert best["capex_usd"] + best["running_usd"] == pytest.approx(best["total_usd"], rel=1e-5)
     # No other option is presented as the recommendation; the summary shows the same range.
     assert page.count(squash("recommended")) == 1
@@ -217,12 +218,66 @@ def test_the_residual_value_is_the_same_on_the_summary_and_the_cost_page(demo):
     worth = money(best.residual_value_usd)
     assert 0 < best.residual_value_usd < best.capex_usd
     summary = squash(text[: text.index("The answers that drive the result")])
-    assert squash(f"still worth about {worth} at the end of year 3") in summary
+    assert squash(f"still worth at the end of year 3 (about {worth})") in summary
     assert squash(f"At the end of year 3 the hardware is still worth about {worth}") in squash(
         _cost_page(text)
     )
     assert squash("written off evenly over 5 years") in squash(_cost_page(text))
     assert rendered.findings == ()  # the checker compares the two (data-figure="residual")
+
+
+def test_every_option_is_shown_and_compared_by_its_net_figure(demo):
+    # CFO finding: "cheapest" must not sit beside a table where another option nets out lower.
+    data, _rendered, text = demo
+    result = read_result(data.result)
+    best = result.recommended_cost
+    assert best is not None and best.residual_value_usd
+    page = squash(_cost_page(text))
+    net = money_short(best.net_usd)
+    # the year-by-year table ends with what is still worth at the end and the net figure
+    worth = money_short(best.residual_value_usd)
+    assert squash(f"Still worth at the end of year 3 −{worth} Net over 3 years {net}") in page
+    # the table of options gives each its net figure, and none allowed nets out lower
+    for option in result.cost_options:
+        assert squash(f"{option.label} {money_short(option.net_usd)}") in page, option.key
+        if not option.ruled_out_by:
+            assert option.net_usd >= best.net_usd, option.key
+    assert squash("after subtracting what the hardware is still worth at the end of year 3") in (
+        squash(text[: text.index("The answers that drive the result")])
+    )
+    table = cost_page(result)["options"]
+    assert {row["label"]: row["total"] for row in table} == {
+        o.label: money_short(o.net_usd) for o in result.all_cost_options
+    }
+
+
+def test_a_reservation_for_one_run_and_nothing_after_says_the_whole_term_is_paid():
+    # CFO finding: a one-year reservation offered for a single three-week run. One run, no runs
+    # a month now or later (questions 5 and 15): the reservation is paid for its whole term.
+    form = {
+        **DEMO_FORM_DATA,
+        "method": {**DEMO_FORM_DATA["method"], "experiments": "1"},
+        "timeline": {"run_time_hours": "21 days"},
+        "deployment": {"location": "cloud", "dedicated": "no", "internet": "full"},
+        "roadmap": {"budget_years": "3", "annual_growth_pct": "0"},
+    }
+    data = demo_data(answers=answers_from(form))
+    result = read_result(data.result)
+    assert not result.usage_known
+    page = squash(pdf_text(render_data(data).pdf))  # no bill: a cloud plan buys nothing
+    for option in result.cost_options:
+        if option.commitment_years:
+            share = option.commitment_used_share
+            assert share is not None and share < 0.1  # three weeks of a year or more
+            term = "year" if option.commitment_years == 1 else f"{option.commitment_years} years"
+            assert (
+                squash(
+                    f"paid for the whole {term}, of which your planned runs use "
+                    f"{format_percent(share)}: worth it only if you use it afterwards"
+                )
+                in page
+            ), option.key
+    assert squash("worth it only if you use the capacity after the planned run") in page
 
 
 def test_a_cloud_plan_shows_rented_time_and_storage_and_no_residual_value():

@@ -136,7 +136,8 @@ def test_documented_extras_are_present(example_output: dict[str, Any]) -> None:
     for option in ("cloud_on_demand", "cloud_reserved", "buy", "colocation"):
         o = cost[option]
         assert len(o["by_year_usd"]) == 3 and len(o["range_usd"]) == 2 and o["total_usd"] > 0
-        assert o["range_usd"][0] <= o["total_usd"] <= o["range_usd"][1]
+        assert o["net_usd"] == pytest.approx(o["total_usd"] - o["residual_value_usd"], rel=1e-5)
+        assert o["range_usd"][0] <= o["net_usd"] <= o["range_usd"][1]
     # 2,048 accelerators for one run: owning a one-run base is owning the cluster.
     assert cost["hybrid"] is None
     assert {"option": "hybrid"}.items() <= cost["not_priced"][0].items()

@@ -31,6 +31,7 @@ from sizing.engine.cost_owned import (
 from sizing.engine.cost_usage import HOURS_PER_YEAR, Usage, usage
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.network import fabric_layout, switch_tiers
+from sizing.engine.numbers import format_money
 from sizing.engine.prices import PRICES
 from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
 from sizing.engine.resolve import Resolved, resolve
@@ -279,9 +280,9 @@ def test_the_recommended_option_is_the_cheapest_the_rules_allow(
     cost = size_dict(answers, today=TODAY)["cost"]
     excluded = excluded_by(_resolved(answers))
     allowed = {
-        k: o["total_usd"]
+        k: o["net_usd"]
         for k, o in cost.items()
-        if isinstance(o, dict) and "total_usd" in o and not excluded[k]
+        if isinstance(o, dict) and "net_usd" in o and not excluded[k]
     }
     if not allowed:
         assert cost["recommended_option"] is None
@@ -289,7 +290,7 @@ def test_the_recommended_option_is_the_cheapest_the_rules_allow(
     best = cost["recommended_option"]
     assert allowed[best] == min(allowed.values())
     overall = min(
-        (o["total_usd"], k) for k, o in cost.items() if isinstance(o, dict) and "total_usd" in o
+        (o["net_usd"], k) for k, o in cost.items() if isinstance(o, dict) and "net_usd" in o
     )
     if overall[1] != best:
         assert cost["constraints"]["binding"]
@@ -304,7 +305,9 @@ def test_an_air_gapped_site_names_the_rule_and_what_it_costs() -> None:
             "model": {"name": "Llama 2 7B"},
             "data": {"tokens": 5e10},
             "deployment": {"air_gapped": True},
-            "roadmap": {"runs_per_month": 1},
+            # a run every four months: renting is cheaper than owning, even net of what the
+            # hardware is still worth after three years
+            "roadmap": {"runs_per_month": 0.25},
         },
         today=TODAY,
     )
@@ -358,22 +361,26 @@ def test_at_the_break_even_utilisation_owning_and_renting_cost_the_same(owned: s
     assert beyond[owned] < beyond["cloud_on_demand"]
 
 
+def _seven_b_cost(runs_per_month: float) -> dict[str, Any]:
+    """The cost section for Llama 2 7B on 50B tokens, ``runs_per_month`` runs a month."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5e10},
+        "roadmap": {"runs_per_month": runs_per_month},
+    }
+    cost: dict[str, Any] = size_dict(answers, today=TODAY)["cost"]
+    return cost
+
+
 def test_the_range_holds_the_total_and_the_top_three_prices_move_it_most() -> None:
-    cost = size_dict(
-        {
-            "model": {"name": "Llama 2 7B"},
-            "data": {"tokens": 5e10},
-            "roadmap": {"runs_per_month": 2},
-        },
-        today=TODAY,
-    )["cost"]
+    cost = _seven_b_cost(2)
     best = cost[cost["recommended_option"]]
     low, high = best["range_usd"]
-    assert low < best["total_usd"] < high
+    assert low < best["net_usd"] < high
     spreads = [abs(s["total_high_usd"] - s["total_low_usd"]) for s in cost["sensitivity"]]
     assert len(spreads) == 3 and spreads == sorted(spreads, reverse=True)
     assert cost["eur"]["total_eur"] == pytest.approx(
-        best["total_usd"] / PRICES["usd_per_eur"].value, rel=1e-4
+        best["net_usd"] / PRICES["usd_per_eur"].value, rel=1e-4
     )
     assert math.isclose(best["capex_usd"] + best["running_usd"], best["total_usd"], rel_tol=1e-4)
 
@@ -541,6 +548,42 @@ def test_a_plan_shorter_than_a_reservations_term_pays_the_whole_term() -> None:
     assert sum(three_years.by_year_usd) == pytest.approx(sum(two_years.by_year_usd))
 
 
+def test_one_run_and_nothing_after_pays_each_reservation_for_its_whole_term() -> None:
+    # One three-week run on 8 accelerators (4,032 GPU-h) and nothing after it: a one-year
+    # reservation holds the 8 for 8,760 hours each (4,032 / 70,080 = 5.8 % used), a three-year
+    # one for three times that (1.9 %), whether used or not.
+    r = resolve(parse_input({"model": {"name": "Llama 2 7B"}}), today=TODAY)
+    run = 8 * 21 * 24.0
+    work = Usage(
+        basis="planned_runs",
+        runs_per_month=None,
+        gpus_per_run=8,
+        gpu_hours_per_run=run,
+        gpu_hours_by_year=(run, 0.0, 0.0),
+        months_by_year=(0.7, 0.0, 0.0),
+    )
+    one_year = reserved(work, (8, 8, 8), 2.0, term_years=1, storage_tb=0.0, prices=r.prices)
+    assert one_year.total_usd == pytest.approx(8 * HOURS_PER_YEAR * 2.0)  # the whole year
+    assert one_year.commitment_years == 1
+    assert one_year.commitment_used_share == pytest.approx(run / (8 * HOURS_PER_YEAR))
+    three = reserved(work, (8, 8, 8), 2.0, term_years=3, storage_tb=0.0, prices=r.prices)
+    assert three.total_usd == pytest.approx(3 * 8 * HOURS_PER_YEAR * 2.0)
+    assert three.commitment_used_share == pytest.approx(run / (3 * 8 * HOURS_PER_YEAR))
+    # the sized plan says so in words when the customer gave no runs after the planned one
+    cost = size_dict({"model": {"name": "Llama 2 7B"}, "data": {"tokens": 5e10}}, today=TODAY)[
+        "cost"
+    ]
+    assert cost["usage"]["known"] is False
+    for key, term in (("cloud_reserved_1yr", 1), ("cloud_reserved", 3)):
+        assert cost[key]["commitment_years"] == term
+        assert 0 < cost[key]["commitment_used_share"] < 1
+    (sentence,) = [s for s in cost["reasons"] if "whole term" in s]
+    assert "worth it only if you use the capacity after" in sentence
+    # with runs a month (question 15) the reservations are priced for that use, without it
+    known = _seven_b_cost(1)
+    assert not [s for s in known["reasons"] if "whole term" in s]
+
+
 # --- each year's cost by part: what the CFO's table adds up ------------------------------------
 
 PART_CASES = [
@@ -581,3 +624,23 @@ def test_each_years_parts_add_up_to_that_years_cost_for_every_option(case) -> No
             assert 0 < option["residual_value_usd"] < option["capex_usd"]
         else:
             assert option["residual_value_usd"] == 0
+
+
+def test_options_are_ranked_net_of_what_the_hardware_is_still_worth() -> None:
+    # One run a month of a 7B model: bought servers cost more in all than a three-year
+    # reservation, but are still worth about a third of their price after three years.  The
+    # proposal shows that value; ranking by the gross total would call the reservation cheapest
+    # beside a table where buying nets out lower.
+    cost = _seven_b_cost(1)
+    priced = {k: o for k, o in cost.items() if isinstance(o, dict) and "by_year_usd" in o}
+    for option in priced.values():
+        assert option["net_usd"] == pytest.approx(
+            option["total_usd"] - option["residual_value_usd"], rel=1e-5
+        )
+    assert min(priced, key=lambda k: priced[k]["total_usd"]) == "cloud_reserved"
+    assert cost["recommended_option"] == min(priced, key=lambda k: priced[k]["net_usd"]) == "buy"
+    first = cost["reasons"][0]
+    assert format_money(priced["buy"]["net_usd"]) in first
+    assert "still worth at the end of year 3" in first
+    # the reservation is within the likely range: no winner is declared without saying so
+    assert "ranges overlap" in first

@@ -56,18 +56,18 @@ def test_each_option_widens_by_the_hours_range_on_the_part_that_scales_with_hour
         before = plain.options[key]
         if option is None or before is None:
             continue
-        assert option.total_usd == before.total_usd  # the total itself does not move
+        assert option.net_usd == before.net_usd  # the figure itself does not move
         expected = with_gpu_hours(
-            before.total_usd,
+            before.net_usd,
             (before.low_usd, before.high_usd),
             before.scales_with_gpu_hours_usd,
             factors,
         )
         assert (option.low_usd, option.high_usd) == pytest.approx(expected), key
-        # The range holds the total at both ends of the hours' range.
+        # The range holds the net figure at both ends of the hours' range.
         scales = option.scales_with_gpu_hours_usd
-        assert option.low_usd <= option.total_usd - scales * (1 - factors[0]) + 1e-6
-        assert option.high_usd >= option.total_usd + scales * (factors[1] - 1) - 1e-6
+        assert option.low_usd <= option.net_usd - scales * (1 - factors[0]) + 1e-6
+        assert option.high_usd >= option.net_usd + scales * (factors[1] - 1) - 1e-6
         widened += scales > 0 and option.high_usd > before.high_usd
     assert widened >= 3  # the cloud options and the owned ones' busy power
     assert ranged.options["cloud_reserved"] == plain.options["cloud_reserved"]  # nothing scales
@@ -87,6 +87,6 @@ def test_the_recommendation_applies_its_cross_validated_hours_range_to_the_cost(
     low, high = best["range_usd"]
     scales = best["scales_with_gpu_hours_usd"]
     assert scales > 0
-    assert low <= best["total_usd"] - scales * (1 - f_low) * (1 - 1e-5)
-    assert high >= best["total_usd"] + scales * (f_high - 1) * (1 - 1e-5)
+    assert low <= best["net_usd"] - scales * (1 - f_low) * (1 - 1e-5)
+    assert high >= best["net_usd"] + scales * (f_high - 1) * (1 - 1e-5)
     assert math.isclose(cost["eur"]["low_eur"] * cost["eur"]["usd_per_eur"], low, rel_tol=1e-4)

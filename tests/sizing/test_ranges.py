@@ -81,7 +81,7 @@ def test_every_range_contains_its_figure(sized: dict[str, dict[str, Any]], case:
         (out["timeline"]["all_experiments_days_range"], out["timeline"]["all_experiments_days"]),
         (out["cluster"]["gpus_range"], out["cluster"]["gpus"]),
         *(
-            (option["range_usd"], option["total_usd"])
+            (option["range_usd"], option["net_usd"])
             for option in out["cost"].values()
             if isinstance(option, dict) and "range_usd" in option
         ),
