@@ -332,7 +332,12 @@ _ENTRY_OVERHEAD_CHARS = 60
 
 def _chart_for(key: str, result: StoredResult, engine_input: dict[str, Any]):
     if key == "compute":
-        points = [(o.get("gpus"), o.get("wall_clock_days")) for o in result.timeline_options]
+        # A size that does not fit in memory cannot run: it has no time to draw.
+        points = [
+            (o.get("gpus"), o.get("wall_clock_days"))
+            for o in result.timeline_options
+            if o.get("fits", True)
+        ]
         deadline = result.deadline_days or (engine_input.get("schedule") or {}).get("deadline_days")
         return charts.timeline_chart(
             points, deadline_days=deadline, recommended_gpus=result.gpus_per_job

@@ -199,6 +199,22 @@ def decisions(result: StoredResult) -> list[str]:
     return out
 
 
+def does_not_fit(result: StoredResult) -> str:
+    """Why one run cannot start on the recommended (given) cluster, and what the fewest
+    accelerators that hold the model would take; "" when it fits."""
+    if result.fits:
+        return ""
+    gpus = result.gpus_per_job or 0
+    on = f"{format_count(gpus)} accelerator{'' if gpus == 1 else 's'}"
+    least, days = result.min_gpus, result.min_gpus_days
+    if not least or days is None:
+        return f"it cannot start: the model does not fit in memory on {on}, nor on any size"
+    return (
+        f"it cannot start: the model does not fit in memory on {on}; it needs at least "
+        f"{format_count(least)}, on which one run takes about {format_days(days)}"
+    )
+
+
 def cheaper_to_buy(result: StoredResult) -> list[tuple[dict[str, Any], float]]:
     """When the recommended option buys the servers: compared accelerators whose servers for
     one run cost less at list price than ours, cheapest first, each with our servers' cost
@@ -255,6 +271,7 @@ def executive_summary(result: StoredResult) -> dict[str, Any]:
         "days_range": format_days_range(*days) if days else "",
         "deadline": format_days(result.deadline_days) if result.deadline_days else "",
         "deadline_met": result.deadline_met,
+        "does_not_fit": does_not_fit(result),
         # met at the central estimate while the slow end of the likely range runs past it
         "deadline_at_risk": deadline_at_risk(result),
         "years": result.years,

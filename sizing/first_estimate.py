@@ -56,13 +56,24 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
     deadline_met = (timeline.get("deadline") or {}).get("met", True)
     deadline_question = sized.question_of.get("schedule.deadline_days", _DEADLINE_QUESTION)
     given = sized.sources.get("schedule.deadline_days") in ("customer", "derived")
-    if not deadline_met and deadline_days:
+    if deadline_met is False and deadline_days:
         whose = "your deadline of" if given else "the deadline we assumed,"
         reason = (
             f"no size finishes within {whose} {format_days(deadline_days)}, so this is "
             "where more accelerators stop shortening the run"
         )
         question = deadline_question
+    elif fewest := _fewer_meeting_the_deadline(timeline, gpus):
+        least = result["memory"].get("min_gpus") or 0
+        smaller = (
+            f"the {fewest:,} your model's memory needs"
+            if fewest <= least
+            else f"the {fewest:,} that would just finish in time"
+        )
+        reason = (
+            f"the fewest accelerator-hours: {gpus:,} finish sooner and cost less than {smaller}"
+        )
+        question = deadline_question if given else ""
     elif result["memory"].get("min_gpus") and gpus <= result["memory"]["min_gpus"]:
         reason = "the memory your model needs for training, not your deadline"
         question = sized.question_of.get("model.total_params", _MODEL_QUESTION)
@@ -85,6 +96,17 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
         reason=reason,
         question=question,
     )
+
+
+def _fewer_meeting_the_deadline(timeline: dict[str, Any], gpus: int) -> int:
+    """The fewest accelerators of the trade-off table that meet the deadline, when fewer than
+    the recommended ``gpus`` (chosen because they take fewer accelerator-hours); else 0."""
+    meeting = [
+        int(o["gpus"])
+        for o in timeline.get("options", ())
+        if o.get("meets_deadline") and int(o["gpus"]) < gpus
+    ]
+    return min(meeting, default=0)
 
 
 def _assumed(result: dict[str, Any], key: str) -> float | None:

@@ -137,11 +137,34 @@ class StoredResult:
 
     @property
     def deadline_days(self) -> float | None:
+        """The customer's deadline [d]; None when they gave none (the engine's assumed one is
+        under ``assumptions``)."""
+        if self.section("timeline").get("deadline_assumed"):
+            return None
         return self._number("timeline", "deadline_days")
 
     @property
-    def deadline_met(self) -> bool:
-        return bool((self.section("timeline").get("deadline") or {}).get("met", True))
+    def deadline_met(self) -> bool | None:
+        """Whether one run meets the deadline; None when the run does not fit in memory."""
+        met = (self.section("timeline").get("deadline") or {}).get("met", True)
+        return None if met is None else bool(met)
+
+    @property
+    def fits(self) -> bool:
+        """Whether the recommended (or given) cluster holds the model in memory."""
+        return bool(self.section("memory").get("fits", True))
+
+    @property
+    def min_gpus(self) -> int | None:
+        """The fewest accelerators on which the model fits in memory (None: unknown or none)."""
+        value = self._number("memory", "min_gpus")
+        return int(value) if value else None
+
+    @property
+    def min_gpus_days(self) -> float | None:
+        """One run's days on :attr:`min_gpus`, when the recommended cluster does not fit."""
+        value = (self.section("timeline").get("deadline") or {}).get("min_gpus_wall_clock_days")
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
     # --- ranges from the engine's error on published runs ---------------------------------------
 

@@ -215,7 +215,7 @@ def size_searched(searches: Searches) -> ClusterSizing:
     min_gpus = searches.memory_minimum()
     if not min_gpus:
         ceiling = searches.run(MAX_NODES * r.gpus_per_node)
-        met = ceiling.wall_clock_days <= r.deadline_days
+        met = ceiling.plan.fits and ceiling.wall_clock_days <= r.deadline_days
         return ClusterSizing(ceiling, 0, met, None if met else ceiling)
     return _deadline_size(searches.run, r.gpus_per_node, min_gpus, r.deadline_days)
 

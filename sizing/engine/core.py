@@ -31,6 +31,7 @@ from .deadline import deadline_result
 from .deployment import plan_deployment
 from .explain import (
     DISCOVERY_QUESTIONS,
+    accelerators,
     concurrency,
     deadline_warnings,
     drivers,
@@ -89,7 +90,8 @@ def _run_for(searches: Searches) -> ClusterSizing:
     least = searches.memory_minimum()
     if run.plan.fits and not 0 < least <= r.count:
         least = r.count
-    return ClusterSizing(run, least, run.wall_clock_days <= r.deadline_days, None)
+    met = run.plan.fits and run.wall_clock_days <= r.deadline_days
+    return ClusterSizing(run, least, met, None)
 
 
 def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommendation:
@@ -110,16 +112,17 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
     flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
     shared = MemoryCache()
     searches = searches_for(w, r, acc, flops, shared)
-    sizing = _smallest_listed_size(searches, _run_for(searches))
+    fewest = _run_for(searches)  # the fewest accelerators that meet the deadline
+    sizing = _cheapest_listed_size(searches, fewest)
     run, min_gpus = sizing.run, sizing.min_gpus
-    deadline = deadline_result(w, r, acc, sizing, flops)
+    deadline = deadline_result(w, r, acc, sizing, searches)
     plan = run.plan
     per_node = r.gpus_per_node
     runs_at_once = full_size_runs(r)
     total_gpus = _cluster_gpus(r, run.gpus)
     nodes = nodes_for(total_gpus, per_node)
     sure = confidence(r, run.gpus)
-    gpus_range = _gpus_range(r, run, min_gpus, deadline, sure)
+    gpus_range = _gpus_range(r, run, min_gpus, deadline, sure, fewest.run.gpus)
     compute = _compute_result(w, r, acc, flops, run, sure)
     network = plan_network(
         w,
@@ -178,10 +181,10 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             spare_nodes=spare,
             gpus_range=gpus_range,
         ),
-        timeline=_timeline_result(searches, run, min_gpus, deadline, sure),
+        timeline=_timeline_result(searches, run, min_gpus, deadline, sure, fewest.run.gpus),
         network=network,
         storage=storage,
-        hosts=plan_hosts(acc, per_node, r.modality, r.preprocessing),
+        hosts=plan_hosts(acc, min(per_node, total_gpus), r.modality, r.preprocessing),
         resilience=_resilience_result(run, spare),
         deployment=deployment,
         cost=cost,
@@ -189,7 +192,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         alternatives=alternatives,
         excluded_accelerators=excluded,
         confidence=sure,
-        drivers=drivers(r, run, min_gpus, deadline),
+        drivers=drivers(r, run, min_gpus, deadline, fewest.run),
         risks=risks(r, run, cost.recommended_option),
         assumptions=(*r.assumptions, *_constants_used()),
         open_questions=_open_questions(r, run.gpus),
@@ -235,7 +238,8 @@ def _memory_warning(r: Resolved, run: RunEstimate, min_gpus: int) -> str:
     given = format_count(run.gpus)
     if min_gpus > run.gpus:
         return (
-            f"does not fit: {detail}; {given} accelerators are too few, "
+            f"does not fit: {detail}; {accelerators(run.gpus)} "
+            f"{'is' if run.gpus == 1 else 'are'} too few, "
             f"memory needs at least {format_count(min_gpus)}"
         )
     return (
@@ -267,10 +271,13 @@ def _gpus_range(
     min_gpus: int,
     deadline: DeadlineResult,
     sure: ConfidenceResult,
+    fewest_gpus: int,
 ) -> tuple[int, int]:
     """The cluster that meets the deadline at the low and high ends of the range [GPUs].
 
-    The given count, or the knee when no size meets the deadline, stays: the days move.
+    The given count, or the knee when no size meets the deadline, stays: the days move.  A
+    size chosen above the fewest that meet the deadline (``fewest_gpus``) because it takes
+    fewer accelerator-hours keeps its low end: a faster run makes it no dearer.
     """
     total = _cluster_gpus(r, run.gpus)
     if r.count is not None or not deadline.met:
@@ -281,6 +288,8 @@ def _gpus_range(
         )
         for factor in (sure.low_factor, sure.high_factor)
     )
+    if run.gpus > fewest_gpus:
+        low = total
     return min(low, total), max(high, total)
 
 
@@ -379,17 +388,21 @@ def _timeline_result(
     min_gpus: int,
     deadline: DeadlineResult,
     sure: ConfidenceResult,
+    fewest_gpus: int,
 ) -> TimelineResult:
+    """One run's days, the deadline and the trade-off table (which also lists
+    ``fewest_gpus``, the fewest accelerators that meet the deadline)."""
     r = searches.r
     all_days = run.wall_clock_days * math.ceil(r.experiments / full_size_runs(r))
     return TimelineResult(
         wall_clock_days=run.wall_clock_days,
-        deadline_days=r.deadline_days if r.deadline_given else None,
+        deadline_days=r.deadline_days,
         all_experiments_days=all_days,
-        options=_timeline(searches, run, min_gpus),
+        options=_timeline(searches, run, min_gpus, fewest_gpus),
         deadline=deadline,
         wall_clock_days_range=spread(run.wall_clock_days, sure),
         all_experiments_days_range=spread(all_days, sure),
+        deadline_assumed=not r.deadline_given,
     )
 
 
@@ -416,10 +429,6 @@ def _resilience_result(run: RunEstimate, spare: int) -> ResilienceOut:
     )
 
 
-def _accelerators(count: int) -> str:
-    return f"{count:,} accelerator{'' if count == 1 else 's'}"
-
-
 def _open_questions(r: Resolved, gpus_per_job: int) -> tuple[str, ...]:
     """The answers' questions, one about how concurrent jobs share the cluster, then discovery."""
     jobs = r.concurrent_jobs
@@ -429,12 +438,12 @@ def _open_questions(r: Resolved, gpus_per_job: int) -> tuple[str, ...]:
         held = f"The cluster holds {runs} full-size run{'s' if runs > 1 else ''} at once"
         if runs == jobs:
             question = (
-                f"{held} ({jobs} jobs of {_accelerators(gpus_per_job)} each): are some of "
+                f"{held} ({jobs} jobs of {accelerators(gpus_per_job)} each): are some of "
                 "them smaller experiments that need less?"
             )
         else:
             question = (
-                f"{held} ({runs} jobs of {_accelerators(gpus_per_job)} each, as many as the "
+                f"{held} ({runs} jobs of {accelerators(gpus_per_job)} each, as many as the "
                 "planned runs) "
                 f"and {headroom_gpus(r, gpus_per_job)} accelerators for the other "
                 f"{jobs - runs} of {jobs} jobs: are those smaller experiments, or more full runs?"
@@ -484,29 +493,44 @@ def _listed_counts(r: Resolved, gpus: int, min_gpus: int) -> set[int]:
     return counts
 
 
-def _smallest_listed_size(searches: Searches, sizing: ClusterSizing) -> ClusterSizing:
-    """The sized run, or a smaller size of the trade-off table that also meets the deadline.
+def _cheapest_listed_size(searches: Searches, sizing: ClusterSizing) -> ClusterSizing:
+    """The sized run, or the size of the trade-off table meeting the deadline in the fewest
+    accelerator-hours (then the fastest).
 
-    Time is not monotone in the node count (a data-parallel degree that is not a power
-    of two can cost a few per cent), so the bisection can settle above a smaller table
-    size that meets the deadline; the table must never show a smaller, faster option.
+    The size search returns the fewest accelerators that meet the deadline, but a larger size
+    can be both faster and cheaper: at the memory minimum the plan pays for recomputation, a
+    deep pipeline or ZeRO traffic that more accelerators remove (Llama 3.1 70B full fine-tune:
+    24 H100 take 2.5 days and 1,436 GPU-h, 32 take 1.7 days and 1,272 GPU-h).  Among the sizes
+    that meet the deadline, a larger size with fewer accelerator-hours is always faster too
+    (``days = gpu_hours / gpus``), so the fewest accelerator-hours is never dominated; a tie
+    goes to the faster size.  The table's sizes are searched for the table anyway, so this
+    costs no search beyond it.  Time is not monotone in the node count either (a data-parallel
+    degree that is not a power of two can cost a few per cent), so a smaller table size may
+    also win.
     """
     r, run = searches.r, sizing.run
     if r.count is not None or not sizing.deadline_met:
         return sizing
+    best = run
     for gpus in sorted(_listed_counts(r, run.gpus, sizing.min_gpus)):
-        if gpus >= run.gpus:
-            break
-        smaller = searches.run(gpus)
-        if smaller.plan.fits and smaller.wall_clock_days <= r.deadline_days:
-            return replace(sizing, run=smaller)
-    return sizing
+        other = searches.run(gpus)
+        if not other.plan.fits or other.wall_clock_days > r.deadline_days:
+            continue
+        if (other.gpu_hours, other.wall_clock_days) < (best.gpu_hours, best.wall_clock_days):
+            best = other
+    return sizing if best is run else replace(sizing, run=best)
 
 
-def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[TimelineOption, ...]:
-    """The recommended size and 1, 2, 4 ... nodes from the memory minimum up."""
+def _timeline(
+    searches: Searches, run: RunEstimate, min_gpus: int, fewest_gpus: int
+) -> tuple[TimelineOption, ...]:
+    """The recommended size, the fewest accelerators that meet the deadline, 1, 2, 4 ... nodes
+    from the memory minimum up, and the memory minimum itself when the recommended (given)
+    size does not fit."""
     r = searches.r
-    counts = {run.gpus} | _listed_counts(r, run.gpus, min_gpus)
+    counts = {run.gpus, fewest_gpus} | _listed_counts(r, run.gpus, min_gpus)
+    if not run.plan.fits and min_gpus:
+        counts.add(min_gpus)
     hourly = r.prices.gpu_cloud or r.prices.large_cloud
     out = []
     for g in sorted(counts):
@@ -518,7 +542,8 @@ def _timeline(searches: Searches, run: RunEstimate, min_gpus: int) -> tuple[Time
                 wall_clock_days=est.wall_clock_days,
                 gpu_hours=est.gpu_hours,
                 cost_usd=None if hourly is None else est.gpu_hours * hourly.value,
-                meets_deadline=est.wall_clock_days <= r.deadline_days,
+                meets_deadline=est.plan.fits and est.wall_clock_days <= r.deadline_days,
+                fits=est.plan.fits,
             )
         )
     return tuple(out)

@@ -13,6 +13,10 @@ what would fit in the deadline on that cluster instead:
   recommended plan; an estimate, since a smaller model runs a different plan;
 * more time: the recommended run's days, and the fastest any size achieves.
 
+A run that does not fit in memory cannot start: it meets no deadline and
+nothing "fits in the deadline" on it (``met`` is ``None``); instead the
+result gives the memory minimum and one run's days on it.
+
 References
 ----------
 .. [1] Chowdhery et al., PaLM, arXiv 2204.02311 (2022), appendix B.
@@ -20,7 +24,7 @@ References
 
 from __future__ import annotations
 
-from .cluster import ClusterSizing, RunEstimate, time_plan
+from .cluster import ClusterSizing, RunEstimate, Searches, time_plan
 from .compute import attention_flops_per_token
 from .hardware import AcceleratorSpec
 from .parallelism import Workload
@@ -31,12 +35,27 @@ _FIXED_POINT_STEPS = 3  # converges in one step while goodput is independent of 
 
 
 def deadline_result(
-    w: Workload, r: Resolved, acc: AcceleratorSpec, sizing: ClusterSizing, total_flops: float
+    w: Workload, r: Resolved, acc: AcceleratorSpec, sizing: ClusterSizing, searches: Searches
 ) -> DeadlineResult:
     """Whether the deadline is met, and if not the fastest run and what would fit.
 
     ``sizing.fastest`` is ``None`` when the customer fixed the count (no search).
     """
+    if not sizing.run.plan.fits:
+        least = searches.run(sizing.min_gpus) if sizing.min_gpus else None
+        return DeadlineResult(
+            met=None,
+            fastest_gpus=None,
+            fastest_days=None,
+            tokens_within_deadline=None,
+            params_within_deadline=None,
+            fits=False,
+            min_gpus=sizing.min_gpus or None,
+            min_gpus_wall_clock_days=least.wall_clock_days if least else None,
+            min_gpus_gpu_hours=least.gpu_hours if least else None,
+            min_gpus_meets_deadline=least.wall_clock_days <= r.deadline_days if least else None,
+        )
+    total_flops = searches.total_flops
     if sizing.deadline_met:
         return DeadlineResult(
             met=True,

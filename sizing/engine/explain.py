@@ -32,13 +32,45 @@ def _deadline(days: float) -> str:
     return f"{days:g}-day"
 
 
+def _the_deadline(r: Resolved) -> str:
+    """ "the 7-day deadline", or "the 7-day deadline we assumed" when the customer gave none."""
+    assumed = "" if r.deadline_given else " we assumed"
+    return f"the {_deadline(r.deadline_days)} deadline{assumed}"
+
+
+def _does_not_fit(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -> str:
+    """Why the given count cannot run, and what the memory minimum would take."""
+    given = f"the {accelerators(run.gpus)} you gave"
+    days = deadline.min_gpus_wall_clock_days
+    if deadline.min_gpus is None or days is None:
+        return f"the model does not fit in memory on {given}, nor on any size we searched"
+    within = "within" if deadline.min_gpus_meets_deadline else "past"
+    return (
+        f"the model does not fit in memory on {given}: it needs at least "
+        f"{deadline.min_gpus:,}, on which one run takes {format_days(days)}, "
+        f"{within} {_the_deadline(r)}"
+    )
+
+
+def accelerators(count: int) -> str:
+    """ "1 accelerator", "1,024 accelerators"."""
+    return f"{count:,} accelerator{'' if count == 1 else 's'}"
+
+
 def drivers(
-    r: Resolved, run: RunEstimate, min_gpus: int, deadline: DeadlineResult
+    r: Resolved,
+    run: RunEstimate,
+    min_gpus: int,
+    deadline: DeadlineResult,
+    fewest: RunEstimate | None = None,
 ) -> tuple[str, ...]:
     """The three things that most drive the recommendation.
 
     Each candidate has a rank (higher first); they order sentences, they are
-    no estimate of anything.
+    no estimate of anything.  A run that does not fit in memory is not timed
+    here: the sentences give the memory minimum and the run on it.  ``fewest`` is
+    the fewest accelerators that meet the deadline, when the recommended size is
+    larger because it is faster and cheaper.
     """
     out: list[tuple[float, str]] = []
     tokens = r.tokens * r.epochs
@@ -49,47 +81,65 @@ def drivers(
         )
     else:
         params = f"{format_count(r.total_params, short=True)} parameters"
-    out.append(
-        (
-            3.0,
-            f"{params} x {format_count(tokens, short=True)} tokens set the "
-            f"compute: {run.gpu_hours:,.0f} accelerator-hours per run",
+    gpu_hours = run.gpu_hours if deadline.fits else deadline.min_gpus_gpu_hours
+    if gpu_hours is not None:
+        on = "" if deadline.fits else f" on {accelerators(deadline.min_gpus or 0)}"
+        out.append(
+            (
+                3.0,
+                f"{params} x {format_count(tokens, short=True)} tokens set the "
+                f"compute: {gpu_hours:,.0f} accelerator-hours per run{on}",
+            )
         )
+    chosen = accelerators(run.gpus)
+    set_by_memory = (
+        deadline.met is True and r.count is None and min_gpus > 0 and run.gpus <= min_gpus
     )
-    accelerators = f"{run.gpus:,} accelerator{'' if run.gpus == 1 else 's'}"
-    set_by_memory = deadline.met and r.count is None and min_gpus > 0 and run.gpus <= min_gpus
-    if r.count is not None:  # the customer's count, not the deadline, sets the cluster
+    if not deadline.fits:
+        out.append((3.5, _does_not_fit(r, run, deadline)))
+    elif r.count is not None:  # the customer's count, not the deadline, sets the cluster
         within = "within" if deadline.met else "past"
         out.append(
             (
                 3.5,
-                f"on the {accelerators} you gave, one run takes {format_days(run.wall_clock_days)}, "
-                f"{within} the {_deadline(r.deadline_days)} deadline",
+                f"on the {chosen} you gave, one run takes {format_days(run.wall_clock_days)}, "
+                f"{within} {_the_deadline(r)}",
             )
         )
     elif not deadline.met:
         out.append(
             (
                 3.5,
-                f"the {_deadline(r.deadline_days)} deadline cannot be met: {accelerators}, "
+                f"{_the_deadline(r)} cannot be met: {chosen}, "
                 f"where more stop paying for themselves, take {run.wall_clock_days:.0f} days",
+            )
+        )
+    elif fewest is not None and fewest.gpus < run.gpus:
+        smaller = (
+            f"the {fewest.gpus:,} memory needs at least"
+            if fewest.gpus <= min_gpus
+            else f"the {fewest.gpus:,} that would just meet {_the_deadline(r)}"
+        )
+        out.append(
+            (
+                2.7,
+                f"{chosen} finish sooner and in fewer accelerator-hours than {smaller} "
+                f"({run.gpu_hours:,.0f} against {fewest.gpu_hours:,.0f})",
             )
         )
     elif set_by_memory:
         out.append(
             (
                 2.6,
-                f"memory sets the cluster at {accelerators} "
-                f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan); the "
-                f"{_deadline(r.deadline_days)} deadline alone would need fewer",
+                f"memory sets the cluster at {chosen} "
+                f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan); "
+                f"{_the_deadline(r)} alone would need fewer",
             )
         )
     elif r.deadline_given or r.deadline_days < value("deadline_days_pretraining_scale"):
         per_run = "each run" if r.concurrent_jobs > 1 else "the cluster"
-        out.append(
-            (2.5, f"the {_deadline(r.deadline_days)} deadline sets {per_run} at {accelerators}")
-        )
-    if min_gpus > 1 and not set_by_memory:
+        out.append((2.5, f"{_the_deadline(r)} sets {per_run} at {chosen}"))
+    if min_gpus > 1 and not set_by_memory and deadline.fits:
         out.append(
             (
                 2.0 + min_gpus / max(run.gpus, 1),
@@ -120,8 +170,9 @@ def drivers(
 
 
 def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -> tuple[str, ...]:
-    """A missed deadline said plainly, and what would fit in it instead."""
-    if deadline.met:
+    """A missed deadline said plainly, and what would fit in it instead (nothing when the run
+    does not fit in memory: the memory warning says so)."""
+    if deadline.met is not False:
         return ()
     days = format_days(r.deadline_days)
     out = [

@@ -2,13 +2,21 @@
 
 ::
 
-    cpu_cores_per_node = gpus_per_node * cores_per_gpu(modality, preprocessing)
-    ram_gb_per_node    = ram_to_gpu_memory * gpus_per_node * gpu_memory_gb
+    cpu_cores_per_node = gpus_in_server * cores_per_gpu(modality, preprocessing)
+    ram_gb_per_node    = ram_to_gpu_memory * gpus_in_server * gpu_memory_gb
+
+``gpus_in_server`` is the node size, or the whole cluster when it is smaller
+than one node (a 1- or 2-GPU workstation or cloud instance is sized for its
+own accelerators, not for an eight-GPU server [2]_).
 
 References
 ----------
 .. [1] NVIDIA DGX H100: 2 x 56 cores, 2 TB RAM for 8 x 80 GB; DGX A100:
        128 cores, 1 TB for 8 x 40/80 GB.
+.. [2] AWS EC2 P5 instances: p5.4xlarge, 1 x H100 80 GB with 16 vCPUs (8 cores) and
+       256 GiB; p5.48xlarge, 8 x H100 with 192 vCPUs and 2 TiB
+       (https://aws.amazon.com/ec2/instance-types/p5/, 2025): host resources scale with
+       the accelerators in the server.
 """
 
 from __future__ import annotations
@@ -34,7 +42,8 @@ class HostsResult:
 def plan_hosts(
     acc: AcceleratorSpec, gpus_per_node: int, modality: str, preprocessing: str
 ) -> HostsResult:
-    """Host sizing per node (see module docstring)."""
+    """Host sizing per server of ``gpus_per_node`` accelerators (see module docstring; the
+    caller passes the cluster's count when it is below one node)."""
     heavy = modality in _MEDIA_MODALITIES and preprocessing == "on_the_fly"
     cores = int(value("cpu_cores_per_gpu_media" if heavy else "cpu_cores_per_gpu_text"))
     ram = value("ram_to_gpu_memory") * gpus_per_node * acc.memory_gb

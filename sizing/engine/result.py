@@ -85,29 +85,41 @@ class TimelineOption:
     wall_clock_days: float
     gpu_hours: float
     cost_usd: float | None  # one run in the GPU cloud; None: no public price
-    meets_deadline: bool
+    meets_deadline: bool  # False when the run does not fit in memory
+    fits: bool = True  # some plan fits in memory on this many accelerators
 
 
 @dataclass(frozen=True)
 class DeadlineResult:
-    """Whether one run meets the deadline; if not, the fastest run and what would fit."""
+    """Whether one run meets the deadline; if not, the fastest run and what would fit.
 
-    met: bool
+    ``met`` is ``None`` when the run cannot start: no plan fits in memory on the
+    accelerators given.  The run on the memory minimum (``min_gpus_*``) then says what it
+    would take.
+    """
+
+    met: bool | None
     fastest_gpus: int | None  # [GPUs] the size with the fewest days
     fastest_days: float | None  # [d]
     tokens_within_deadline: float | None  # [tokens] on the recommended cluster
     params_within_deadline: float | None  # [param] about, on the recommended cluster
+    fits: bool = True  # some plan fits in memory on the recommended or given cluster
+    min_gpus: int | None = None  # [GPUs] the memory minimum, when the run does not fit
+    min_gpus_wall_clock_days: float | None = None  # [d] one run on ``min_gpus``
+    min_gpus_gpu_hours: float | None = None  # [GPU-h] one run on ``min_gpus``
+    min_gpus_meets_deadline: bool | None = None
 
 
 @dataclass(frozen=True)
 class TimelineResult:
     wall_clock_days: float
-    deadline_days: float | None
+    deadline_days: float | None  # [d] the deadline judged against, given or assumed
     all_experiments_days: float
     options: tuple[TimelineOption, ...]
     deadline: DeadlineResult
     wall_clock_days_range: tuple[float, float]  # [d] one run on the recommended cluster
     all_experiments_days_range: tuple[float, float]  # [d]
+    deadline_assumed: bool = False  # the customer gave none: ``deadline_days`` is our assumption
 
 
 @dataclass(frozen=True)
@@ -171,6 +183,9 @@ class Recommendation:
     warnings: tuple[str, ...]
 
 
+_EXACT_INTEGERS = 2.0**53  # floats hold every whole number below this exactly
+
+
 def _clean(x: Any) -> Any:
     """``x`` as JSON values: dataclasses and dicts as objects, floats to 6 significant digits.
 
@@ -179,6 +194,8 @@ def _clean(x: Any) -> Any:
     if isinstance(x, float):
         if not math.isfinite(x):
             return None
+        if x.is_integer() and abs(x) < _EXACT_INTEGERS:
+            return x  # a whole number (a batch of 2,097,152 tokens) is kept exact
         return float(f"{x:.6g}")
     if x is None or isinstance(x, str | int):
         return x

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from .assumptions import value
 from .inputs import ADAPTER_METHODS
 from .memory import adapter_bytes_per_param, optimizer_state_bytes
+from .numbers import format_quantity
 from .resolve import Resolved
 
 _BYTES_PER_GB = 1e9
@@ -78,7 +79,8 @@ def plan_storage(
     bpp = checkpoint_bytes_per_param(r)
     adapter = adapter_bytes_per_param()
     adapter_checkpoint_bpp = adapter.weights + adapter.optimizer  # no gradients in a checkpoint
-    ckpt_gb = (r.total_params * bpp + adapter_params * adapter_checkpoint_bpp) / _BYTES_PER_GB
+    estimated_gb = (r.total_params * bpp + adapter_params * adapter_checkpoint_bpp) / _BYTES_PER_GB
+    ckpt_gb = estimated_gb
     if r.checkpoint_size_gb is not None:
         ckpt_gb = r.checkpoint_size_gb  # the customer knows their checkpoints: theirs is sized
     write = ckpt_gb / (r.checkpoint_minutes_max * _SECONDS_PER_MINUTE)
@@ -115,13 +117,15 @@ def plan_storage(
     if r.existing_read_gb_per_s is not None and r.existing_read_gb_per_s < max(read, write):
         notes.append(
             f"existing storage ({r.existing_read_gb_per_s:g} GB/s) is below the "
-            f"{max(read, write):.1f} GB/s needed; stage checkpoints on local NVMe"
+            f"{format_quantity(max(read, write), 'GB/s')} needed; stage checkpoints on local NVMe"
         )
     scratch_tb = dataset_tb * (value("dataset_scratch_factor") - 1.0)
     total = dataset_tb + scratch_tb + ckpt_tb
     return StorageResult(
         checkpoint_size_gb=ckpt_gb,
-        checkpoint_bytes_per_param=bpp,
+        # The whole estimated checkpoint over all the model's parameters: for LoRA/QLoRA the
+        # adapters' bytes over the base's parameters (the frozen base is not checkpointed).
+        checkpoint_bytes_per_param=estimated_gb * _BYTES_PER_GB / r.total_params,
         checkpoint_write_gb_per_s=write,
         checkpoint_minutes_target=r.checkpoint_minutes_max,
         checkpoints_retained=r.checkpoints_retained,
@@ -170,7 +174,8 @@ def _tiers(existing: str | None, read: float, write: float) -> tuple[dict[str, s
         {
             "tier": "shared parallel file system",
             "use": f"hot dataset shards and the last checkpoints; "
-            f"sustain {read:.1f} GB/s read and {write:.1f} GB/s write",
+            f"sustain {format_quantity(read, 'GB/s')} read and "
+            f"{format_quantity(write, 'GB/s')} write",
         },
         capacity,
     )

@@ -2,12 +2,35 @@
 
 from __future__ import annotations
 
-from .result import Recommendation
+from .numbers import format_days, format_times
+from .result import Recommendation, TimelineResult
 
 
 def _rate(gb_per_s: float) -> str:
     """A throughput in the unit that keeps it readable [GB/s in]."""
     return f"{gb_per_s:.1f} GB/s" if gb_per_s >= 0.1 else f"{gb_per_s * 1000:.1f} MB/s"
+
+
+def _one_run(t: TimelineResult, gpus: int, gpu_hours: float) -> str:
+    """The headline run, or why it cannot start and what the memory minimum would take."""
+    d = t.deadline
+    if d.fits:
+        return f"{t.wall_clock_days:.1f} days on {gpus} accelerators, {gpu_hours:,.0f} GPU-hours"
+    on = f"{gpus} accelerator{'' if gpus == 1 else 's'}"
+    if d.min_gpus is None or d.min_gpus_wall_clock_days is None:
+        return f"cannot start: does not fit in memory on {on}, nor on any size"
+    return (
+        f"cannot start: does not fit in memory on {on}; on {d.min_gpus} "
+        f"(the fewest that fit) {d.min_gpus_wall_clock_days:.1f} days, "
+        f"{d.min_gpus_gpu_hours or 0:,.0f} GPU-hours"
+    )
+
+
+def _deadline_line(t: TimelineResult) -> str:
+    """The deadline, whose it is, and whether one run meets it."""
+    whose = "assumed (none given)" if t.deadline_assumed else "given"
+    met = {True: "met", False: "missed", None: "not judged: the run does not fit"}[t.deadline.met]
+    return f"Deadline:    {format_days(t.deadline_days or 0)}, {whose}; {met}"
 
 
 def recommendation_to_text(rec: Recommendation) -> str:
@@ -19,14 +42,19 @@ def recommendation_to_text(rec: Recommendation) -> str:
         "",
         f"Cluster:     {cl.gpus} x {cl.accelerator_name} in {cl.nodes} node(s) of {cl.gpus_per_node}"
         + (f", plus {cl.spare_nodes} spare node(s)" if cl.spare_nodes else ""),
-        f"One run:     {t.wall_clock_days:.1f} days on {cl.gpus_per_job} accelerators, "
-        f"{c.gpu_hours:,.0f} GPU-hours, {c.training_flops:.3g} FLOPs, utilisation {c.assumed_mfu:.0%}",
-        f"Range:       {c.gpu_hours_range[0]:,.0f}-{c.gpu_hours_range[1]:,.0f} GPU-hours, "
-        f"{t.wall_clock_days_range[0]:.1f}-{t.wall_clock_days_range[1]:.1f} days"
-        + (
-            f", {cl.gpus_range[0]}-{cl.gpus_range[1]} accelerators to meet the deadline"
-            if cl.gpus_range[0] != cl.gpus_range[1]
-            else ""
+        f"One run:     {_one_run(t, cl.gpus_per_job, c.gpu_hours)}, "
+        f"{c.training_flops:.3g} FLOPs, utilisation {c.assumed_mfu:.0%}",
+        _deadline_line(t),
+        (
+            f"Range:       {c.gpu_hours_range[0]:,.0f}-{c.gpu_hours_range[1]:,.0f} GPU-hours, "
+            f"{t.wall_clock_days_range[0]:.1f}-{t.wall_clock_days_range[1]:.1f} days"
+            + (
+                f", {cl.gpus_range[0]}-{cl.gpus_range[1]} accelerators to meet the deadline"
+                if cl.gpus_range[0] != cl.gpus_range[1]
+                else ""
+            )
+            if t.deadline.fits
+            else "Range:       none (the run does not fit in memory)"
         ),
         f"Memory:      {m.per_gpu_gb:.1f} of {m.usable_gpu_gb:.0f} GB per accelerator "
         f"({'fits' if m.fits else 'DOES NOT FIT'}); at least {m.min_gpus} accelerators",
@@ -42,7 +70,7 @@ def recommendation_to_text(rec: Recommendation) -> str:
         f"{rec.storage.total_capacity_tb:,.1f} TB",
         f"Hosts:       {rec.hosts.cpu_cores_per_node} cores and {rec.hosts.ram_gb_per_node} GB RAM per node",
         f"Resilience:  checkpoint every {rec.resilience.checkpoint_interval_hours:.2f} h, "
-        f"~{rec.resilience.expected_interruptions:.1f} interruptions per run",
+        f"{format_times(rec.resilience.expected_interruptions, 'interruption', 'run')}",
         f"Deployment:  {rec.deployment.recommended_model}; {rec.deployment.facility_power_kw:.0f} kW IT, "
         f"{rec.deployment.racks} rack(s), {rec.deployment.cooling}",
         f"{cost.years}-year cost, net of hardware still worth at the end: "
@@ -60,6 +88,7 @@ def recommendation_to_text(rec: Recommendation) -> str:
             f"  {o.gpus:>6} GPUs / {o.nodes:>4} nodes: {o.wall_clock_days:8.1f} d "
             f"{o.gpu_hours:12,.0f} GPU-h  "
             + ("not priced" if o.cost_usd is None else f"${o.cost_usd:,.0f}")
+            + ("" if o.fits else "  (does not fit in memory)")
         )
     for title, items in (
         ("How sure", (rec.confidence.summary,)),

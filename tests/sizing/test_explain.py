@@ -20,11 +20,11 @@ LONG_CONTEXT = {
 }
 
 
-def test_when_memory_sets_the_cluster_the_deadline_is_not_said_to():
+def test_a_size_past_the_memory_minimum_says_it_is_faster_and_cheaper():
     out = size_dict(LONG_CONTEXT, today=TODAY)
-    assert out["cluster"]["gpus"] == out["memory"]["min_gpus"]
+    assert out["cluster"]["gpus_per_job"] > out["memory"]["min_gpus"] == 24
     drivers = " ".join(out["drivers"])
-    assert f"memory sets the cluster at {out['cluster']['gpus']} accelerators" in drivers
+    assert "finish sooner and in fewer accelerator-hours than the 24 memory needs" in drivers
     assert "deadline sets" not in drivers
 
 

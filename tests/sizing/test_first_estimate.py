@@ -31,7 +31,9 @@ def test_without_a_deadline_it_says_the_size_rests_on_the_one_we_assumed():
     assert estimate.question == "timeline"
 
 
-def test_memory_sets_the_size_of_a_small_run_of_a_large_model():
+def test_a_small_run_of_a_large_model_goes_past_its_memory_minimum_when_that_is_cheaper():
+    """70B full fine-tune: the 24 accelerators memory needs take more accelerator-hours than
+    32 (recomputation and ZeRO traffic), so 32 are recommended and the reason says why."""
     answers = {
         "model": {"model_name": "Llama 3.1 70B"},
         "method": {"method": "full_finetune"},
@@ -40,8 +42,9 @@ def test_memory_sets_the_size_of_a_small_run_of_a_large_model():
     }
     estimate = first_estimate(answers)
     assert estimate is not None
-    assert estimate.reason == "the memory your model needs for training, not your deadline"
-    assert estimate.question == "model"
+    assert estimate.reason.startswith("the fewest accelerator-hours: ")
+    assert "than the 24 your model's memory needs" in estimate.reason
+    assert estimate.question == "timeline"
 
 
 def test_a_deadline_no_size_meets_is_said_plainly():
