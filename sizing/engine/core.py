@@ -26,6 +26,7 @@ from .cluster import (
 )
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
 from .cost import CostInputs, CostResult, plan_cost
+from .cost_choice import renting_allowed
 from .cost_options import OWNED_OPTIONS
 from .deadline import deadline_result
 from .deployment import plan_deployment
@@ -66,6 +67,10 @@ from .result import (
 from .storage import plan_storage
 from .validation import parse_input
 from .version import ENGINE_VERSION
+
+# [-] a size above the fewest that meet the deadline must need at most this share of their
+# accelerator-hours to be recommended (:func:`_cheapest_listed_size`)
+CLEARLY_FEWER_HOURS = 0.9
 
 _SECONDS_PER_HOUR = 3600.0
 _FLOPS_PER_TFLOP = 1e12
@@ -507,15 +512,26 @@ def _cheapest_listed_size(searches: Searches, sizing: ClusterSizing) -> ClusterS
     costs no search beyond it.  Time is not monotone in the node count either (a data-parallel
     degree that is not a power of two can cost a few per cent), so a smaller table size may
     also win.
+
+    A larger size is chosen only when it saves at least ``1 - CLEARLY_FEWER_HOURS`` of the
+    accelerator-hours and the customer's rules allow renting (:func:`cost_choice.renting_allowed`):
+    a few per cent is within what two neighbouring estimates can differ by, and an owned
+    cluster is paid for by its size, not by its hours (70B QLoRA at 32K: 16 accelerators
+    instead of 2 would save 3 accelerator-hours).
     """
     r, run = searches.r, sizing.run
     if r.count is not None or not sizing.deadline_met:
         return sizing
     best = run
+    rentable = renting_allowed(r)
     for gpus in sorted(_listed_counts(r, run.gpus, sizing.min_gpus)):
         other = searches.run(gpus)
         if not other.plan.fits or other.wall_clock_days > r.deadline_days:
             continue
+        if gpus > run.gpus and not (
+            rentable and other.gpu_hours <= run.gpu_hours * CLEARLY_FEWER_HOURS
+        ):
+            continue  # more accelerators for a saving within the estimate's noise, or bought
         if (other.gpu_hours, other.wall_clock_days) < (best.gpu_hours, best.wall_clock_days):
             best = other
     return sizing if best is run else replace(sizing, run=best)

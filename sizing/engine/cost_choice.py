@@ -67,6 +67,12 @@ def excluded_by(r: Resolved) -> dict[str, tuple[str, ...]]:
     return {key: tuple(rules) for key, rules in out.items()}
 
 
+def renting_allowed(r: Resolved) -> bool:
+    """Whether the customer's rules leave some cloud option open (:func:`excluded_by`)."""
+    excluded = excluded_by(r)
+    return any(not excluded[key] for key in CLOUD_OPTIONS)
+
+
 @dataclass(frozen=True)
 class Choice:
     recommended: str | None  # None: no allowed option is priced
