@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from sizing.counts import read_counts, rented_text
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.network import FabricLayout, fabric_layout, fabric_words
 from sizing.engine.numbers import format_count, format_money, format_number, format_quantity
@@ -79,14 +80,17 @@ def _firmness(flag: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
-def server_spec(result: StoredResult) -> str:
+def server_spec(result: StoredResult, gpus: int | None = None) -> str:
     """What one server holds: "8 × NVIDIA H100 SXM5 80GB on NVLink 4 + NVSwitch, 64 CPU cores,
-    1,280 GB RAM, 30.7 TB local NVMe"."""
+    1,280 GB RAM, 30.7 TB local NVMe"; ``gpus`` when it holds fewer than a full server's."""
     hosts = result.section("hosts")
     spec = ACCELERATORS.get(result.accelerator)
-    parts = [f"{format_count(result.gpus_per_node or 0)} × {result.accelerator_name}"]
+    parts = [f"{format_count(gpus or result.gpus_per_node or 0)} × {result.accelerator_name}"]
     if spec is not None:
         parts[0] += f" on {spec.scale_up_name}"
+    if gpus and gpus < (result.gpus_per_node or 0):
+        # the host figures are a full server's; part of one has its share of them
+        return f"{parts[0]}, with its share of a server's CPU cores, memory and local disk"
     if hosts.get("cpu_cores_per_node"):
         parts.append(f"{format_number(hosts['cpu_cores_per_node'])} CPU cores")
     if hosts.get("ram_gb_per_node"):
@@ -207,12 +211,15 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     if bought:
         servers = items.get("servers") or {}
         gpus = int(servers.get("quantity") or 0)
-        count = gpus // gpn
-        each = float(servers.get("unit_usd") or 0) * gpn
+        # a plan smaller than one server buys one server of its size, priced as such (the
+        # engine buys 1, 2, 4 or 8 within a node), never a full server's description
+        count = max(1, gpus // gpn)
+        held = gpus if gpus < gpn else None
+        each = float(servers.get("unit_usd") or 0) * (held or gpn)
         lines.append(
             _line(
                 "Servers",
-                f"{server_spec(result)}; make and model {TO_CONFIRM}",
+                f"{server_spec(result, held)}; make and model {TO_CONFIRM}",
                 f"{format_count(count)}",
                 each,
                 servers.get("total_usd"),
@@ -293,13 +300,15 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
 
 
 def _rented(result: StoredResult) -> str:
-    """For a cloud option: the instances rented, in one sentence."""
+    """For a cloud option: the instances rented, in one sentence, of the size that is priced."""
     if not result.nodes:
         return ""
+    counts = read_counts(result)
     nic = _nic_text(result)
+    held = counts.cluster if counts.part_of_a_server else None
     return (
-        f"{format_count(result.nodes)} {'instance' if result.nodes == 1 else 'instances'} with "
-        f"{server_spec(result)}"
+        f"{rented_text(counts)[:1].upper()}{rented_text(counts)[1:]}; each instance: "
+        f"{server_spec(result, held)}"
         + (f", linked by {nic}" if nic else "")
         + ". The provider supplies the network, storage and racks; the instance type is "
         f"{TO_CONFIRM}."

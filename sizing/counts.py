@@ -146,7 +146,8 @@ def bought_text(counts: Counts) -> str:
         return f"{rented_text(counts)}, rented only while a run is going"
     text = (
         f"{format_count(counts.year_one)} × {counts.accelerator} "
-        f"({servers_text(counts.year_one // counts.per_node, counts.per_node)}) bought in year 1"
+        f"({servers_text(max(1, counts.year_one // counts.per_node), min(counts.year_one, counts.per_node))})"
+        " bought in year 1"
     )
     if counts.spare_servers:
         text += ", spare servers included"

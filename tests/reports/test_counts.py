@@ -1,6 +1,7 @@
 """Every count in the proposal says which it is: what one run uses, what is bought in year 1
 (spares included) and by the plan's last year, and comparisons made on the same basis."""
 
+import copy
 from datetime import date
 from functools import cache
 
@@ -65,3 +66,39 @@ def test_a_cluster_smaller_than_a_server_is_rented_as_an_instance_of_that_size()
     two = counts.__class__(**{**counts.__dict__, "per_run": 2, "cluster": 2})
     assert rented_text(two).startswith("a cloud instance with 2 × NVIDIA H100 SXM5 80GB")
     assert rented_text(counts) == "1 cloud instance of 8 × NVIDIA H100 SXM5 80GB"
+
+
+def _two_of_eight(scenario: str, option: str):
+    """The scenario's result as if its cluster were 2 accelerators of one 8-way server,
+    recommended as ``option`` (the reader's walk: 2 × H100 for a 1.3-hour fine-tune)."""
+    raw = copy.deepcopy(dict(result(scenario).raw))
+    raw["cluster"].update(gpus=2, gpus_per_job=2, nodes=1, spare_nodes=0)
+    raw["concurrency"] = {**raw.get("concurrency", {}), "full_size_runs": 1}
+    raw["cost"]["recommended_option"] = option
+    raw["cost"]["usage"] = {**raw["cost"]["usage"], "owned_gpus_by_year": [2, 2, 2]}
+    for item in raw["cost"]["bill_of_materials"]:
+        if item["item"] == "servers":
+            item.update(quantity=2, total_usd=2 * float(item["unit_usd"]))
+    raw["cost"]["bill_of_materials_option"] = "buy"  # the engine lists what buying takes
+    return read_result(raw)
+
+
+def test_a_cloud_plan_of_two_accelerators_rents_an_instance_of_two_not_a_server_of_eight():
+    bill = bill_of_materials(_two_of_eight("lora-one-node", "cloud_on_demand"))
+    assert bill["rented"].startswith(
+        "A cloud instance with 2 × NVIDIA H100 SXM5 80GB (the major clouds rent instances of "
+        "1, 2, 4 and 8)"
+    )
+    assert "8 ×" not in bill["rented"]
+    assert "1,280 GB RAM" not in bill["rented"]  # a full server's host, not the instance's
+
+
+def test_an_owned_plan_of_two_accelerators_buys_one_server_of_two_at_its_price():
+    owned = _two_of_eight("sovereign-eu", "buy")
+    servers = bill_of_materials(owned)["lines"][0]
+    assert servers["quantity"] == "1"
+    assert servers["what"].startswith("2 × NVIDIA H100 SXM5 80GB")
+    unit = next(i for i in owned.bill_of_materials if i["item"] == "servers")["unit_usd"]
+    assert servers["each"] == servers["total"]  # one server, priced as the 2 it holds
+    assert servers["total"].replace("$", "").replace(",", "") == f"{2 * float(unit):.0f}"
+    assert cluster_line(owned).startswith("2 × NVIDIA H100 SXM5 80GB (1 server of 2) bought")
