@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
-from sizing.counts import OWNED, bought_text, read_counts, uses_text
+from sizing.counts import OWNED, plan_text, read_counts
 from sizing.engine.numbers import (
     format_count,
     format_days,
@@ -50,8 +50,7 @@ def cluster_line(result: StoredResult) -> str:
     """What is bought (or rented) and how one run uses it, each count labelled: "208 × NVIDIA
     H100 SXM5 80GB (26 servers of 8) bought in year 1, spare servers included; each run uses 96
     accelerators in 12 servers, 2 runs at once, plus 2 spare servers" (``sizing.counts``)."""
-    counts = read_counts(result)
-    return f"{bought_text(counts)}; {uses_text(counts)}"
+    return plan_text(read_counts(result))
 
 
 def growth_line(result: StoredResult, option: CostOption | None) -> str:

@@ -161,14 +161,22 @@ def bought_text(counts: Counts) -> str:
 
 def uses_text(counts: Counts) -> str:
     """How the bought (or rented) accelerators are used: "each run uses 96 accelerators in 12
-    servers, 2 runs at once, plus 2 spare servers"; "one run uses all of them"."""
+    servers, 2 runs at once, plus 2 spare servers"; "" when one run uses all of them."""
     run = run_text(counts)
     if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
         text = f"each run uses {run}, {format_count(counts.runs_at_once)} runs at once"
     elif counts.per_run == counts.total and not counts.spare_servers:
-        return "one run uses all of them"
+        return ""  # one run uses all of them: nothing more to say
     else:
         text = f"one run uses {run}"
     if counts.spare_servers:
         text += f", plus {_plural(counts.spare_servers, 'spare server')}"
     return text
+
+
+def plan_text(counts: Counts) -> str:
+    """What is bought (or rented) and how one run uses it, each count labelled: "208 × NVIDIA
+    H100 SXM5 80GB (26 servers of 8) bought in year 1, spare servers included; each run uses 96
+    accelerators in 12 servers, 2 runs at once, plus 2 spare servers"."""
+    uses = uses_text(counts)
+    return f"{bought_text(counts)}; {uses}" if uses else bought_text(counts)

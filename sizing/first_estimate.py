@@ -10,12 +10,44 @@ from dataclasses import dataclass
 from typing import Any
 
 from sizing.adapters import InvalidInput, SizedAnswers, size_answers
-from sizing.engine.numbers import format_days
+from sizing.counts import plan_text, read_counts
+from sizing.engine.numbers import format_days, format_days_range, format_money
+from sizing.results import StoredResult, read_result
 
 # The questions whose answers set the size, by the engine field they feed (the questionnaire's
 # slugs, as the adapters record them in ``question_of``); used when the field was left unset.
 _DEADLINE_QUESTION = "timeline"
 _MODEL_QUESTION = "model"
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the customer reads of one engine result, the same on the review page before sending
+    and on the confirmation page after: what is bought or rented and how a run uses it
+    (``sizing.counts``, as the proposal says it), one run's time and the recommended option's
+    cost, in the proposal's formatters."""
+
+    plan: str  # "208 × NVIDIA H100 SXM5 80GB (26 servers of 8) bought in year 1, …"
+    days: str  # "about 6.49 days", "about 1.3 hours"
+    days_range: str  # "2.5–17 days", "31 minutes–3.4 hours" ("" when not known)
+    option: str  # "Buy, in your own data centre" ("" when no option is priced)
+    cost: str  # "about $16.25 million over 5 years"
+    cost_range: str  # "$13.2 million to $19.1 million"
+
+
+def figures_of(result: StoredResult) -> Figures:
+    """:class:`Figures` of a stored engine result."""
+    best = result.recommended_cost
+    days = result.wall_clock_days_range
+    years = f"{result.years} {'year' if result.years == 1 else 'years'}"
+    return Figures(
+        plan=plan_text(read_counts(result)),
+        days=f"about {format_days(result.wall_clock_days or 0)}",
+        days_range=format_days_range(*days) if days else "",
+        option=best.label if best else "",
+        cost=f"about {format_money(best.total_usd)} over {years}" if best else "",
+        cost_range=f"{format_money(best.low_usd)} to {format_money(best.high_usd)}" if best else "",
+    )
 
 
 @dataclass(frozen=True)
@@ -31,6 +63,7 @@ class FirstEstimate:
     days: str  # "about 12 days"
     reason: str
     question: str
+    figures: Figures  # what the confirmation page shows after sending, from the same result
 
 
 def first_estimate(answers: dict[str, Any]) -> FirstEstimate | None:
@@ -84,6 +117,7 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
         days=f"about {format_days(float(timeline['wall_clock_days']))}",
         reason=reason,
         question=question,
+        figures=figures_of(read_result(result)),
     )
 
 
