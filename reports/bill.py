@@ -305,10 +305,10 @@ def _rented(result: StoredResult) -> str:
         return ""
     counts = read_counts(result)
     nic = _nic_text(result)
-    held = counts.cluster if counts.part_of_a_server else None
+    # part of a server: the instance is the accelerators priced, a full server's host is not
+    each = "" if counts.part_of_a_server else f"; each instance: {server_spec(result)}"
     return (
-        f"{rented_text(counts)[:1].upper()}{rented_text(counts)[1:]}; each instance: "
-        f"{server_spec(result, held)}"
+        f"{rented_text(counts)[:1].upper()}{rented_text(counts)[1:]}{each}"
         + (f", linked by {nic}" if nic else "")
         + ". The provider supplies the network, storage and racks; the instance type is "
         f"{TO_CONFIRM}."
