@@ -75,36 +75,53 @@ def first_estimate(answers: dict[str, Any]) -> FirstEstimate | None:
     return estimate_of(sized)
 
 
-def estimate_of(sized: SizedAnswers) -> FirstEstimate:
-    """:class:`FirstEstimate` of answers already sized.
+# What sets one run's size, in the engine's order of causes (``sizing.engine.explain.drivers``).
+DEADLINE_MISSED = "deadline_missed"  # no size meets the deadline
+MEMORY = "memory"  # the memory the model needs, the deadline alone would need fewer
+DEADLINE = "deadline"  # the deadline, given or assumed
+COMPUTE = "compute"  # no deadline: the computing one run needs
 
-    The same order of causes as the engine's drivers (``sizing.engine.explain``): a deadline no
-    size meets, memory, then the deadline (answers never give the count; only an engineer's
-    override does).
-    """
+
+def size_set_by(result: dict[str, Any]) -> str:
+    """What sets one run's size, the one source of every "why this size" sentence (the review
+    page's and the proposal's): a deadline no size meets, memory, then the deadline (answers
+    never give the count; only an engineer's override does)."""
+    cluster, timeline = result["cluster"], result["timeline"]
+    gpus = int(cluster["gpus_per_job"])
+    deadline_days = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
+    if not (timeline.get("deadline") or {}).get("met", True) and deadline_days:
+        return DEADLINE_MISSED
+    min_gpus = (result.get("memory") or {}).get("min_gpus")
+    if min_gpus and gpus <= min_gpus:
+        return MEMORY
+    return DEADLINE if deadline_days else COMPUTE
+
+
+def estimate_of(sized: SizedAnswers) -> FirstEstimate:
+    """:class:`FirstEstimate` of answers already sized, its reason from :func:`size_set_by`."""
     result = sized.result
     cluster, timeline = result["cluster"], result["timeline"]
     gpus = int(cluster["gpus_per_job"])
     deadline_days = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
-    deadline_met = (timeline.get("deadline") or {}).get("met", True)
     deadline_question = sized.question_of.get("schedule.deadline_days", _DEADLINE_QUESTION)
     given = sized.sources.get("schedule.deadline_days") in ("customer", "derived")
-    if not deadline_met and deadline_days:
+    set_by = size_set_by(result)
+    if set_by == DEADLINE_MISSED:
         whose = "your deadline of" if given else "the deadline we assumed,"
         reason = (
             f"no size finishes within {whose} {format_days(deadline_days)}, so this is "
             "where more accelerators stop shortening the run"
         )
         question = deadline_question
-    elif result["memory"].get("min_gpus") and gpus <= result["memory"]["min_gpus"]:
+    elif set_by == MEMORY:
         reason = "the memory your model needs for training, not your deadline"
         question = sized.question_of.get("model.total_params", _MODEL_QUESTION)
+    elif set_by == COMPUTE:
+        reason = "the computing one run needs"
+        question = ""
     elif given:
         reason = f"your deadline of {format_days(deadline_days)} for one run"
         question = deadline_question
-    elif not deadline_days:
-        reason = "the computing one run needs"
-        question = ""
     else:
         reason = (
             f"the deadline we assumed for one run ({format_days(deadline_days)}), because you "
