@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from sizing.counts import read_counts, rented_text
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.network import FabricLayout, fabric_layout, fabric_words
 from sizing.engine.numbers import format_count, format_money, format_number, format_quantity
@@ -52,9 +53,8 @@ def purchase_terms(result: StoredResult) -> dict[str, str]:
     if owned and low and high:
         terms["lead"] = (
             f"Lead times: GPU servers took {low.value:g} to {high.value:g} weeks from order to "
-            f"delivery in the last figures published ({when_published(low.as_of)}; source in "
-            "Appendix B); your account manager confirms them, and those of the switches, cables "
-            "and storage, in our quotation, before you order."
+            f"delivery in the last published figures ({when_published(low.as_of)}, Appendix B); "
+            "our quotation confirms them, and the network's and storage's, before you order."
         )
     wanted = ("purchase",) if owned else ("gpu_cloud", "large_cloud")
     price = next((p for key in wanted for p in result.price_sources if p.get("price") == key), None)
@@ -64,9 +64,8 @@ def purchase_terms(result: StoredResult) -> dict[str, str]:
             item = item[:1].lower() + item[1:]
         terms["validity"] = (
             f"Prices: we used {_firmness(str(price.get('flag') or ''))} of "
-            f"{when_published(str(price['as_of']))} for the {item} (“What we assumed”). Such "
-            "prices move from month to month: the figures here hold until our quotation "
-            "replaces them with firm prices and says how long those hold."
+            f"{when_published(str(price['as_of']))} for the {item} (“What we assumed”); such "
+            "prices move month to month, and our quotation replaces them with firm ones."
         )
     return terms
 
@@ -79,14 +78,17 @@ def _firmness(flag: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
-def server_spec(result: StoredResult) -> str:
+def server_spec(result: StoredResult, gpus: int | None = None) -> str:
     """What one server holds: "8 × NVIDIA H100 SXM5 80GB on NVLink 4 + NVSwitch, 64 CPU cores,
-    1,280 GB RAM, 30.7 TB local NVMe"."""
+    1,280 GB RAM, 30.7 TB local NVMe"; ``gpus`` when it holds fewer than a full server's."""
     hosts = result.section("hosts")
     spec = ACCELERATORS.get(result.accelerator)
-    parts = [f"{format_count(result.gpus_per_node or 0)} × {result.accelerator_name}"]
+    parts = [f"{format_count(gpus or result.gpus_per_node or 0)} × {result.accelerator_name}"]
     if spec is not None:
         parts[0] += f" on {spec.scale_up_name}"
+    if gpus and gpus < (result.gpus_per_node or 0):
+        # the host figures are a full server's; part of one has its share of them
+        return f"{parts[0]}, with its share of a server's CPU cores, memory and local disk"
     if hosts.get("cpu_cores_per_node"):
         parts.append(f"{format_number(hosts['cpu_cores_per_node'])} CPU cores")
     if hosts.get("ram_gb_per_node"):
@@ -207,12 +209,15 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     if bought:
         servers = items.get("servers") or {}
         gpus = int(servers.get("quantity") or 0)
-        count = gpus // gpn
-        each = float(servers.get("unit_usd") or 0) * gpn
+        # a plan smaller than one server buys one server of its size, priced as such (the
+        # engine buys 1, 2, 4 or 8 within a node), never a full server's description
+        count = max(1, gpus // gpn)
+        held = gpus if gpus < gpn else None
+        each = float(servers.get("unit_usd") or 0) * (held or gpn)
         lines.append(
             _line(
                 "Servers",
-                f"{server_spec(result)}; make and model {TO_CONFIRM}",
+                f"{server_spec(result, held)}; make and model {TO_CONFIRM}",
                 f"{format_count(count)}",
                 each,
                 servers.get("total_usd"),
@@ -293,13 +298,15 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
 
 
 def _rented(result: StoredResult) -> str:
-    """For a cloud option: the instances rented, in one sentence."""
+    """For a cloud option: the instances rented, in one sentence, of the size that is priced."""
     if not result.nodes:
         return ""
+    counts = read_counts(result)
     nic = _nic_text(result)
+    # part of a server: the instance is the accelerators priced, a full server's host is not
+    each = "" if counts.part_of_a_server else f"; each instance: {server_spec(result)}"
     return (
-        f"{format_count(result.nodes)} {'instance' if result.nodes == 1 else 'instances'} with "
-        f"{server_spec(result)}"
+        f"{rented_text(counts)[:1].upper()}{rented_text(counts)[1:]}{each}"
         + (f", linked by {nic}" if nic else "")
         + ". The provider supplies the network, storage and racks; the instance type is "
         f"{TO_CONFIRM}."

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
+from sizing.counts import OWNED, plan_text, read_counts
 from sizing.engine.numbers import (
     format_count,
     format_days,
@@ -21,8 +22,6 @@ from sizing.engine.numbers import (
 )
 from sizing.engine.vocabulary import in_sentence, net_words
 from sizing.results import CostOption, StoredResult
-
-OWNED = ("buy", "colocation", "hybrid")
 
 
 def _servers(count: int | None) -> str:
@@ -48,39 +47,26 @@ WELL_PAST_DEADLINE = 1.5
 
 
 def cluster_line(result: StoredResult) -> str:
-    """ "312 × NVIDIA H100 SXM5 80GB in 39 servers of 8, plus 4 spare servers"."""
-    spare = int(result.section("cluster").get("spare_nodes") or 0)
-    line = (
-        f"{format_count(result.gpus or 0)} × {result.accelerator_name} in "
-        f"{_servers(result.nodes)} of {format_count(result.gpus_per_node or 0)}"
-    )
-    if spare:
-        line += f", plus {spare} spare {'server' if spare == 1 else 'servers'}"
-    return line
+    """What is bought (or rented) and how one run uses it, each count labelled: "208 × NVIDIA
+    H100 SXM5 80GB (26 servers of 8) bought in year 1, spare servers included; each run uses 96
+    accelerators in 12 servers, 2 runs at once, plus 2 spare servers" (``sizing.counts``)."""
+    return plan_text(read_counts(result))
 
 
 def growth_line(result: StoredResult, option: CostOption | None) -> str:
-    """When an owned cluster grows over the plan: "448 accelerators by year 3 as your work
-    grows" ("" when nothing is bought or nothing is added)."""
+    """When year 1 buys more than the cluster of one run's worth (with its spares), why:
+    headroom for the share of the year an owned cluster is down ("" otherwise)."""
     if option is None or option.key not in OWNED:
         return ""
-    owned = owned_by_year(result)
-    if len(owned) < 2 or owned[-1] <= owned[0]:
+    counts = read_counts(result)
+    if counts.year_one <= counts.in_service:
         return ""
-    year = next(i for i, n in enumerate(owned, start=1) if n == owned[-1])
-    spare = int(result.section("cluster").get("spare_nodes") or 0)
-    one_cluster = ((result.nodes or 0) + spare) * (result.gpus_per_node or 0)
-    first = f"{_accelerators(owned[0])} bought in year 1"
-    if owned[0] > one_cluster:  # the year's work needs more than the cluster of one run
-        # not spare servers (those are the cluster's own line): headroom for the share of the
-        # year an owned cluster is down for maintenance and repairs
-        up = next((a.value for a in result.assumptions if a.key == "owned_max_utilisation"), None)
-        share = f"about {format_percent(up)}" if isinstance(up, int | float) else "part"
-        first += (
-            f", with headroom for the year's planned runs because an owned cluster runs jobs "
-            f"{share} of the year (the rest goes to maintenance and repairs)"
-        )
-    return f"{first} and {_accelerators(owned[-1])} by year {year}, as your training work grows"
+    up = next((a.value for a in result.assumptions if a.key == "owned_max_utilisation"), None)
+    share = f"about {format_percent(up)}" if isinstance(up, int | float) else "part"
+    return (
+        f"the rest is headroom for the year's planned runs, because an owned cluster runs jobs "
+        f"{share} of the year (the rest goes to maintenance and repairs)"
+    )
 
 
 def deadline_at_risk(result: StoredResult) -> str:
@@ -140,7 +126,8 @@ def decisions(result: StoredResult) -> list[str]:
         out.append(
             f"Whether to go ahead with our recommendation, “{in_sentence(best.label)}”, for "
             f"about {format_money(best.net_usd)} over {_years(result.years)}"
-            + (f" {net_words(result.years)}." if best.residual_value_usd else ".")
+            # the headline above says what the net figure subtracts
+            + (" (net, as above)." if best.residual_value_usd else ".")
         )
     cost = result.section("cost")
     constraints = cost.get("constraints") or {}
@@ -168,15 +155,23 @@ def decisions(result: StoredResult) -> list[str]:
     if to_buy:
         alt, ours_usd = to_buy[0]
         ours = "you asked for" if result.accelerator_chosen_by_customer else "we sized"
-        run_gpus = int(result.gpus_per_job or result.gpus or 0)
+        counts = read_counts(result)
+        # like for like: one run's servers on each side, and said so, never one run's against
+        # the cluster or what is bought over the plan
+        of_all = (
+            f"; compared run for run, while the plan buys {format_count(counts.total)}"
+            + (f" by year {counts.grown_by}" if counts.grown_by > 1 else "")
+            if counts.total > counts.per_run
+            else ""
+        )
         out.append(
-            f"Whether to quote the {alt['name']} instead: {_accelerators(alt['gpus'])} in "
-            f"{_servers(alt['nodes'])} would do a run in about "
-            f"{format_days(float(alt['wall_clock_days']))}, for about "
+            f"Whether to quote the {alt['name']} instead: for one run, "
+            f"{_accelerators(alt['gpus'])} in {_servers(alt['nodes'])} would take about "
+            f"{format_days(float(alt['wall_clock_days']))} and cost about "
             f"{format_money(alt['servers_usd'])} in servers, "
-            f"{format_money(ours_usd - float(alt['servers_usd']))} less than the "
-            f"{format_count(run_gpus)} {result.accelerator_name} {ours} "
-            f"({format_money(ours_usd)}, list prices)."
+            f"{format_money(ours_usd - float(alt['servers_usd']))} less than one run's "
+            f"{format_count(counts.per_run)} {result.accelerator_name} {ours} "
+            f"({format_money(ours_usd)}, list prices){of_all}."
         )
     if cheaper:
         alt = cheaper[0]
@@ -187,10 +182,10 @@ def decisions(result: StoredResult) -> list[str]:
             else "we sized (the most widely offered, so the easiest to obtain)"
         )
         out.append(
-            f"Whether to quote the {alt['name']} instead: a run would take about "
+            f"Whether to quote the {alt['name']} instead: one run would take about "
             f"{format_days(float(alt['wall_clock_days']))} and cost "
             f"{format_money(alt['run_cost_usd'])} in the cloud, {format_money(saving)} less than "
-            f"on the {result.accelerator_name} {ours}."
+            f"one run on the {result.accelerator_name} {ours}."
         )
     # the rest of the open questions have their own section; the page holds three decisions
     # (the method's own question is already the decision above)

@@ -10,6 +10,7 @@ from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
 from reports.figures import accelerator_hours
+from reports.why_size import memory_tight, size_reason
 from sizing.engine.cluster import nodes_for
 from sizing.engine.inputs import ADAPTER_METHODS
 from sizing.engine.numbers import (
@@ -87,15 +88,11 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         )
     if area == "memory":
         memory = result.section("memory")
-        return (
-            f"Each accelerator needs about {format_quantity(memory.get('per_gpu_gb'), 'GB')}"
-            f" of its {format_quantity(memory.get('usable_gpu_gb'), 'GB')} usable memory"
-            + (
-                ", so the plan fits."
-                if memory.get("fits")
-                else ", so the plan does not fit as it stands."
-            )
-        )
+        need = f"Each accelerator needs about {format_quantity(memory.get('per_gpu_gb'), 'GB')}"
+        need += f" of its {format_quantity(memory.get('usable_gpu_gb'), 'GB')} usable memory"
+        if not memory.get("fits"):
+            return need + ", so the plan does not fit as it stands."
+        return need + (memory_tight(result) or ", so the plan fits.")
     if area == "parallelism":
         p = result.section("parallelism")
         chunks = p.get("virtual_pipeline_stages") or 1
@@ -237,12 +234,7 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
                 "what we assume."
             )
             reasons.append(f"{_training_work(result)} {speed}".lstrip())
-        deadline = result.deadline_days
-        if deadline:
-            reasons.append(
-                f"The cluster is sized to finish a run within your deadline of "
-                f"{format_days(deadline)}."
-            )
+        reasons.append(size_reason(result))
         # How sure we are is said once, in the executive summary.
     if area == "memory":
         reasons.append(

@@ -10,12 +10,44 @@ from dataclasses import dataclass
 from typing import Any
 
 from sizing.adapters import InvalidInput, SizedAnswers, size_answers
-from sizing.engine.numbers import format_days
+from sizing.counts import plan_text, read_counts
+from sizing.engine.numbers import format_days, format_days_range, format_money
+from sizing.results import StoredResult, read_result
 
 # The questions whose answers set the size, by the engine field they feed (the questionnaire's
 # slugs, as the adapters record them in ``question_of``); used when the field was left unset.
 _DEADLINE_QUESTION = "timeline"
 _MODEL_QUESTION = "model"
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the customer reads of one engine result, the same on the review page before sending
+    and on the confirmation page after: what is bought or rented and how a run uses it
+    (``sizing.counts``, as the proposal says it), one run's time and the recommended option's
+    cost, in the proposal's formatters."""
+
+    plan: str  # "208 × NVIDIA H100 SXM5 80GB (26 servers of 8) bought in year 1, …"
+    days: str  # "about 6.49 days", "about 1.3 hours"
+    days_range: str  # "2.5–17 days", "31 minutes–3.4 hours" ("" when not known)
+    option: str  # "Buy, in your own data centre" ("" when no option is priced)
+    cost: str  # "about $16.25 million over 5 years"
+    cost_range: str  # "$13.2 million to $19.1 million"
+
+
+def figures_of(result: StoredResult) -> Figures:
+    """:class:`Figures` of a stored engine result."""
+    best = result.recommended_cost
+    days = result.wall_clock_days_range
+    years = f"{result.years} {'year' if result.years == 1 else 'years'}"
+    return Figures(
+        plan=plan_text(read_counts(result)),
+        days=f"about {format_days(result.wall_clock_days or 0)}",
+        days_range=format_days_range(*days) if days else "",
+        option=best.label if best else "",
+        cost=f"about {format_money(best.total_usd)} over {years}" if best else "",
+        cost_range=f"{format_money(best.low_usd)} to {format_money(best.high_usd)}" if best else "",
+    )
 
 
 @dataclass(frozen=True)
@@ -31,6 +63,7 @@ class FirstEstimate:
     days: str  # "about 12 days"
     reason: str
     question: str
+    figures: Figures  # what the confirmation page shows after sending, from the same result
 
 
 def first_estimate(answers: dict[str, Any]) -> FirstEstimate | None:
@@ -42,47 +75,62 @@ def first_estimate(answers: dict[str, Any]) -> FirstEstimate | None:
     return estimate_of(sized)
 
 
-def estimate_of(sized: SizedAnswers) -> FirstEstimate:
-    """:class:`FirstEstimate` of answers already sized.
+# What sets one run's size, in the engine's order of causes (``sizing.engine.explain.drivers``).
+DEADLINE_MISSED = "deadline_missed"  # no size meets the deadline
+# fewer accelerators also meet the deadline, but these finish sooner in clearly fewer
+# accelerator-hours (the engine's ``core._cheapest_listed_size``)
+FEWEST_HOURS = "fewest_hours"
+MEMORY = "memory"  # the memory the model needs, the deadline alone would need fewer
+DEADLINE = "deadline"  # the deadline, given or assumed
+COMPUTE = "compute"  # no deadline: the computing one run needs
 
-    The same order of causes as the engine's drivers (``sizing.engine.explain``): a deadline no
-    size meets, memory, then the deadline (answers never give the count; only an engineer's
-    override does).
-    """
+
+def size_set_by(result: dict[str, Any]) -> str:
+    """What sets one run's size, the one source of every "why this size" sentence (the review
+    page's and the proposal's): a deadline no size meets, a larger size chosen for its fewer
+    accelerator-hours, memory, then the deadline (answers never give the count; only an
+    engineer's override does)."""
+    cluster, timeline = result["cluster"], result["timeline"]
+    gpus = int(cluster["gpus_per_job"])
+    deadline_days = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
+    if (timeline.get("deadline") or {}).get("met") is False and deadline_days:
+        return DEADLINE_MISSED
+    if _fewer_meeting_the_deadline(timeline, gpus):
+        return FEWEST_HOURS
+    min_gpus = (result.get("memory") or {}).get("min_gpus")
+    if min_gpus and gpus <= min_gpus:
+        return MEMORY
+    return DEADLINE if deadline_days else COMPUTE
+
+
+def estimate_of(sized: SizedAnswers) -> FirstEstimate:
+    """:class:`FirstEstimate` of answers already sized, its reason from :func:`size_set_by`."""
     result = sized.result
     cluster, timeline = result["cluster"], result["timeline"]
     gpus = int(cluster["gpus_per_job"])
     deadline_days = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
-    deadline_met = (timeline.get("deadline") or {}).get("met", True)
     deadline_question = sized.question_of.get("schedule.deadline_days", _DEADLINE_QUESTION)
     given = sized.sources.get("schedule.deadline_days") in ("customer", "derived")
-    if deadline_met is False and deadline_days:
+    set_by = size_set_by(result)
+    if set_by == DEADLINE_MISSED:
         whose = "your deadline of" if given else "the deadline we assumed,"
         reason = (
             f"no size finishes within {whose} {format_days(deadline_days)}, so this is "
             "where more accelerators stop shortening the run"
         )
         question = deadline_question
-    elif fewest := _fewer_meeting_the_deadline(timeline, gpus):
-        least = result["memory"].get("min_gpus") or 0
-        smaller = (
-            f"the {fewest:,} your model's memory needs"
-            if fewest <= least
-            else f"the {fewest:,} that would just finish in time"
-        )
-        reason = (
-            f"the fewest accelerator-hours: {gpus:,} finish sooner and cost less than {smaller}"
-        )
+    elif set_by == FEWEST_HOURS:
+        reason = f"the fewest accelerator-hours: {fewest_hours_reason(result)}"
         question = deadline_question if given else ""
-    elif result["memory"].get("min_gpus") and gpus <= result["memory"]["min_gpus"]:
+    elif set_by == MEMORY:
         reason = "the memory your model needs for training, not your deadline"
         question = sized.question_of.get("model.total_params", _MODEL_QUESTION)
+    elif set_by == COMPUTE:
+        reason = "the computing one run needs"
+        question = ""
     elif given:
         reason = f"your deadline of {format_days(deadline_days)} for one run"
         question = deadline_question
-    elif not deadline_days:
-        reason = "the computing one run needs"
-        question = ""
     else:
         reason = (
             f"the deadline we assumed for one run ({format_days(deadline_days)}), because you "
@@ -95,7 +143,23 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
         days=f"about {format_days(float(timeline['wall_clock_days']))}",
         reason=reason,
         question=question,
+        figures=figures_of(read_result(result)),
     )
+
+
+def fewest_hours_reason(result: dict[str, Any]) -> str:
+    """Why a size above the fewest that meet the deadline was chosen ("32 finish sooner and
+    cost less than the 24 your model's memory needs")."""
+    timeline = result["timeline"]
+    gpus = int(result["cluster"]["gpus_per_job"])
+    fewest = _fewer_meeting_the_deadline(timeline, gpus)
+    least = (result.get("memory") or {}).get("min_gpus") or 0
+    smaller = (
+        f"the {fewest:,} your model's memory needs"
+        if fewest <= least
+        else f"the {fewest:,} that would just finish in time"
+    )
+    return f"{gpus:,} finish sooner and cost less than {smaller}"
 
 
 def _fewer_meeting_the_deadline(timeline: dict[str, Any], gpus: int) -> int:

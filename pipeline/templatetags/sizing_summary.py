@@ -15,8 +15,8 @@ from django import template
 from pipeline.models import Recommendation
 from pipeline.versions import customer_version
 from questionnaire.models import Submission
-from reports.document import headline
-from sizing.engine.numbers import format_number
+from reports.wording import backing
+from sizing.first_estimate import figures_of
 from sizing.results import read_result
 
 register = template.Library()
@@ -66,20 +66,19 @@ def sizing_summary(submission) -> dict[str, Any] | None:
     recommendation = shown.recommendation
     if recommendation is None or not recommendation.result:
         return None
-    figures = headline(read_result(recommendation.result))
+    # the review page's figures, from the same reader (sizing.first_estimate.figures_of), so
+    # the count, the time and the cost do not change on sending
+    result = read_result(recommendation.result)
+    figures = figures_of(result)
     return {
         "preliminary": shown.preliminary,
         "version": recommendation.version,
-        "accelerator": figures["accelerator"],
-        "gpus": format_number(figures["gpus"]),
-        "nodes": format_number(figures["nodes"]),
-        "days": figures["days_text"],
-        "days_range": figures["days_range_text"],
-        "gpus_needed": figures["gpus_needed_text"],
-        "backing": figures["backing_text"],
-        "cost_option": figures["cost_option"],
-        "cost_total": figures["cost_total_text"],
-        "cost_low": figures["cost_low_text"],
-        "cost_high": figures["cost_high_text"],
-        "years": figures["years"],
+        "accelerator": result.accelerator_name,
+        "plan": figures.plan,
+        "option": figures.option,
+        "days": figures.days,
+        "days_range": figures.days_range,
+        "backing": backing(result),
+        "cost": figures.cost,
+        "cost_range": figures.cost_range,
     }

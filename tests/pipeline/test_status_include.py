@@ -5,10 +5,13 @@ import pytest
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.utils import timezone
+from django.utils.html import escape
 
 from pipeline import services
+from reports.demo import demo_answers
+from sizing.engine.numbers import format_days, format_days_range
 from sizing.engine.numbers import format_number as number
-from sizing.engine.numbers import format_range
+from sizing.first_estimate import first_estimate
 from tests.reports.factories import make_submission
 
 pytestmark = pytest.mark.django_db
@@ -31,9 +34,9 @@ def test_while_pending_it_shows_the_status_and_a_link_to_check_again(published):
     assert "<script" not in html
 
 
-def sized_submission():
+def sized_submission(answers=None):
     """A submission with its sizing done, and the Recommendation it produced."""
-    submission = make_submission()
+    submission = make_submission(answers=answers)
     recommendation = services.schedule_sizing(submission=submission)
     services.run_sizing(recommendation_id=recommendation.pk)
     recommendation.refresh_from_db()
@@ -55,10 +58,35 @@ def test_the_days_carry_their_range_and_the_published_runs_behind_it(published):
     html = render(submission)
     result = recommendation.result
     days = result["timeline"]["wall_clock_days"]
-    days_range = format_range(*result["timeline"]["wall_clock_days_range"], "days")
+    days_range = format_days_range(*result["timeline"]["wall_clock_days_range"])
     runs = result["confidence"]["published_runs"]
-    assert f"about {number(days)} days ({days_range})" in html
+    assert f"about {format_days(days)} (likely {days_range})" in html
     assert f"backed by {runs} published runs of similar scale" in html
+
+
+def test_the_confirmation_shows_the_review_pages_figures_for_two_runs_at_once(published):
+    # the reader's bank: the review page said "96 × H100", the confirmation "192 × H100 … 24
+    # servers" (2 jobs at once, 2 spare servers) and a cost the review page never showed
+    answers = demo_answers("sovereign-eu")
+    submission, _ = sized_submission(answers)
+    html = render(submission)
+    shown = first_estimate(answers)
+    assert shown is not None
+    figures = shown.figures
+    assert "each run uses 32 accelerators in 4 servers, 2 runs at once" in figures.plan
+    for said in (figures.plan, figures.days, figures.days_range, figures.cost, figures.cost_range):
+        assert said and escape(said) in html
+
+
+def test_a_run_of_hours_is_said_in_hours_as_on_the_review_page_and_in_the_proposal(published):
+    # not "about 0.0555 days (0.022–0.14 days)"
+    submission, recommendation = sized_submission(demo_answers("lora-one-node"))
+    html = render(submission)
+    days = recommendation.result["timeline"]["wall_clock_days"]
+    assert days < 1
+    assert f"about {format_days(days)} (likely " in html
+    assert "hours" in format_days(days)
+    assert f"about {number(days)} days" not in html
 
 
 def test_a_failed_pipeline_is_explained_without_the_error(monkeypatch):

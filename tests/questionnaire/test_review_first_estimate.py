@@ -32,3 +32,17 @@ def test_a_new_deadline_changes_the_estimate_shown(client):
         return page[start : page.index("</p>", start)]
 
     assert figures(slow) != figures(fast)
+
+
+@pytest.mark.django_db
+def test_the_review_page_shows_what_is_bought_the_time_and_the_cost_as_the_confirmation_will(
+    client,
+):
+    # the cost first appeared after sending; the count was one run's, not what is bought
+    draft_id = walk_to_review(client, {"timeline": {"run_time_hours": "72"}})
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    start = page.index('class="first-estimate-figures"')
+    figures = page[start : page.index("</p>", start)]
+    assert "Cost: about $" in figures and " over " in figures
+    assert "One run takes about " in figures and "(likely " in figures
+    assert "bought in year 1" in figures or "rented" in figures

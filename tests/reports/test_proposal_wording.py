@@ -53,9 +53,10 @@ def test_extra_accelerators_bought_are_headroom_for_maintenance_not_spares():
     assert squash("No spare servers, as you asked") in page
     assert (
         squash(
-            "568 accelerators bought in year 1, with headroom for the year's planned runs because "
-            "an owned cluster runs jobs about 90 % of the year (the rest goes to maintenance and "
-            "repairs)"
+            "568 × NVIDIA H100 SXM5 80GB (71 servers of 8) bought in year 1, and 2,248 (281 "
+            "servers) by year 3 as your training work grows; one run uses 512 accelerators in 64 "
+            "servers; the rest is headroom for the year's planned runs, because an owned cluster "
+            "runs jobs about 90 % of the year (the rest goes to maintenance and repairs)"
         )
         in page
     )

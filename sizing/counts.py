@@ -1,0 +1,182 @@
+"""How many accelerators: what one run uses, what the cluster holds, what is bought or rented.
+
+A plan has up to four counts and a reader must never mistake one for another: one run's
+accelerators (``gpus_per_job``), the cluster for the runs held at once (``gpus``), the spare
+servers beside it, and what an owned option buys (in year 1, and by the plan's last year as the
+work grows; the engine's ``cost.usage.owned_gpus_by_year``, which the bill of materials prices).
+Every page that states a count (the review page, the confirmation page, the proposal's summary
+and its decisions) reads it here and says it in these words, so the four never blur.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sizing.engine.numbers import format_count
+from sizing.results import StoredResult
+
+# The options that buy hardware (the rest rent it by the hour).
+OWNED = ("buy", "colocation", "hybrid")
+
+# Accelerators in the cloud instances the major clouds rent for one 8-way server's accelerators
+# (Google Cloud's A3 machine types a3-highgpu-1g/-2g/-4g/-8g; Lambda's 1x, 2x, 4x, 8x H100).
+CLOUD_INSTANCE_SIZES = (1, 2, 4, 8)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{format_count(count)} {noun}{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class Counts:
+    """The counts of one plan [accelerators, servers]."""
+
+    accelerator: str
+    per_node: int
+    per_run: int
+    runs_at_once: int
+    cluster: int  # the accelerators of the runs held at once
+    cluster_servers: int
+    spare_servers: int
+    owned: bool  # the recommended option buys hardware
+    bought_by_year: tuple[int, ...]  # accelerators owned in each year, spares included
+
+    @property
+    def per_run_servers(self) -> int:
+        return -(-self.per_run // self.per_node)
+
+    @property
+    def in_service(self) -> int:
+        """The cluster with its spare servers [accelerators]."""
+        return self.cluster + self.spare_servers * self.per_node
+
+    @property
+    def year_one(self) -> int:
+        """Accelerators bought in year 1 (the cluster with its spares when nothing is bought)."""
+        return self.bought_by_year[0] if self.bought_by_year else self.in_service
+
+    @property
+    def total(self) -> int:
+        """Accelerators bought by the plan's last year."""
+        return self.bought_by_year[-1] if self.bought_by_year else self.year_one
+
+    @property
+    def grown_by(self) -> int:
+        """The year the last accelerators are bought (1 when none are added)."""
+        if not self.bought_by_year:
+            return 1
+        return next(i for i, n in enumerate(self.bought_by_year, start=1) if n == self.total)
+
+    @property
+    def part_of_a_server(self) -> bool:
+        """One run, and the cluster, use only some of one server's accelerators."""
+        return self.cluster < self.per_node and self.cluster_servers <= 1
+
+
+def read_counts(result: StoredResult) -> Counts:
+    """The counts of ``result``, the engine's stored result."""
+    cluster = result.section("cluster")
+    usage = result.section("cost").get("usage") or {}
+    owned = result.recommended_option in OWNED
+    concurrency = result.section("concurrency")
+    return Counts(
+        accelerator=result.accelerator_name,
+        per_node=int(result.gpus_per_node or 1),
+        per_run=int(result.gpus_per_job or result.gpus or 0),
+        runs_at_once=int(concurrency.get("full_size_runs") or 1),
+        cluster=int(result.gpus or 0),
+        cluster_servers=int(result.nodes or 0),
+        spare_servers=int(cluster.get("spare_nodes") or 0),
+        owned=owned,
+        bought_by_year=tuple(int(n) for n in usage.get("owned_gpus_by_year") or ())
+        if owned
+        else (),
+    )
+
+
+def servers_text(count: int, per_node: int) -> str:
+    """ "26 servers of 8"."""
+    return f"{_plural(count, 'server')} of {format_count(per_node)}"
+
+
+def run_text(counts: Counts) -> str:
+    """What one run uses: "96 accelerators in 12 servers", "2 accelerators of one server"."""
+    if counts.per_run < counts.per_node:
+        return f"{_plural(counts.per_run, 'accelerator')} of one server"
+    return (
+        f"{_plural(counts.per_run, 'accelerator')} in {_plural(counts.per_run_servers, 'server')}"
+    )
+
+
+def cluster_text(counts: Counts) -> str:
+    """The cluster for the runs held at once, with its spares: "192 accelerators in 24 servers
+    of 8 for 2 runs at once, plus 2 spare servers"."""
+    text = (
+        f"{_plural(counts.cluster, 'accelerator')} in "
+        f"{servers_text(counts.cluster_servers, counts.per_node)}"
+    )
+    if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
+        text += f" for {format_count(counts.runs_at_once)} runs at once"
+    if counts.spare_servers:
+        text += f", plus {_plural(counts.spare_servers, 'spare server')}"
+    return text
+
+
+def rented_text(counts: Counts) -> str:
+    """What a cloud option rents while a run goes: "a cloud instance with 2 × NVIDIA H100 SXM5
+    80GB (the major clouds rent instances of 1, 2, 4 and 8)", or "3 instances of 8 × …"."""
+    if counts.part_of_a_server and counts.cluster in CLOUD_INSTANCE_SIZES:
+        sizes = ", ".join(str(n) for n in CLOUD_INSTANCE_SIZES[:-1])
+        return (
+            f"a cloud instance with {format_count(counts.cluster)} × {counts.accelerator} (the "
+            f"major clouds rent instances of {sizes} and {CLOUD_INSTANCE_SIZES[-1]})"
+        )
+    servers = counts.cluster_servers or 1
+    return (
+        f"{_plural(servers, 'cloud instance')} of {format_count(counts.per_node)} × "
+        f"{counts.accelerator}"
+    )
+
+
+def bought_text(counts: Counts) -> str:
+    """What an owned option buys, labelled: "208 × NVIDIA H100 SXM5 80GB (26 servers of 8)
+    bought in year 1, spare servers included, and 2,248 (281 servers) by year 3 as your work
+    grows"; for a cloud option, what is rented while a run goes."""
+    if not counts.owned:
+        return f"{rented_text(counts)}, rented only while a run is going"
+    text = (
+        f"{format_count(counts.year_one)} × {counts.accelerator} "
+        f"({servers_text(max(1, counts.year_one // counts.per_node), min(counts.year_one, counts.per_node))})"
+        " bought in year 1"
+    )
+    if counts.spare_servers:
+        text += ", spare servers included"
+    if counts.total > counts.year_one:
+        text += (
+            f", and {format_count(counts.total)} ({_plural(counts.total // counts.per_node, 'server')})"
+            f" by year {counts.grown_by} as your training work grows"
+        )
+    return text
+
+
+def uses_text(counts: Counts) -> str:
+    """How the bought (or rented) accelerators are used: "each run uses 96 accelerators in 12
+    servers, 2 runs at once, plus 2 spare servers"; "" when one run uses all of them."""
+    run = run_text(counts)
+    if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
+        text = f"each run uses {run}, {format_count(counts.runs_at_once)} runs at once"
+    elif counts.per_run == counts.total and not counts.spare_servers:
+        return ""  # one run uses all of them: nothing more to say
+    else:
+        text = f"one run uses {run}"
+    if counts.spare_servers:
+        text += f", plus {_plural(counts.spare_servers, 'spare server')}"
+    return text
+
+
+def plan_text(counts: Counts) -> str:
+    """What is bought (or rented) and how one run uses it, each count labelled: "208 × NVIDIA
+    H100 SXM5 80GB (26 servers of 8) bought in year 1, spare servers included; each run uses 96
+    accelerators in 12 servers, 2 runs at once, plus 2 spare servers"."""
+    uses = uses_text(counts)
+    return f"{bought_text(counts)}; {uses}" if uses else bought_text(counts)

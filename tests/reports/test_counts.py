@@ -1,0 +1,104 @@
+"""Every count in the proposal says which it is: what one run uses, what is bought in year 1
+(spares included) and by the plan's last year, and comparisons made on the same basis."""
+
+import copy
+from datetime import date
+from functools import cache
+
+from reports.bill import bill_of_materials
+from reports.demo import demo_answers, demo_data
+from reports.document import render_data
+from reports.summary import cluster_line, decisions
+from sizing.counts import read_counts, rented_text
+from sizing.results import read_result
+from tests.reports.conftest import pdf_text, squash
+
+TODAY = date(2026, 12, 2)
+
+
+@cache
+def result(scenario: str = ""):
+    return read_result(demo_data(answers=demo_answers(scenario), today=TODAY).result)
+
+
+@cache
+def text(scenario: str = "") -> str:
+    return squash(pdf_text(render_data(demo_data(scenario=scenario, today=TODAY)).pdf))
+
+
+def test_the_moe_headline_leads_with_what_is_bought_and_labels_one_runs_share():
+    # 512 a run, 568 bought in year 1, 2,248 (the bill's 281 servers) by year 3
+    line = cluster_line(result("moe-pretrain"))
+    assert line.startswith("568 × NVIDIA H100 SXM5 80GB (71 servers of 8) bought in year 1")
+    assert "2,248 (281 servers) by year 3" in line
+    assert "one run uses 512 accelerators in 64 servers" in line
+    servers = next(i for i in bill_of_materials(result("moe-pretrain"))["lines"])
+    assert servers["quantity"] == "281"
+
+
+def test_the_bought_counts_are_the_ones_the_bill_prices():
+    for scenario in ("", "moe-pretrain", "sovereign-eu"):
+        counts = read_counts(result(scenario))
+        bill = bill_of_materials(result(scenario))["lines"]
+        assert int(bill[1]["quantity"].replace(",", "")) == counts.total
+
+
+def test_an_alternative_is_compared_with_one_run_of_ours_and_says_so():
+    # the sovereign lab runs 2 jobs at once of 32: the B200 is compared with one run's 32,
+    # not "the 32 we sized" next to a headline of 64
+    said = " ".join(decisions(result("sovereign-eu")))
+    assert "for one run, 16 accelerators in 2 servers" in said
+    assert "less than one run's 32 NVIDIA H100 SXM5 80GB we sized ($1.24 million" in said
+    assert "compared run for run, while the plan buys 64" in said
+    assert "each run uses 32 accelerators in 4 servers, 2 runs at once" in cluster_line(
+        result("sovereign-eu")
+    )
+
+
+def test_the_rendered_summary_never_calls_one_runs_share_the_whole_recommendation():
+    page = text("moe-pretrain")
+    assert squash("than the 512 NVIDIA H100 SXM5 80GB we sized") not in page
+    assert squash("one run uses 512 accelerators in 64 servers") in page
+
+
+def test_a_cluster_smaller_than_a_server_is_rented_as_an_instance_of_that_size():
+    counts = read_counts(result("lora-one-node"))
+    two = counts.__class__(**{**counts.__dict__, "per_run": 2, "cluster": 2})
+    assert rented_text(two).startswith("a cloud instance with 2 × NVIDIA H100 SXM5 80GB")
+    assert rented_text(counts) == "1 cloud instance of 8 × NVIDIA H100 SXM5 80GB"
+
+
+def _two_of_eight(scenario: str, option: str):
+    """The scenario's result as if its cluster were 2 accelerators of one 8-way server,
+    recommended as ``option`` (the reader's walk: 2 × H100 for a 1.3-hour fine-tune)."""
+    raw = copy.deepcopy(dict(result(scenario).raw))
+    raw["cluster"].update(gpus=2, gpus_per_job=2, nodes=1, spare_nodes=0)
+    raw["concurrency"] = {**raw.get("concurrency", {}), "full_size_runs": 1}
+    raw["cost"]["recommended_option"] = option
+    raw["cost"]["usage"] = {**raw["cost"]["usage"], "owned_gpus_by_year": [2, 2, 2]}
+    for item in raw["cost"]["bill_of_materials"]:
+        if item["item"] == "servers":
+            item.update(quantity=2, total_usd=2 * float(item["unit_usd"]))
+    raw["cost"]["bill_of_materials_option"] = "buy"  # the engine lists what buying takes
+    return read_result(raw)
+
+
+def test_a_cloud_plan_of_two_accelerators_rents_an_instance_of_two_not_a_server_of_eight():
+    bill = bill_of_materials(_two_of_eight("lora-one-node", "cloud_on_demand"))
+    assert bill["rented"].startswith(
+        "A cloud instance with 2 × NVIDIA H100 SXM5 80GB (the major clouds rent instances of "
+        "1, 2, 4 and 8)"
+    )
+    assert "8 ×" not in bill["rented"]
+    assert "1,280 GB RAM" not in bill["rented"]  # a full server's host, not the instance's
+
+
+def test_an_owned_plan_of_two_accelerators_buys_one_server_of_two_at_its_price():
+    owned = _two_of_eight("sovereign-eu", "buy")
+    servers = bill_of_materials(owned)["lines"][0]
+    assert servers["quantity"] == "1"
+    assert servers["what"].startswith("2 × NVIDIA H100 SXM5 80GB")
+    unit = next(i for i in owned.bill_of_materials if i["item"] == "servers")["unit_usd"]
+    assert servers["each"] == servers["total"]  # one server, priced as the 2 it holds
+    assert servers["total"].replace("$", "").replace(",", "") == f"{2 * float(unit):.0f}"
+    assert cluster_line(owned).startswith("2 × NVIDIA H100 SXM5 80GB (1 server of 2) bought")
