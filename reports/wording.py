@@ -28,6 +28,7 @@ from sizing.engine.vocabulary import (
     REGIONS,
     describe_value,
     input_term,
+    value_words,
 )
 from sizing.results import StoredResult
 
@@ -441,10 +442,17 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             "recommended": True,
         }
     ]
+    asked = next((a.value for a in result.assumptions if a.key == "training.precision"), None)
     for alt in list(result.alternatives)[:6]:
         cost = alt.get("run_cost_usd")
         days = float(alt.get("wall_clock_days") or 0)
         notes = []
+        sized = alt.get("precision")
+        if asked is not None and sized is not None and sized != asked:
+            notes.append(
+                f"no {value_words('training.precision', asked)}: "
+                f"sized in {value_words('training.precision', sized)}"
+            )
         servers = alt.get("servers_usd")
         if ours_servers is not None and servers is not None:
             diff = float(servers) - ours_servers

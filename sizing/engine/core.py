@@ -36,6 +36,7 @@ from .explain import (
     drivers,
     full_size_runs,
     headroom_gpus,
+    precision_fallback_warning,
     risks,
 )
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
@@ -210,6 +211,8 @@ def _run_warnings(
         warnings.append(_memory_warning(r, run, min_gpus))
     if r.deadline_given:
         warnings.extend(deadline_warnings(r, run, deadline))
+    if r.precision != r.precision_asked:
+        warnings.append(precision_fallback_warning(r, acc))
     excluded = exclusion_of(r, acc)
     if excluded:
         warnings.append(f"{acc.name}: {excluded}")

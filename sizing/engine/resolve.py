@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from .hardware import training_precision
 from .inputs import SizingInput
 from .price_set import PriceSet, price_region
 from .provenance import AnswerRecorder, UsedAssumption
@@ -57,7 +58,8 @@ class Resolved:
     experts: int
     experts_per_token: int
     method: str
-    precision: str
+    precision: str  # the precision sized: the one asked, unless the accelerator lacks it
+    precision_asked: str  # the customer's (or the default) before that fallback
     optimizer: str
     gradient_checkpointing: bool | None
     lora_rank: int
@@ -179,7 +181,8 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         experts=model.experts,
         experts_per_token=model.experts_per_token,
         method=training.method,
-        precision=training.precision,
+        precision=training_precision(training.precision, hardware.accelerator),
+        precision_asked=training.precision,
         optimizer=training.optimizer,
         gradient_checkpointing=training.gradient_checkpointing,
         lora_rank=training.lora_rank,

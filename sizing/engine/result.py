@@ -143,6 +143,7 @@ class Alternative:
     servers_usd: float | None  # [USD] its servers bought at list price; None: no public price
     fits: bool
     price_confirmed: bool  # False: the cloud price is a placeholder or another accelerator's
+    precision: str  # the precision it is sized in: the one asked, or BF16 where it lacks FP8
 
 
 @dataclass(frozen=True)
