@@ -699,6 +699,22 @@ _UNLISTED: dict[str, Assumption] = {
         "2024",
         "width of one attention head of a generated decoder shape",
     ),
+    "head_dim_narrow": Assumption(
+        64,
+        "-",
+        "Hugging Face config.json of openai-community/gpt2 (768 / 12 heads) and gpt2-medium "
+        "(1024 / 16); Brown et al., GPT-3, arXiv 2005.14165, Table 2.1 (d_head 64 up to 350M)",
+        "2020",
+        "width of one attention head of a generated decoder no wider than 2,048",
+    ),
+    "ffn_multiple": Assumption(
+        256,
+        "-",
+        "facebookresearch/llama model.py, ModelArgs.multiple_of = 256 (the SwiGLU width is "
+        "rounded up to a multiple of 256; Llama 2 7B: 11,008 = 43 x 256)",
+        "2023",
+        "a generated MLP width is a whole multiple of this, as published decoders' are",
+    ),
     "aspect_ratio": Assumption(
         128,
         "-",
