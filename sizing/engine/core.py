@@ -32,6 +32,7 @@ from .deployment import plan_deployment
 from .explain import (
     DISCOVERY_QUESTIONS,
     concurrency,
+    context_warning,
     deadline_warnings,
     drivers,
     full_size_runs,
@@ -213,6 +214,8 @@ def _run_warnings(
         warnings.extend(deadline_warnings(r, run, deadline))
     if r.precision != r.precision_asked:
         warnings.append(precision_fallback_warning(r, acc))
+    if r.max_context is not None and r.sequence_length > r.max_context:
+        warnings.append(context_warning(r))
     excluded = exclusion_of(r, acc)
     if excluded:
         warnings.append(f"{acc.name}: {excluded}")

@@ -272,3 +272,12 @@ def precision_fallback_warning(r: Resolved, acc: AcceleratorSpec) -> str:
         f"the {acc.name} has no {asked} arithmetic: sized in {sized} "
         "(speed, memory and the range alike)"
     )
+
+
+def context_warning(r: Resolved) -> str:
+    """The sequence length given exceeds the context the catalog's model was trained for."""
+    return (
+        f"a sequence length of {format_count(r.sequence_length)} tokens exceeds "
+        f"{r.model_name}'s context of {format_count(r.max_context or 0)} positions: extend "
+        "its positions first (for instance RoPE scaling) or train at its context"
+    )

@@ -5,6 +5,10 @@ Each entry is copied from the model's published configuration (Hugging Face
 architecture; a bare parameter count gets a plausible decoder shape from
 :func:`shape_from_params`.
 
+``max_context`` is the positions a model was trained for: the config's
+``max_position_embeddings`` (``n_positions`` for GPT-2; GPT-3's ``n_ctx``, Table 2.1);
+``None`` where the entry has none checked (T5's relative positions have no hard limit).
+
 References
 ----------
 .. [1] J. Kaplan et al., "Scaling Laws for Neural Language Models",
@@ -42,6 +46,7 @@ class ModelSpec:
     experts_per_token: int | None
     source: str
     aliases: tuple[str, ...] = ()
+    max_context: int | None = None  # [tokens] positions it was trained for; None: not known
 
 
 def _m(
@@ -60,6 +65,7 @@ def _m(
     experts: int | None = None,
     top_k: int | None = None,
     aliases: tuple[str, ...] = (),
+    context: int | None = None,
 ) -> ModelSpec:
     return ModelSpec(
         name=name,
@@ -77,6 +83,7 @@ def _m(
         experts_per_token=top_k,
         source=source,
         aliases=aliases,
+        max_context=context,
     )
 
 
@@ -94,6 +101,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         50257,
         _HF + "openai-community/gpt2",
         aliases=("gpt2", "gpt-2 small", "gpt-2 124m"),
+        context=1024,
     ),
     _m(
         "GPT-2 XL",
@@ -107,6 +115,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         50257,
         _HF + "openai-community/gpt2-xl",
         aliases=("gpt2-xl", "gpt-2 1.5b"),
+        context=1024,
     ),
     _m(
         "GPT-3 175B",
@@ -120,6 +129,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         50257,
         "Brown et al., arXiv 2005.14165, Table 2.1",
         aliases=("gpt-3", "gpt3"),
+        context=2048,
     ),
     _m(
         "BERT base",
@@ -133,6 +143,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         30522,
         _HF + "google-bert/bert-base-uncased",
         aliases=("bert-base", "bert"),
+        context=512,
     ),
     _m(
         "BERT large",
@@ -146,6 +157,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         30522,
         _HF + "google-bert/bert-large-uncased",
         aliases=("bert-large",),
+        context=512,
     ),
     _m(
         "T5 base",
@@ -185,6 +197,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32000,
         _HF + "meta-llama/Llama-2-7b-hf",
         aliases=("llama-2-7b", "llama2 7b"),
+        context=4096,
     ),
     _m(
         "Llama 2 13B",
@@ -198,6 +211,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32000,
         _HF + "meta-llama/Llama-2-13b-hf",
         aliases=("llama-2-13b", "llama2 13b"),
+        context=4096,
     ),
     _m(
         "Llama 2 70B",
@@ -211,6 +225,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32000,
         _HF + "meta-llama/Llama-2-70b-hf",
         aliases=("llama-2-70b", "llama2 70b"),
+        context=4096,
     ),
     _m(
         "Llama 3 8B",
@@ -224,6 +239,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Meta-Llama-3-8B",
         aliases=("llama-3-8b", "meta-llama-3-8b", "llama3 8b"),
+        context=8192,
     ),
     _m(
         "Llama 3 70B",
@@ -237,6 +253,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Meta-Llama-3-70B",
         aliases=("llama-3-70b", "meta-llama-3-70b", "llama3 70b"),
+        context=8192,
     ),
     _m(
         "Llama 3.1 8B",
@@ -250,6 +267,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.1-8B",
         aliases=("llama-3.1-8b", "meta-llama-3.1-8b", "llama 3.1 8b instruct"),
+        context=131072,
     ),
     _m(
         "Llama 3.1 70B",
@@ -263,6 +281,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.1-70B",
         aliases=("llama-3.1-70b", "meta-llama-3.1-70b"),
+        context=131072,
     ),
     _m(
         "Llama 3.1 405B",
@@ -276,6 +295,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.1-405B",
         aliases=("llama-3.1-405b", "llama 3 405b"),
+        context=131072,
     ),
     _m(
         "Llama 3.2 1B",
@@ -289,6 +309,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.2-1B",
         aliases=("llama-3.2-1b",),
+        context=131072,
     ),
     _m(
         "Llama 3.2 3B",
@@ -302,6 +323,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.2-3B",
         aliases=("llama-3.2-3b",),
+        context=131072,
     ),
     _m(
         "LLaMA 7B",
@@ -354,6 +376,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32000,
         _HF + "mistralai/Mistral-7B-v0.1",
         aliases=("mistral-7b", "mistral"),
+        context=32768,
     ),
     _m(
         "Mixtral 8x7B",
@@ -370,6 +393,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         experts=8,
         top_k=2,
         aliases=("mixtral-8x7b", "mixtral"),
+        context=32768,
     ),
     _m(
         "Mixtral 8x22B",
@@ -386,6 +410,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         experts=8,
         top_k=2,
         aliases=("mixtral-8x22b",),
+        context=65536,
     ),
     _m(
         "Qwen2.5 0.5B",
@@ -464,6 +489,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         256000,
         _HF + "google/gemma-2-2b",
         aliases=("gemma-2-2b",),
+        context=8192,
     ),
     _m(
         "Gemma 2 9B",
@@ -477,6 +503,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         256000,
         _HF + "google/gemma-2-9b",
         aliases=("gemma-2-9b",),
+        context=8192,
     ),
     _m(
         "Gemma 2 27B",
@@ -490,6 +517,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         256000,
         _HF + "google/gemma-2-27b",
         aliases=("gemma-2-27b",),
+        context=8192,
     ),
     _m(
         "DeepSeek-V2",
@@ -506,6 +534,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         experts=160,
         top_k=6,
         aliases=("deepseek v2",),
+        context=163840,
     ),
     _m(
         "DeepSeek-V3",
@@ -522,6 +551,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         experts=256,
         top_k=8,
         aliases=("deepseek v3", "deepseek-v3-base"),
+        context=163840,
     ),
     _m(
         "Phi-3 mini",
@@ -535,6 +565,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32064,
         _HF + "microsoft/Phi-3-mini-4k-instruct",
         aliases=("phi-3-mini", "phi3 mini"),
+        context=4096,
     ),
     _m(
         "Phi-3 medium",
@@ -548,6 +579,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32064,
         _HF + "microsoft/Phi-3-medium-4k-instruct",
         aliases=("phi-3-medium",),
+        context=4096,
     ),
     _m(
         "Falcon 7B",
@@ -600,6 +632,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         100352,
         _HF + "allenai/OLMo-2-1124-7B",
         aliases=("olmo-2-7b", "olmo 7b", "olmo 3 7b"),
+        context=4096,
     ),
     _m(
         "OLMo 2 13B",
@@ -613,6 +646,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         100352,
         _HF + "allenai/OLMo-2-1124-13B",
         aliases=("olmo-2-13b", "olmo 13b"),
+        context=4096,
     ),
     _m(
         "MPT-7B",

@@ -72,6 +72,7 @@ class Resolved:
     data_growth: float
     preprocessing: str
     sequence_length: int
+    max_context: int | None  # [tokens] the catalog model's trained context; None: not known
     global_batch_tokens: float
     micro_batch_size: int | None
     deadline_days: float
@@ -135,7 +136,13 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
     rec = AnswerRecorder(as_of=today.isoformat())
     model = resolve_model(answers.model, rec)
     training = resolve_training(answers.training, model_in_catalog=model.in_catalog, rec=rec)
-    sequence_length = resolve_sequence_length(answers.batch, answers.data, rec)
+    sequence_length = resolve_sequence_length(
+        answers.batch,
+        answers.data,
+        rec,
+        model_name=model.name,
+        max_context=model.max_context,
+    )
     data = resolve_data(
         answers.data, method=training.method, total_params=model.total_params, rec=rec
     )
@@ -195,6 +202,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         data_growth=data.growth,
         preprocessing=data.preprocessing,
         sequence_length=sequence_length,
+        max_context=model.max_context,
         global_batch_tokens=global_batch_tokens,
         micro_batch_size=answers.batch.micro_batch_size,
         deadline_days=schedule.deadline_days,

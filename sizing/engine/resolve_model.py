@@ -38,6 +38,7 @@ class ResolvedModel:
     vocab_size: int  # [tokens]
     experts: int
     experts_per_token: int
+    max_context: int | None  # [tokens] the catalog model's trained context; None: not known
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
         vocab_size=int(vocab_size),
         experts=int(experts),
         experts_per_token=int(experts_per_token),
+        max_context=spec.max_context if spec else None,
     )
 
 

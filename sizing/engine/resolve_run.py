@@ -124,12 +124,31 @@ def resolve_training(
     )
 
 
-def resolve_sequence_length(batch: BatchInput, data: DataInput, rec: AnswerRecorder) -> int:
-    """Training context [tokens]; video models train on longer sequences [2]_."""
+def resolve_sequence_length(
+    batch: BatchInput,
+    data: DataInput,
+    rec: AnswerRecorder,
+    *,
+    model_name: str = "",
+    max_context: int | None = None,
+) -> int:
+    """Training context [tokens]; video models train on longer sequences [2]_.
+
+    The default never exceeds the context the catalog's model was trained for
+    (``max_context``, GPT-2's 1,024 positions); a length the customer gives is kept
+    (the recommendation warns when it exceeds that context).
+    """
     if data.modality == "video":
         default = whole("default_sequence_length_video")
     else:
         default = whole("default_sequence_length")
+    source = "our usual assumption"
+    if max_context is not None and max_context < default:
+        source = (
+            f"our usual assumption of {default:,} tokens, capped at {model_name}'s context "
+            f"of {max_context:,} positions (model catalog)"
+        )
+        default = max_context
     sequence_length = rec.take(
         "batch.sequence_length",
         batch.sequence_length,
@@ -137,6 +156,7 @@ def resolve_sequence_length(batch: BatchInput, data: DataInput, rec: AnswerRecor
         unit="tokens",
         why="sets the memory of the examples in flight and the attention compute",
         question="What sequence length (context) will you train at?",
+        source=source,
     )
     return int(sequence_length)
 
