@@ -130,10 +130,18 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             spread += f", its experts spread {expert}-way across the copies (expert parallel)"
         if (context := p.get("context") or 1) > 1:
             spread += f", each sequence split {context}-way (context parallel)"
+        # engines before 2026.12.9 stored no whole count of micro-batches per replica
+        steps = p.get("micro_batches")
+        per_copy = (
+            f" and {steps} {'micro-batch' if steps == 1 else 'micro-batches'} a step on each copy"
+            if steps
+            else ""
+        )
         return (
             f"{split} {p.get('data', 1)} times (data parallel){spread}, with ZeRO/FSDP stage "
             f"{p.get('zero_stage', 0)}, {sequences} "
-            f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch." + recompute
+            f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch{per_copy}."
+            + recompute
         )
     if area == "cluster":
         nodes = result.nodes or 0

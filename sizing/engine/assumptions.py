@@ -625,18 +625,21 @@ _UNLISTED: dict[str, Assumption] = {
         "training context for video models when not given",
     ),
     "default_global_batch_tokens_large": Assumption(
-        4e6,
+        4_194_304,
         "tokens",
-        _LLAMA2 + ", sec. 2.2 (global batch of 4M tokens)",
+        _LLAMA2 + ", sec. 2.2 (global batch of 4M tokens: 1,024 sequences of 4,096)",
         "2023",
-        "pre-training batch of models from one billion parameters up",
+        "pre-training batch of models from one billion parameters up, rounded to whole "
+        "sequences of the run's length",
     ),
     "default_global_batch_tokens_small": Assumption(
-        5e5,
+        524_288,
         "tokens",
-        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1 (0.5M tokens up to 760M)",
+        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1 (0.5M tokens up to 760M: "
+        "256 sequences of 2,048)",
         "2020",
-        "pre-training batch of models below one billion parameters",
+        "pre-training batch of models below one billion parameters, rounded to whole "
+        "sequences of the run's length",
     ),
     "large_batch_min_params": Assumption(
         1e9,
@@ -698,22 +701,6 @@ _UNLISTED: dict[str, Assumption] = {
         "mistralai/Mistral-7B-v0.1 (4096 / 32 heads)",
         "2024",
         "width of one attention head of a generated decoder shape",
-    ),
-    "head_dim_narrow": Assumption(
-        64,
-        "-",
-        "Hugging Face config.json of openai-community/gpt2 (768 / 12 heads) and gpt2-medium "
-        "(1024 / 16); Brown et al., GPT-3, arXiv 2005.14165, Table 2.1 (d_head 64 up to 350M)",
-        "2020",
-        "width of one attention head of a generated decoder no wider than 2,048",
-    ),
-    "ffn_multiple": Assumption(
-        256,
-        "-",
-        "facebookresearch/llama model.py, ModelArgs.multiple_of = 256 (the SwiGLU width is "
-        "rounded up to a multiple of 256; Llama 2 7B: 11,008 = 43 x 256)",
-        "2023",
-        "a generated MLP width is a whole multiple of this, as published decoders' are",
     ),
     "aspect_ratio": Assumption(
         128,

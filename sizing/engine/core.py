@@ -46,7 +46,7 @@ from .inputs import ADAPTER_METHODS, SizingInput
 from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
 from .network import plan_network
 from .numbers import format_count
-from .parallelism import Plan, Workload, workload
+from .parallelism import Plan, Workload, whole_micro_batches, workload
 from .prices import PRICES
 from .provenance import Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
@@ -169,7 +169,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         model_name=r.model_name,
         compute=compute,
         memory=_memory_result(w, r, run, min_gpus),
-        parallelism=_parallelism_result(r, plan),
+        parallelism=_parallelism_result(w, r, plan),
         cluster=ClusterResult(
             accelerator=acc.id,
             accelerator_name=acc.name,
@@ -349,7 +349,7 @@ def _memory_result(w: Workload, r: Resolved, run: RunEstimate, min_gpus: int) ->
     )
 
 
-def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
+def _parallelism_result(w: Workload, r: Resolved, plan: Plan) -> ParallelismResult:
     forced = tuple(
         name
         for name, degree in (
@@ -370,6 +370,7 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
         context=plan.context,
         zero_stage=plan.zero_stage,
         micro_batch_size=plan.micro_batch_size,
+        micro_batches=whole_micro_batches(w, plan.data, plan.micro_batch_size),
         gradient_checkpointing=plan.recompute != "none",
         recompute=plan.recompute,
         virtual_pipeline_stages=plan.virtual_stages,

@@ -13,14 +13,12 @@ References
 ----------
 .. [1] J. Kaplan et al., "Scaling Laws for Neural Language Models",
        arXiv 2001.08361 (2020): N ~= 12 * n_layer * d_model^2.
-.. [2] Llama 2/3 Hugging Face configs (meta-llama/*, config.json); facebookresearch/llama
-       ``model.py`` (``multiple_of = 256``).
-.. [3] GPT-2 Hugging Face configs (openai-community/gpt2: 768 = 12 heads x 64);
-       Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1.
+.. [2] Llama 2/3 Hugging Face configs (meta-llama/*, config.json).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -717,8 +715,7 @@ class Shape:
 
 
 # Decoders wider than this keep a head count divisible by the largest tensor-parallel degree
-# inside a node, as every published large decoder does [2]_: their width is a whole number of
-# 8 heads of 128 (4,096, 5,120, 8,192 ...); narrower ones use heads of 64 (GPT-2's 768) [3]_.
+# inside a node, as every published large decoder does [2]_.
 _WIDE_DECODER_HIDDEN = 2048
 _TENSOR_PARALLEL_HEADS = 8
 _MIN_BODY_SHARE = 0.5  # the embeddings never take more than half the parameters
@@ -726,17 +723,14 @@ _FIXED_POINT_ITERATIONS = 20
 
 
 def shape_from_params(params: float, vocab_size: int) -> Shape:
-    """A plausible decoder shape for a parameter count, with whole heads.
+    """A plausible decoder shape for a parameter count.
 
     Solves ``N = 12 L h^2 + 2 V h`` with ``L = h / 128`` (Llama-2 7B's aspect
-    ratio, assumption ``aspect_ratio``) [1]_ [2]_ for the width ``h``, then rounds
-    ``h`` to whole attention heads as published decoders do: above 2,048 to a
-    multiple of 8 heads of ``head_dim`` (128; so tensor parallelism up to 8 splits
-    the heads), else to heads of ``head_dim_narrow`` (64, GPT-2 and GPT-3's small
-    models) [3]_.  The layers are then solved from the same equation with that
-    width, rounded to a whole layer, so the shape keeps the parameter count within
-    half a layer.  The MLP is ``ffn_hidden_ratio`` times the width, a multiple of
-    ``ffn_multiple`` (256, Llama's ``multiple_of``) [2]_.
+    ratio, assumption ``aspect_ratio``) [1]_ [2]_ for the number of layers, rounded to a whole layer, then solves
+    the same equation for ``h`` with that ``L``. ``h`` is left unrounded (to the
+    nearest unit) on purpose: rounding it to a multiple of 128 would make results
+    jump non-monotonically between neighbouring parameter counts (a larger model
+    could come out faster), which the property tests forbid.
 
     Parameters
     ----------
@@ -750,23 +744,23 @@ def shape_from_params(params: float, vocab_size: int) -> Shape:
     Shape
     """
     aspect_ratio = whole("aspect_ratio")
+    head_dim = whole("head_dim")
     hidden = (params * aspect_ratio / 12.0) ** (1.0 / 3.0)
     for _ in range(_FIXED_POINT_ITERATIONS):  # fixed point including the embedding term
         body = max(params - 2.0 * vocab_size * hidden, params * _MIN_BODY_SHARE)
         hidden = (body * aspect_ratio / 12.0) ** (1.0 / 3.0)
-    if hidden > _WIDE_DECODER_HIDDEN:
-        head_dim = whole("head_dim")
-        unit = _TENSOR_PARALLEL_HEADS * head_dim
-    else:
-        head_dim = unit = whole("head_dim_narrow")
-    h = unit * max(1, round(hidden / unit))
-    body = max(params - 2.0 * vocab_size * h, params * _MIN_BODY_SHARE)
-    layers = max(1, round(body / (12.0 * h * h)))
-    multiple = whole("ffn_multiple")
-    ffn = multiple * max(1, round(whole("ffn_hidden_ratio") * h / multiple))
+    layers = max(1, int(round(hidden / aspect_ratio)))
+    for _ in range(_FIXED_POINT_ITERATIONS):  # h for that whole number of layers
+        body = max(params - 2.0 * vocab_size * hidden, params * _MIN_BODY_SHARE)
+        hidden = (body / (12.0 * layers)) ** 0.5
+    h = max(head_dim, int(round(hidden)))
+    if h > _WIDE_DECODER_HIDDEN:
+        heads = _TENSOR_PARALLEL_HEADS * max(1, round(h / (_TENSOR_PARALLEL_HEADS * head_dim)))
+    else:  # a power of two, so tensor parallelism can split it (heads only matter for that)
+        heads = 2 ** max(0, round(math.log2(max(1.0, h / head_dim))))
     return Shape(
         layers=layers,
         hidden_size=h,
-        attention_heads=h // head_dim,
-        ffn_hidden_size=ffn,
+        attention_heads=heads,
+        ffn_hidden_size=whole("ffn_hidden_ratio") * h,
     )

@@ -62,6 +62,7 @@ _BOUNDED_LAYOUTS = 12
 # A fitting plan replaces the best one only if its MFU is 0.1 % higher: near-ties go to the
 # simpler plan, which the search meets first.
 _MFU_TIE_MARGIN = 1.001
+_WHOLE_TOLERANCE = 1e-6  # [sequences] a count this close to a whole number is that number
 # A group's ceiling is raised by rounding's worth so that it is never below a quick bound
 # worked out with the same formulas in another order.
 _CEILING_ROUNDING = 1.0 + 1e-9
@@ -822,7 +823,7 @@ def search_plan(
                     batch_best = plan
                 if batch_best is None:
                     break  # a larger micro-batch only needs more memory
-                if best is None or _better(batch_best, rank, best, best_rank):
+                if best is None or _better(w, batch_best, rank, best, best_rank):
                     best, best_rank = batch_best, rank
                 if (
                     previous is not None
@@ -991,12 +992,41 @@ def _shape(layout: _Layout) -> tuple[int, int, int, int]:
     return layout.tensor, layout.pipeline, layout.expert, layout.context
 
 
-def _better(plan: _Scored, rank: int, best: _Scored, best_rank: int) -> bool:
+def _better(w: Workload, plan: _Scored, rank: int, best: _Scored, best_rank: int) -> bool:
     """Whether ``plan`` (of the layout at ``rank``) beats ``best``: 0.1 % faster, or as fast
-    within 0.1 % and simpler (met earlier in the simplest-first order)."""
+    within 0.1 % and dealing each replica whole micro-batches where ``best`` does not
+    (:func:`splits_evenly`), or as fast and as even and simpler (met earlier in the
+    simplest-first order)."""
     if plan.mfu > best.mfu * _MFU_TIE_MARGIN:
         return True
-    return rank < best_rank and plan.mfu * _MFU_TIE_MARGIN >= best.mfu
+    if plan.mfu * _MFU_TIE_MARGIN < best.mfu:
+        return False
+    even = splits_evenly(w, plan.layout.data, plan.candidate.micro_batch)
+    if even != splits_evenly(w, best.layout.data, best.candidate.micro_batch):
+        return even
+    return rank < best_rank
+
+
+def splits_evenly(w: Workload, dp: int, micro_batch: int) -> bool:
+    """Whether a step's sequences deal out to ``dp`` replicas as whole micro-batches of
+    ``micro_batch`` sequences each (1,024 over 256 replicas in micro-batches of 2: yes;
+    over 448: no)."""
+    per_micro_batch = w.tokens_per_step / (w.seq * dp * micro_batch)
+    return abs(per_micro_batch - round(per_micro_batch)) <= _WHOLE_TOLERANCE
+
+
+def whole_micro_batches(w: Workload, dp: int, micro_batch: int) -> int:
+    """Micro-batches a step of the busiest of ``dp`` data-parallel replicas [-].
+
+    A step's sequences are dealt out whole: when ``dp`` does not divide them (1,024 over
+    448 replicas, 2.29 each) some replicas run ``ceil(S / d)`` sequences, in
+    ``ceil(ceil(S / d) / b)`` micro-batches of at most ``b``, and the others one fewer.
+    (The step time is worked out from the average replica; the plan search prefers a
+    degree that divides the sequences where it is as fast, :func:`_better`.)
+    """
+    sequences = w.tokens_per_step / w.seq / dp
+    busiest = max(1, math.ceil(sequences - _WHOLE_TOLERANCE))
+    return math.ceil(busiest / micro_batch)
 
 
 def _layout_bound(

@@ -280,16 +280,20 @@ def resolve_global_batch_tokens(
     sequence_length: int,
     rec: AnswerRecorder,
 ) -> float:
-    """Tokens per optimizer step [tokens], at least one sequence [2]_ [3]_."""
+    """Tokens per optimizer step [tokens], at least one sequence [2]_ [3]_.
+
+    A default is a whole number of sequences (4,194,304 tokens: 1,024 of 4,096), so a
+    trainer can deal them out to the replicas.
+    """
     if method in PRETRAINING_METHODS:
         if total_params >= value("large_batch_min_params"):
             pretraining_batch = value("default_global_batch_tokens_large")
         else:
             pretraining_batch = value("default_global_batch_tokens_small")
-        default = max(float(sequence_length), pretraining_batch)
+        default = max(1, round(pretraining_batch / sequence_length)) * sequence_length
     else:
-        default = value("default_finetune_batch_sequences") * sequence_length
-    global_batch_tokens = rec.take(
+        default = whole("default_finetune_batch_sequences") * sequence_length
+    global_batch_tokens: float = rec.take(  # a whole default is recorded exactly
         "batch.global_batch_tokens",
         batch.global_batch_tokens,
         default,

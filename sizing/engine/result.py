@@ -56,6 +56,7 @@ class ParallelismResult:
     context: int  # context-parallel degree: accelerators that split each sequence
     zero_stage: int
     micro_batch_size: int
+    micro_batches: int  # whole micro-batches per step on each data-parallel replica (the busiest)
     gradient_checkpointing: bool  # some activation recomputation (selective or full)
     recompute: str  # "none" | "selective" | "full"
     virtual_pipeline_stages: int  # model chunks per pipeline stage (1: not interleaved)

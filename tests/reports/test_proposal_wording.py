@@ -244,3 +244,10 @@ def test_an_alternative_without_the_fp8_asked_is_noted_as_sized_in_bf16():
     assert "no FP8: sized in BF16" in a100["note"]
     h200 = next(row for row in rows if row["name"].startswith("NVIDIA H200"))
     assert "sized in" not in h200["note"]
+
+
+def test_the_plan_says_how_many_whole_micro_batches_each_copy_runs_a_step():
+    result = read_result(size_dict({"training": {"method": "pretrain"}}, today=TODAY))
+    (sentence,) = [recommendation_sentence("parallelism", result)]
+    p = result.section("parallelism")
+    assert f"and {p['micro_batches']} micro-batches a step on each copy." in sentence
