@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -291,6 +292,20 @@ class _Fabric:
     oversubscription: float  # [x:1]
 
 
+# QLoRA stacks split no model: PEFT + bitsandbytes run data parallel with FSDP (Answer.AI
+# FSDP-QLoRA, 2024-03) or DeepSpeed ZeRO-3 (Hugging Face PEFT docs, "DeepSpeed" guide:
+# ZeRO-3 and QLoRA), torchtune's QLoRA recipes with FSDP2 (lora_finetune_distributed); none
+# offers tensor, pipeline, expert or context parallelism (Accelerate's device_map="auto"
+# puts layers on several GPUs but runs them one after another, no pipeline schedule).
+_QLORA_SPLIT = 1
+
+
+def _model_split_limit(w: Workload) -> int:
+    """The largest tensor, pipeline, expert or context degree the training stack offers
+    (unless the customer forces one): 1 for QLoRA, else no limit."""
+    return _QLORA_SPLIT if w.method == "qlora" else sys.maxsize
+
+
 def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_Layout]:
     """Every layout of ``gpus`` the forced settings allow, simplest first [1]_.
 
@@ -299,15 +314,17 @@ def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_La
     experts and the data degree.
     """
     sequences = max(1.0, w.tokens_per_step / w.seq)
+    split = _model_split_limit(w)
     for cp in _context_options(w, r, gpus):
-        for tp in _degrees(per_node, r.forced_tensor, w.heads):
-            for pp in _degrees(min(w.layers, gpus), r.forced_pipeline):
+        for tp in _degrees(min(per_node, split), r.forced_tensor, w.heads):
+            for pp in _degrees(min(w.layers, gpus, split), r.forced_pipeline):
                 if gpus % (tp * cp * pp):
                     continue
                 dp = gpus // (tp * cp * pp)
                 if (r.forced_data is not None and dp != r.forced_data) or dp > sequences:
                     continue
-                eps = _degrees(min(dp, w.experts), r.forced_expert, w.experts) if w.moe else [1]
+                experts = min(dp, w.experts, split)
+                eps = _degrees(experts, r.forced_expert, w.experts) if w.moe else [1]
                 for ep in eps:
                     if dp % ep == 0:
                         yield _Layout(tensor=tp, pipeline=pp, data=dp, expert=ep, context=cp)
@@ -333,7 +350,7 @@ def _context_options(w: Workload, r: Resolved, gpus: int) -> tuple[int, ...]:
     """
     if r.forced_context is not None:
         return (r.forced_context,)
-    if w.seq < CONTEXT_MIN_SEQUENCE:
+    if w.seq < CONTEXT_MIN_SEQUENCE or _model_split_limit(w) == 1:
         return (1,)
     return tuple(
         cp
@@ -615,6 +632,7 @@ def _cost_model(
         expert_params=w.expert_params,
         kv_hidden=w.hidden * w.kv_heads / w.heads if w.kv_heads else 0.0,
         hfu_cache=hfu_cache,
+        quantised_params=w.dense_params + w.expert_params if w.method == "qlora" else 0.0,
     )
 
 
@@ -890,12 +908,13 @@ def mfu_ceiling_from(
         w.active_params, w.layers, w.hidden, w.seq, "none"
     )
     micro_batch = r.micro_batch_size or _MICRO_BATCHES[-1]
-    experts = _degrees(w.experts, r.forced_expert, w.experts) if w.moe else [1]
+    split = _model_split_limit(w)
+    experts = _degrees(min(w.experts, split), r.forced_expert, w.experts) if w.moe else [1]
     for cp in _context_options(w, r, max(min_gpus, _CONTEXT_DEGREES[-1])):
-        for tp in _degrees(per_node, r.forced_tensor, w.heads):
+        for tp in _degrees(min(per_node, split), r.forced_tensor, w.heads):
             for ep in experts:
                 layouts = []
-                for pp in _degrees(w.layers, r.forced_pipeline):
+                for pp in _degrees(min(w.layers, split), r.forced_pipeline):
                     dp = max(1, min_gpus // (tp * cp * pp))
                     if dp <= sequences:
                         layouts.append(_Layout(tp, pp, dp, ep, cp))
