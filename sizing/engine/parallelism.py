@@ -102,13 +102,19 @@ def workload(r: Resolved) -> Workload:
     if moe:
         per_expert = (r.total_params - r.active_params) / (r.experts - r.experts_per_token)
         expert = min(r.total_params, per_expert * r.experts)
-    adapters = 0.0
+    adapters = active_adapters = 0.0
     if r.method in ADAPTER_METHODS:
+        shape = (r.layers, r.hidden_size, r.attention_heads, r.kv_heads, r.ffn_hidden_size)
+        router = r.experts if moe else 0
+        # every expert holds adapters; a token runs through those of its top-k experts
         adapters = lora_params(
-            r.layers, r.hidden_size, r.attention_heads, r.kv_heads, r.ffn_hidden_size, r.lora_rank
+            *shape, r.lora_rank, experts=r.experts if moe else 1, router_experts=router
+        )
+        active_adapters = lora_params(
+            *shape, r.lora_rank, experts=r.experts_per_token if moe else 1, router_experts=router
         )
     per_token = flops_per_token(
-        r.active_params, r.layers, r.hidden_size, r.sequence_length, r.method, adapters
+        r.active_params, r.layers, r.hidden_size, r.sequence_length, r.method, active_adapters
     )
     return Workload(
         method=r.method,

@@ -18,11 +18,12 @@ import datetime
 from dataclasses import dataclass, field
 
 from .hardware import training_precision
-from .inputs import SizingInput
+from .inputs import ADAPTER_METHODS, SizingInput
 from .price_set import PriceSet, price_region
 from .provenance import AnswerRecorder, UsedAssumption
 from .resolve_model import resolve_model
 from .resolve_run import (
+    record_lora_targets,
     resolve_data,
     resolve_global_batch_tokens,
     resolve_schedule,
@@ -136,6 +137,8 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
     rec = AnswerRecorder(as_of=today.isoformat())
     model = resolve_model(answers.model, rec)
     training = resolve_training(answers.training, model_in_catalog=model.in_catalog, rec=rec)
+    if training.method in ADAPTER_METHODS:
+        record_lora_targets(rec, moe=model.architecture == "moe", experts=model.experts)
     sequence_length = resolve_sequence_length(
         answers.batch,
         answers.data,

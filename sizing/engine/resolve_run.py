@@ -124,6 +124,24 @@ def resolve_training(
     )
 
 
+def record_lora_targets(rec: AnswerRecorder, *, moe: bool, experts: int) -> None:
+    """Record which layers the adapters are assumed on: PEFT's ``target_modules="all-linear"``,
+    every linear layer but the output head, each expert's on an MoE model."""
+    mlp = (
+        f"the gate, up and down projections of all {experts} experts and the router"
+        if moe
+        else ("the MLP's gate, up and down projections")
+    )
+    rec.record(
+        "training.lora_targets",
+        f"every linear layer but the output head: q, k, v, o, {mlp}",
+        unit="-",
+        given=False,
+        source='Hugging Face PEFT docs, LoraConfig target_modules="all-linear"',
+        why="sets how many adapter weights train: their memory, checkpoint and compute",
+    )
+
+
 def resolve_sequence_length(
     batch: BatchInput,
     data: DataInput,
