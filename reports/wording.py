@@ -130,7 +130,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             spread += f", its experts spread {expert}-way across the copies (expert parallel)"
         if (context := p.get("context") or 1) > 1:
             spread += f", each sequence split {context}-way (context parallel)"
-        # engines before 2026.12.9 stored no whole count of micro-batches per replica
+        # engines before 2026.12.10 stored no whole count of micro-batches per replica
         steps = p.get("micro_batches")
         per_copy = (
             f" and {steps} {'micro-batch' if steps == 1 else 'micro-batches'} a step on each copy"
