@@ -29,6 +29,7 @@ from sizing.engine.vocabulary import (
     REGIONS,
     describe_value,
     input_term,
+    value_words,
 )
 from sizing.results import StoredResult
 
@@ -126,10 +127,18 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             spread += f", its experts spread {expert}-way across the copies (expert parallel)"
         if (context := p.get("context") or 1) > 1:
             spread += f", each sequence split {context}-way (context parallel)"
+        # engines before 2026.12.10 stored no whole count of micro-batches per replica
+        steps = p.get("micro_batches")
+        per_copy = (
+            f" and {steps} {'micro-batch' if steps == 1 else 'micro-batches'} a step on each copy"
+            if steps
+            else ""
+        )
         return (
             f"{split} {p.get('data', 1)} times (data parallel){spread}, with ZeRO/FSDP stage "
             f"{p.get('zero_stage', 0)}, {sequences} "
-            f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch." + recompute
+            f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch{per_copy}."
+            + recompute
         )
     if area == "cluster":
         nodes = result.nodes or 0
@@ -433,10 +442,17 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             "recommended": True,
         }
     ]
+    asked = next((a.value for a in result.assumptions if a.key == "training.precision"), None)
     for alt in list(result.alternatives)[:6]:
         cost = alt.get("run_cost_usd")
         days = float(alt.get("wall_clock_days") or 0)
         notes = []
+        sized = alt.get("precision")
+        if asked is not None and sized is not None and sized != asked:
+            notes.append(
+                f"no {value_words('training.precision', asked)}: "
+                f"sized in {value_words('training.precision', sized)}"
+            )
         servers = alt.get("servers_usd")
         if ours_servers is not None and servers is not None:
             diff = float(servers) - ours_servers

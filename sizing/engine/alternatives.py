@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
 from .efficiency import workload_factor
-from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
+from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops, training_precision
 from .parallelism import (
     ActivationCache,
     HfuCache,
@@ -101,7 +101,9 @@ def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
         if same.plan.fits:
             return same
         return size_searched(searches).run
-    rate_ratio = _plan_rate(reference, reference.acc) / _plan_rate(reference, searches.acc)
+    rate_ratio = _plan_rate(reference, reference.r, reference.acc) / _plan_rate(
+        reference, r, searches.acc
+    )
     estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * _HOURS_PER_DAY)
     near = size_from_estimate(searches, estimate)
     return near if near is not None else size_searched(searches).run
@@ -147,9 +149,20 @@ def compare_accelerators(
             excluded.append(f"{acc.name}: {reason}")
         else:
             candidates.append(acc)
-    w = workload(r)  # the same for every accelerator
+    # The same for every accelerator that runs the precision asked; one without it (FP8 on
+    # an A100) runs BF16: another workload, with memory checks of its own.
+    resolved = {acc.id: _with_accelerator(r, acc) for acc in candidates}
+    workloads = {r.precision: workload(r)}
+    memories = {r.precision: shared}
+    for rr in resolved.values():
+        if rr.precision not in workloads:
+            workloads[rr.precision] = workload(rr)
+            memories[rr.precision] = MemoryCache()
     deadline = _deadline_to_meet(reference)
-    best_cases = {acc.id: _best_case_key(w, acc, flops) for acc in candidates}
+    best_cases = {
+        acc.id: _best_case_key(workloads[resolved[acc.id].precision], acc, flops)
+        for acc in candidates
+    }
     # Every maker among the candidates will be listed (an accelerator is skipped only when
     # its maker already has a better one), so the slots left for the rest are known now.
     open_slots = max(0, MAX_ALTERNATIVES - len({acc.vendor for acc in candidates}))
@@ -164,9 +177,11 @@ def compare_accelerators(
         acc = candidates[i]
         if _cannot_be_listed(alts, acc, best_case, open_slots, deadline):
             continue  # sizing it cannot change the list: skip the search
-        rr = _with_accelerator(r, acc)
+        rr = resolved[acc.id]
+        w = workloads[rr.precision]
         if i not in searched:
-            searched[i] = searches_for(w, rr, acc, flops, shared, reference.run.plan)
+            memory = memories[rr.precision]
+            searched[i] = searches_for(w, rr, acc, flops, memory, reference.run.plan)
         searches = searched[i]
         if deadline is not None and not tight and _maker_sized(alts, acc):
             in_time = _best_case_in_time(w, rr, acc, flops, deadline, searches.hfu)
@@ -186,6 +201,7 @@ def compare_accelerators(
                 servers_usd=_servers_usd(acc, est.nodes * rr.gpus_per_node),
                 fits=est.plan.fits,
                 price_confirmed=cloud_price_confirmed(acc.id),
+                precision=rr.precision,
             )
         )
     return _shortlist(alts, deadline), tuple(excluded)
@@ -214,13 +230,14 @@ def _deadline_to_meet(reference: Reference) -> float | None:
     return r.deadline_days if reference.deadline_met and r.count is None else None
 
 
-def _plan_rate(reference: Reference, acc: AcceleratorSpec) -> float:
+def _plan_rate(reference: Reference, r: Resolved, acc: AcceleratorSpec) -> float:
     """Model FLOPs per second of one ``acc`` running the recommended plan [FLOP/s].
 
-    The same layout on ``acc``'s own links: an estimate (the plan may not fit on ``acc``,
-    or another plan may suit it better), which :func:`cluster.size_from_estimate` corrects.
+    The same layout on ``acc``'s own links, in the precision ``r`` runs on it: an estimate
+    (the plan may not fit on ``acc``, or another plan may suit it better), which
+    :func:`cluster.size_from_estimate` corrects.
     """
-    r, plan = reference.r, reference.run.plan
+    plan = reference.run.plan
     cost = cost_on_fabric(
         workload(r),
         acc,
@@ -354,4 +371,5 @@ def _cheapest_fitting_first(alt: Alternative, deadline_days: float | None) -> _R
 
 
 def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
-    return replace(r, accelerator=acc.id)
+    """The run on ``acc``, in the precision asked, or in BF16 where ``acc`` has no FP8."""
+    return replace(r, accelerator=acc.id, precision=training_precision(r.precision_asked, acc))

@@ -223,12 +223,25 @@ _LISTED: dict[str, Assumption] = {
         "2026-12-02",
         "MoE routing, permutation and load imbalance (small expert GEMMs are modelled separately)",
     ),
+    "qlora_dequant_bandwidth_share": Assumption(
+        0.13,
+        "-",
+        "QwenLM/Qwen README, 'Profiling of Memory and Speed' (one A100-SXM4-80G, CUDA 11.8, "
+        "PyTorch 2.0, flash attention 2, batch 1, gradient accumulation 8, gradient "
+        "checkpointing): Q-LoRA (4-bit) minus LoRA (BF16) s/it at 256-8,192 tokens is 1.0-1.8 s "
+        "for Qwen-7B and 2.3-3.7 s for Qwen-14B, 0.13-0.46 s a micro-batch, nearly the same at "
+        "every length; 3 de-quantisations of 7.7B / 14.2B params at 2.516 B each over 2.04 TB/s "
+        "take 0.029 / 0.053 s: median share 0.13 of the 12 figures",
+        "2023-12",
+        "share of the memory bandwidth the 4-bit de-quantisation kernels reach (derived, not "
+        "fitted; Qwen's int4 base is GPTQ, bitsandbytes' NF4 de-quantises the same way)",
+    ),
     "eff_small_kernel_penalty": Assumption(
         0.85,
         "-",
         _ENGINE,
         "2026-12-02",
-        "LoRA/QLoRA adapters add many small kernels (QLoRA: dequantisation)",
+        "LoRA/QLoRA adapters add many small kernels (QLoRA's de-quantisation is modelled apart)",
     ),
     # software stack of the accelerator (hardware.AcceleratorSpec.software); derived, not
     # fitted, by benchmarks/vendors.py from the comparisons in tests/sizing/data/vendor_benchmarks.json
@@ -625,18 +638,21 @@ _UNLISTED: dict[str, Assumption] = {
         "training context for video models when not given",
     ),
     "default_global_batch_tokens_large": Assumption(
-        4e6,
+        4_194_304,
         "tokens",
-        _LLAMA2 + ", sec. 2.2 (global batch of 4M tokens)",
+        _LLAMA2 + ", sec. 2.2 (global batch of 4M tokens: 1,024 sequences of 4,096)",
         "2023",
-        "pre-training batch of models from one billion parameters up",
+        "pre-training batch of models from one billion parameters up, rounded to whole "
+        "sequences of the run's length",
     ),
     "default_global_batch_tokens_small": Assumption(
-        5e5,
+        524_288,
         "tokens",
-        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1 (0.5M tokens up to 760M)",
+        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1 (0.5M tokens up to 760M: "
+        "256 sequences of 2,048)",
         "2020",
-        "pre-training batch of models below one billion parameters",
+        "pre-training batch of models below one billion parameters, rounded to whole "
+        "sequences of the run's length",
     ),
     "large_batch_min_params": Assumption(
         1e9,

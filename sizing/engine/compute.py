@@ -6,6 +6,8 @@ References
        model FLOPs per token = 6 N + 12 L H Q T  (H Q = hidden size h, T = sequence).
 .. [2] Kaplan et al., arXiv 2001.08361 (2020): C = 6 N D.
 .. [3] Hu et al., LoRA, arXiv 2106.09685 (2021).
+.. [5] Hugging Face PEFT docs, LoraConfig ``target_modules="all-linear"`` (all linear
+       layers but the output head; on Mixtral each expert's w1, w2, w3 and the router gate).
 .. [4] Korthikanti et al., arXiv 2205.05198 (2022), sec. 5: recomputation
        adds one forward pass (hardware FLOPs, not model FLOPs).
 """
@@ -24,15 +26,31 @@ def attention_flops_per_token(layers: int, hidden: int, seq: int) -> float:
     return 12.0 * layers * hidden * seq
 
 
-def lora_params(layers: int, hidden: int, heads: int, kv_heads: int, ffn: int, rank: int) -> float:
-    """Trainable LoRA parameters with adapters on every linear layer [parameters] [3]_.
+def lora_params(
+    layers: int,
+    hidden: int,
+    heads: int,
+    kv_heads: int,
+    ffn: int,
+    rank: int,
+    *,
+    experts: float = 1,
+    router_experts: int = 0,
+) -> float:
+    """Trainable LoRA parameters with adapters on every linear layer [parameters] [3]_ [5]_.
 
     Each adapted ``d_in x d_out`` matrix adds ``r (d_in + d_out)``; per layer
-    q, k, v, o and the three SwiGLU projections.
+    q, k, v, o and the three SwiGLU projections of each of ``experts`` MLPs (an MoE
+    layer: every expert's, ``ffn`` being one expert's width), plus the router
+    (``h x router_experts``) when there is one: PEFT's ``target_modules="all-linear"``
+    adapts every linear layer but the output head [5]_.  Pass the experts a token
+    uses as ``experts`` for the adapters' compute, all of them for their memory.
     """
     kv_dim = hidden * kv_heads / heads
-    per_layer = (2 * (hidden + hidden) + 2 * (hidden + kv_dim) + 3 * (hidden + ffn)) * rank
-    return layers * per_layer
+    attention = 2 * (hidden + hidden) + 2 * (hidden + kv_dim)
+    mlp = 3 * (hidden + ffn) * experts
+    router = hidden + router_experts if router_experts else 0
+    return layers * (attention + mlp + router) * rank
 
 
 def flops_per_token(

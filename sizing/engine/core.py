@@ -34,10 +34,12 @@ from .explain import (
     DISCOVERY_QUESTIONS,
     accelerators,
     concurrency,
+    context_warning,
     deadline_warnings,
     drivers,
     full_size_runs,
     headroom_gpus,
+    precision_fallback_warning,
     risks,
 )
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops
@@ -46,7 +48,7 @@ from .inputs import ADAPTER_METHODS, SizingInput
 from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
 from .network import plan_network
 from .numbers import format_count
-from .parallelism import Plan, Workload, workload
+from .parallelism import Plan, Workload, whole_micro_batches, workload
 from .prices import PRICES
 from .provenance import Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
@@ -175,7 +177,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         model_name=r.model_name,
         compute=compute,
         memory=_memory_result(w, r, run, min_gpus),
-        parallelism=_parallelism_result(r, plan),
+        parallelism=_parallelism_result(w, r, plan),
         cluster=ClusterResult(
             accelerator=acc.id,
             accelerator_name=acc.name,
@@ -218,6 +220,10 @@ def _run_warnings(
         warnings.append(_memory_warning(r, run, min_gpus))
     if r.deadline_given:
         warnings.extend(deadline_warnings(r, run, deadline))
+    if r.precision != r.precision_asked:
+        warnings.append(precision_fallback_warning(r, acc))
+    if r.max_context is not None and r.sequence_length > r.max_context:
+        warnings.append(context_warning(r))
     excluded = exclusion_of(r, acc)
     if excluded:
         warnings.append(f"{acc.name}: {excluded}")
@@ -357,7 +363,7 @@ def _memory_result(w: Workload, r: Resolved, run: RunEstimate, min_gpus: int) ->
     )
 
 
-def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
+def _parallelism_result(w: Workload, r: Resolved, plan: Plan) -> ParallelismResult:
     forced = tuple(
         name
         for name, degree in (
@@ -378,6 +384,7 @@ def _parallelism_result(r: Resolved, plan: Plan) -> ParallelismResult:
         context=plan.context,
         zero_stage=plan.zero_stage,
         micro_batch_size=plan.micro_batch_size,
+        micro_batches=whole_micro_batches(w, plan.data, plan.micro_batch_size),
         gradient_checkpointing=plan.recompute != "none",
         recompute=plan.recompute,
         virtual_pipeline_stages=plan.virtual_stages,

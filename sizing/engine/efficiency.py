@@ -30,7 +30,10 @@ add compute-bound attention work, so small hidden sizes are not over-penalised.
 and of a plan, with exposed communication and the pipeline bubble::
 
     MFU = HFU_0 * (model FLOPs / hardware FLOPs) * moe * method
-          / (1 + t_tp/t + t_ep/t + max(0, t_dp - overlap*t)/t) * m / (m + p - 1)
+          / (1 + t_tp/t + t_ep/t + max(0, t_dp - overlap*t)/t + t_dq/t) * m / (m + p - 1)
+
+with ``t_dq`` QLoRA's de-quantisation of its 4-bit frozen weights, a memory-bound pass
+per micro-batch before the forward and the backward GEMMs [9]_.
 
 References
 ----------
@@ -49,6 +52,11 @@ References
        the block in hand); NVIDIA Megatron-Core, "context parallel" user guide (sequence split
        over cp ranks, activations divided by cp, gradients reduced over the data and context
        ranks together).
+.. [9] Dettmers et al., QLoRA, arXiv 2305.14314 (2023), sec. 3: NF4 storage, BF16
+       computation ("we dequantize the storage data type to the computation data type
+       to perform the forward and backward pass"); the measured cost per micro-batch:
+       QwenLM/Qwen README, "Profiling of Memory and Speed" (assumption
+       ``qlora_dequant_bandwidth_share``).
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
 """
@@ -88,6 +96,10 @@ PP_TRANSFERS_PER_CHUNK = 2.0
 GEMM_BYTES_PER_VALUE = {"fp8": 1.0}
 # Weight matrices per expert MLP: gate, up and down projections (SwiGLU; Mixtral, DeepSeek, Qwen3)
 EXPERT_MATRICES = 3.0
+# QLoRA de-quantises the frozen weights for the forward and the backward GEMMs of every
+# micro-batch, and once more when full recomputation re-runs the forward [9]_
+DEQUANT_PASSES = 2.0
+DEQUANT_PASSES_RECOMPUTE = 3.0
 # FLOPs per token per layer are 72 h^2 + 12 h s = 72 h (h + s / 6) [5]_
 ATTENTION_SEQ_PER_HIDDEN = 6.0
 
@@ -213,6 +225,7 @@ class StepCostModel:
         expert_params: float = 0.0,
         kv_hidden: float = 0.0,
         hfu_cache: dict[tuple[int, int, int, bool, int], float] | None = None,
+        quantised_params: float = 0.0,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -241,6 +254,11 @@ class StepCostModel:
         self.ep_hidden = value("eff_ep_overlap")
         self.factor = workload_factor(moe=moe, method=method)
         self._hfu = {} if hfu_cache is None else hfu_cache
+        # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
+        self.dequant_s = dequantisation_seconds(quantised_params - expert_params, acc)
+        self.dequant_expert_s = dequantisation_seconds(
+            expert_params if quantised_params else 0.0, acc
+        )
 
     def hfu(self, tp: int, ep: int, micro_batch: int, selective: bool, cp: int = 1) -> float:
         """Compute utilisation of one micro-batch's kernels (:func:`base_hfu`) [-].
@@ -412,11 +430,16 @@ class StepCostModel:
             exposed_cp = t_cp - self.attention * t_comp
             if not exposed_cp > 0.0:
                 exposed_cp = 0.0
+        t_dq = 0.0
+        if self.dequant_s or self.dequant_expert_s:
+            passes = DEQUANT_PASSES_RECOMPUTE if recompute == "full" else DEQUANT_PASSES
+            per_pass = (self.dequant_s + self.dequant_expert_s / ep) / (tp * pp)
+            t_dq = passes * micro_batches * per_pass
         exposed_dp = t_dp - self.dp_overlap * t_comp
         if not exposed_dp > 0.0:
             exposed_dp = 0.0
         exposed_ep = t_ep * (1.0 - self.ep_hidden)
-        stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp + exposed_cp) / t_comp
+        stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp + exposed_cp + t_dq) / t_comp
         mfu = (
             hfu * (self.model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
         )
@@ -436,6 +459,24 @@ def balanced_chunks(layers_per_stage: int, chunks: int) -> float:
     if chunks <= 1 or layers_per_stage <= 0:
         return float(max(1, chunks))
     return layers_per_stage / math.ceil(layers_per_stage / chunks)
+
+
+def dequantisation_seconds(params: float, acc: AcceleratorSpec) -> float:
+    """Time to de-quantise ``params`` 4-bit frozen weights to BF16 once [s] [9]_.
+
+    QLoRA keeps the base weights in NF4 and de-quantises each layer's weights before
+    every GEMM that reads them, forward and backward (and again when a full
+    recomputation re-runs the forward): each pass reads the 4-bit weights with their
+    constants (``qlora_base_bytes``) and writes BF16 (``weight_bytes_16bit``), at the
+    share ``qlora_dequant_bandwidth_share`` of the memory bandwidth those kernels reach::
+
+        t = N (b_4 + b_16) / (B share)
+    """
+    if params <= 0.0:
+        return 0.0
+    moved = params * (value("qlora_base_bytes") + value("weight_bytes_16bit"))  # [B]
+    bandwidth = acc.memory_bw_tbps * 1e12 * value("qlora_dequant_bandwidth_share")  # [B/s]
+    return moved / bandwidth
 
 
 def workload_factor(*, moe: bool, method: str) -> float:

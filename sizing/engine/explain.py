@@ -11,7 +11,7 @@ import math
 from .assumptions import value, whole
 from .cluster import RunEstimate
 from .cost_options import OWNED_OPTIONS
-from .hardware import ACCELERATORS
+from .hardware import ACCELERATORS, AcceleratorSpec
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count, format_days, format_times
 from .platforms import limits
@@ -313,3 +313,22 @@ def suggested_scheduler(r: Resolved, gpus_per_job: int, per_node: int) -> tuple[
             "several teams sharing GPUs with quotas and mostly single-node jobs",
         )
     return "Slurm", "a few users running batch jobs; simplest to operate"
+
+
+def precision_fallback_warning(r: Resolved, acc: AcceleratorSpec) -> str:
+    """The accelerator lacks the precision asked (FP8 on an A100): what it is sized in."""
+    asked = VALUES["training.precision"][r.precision_asked]
+    sized = VALUES["training.precision"][r.precision]
+    return (
+        f"the {acc.name} has no {asked} arithmetic: sized in {sized} "
+        "(speed, memory and the range alike)"
+    )
+
+
+def context_warning(r: Resolved) -> str:
+    """The sequence length given exceeds the context the catalog's model was trained for."""
+    return (
+        f"a sequence length of {format_count(r.sequence_length)} tokens exceeds "
+        f"{r.model_name}'s context of {format_count(r.max_context or 0)} positions: extend "
+        "its positions first (for instance RoPE scaling) or train at its context"
+    )

@@ -371,6 +371,18 @@ DEFAULT_ACCELERATOR = "h100-sxm"
 DEFAULT_ACCELERATORS = (DEFAULT_ACCELERATOR, "mi300x", "gaudi3")
 
 
+def training_precision(precision: str, acc: AcceleratorSpec) -> str:
+    """The precision a run asked in ``precision`` is sized in on ``acc``.
+
+    FP8 on an accelerator without FP8 arithmetic (``peak_fp8_tflops`` is None: A100,
+    RTX A6000, MI250X) trains in BF16 instead, and so is sized in BF16 throughout:
+    speed, memory (no FP8 weight copy) and error range [1]_.
+    """
+    if precision == "fp8" and not acc.peak_fp8_tflops:
+        return "bf16"
+    return precision
+
+
 def peak_tflops(acc: AcceleratorSpec, precision: str) -> float:
     """Dense peak throughput for a training precision.
 

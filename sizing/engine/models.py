@@ -5,6 +5,10 @@ Each entry is copied from the model's published configuration (Hugging Face
 architecture; a bare parameter count gets a plausible decoder shape from
 :func:`shape_from_params`.
 
+``max_context`` is the positions a model was trained for: the config's
+``max_position_embeddings`` (``n_positions`` for GPT-2; GPT-3's ``n_ctx``, Table 2.1);
+``None`` where the entry has none checked (T5's relative positions have no hard limit).
+
 References
 ----------
 .. [1] J. Kaplan et al., "Scaling Laws for Neural Language Models",
@@ -40,6 +44,7 @@ class ModelSpec:
     experts_per_token: int | None
     source: str
     aliases: tuple[str, ...] = ()
+    max_context: int | None = None  # [tokens] positions it was trained for; None: not known
 
 
 def _m(
@@ -58,6 +63,7 @@ def _m(
     experts: int | None = None,
     top_k: int | None = None,
     aliases: tuple[str, ...] = (),
+    context: int | None = None,
 ) -> ModelSpec:
     return ModelSpec(
         name=name,
@@ -75,6 +81,7 @@ def _m(
         experts_per_token=top_k,
         source=source,
         aliases=aliases,
+        max_context=context,
     )
 
 
@@ -92,6 +99,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         50257,
         _HF + "openai-community/gpt2",
         aliases=("gpt2", "gpt-2 small", "gpt-2 124m"),
+        context=1024,
     ),
     _m(
         "GPT-2 XL",
@@ -105,6 +113,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         50257,
         _HF + "openai-community/gpt2-xl",
         aliases=("gpt2-xl", "gpt-2 1.5b"),
+        context=1024,
     ),
     _m(
         "GPT-3 175B",
@@ -118,6 +127,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         50257,
         "Brown et al., arXiv 2005.14165, Table 2.1",
         aliases=("gpt-3", "gpt3"),
+        context=2048,
     ),
     _m(
         "BERT base",
@@ -131,6 +141,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         30522,
         _HF + "google-bert/bert-base-uncased",
         aliases=("bert-base", "bert"),
+        context=512,
     ),
     _m(
         "BERT large",
@@ -144,6 +155,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         30522,
         _HF + "google-bert/bert-large-uncased",
         aliases=("bert-large",),
+        context=512,
     ),
     _m(
         "T5 base",
@@ -183,6 +195,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32000,
         _HF + "meta-llama/Llama-2-7b-hf",
         aliases=("llama-2-7b", "llama2 7b"),
+        context=4096,
     ),
     _m(
         "Llama 2 13B",
@@ -196,6 +209,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32000,
         _HF + "meta-llama/Llama-2-13b-hf",
         aliases=("llama-2-13b", "llama2 13b"),
+        context=4096,
     ),
     _m(
         "Llama 2 70B",
@@ -209,6 +223,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32000,
         _HF + "meta-llama/Llama-2-70b-hf",
         aliases=("llama-2-70b", "llama2 70b"),
+        context=4096,
     ),
     _m(
         "Llama 3 8B",
@@ -222,6 +237,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Meta-Llama-3-8B",
         aliases=("llama-3-8b", "meta-llama-3-8b", "llama3 8b"),
+        context=8192,
     ),
     _m(
         "Llama 3 70B",
@@ -235,6 +251,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Meta-Llama-3-70B",
         aliases=("llama-3-70b", "meta-llama-3-70b", "llama3 70b"),
+        context=8192,
     ),
     _m(
         "Llama 3.1 8B",
@@ -248,6 +265,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.1-8B",
         aliases=("llama-3.1-8b", "meta-llama-3.1-8b", "llama 3.1 8b instruct"),
+        context=131072,
     ),
     _m(
         "Llama 3.1 70B",
@@ -261,6 +279,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.1-70B",
         aliases=("llama-3.1-70b", "meta-llama-3.1-70b"),
+        context=131072,
     ),
     _m(
         "Llama 3.1 405B",
@@ -274,6 +293,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.1-405B",
         aliases=("llama-3.1-405b", "llama 3 405b"),
+        context=131072,
     ),
     _m(
         "Llama 3.2 1B",
@@ -287,6 +307,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.2-1B",
         aliases=("llama-3.2-1b",),
+        context=131072,
     ),
     _m(
         "Llama 3.2 3B",
@@ -300,6 +321,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         128256,
         _HF + "meta-llama/Llama-3.2-3B",
         aliases=("llama-3.2-3b",),
+        context=131072,
     ),
     _m(
         "LLaMA 7B",
@@ -352,6 +374,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32000,
         _HF + "mistralai/Mistral-7B-v0.1",
         aliases=("mistral-7b", "mistral"),
+        context=32768,
     ),
     _m(
         "Mixtral 8x7B",
@@ -368,6 +391,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         experts=8,
         top_k=2,
         aliases=("mixtral-8x7b", "mixtral"),
+        context=32768,
     ),
     _m(
         "Mixtral 8x22B",
@@ -384,6 +408,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         experts=8,
         top_k=2,
         aliases=("mixtral-8x22b",),
+        context=65536,
     ),
     _m(
         "Qwen2.5 0.5B",
@@ -462,6 +487,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         256000,
         _HF + "google/gemma-2-2b",
         aliases=("gemma-2-2b",),
+        context=8192,
     ),
     _m(
         "Gemma 2 9B",
@@ -475,6 +501,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         256000,
         _HF + "google/gemma-2-9b",
         aliases=("gemma-2-9b",),
+        context=8192,
     ),
     _m(
         "Gemma 2 27B",
@@ -488,6 +515,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         256000,
         _HF + "google/gemma-2-27b",
         aliases=("gemma-2-27b",),
+        context=8192,
     ),
     _m(
         "DeepSeek-V2",
@@ -504,6 +532,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         experts=160,
         top_k=6,
         aliases=("deepseek v2",),
+        context=163840,
     ),
     _m(
         "DeepSeek-V3",
@@ -520,6 +549,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         experts=256,
         top_k=8,
         aliases=("deepseek v3", "deepseek-v3-base"),
+        context=163840,
     ),
     _m(
         "Phi-3 mini",
@@ -533,6 +563,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32064,
         _HF + "microsoft/Phi-3-mini-4k-instruct",
         aliases=("phi-3-mini", "phi3 mini"),
+        context=4096,
     ),
     _m(
         "Phi-3 medium",
@@ -546,6 +577,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         32064,
         _HF + "microsoft/Phi-3-medium-4k-instruct",
         aliases=("phi-3-medium",),
+        context=4096,
     ),
     _m(
         "Falcon 7B",
@@ -598,6 +630,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         100352,
         _HF + "allenai/OLMo-2-1124-7B",
         aliases=("olmo-2-7b", "olmo 7b", "olmo 3 7b"),
+        context=4096,
     ),
     _m(
         "OLMo 2 13B",
@@ -611,6 +644,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         100352,
         _HF + "allenai/OLMo-2-1124-13B",
         aliases=("olmo-2-13b", "olmo 13b"),
+        context=4096,
     ),
     _m(
         "MPT-7B",

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -62,6 +63,7 @@ _BOUNDED_LAYOUTS = 12
 # A fitting plan replaces the best one only if its MFU is 0.1 % higher: near-ties go to the
 # simpler plan, which the search meets first.
 _MFU_TIE_MARGIN = 1.001
+_WHOLE_TOLERANCE = 1e-6  # [sequences] a count this close to a whole number is that number
 # A group's ceiling is raised by rounding's worth so that it is never below a quick bound
 # worked out with the same formulas in another order.
 _CEILING_ROUNDING = 1.0 + 1e-9
@@ -100,13 +102,19 @@ def workload(r: Resolved) -> Workload:
     if moe:
         per_expert = (r.total_params - r.active_params) / (r.experts - r.experts_per_token)
         expert = min(r.total_params, per_expert * r.experts)
-    adapters = 0.0
+    adapters = active_adapters = 0.0
     if r.method in ADAPTER_METHODS:
+        shape = (r.layers, r.hidden_size, r.attention_heads, r.kv_heads, r.ffn_hidden_size)
+        router = r.experts if moe else 0
+        # every expert holds adapters; a token runs through those of its top-k experts
         adapters = lora_params(
-            r.layers, r.hidden_size, r.attention_heads, r.kv_heads, r.ffn_hidden_size, r.lora_rank
+            *shape, r.lora_rank, experts=r.experts if moe else 1, router_experts=router
+        )
+        active_adapters = lora_params(
+            *shape, r.lora_rank, experts=r.experts_per_token if moe else 1, router_experts=router
         )
     per_token = flops_per_token(
-        r.active_params, r.layers, r.hidden_size, r.sequence_length, r.method, adapters
+        r.active_params, r.layers, r.hidden_size, r.sequence_length, r.method, active_adapters
     )
     return Workload(
         method=r.method,
@@ -290,6 +298,20 @@ class _Fabric:
     oversubscription: float  # [x:1]
 
 
+# QLoRA stacks split no model: PEFT + bitsandbytes run data parallel with FSDP (Answer.AI
+# FSDP-QLoRA, 2024-03) or DeepSpeed ZeRO-3 (Hugging Face PEFT docs, "DeepSpeed" guide:
+# ZeRO-3 and QLoRA), torchtune's QLoRA recipes with FSDP2 (lora_finetune_distributed); none
+# offers tensor, pipeline, expert or context parallelism (Accelerate's device_map="auto"
+# puts layers on several GPUs but runs them one after another, no pipeline schedule).
+_QLORA_SPLIT = 1
+
+
+def _model_split_limit(w: Workload) -> int:
+    """The largest tensor, pipeline, expert or context degree the training stack offers
+    (unless the customer forces one): 1 for QLoRA, else no limit."""
+    return _QLORA_SPLIT if w.method == "qlora" else sys.maxsize
+
+
 def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_Layout]:
     """Every layout of ``gpus`` the forced settings allow, simplest first [1]_.
 
@@ -298,15 +320,17 @@ def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_La
     experts and the data degree.
     """
     sequences = max(1.0, w.tokens_per_step / w.seq)
+    split = _model_split_limit(w)
     for cp in _context_options(w, r, gpus):
-        for tp in _degrees(per_node, r.forced_tensor, w.heads):
-            for pp in _degrees(min(w.layers, gpus), r.forced_pipeline):
+        for tp in _degrees(min(per_node, split), r.forced_tensor, w.heads):
+            for pp in _degrees(min(w.layers, gpus, split), r.forced_pipeline):
                 if gpus % (tp * cp * pp):
                     continue
                 dp = gpus // (tp * cp * pp)
                 if (r.forced_data is not None and dp != r.forced_data) or dp > sequences:
                     continue
-                eps = _degrees(min(dp, w.experts), r.forced_expert, w.experts) if w.moe else [1]
+                experts = min(dp, w.experts, split)
+                eps = _degrees(experts, r.forced_expert, w.experts) if w.moe else [1]
                 for ep in eps:
                     if dp % ep == 0:
                         yield _Layout(tensor=tp, pipeline=pp, data=dp, expert=ep, context=cp)
@@ -332,7 +356,7 @@ def _context_options(w: Workload, r: Resolved, gpus: int) -> tuple[int, ...]:
     """
     if r.forced_context is not None:
         return (r.forced_context,)
-    if w.seq < CONTEXT_MIN_SEQUENCE:
+    if w.seq < CONTEXT_MIN_SEQUENCE or _model_split_limit(w) == 1:
         return (1,)
     return tuple(
         cp
@@ -614,6 +638,7 @@ def _cost_model(
         expert_params=w.expert_params,
         kv_hidden=w.hidden * w.kv_heads / w.heads if w.kv_heads else 0.0,
         hfu_cache=hfu_cache,
+        quantised_params=w.dense_params + w.expert_params if w.method == "qlora" else 0.0,
     )
 
 
@@ -837,7 +862,7 @@ def search_plan(
                     batch_best = plan
                 if batch_best is None:
                     break  # a larger micro-batch only needs more memory
-                if best is None or _better(batch_best, rank, best, best_rank):
+                if best is None or _better(w, batch_best, rank, best, best_rank):
                     best, best_rank = batch_best, rank
                 if (
                     previous is not None
@@ -903,11 +928,12 @@ def mfu_ceiling_from(
         w.active_params, w.layers, w.hidden, w.seq, "none"
     )
     micro_batch = r.micro_batch_size or _MICRO_BATCHES[-1]
-    experts = _degrees(w.experts, r.forced_expert, w.experts) if w.moe else [1]
-    pipelines = _degrees(w.layers, r.forced_pipeline)
+    split = _model_split_limit(w)
+    experts = _degrees(min(w.experts, split), r.forced_expert, w.experts) if w.moe else [1]
+    pipelines = _degrees(min(w.layers, split), r.forced_pipeline)
     groups: list[tuple[float, int, int, int]] = []  # (ceiling, tensor, expert, context)
     for cp in _context_options(w, r, max(min_gpus, _CONTEXT_DEGREES[-1])):
-        for tp in _degrees(per_node, r.forced_tensor, w.heads):
+        for tp in _degrees(min(per_node, split), r.forced_tensor, w.heads):
             for ep in experts:
                 ceiling = costs.ceiling(tp, ep, cp, micro_batch, flops) * _CEILING_ROUNDING
                 groups.append((ceiling, tp, ep, cp))
@@ -1005,12 +1031,41 @@ def _shape(layout: _Layout) -> tuple[int, int, int, int]:
     return layout.tensor, layout.pipeline, layout.expert, layout.context
 
 
-def _better(plan: _Scored, rank: int, best: _Scored, best_rank: int) -> bool:
+def _better(w: Workload, plan: _Scored, rank: int, best: _Scored, best_rank: int) -> bool:
     """Whether ``plan`` (of the layout at ``rank``) beats ``best``: 0.1 % faster, or as fast
-    within 0.1 % and simpler (met earlier in the simplest-first order)."""
+    within 0.1 % and dealing each replica whole micro-batches where ``best`` does not
+    (:func:`splits_evenly`), or as fast and as even and simpler (met earlier in the
+    simplest-first order)."""
     if plan.mfu > best.mfu * _MFU_TIE_MARGIN:
         return True
-    return rank < best_rank and plan.mfu * _MFU_TIE_MARGIN >= best.mfu
+    if plan.mfu * _MFU_TIE_MARGIN < best.mfu:
+        return False
+    even = splits_evenly(w, plan.layout.data, plan.candidate.micro_batch)
+    if even != splits_evenly(w, best.layout.data, best.candidate.micro_batch):
+        return even
+    return rank < best_rank
+
+
+def splits_evenly(w: Workload, dp: int, micro_batch: int) -> bool:
+    """Whether a step's sequences deal out to ``dp`` replicas as whole micro-batches of
+    ``micro_batch`` sequences each (1,024 over 256 replicas in micro-batches of 2: yes;
+    over 448: no)."""
+    per_micro_batch = w.tokens_per_step / (w.seq * dp * micro_batch)
+    return abs(per_micro_batch - round(per_micro_batch)) <= _WHOLE_TOLERANCE
+
+
+def whole_micro_batches(w: Workload, dp: int, micro_batch: int) -> int:
+    """Micro-batches a step of the busiest of ``dp`` data-parallel replicas [-].
+
+    A step's sequences are dealt out whole: when ``dp`` does not divide them (1,024 over
+    448 replicas, 2.29 each) some replicas run ``ceil(S / d)`` sequences, in
+    ``ceil(ceil(S / d) / b)`` micro-batches of at most ``b``, and the others one fewer.
+    (The step time is worked out from the average replica; the plan search prefers a
+    degree that divides the sequences where it is as fast, :func:`_better`.)
+    """
+    sequences = w.tokens_per_step / w.seq / dp
+    busiest = max(1, math.ceil(sequences - _WHOLE_TOLERANCE))
+    return math.ceil(busiest / micro_batch)
 
 
 def _layout_bound(

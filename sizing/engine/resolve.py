@@ -17,11 +17,13 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from .inputs import SizingInput
+from .hardware import training_precision
+from .inputs import ADAPTER_METHODS, SizingInput
 from .price_set import PriceSet, price_region
 from .provenance import AnswerRecorder, UsedAssumption
 from .resolve_model import resolve_model
 from .resolve_run import (
+    record_lora_targets,
     resolve_data,
     resolve_global_batch_tokens,
     resolve_schedule,
@@ -57,7 +59,8 @@ class Resolved:
     experts: int
     experts_per_token: int
     method: str
-    precision: str
+    precision: str  # the precision sized: the one asked, unless the accelerator lacks it
+    precision_asked: str  # the customer's (or the default) before that fallback
     optimizer: str
     gradient_checkpointing: bool | None
     lora_rank: int
@@ -70,6 +73,7 @@ class Resolved:
     data_growth: float
     preprocessing: str
     sequence_length: int
+    max_context: int | None  # [tokens] the catalog model's trained context; None: not known
     global_batch_tokens: float
     micro_batch_size: int | None
     deadline_days: float
@@ -133,7 +137,15 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
     rec = AnswerRecorder(as_of=today.isoformat())
     model = resolve_model(answers.model, rec)
     training = resolve_training(answers.training, model_in_catalog=model.in_catalog, rec=rec)
-    sequence_length = resolve_sequence_length(answers.batch, answers.data, rec)
+    if training.method in ADAPTER_METHODS:
+        record_lora_targets(rec, moe=model.architecture == "moe", experts=model.experts)
+    sequence_length = resolve_sequence_length(
+        answers.batch,
+        answers.data,
+        rec,
+        model_name=model.name,
+        max_context=model.max_context,
+    )
     data = resolve_data(
         answers.data, method=training.method, total_params=model.total_params, rec=rec
     )
@@ -179,7 +191,8 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         experts=model.experts,
         experts_per_token=model.experts_per_token,
         method=training.method,
-        precision=training.precision,
+        precision=training_precision(training.precision, hardware.accelerator),
+        precision_asked=training.precision,
         optimizer=training.optimizer,
         gradient_checkpointing=training.gradient_checkpointing,
         lora_rank=training.lora_rank,
@@ -192,6 +205,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         data_growth=data.growth,
         preprocessing=data.preprocessing,
         sequence_length=sequence_length,
+        max_context=model.max_context,
         global_batch_tokens=global_batch_tokens,
         micro_batch_size=answers.batch.micro_batch_size,
         deadline_days=schedule.deadline_days,

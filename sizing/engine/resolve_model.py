@@ -38,6 +38,7 @@ class ResolvedModel:
     vocab_size: int  # [tokens]
     experts: int
     experts_per_token: int
+    max_context: int | None  # [tokens] the catalog model's trained context; None: not known
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ class _Shape:
     kv_heads: int
     ffn_hidden_size: int
 
+
+# The model sized when the customer names neither a model nor a size: its size is the
+# assumption ``default_total_params`` (Llama 2's 7B) and its shape the catalog's [1]_.
+DEFAULT_MODEL = "Llama 2 7B"
 
 # A size within this share of a catalog model's is that model's size, rounded ("141B" for
 # Mixtral 8x22B's 140.6B); further off, it is a variant of its own (its active share estimated).
@@ -74,7 +79,7 @@ def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
         unit="tokens",
         why="sets the size of the input and output layers",
     )
-    shape = _shape(answers, spec, total_params, vocab_size, rec)
+    shape = _shape(answers, spec or _default_model(answers), total_params, vocab_size, rec)
     experts, experts_per_token, architecture = _experts(answers, spec, rec)
     active_params = _active_params(
         answers, spec, total_params, architecture, experts, experts_per_token, rec
@@ -97,7 +102,15 @@ def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
         vocab_size=int(vocab_size),
         experts=int(experts),
         experts_per_token=int(experts_per_token),
+        max_context=spec.max_context if spec else None,
     )
+
+
+def _default_model(answers: ModelInput) -> ModelSpec | None:
+    """The catalog's default model when the customer gave no model and no size, else None."""
+    if answers.name or answers.total_params:
+        return None
+    return find_model(DEFAULT_MODEL)
 
 
 def _shape(
@@ -107,7 +120,8 @@ def _shape(
     vocab_size: int,
     rec: AnswerRecorder,
 ) -> _Shape:
-    """Each shape figure from the answers, else the catalog, else a plausible decoder."""
+    """Each shape figure from the answers, else the catalog (``spec``: the named model, or
+    the default one), else a plausible decoder."""
     generated = shape_from_params(total_params, vocab_size)
     layers = answers.layers or (spec.layers if spec else generated.layers)
     hidden_size = answers.hidden_size or (spec.hidden_size if spec else generated.hidden_size)
@@ -127,7 +141,9 @@ def _shape(
         kv_heads=kv_heads,
         ffn_hidden_size=ffn_hidden_size,
     )
-    if spec:
+    if spec and not answers.name:  # the default model's shape
+        source = f"model catalog, {spec.name} (the model assumed): {spec.source}"
+    elif spec:
         source = "model catalog: " + spec.source
     else:
         source = "plausible shape for the parameter count [Kaplan 2020]"

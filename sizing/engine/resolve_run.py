@@ -124,12 +124,49 @@ def resolve_training(
     )
 
 
-def resolve_sequence_length(batch: BatchInput, data: DataInput, rec: AnswerRecorder) -> int:
-    """Training context [tokens]; video models train on longer sequences [2]_."""
+def record_lora_targets(rec: AnswerRecorder, *, moe: bool, experts: int) -> None:
+    """Record which layers the adapters are assumed on: PEFT's ``target_modules="all-linear"``,
+    every linear layer but the output head, each expert's on an MoE model."""
+    mlp = (
+        f"the gate, up and down projections of all {experts} experts and the router"
+        if moe
+        else ("the MLP's gate, up and down projections")
+    )
+    rec.record(
+        "training.lora_targets",
+        f"every linear layer but the output head: q, k, v, o, {mlp}",
+        unit="-",
+        given=False,
+        source='Hugging Face PEFT docs, LoraConfig target_modules="all-linear"',
+        why="sets how many adapter weights train: their memory, checkpoint and compute",
+    )
+
+
+def resolve_sequence_length(
+    batch: BatchInput,
+    data: DataInput,
+    rec: AnswerRecorder,
+    *,
+    model_name: str = "",
+    max_context: int | None = None,
+) -> int:
+    """Training context [tokens]; video models train on longer sequences [2]_.
+
+    The default never exceeds the context the catalog's model was trained for
+    (``max_context``, GPT-2's 1,024 positions); a length the customer gives is kept
+    (the recommendation warns when it exceeds that context).
+    """
     if data.modality == "video":
         default = whole("default_sequence_length_video")
     else:
         default = whole("default_sequence_length")
+    source = "our usual assumption"
+    if max_context is not None and max_context < default:
+        source = (
+            f"our usual assumption of {default:,} tokens, capped at {model_name}'s context "
+            f"of {max_context:,} positions (model catalog)"
+        )
+        default = max_context
     sequence_length = rec.take(
         "batch.sequence_length",
         batch.sequence_length,
@@ -137,6 +174,7 @@ def resolve_sequence_length(batch: BatchInput, data: DataInput, rec: AnswerRecor
         unit="tokens",
         why="sets the memory of the examples in flight and the attention compute",
         question="What sequence length (context) will you train at?",
+        source=source,
     )
     return int(sequence_length)
 
@@ -260,16 +298,20 @@ def resolve_global_batch_tokens(
     sequence_length: int,
     rec: AnswerRecorder,
 ) -> float:
-    """Tokens per optimizer step [tokens], at least one sequence [2]_ [3]_."""
+    """Tokens per optimizer step [tokens], at least one sequence [2]_ [3]_.
+
+    A default is a whole number of sequences (4,194,304 tokens: 1,024 of 4,096), so a
+    trainer can deal them out to the replicas.
+    """
     if method in PRETRAINING_METHODS:
         if total_params >= value("large_batch_min_params"):
             pretraining_batch = value("default_global_batch_tokens_large")
         else:
             pretraining_batch = value("default_global_batch_tokens_small")
-        default = max(float(sequence_length), pretraining_batch)
+        default = max(1, round(pretraining_batch / sequence_length)) * sequence_length
     else:
-        default = value("default_finetune_batch_sequences") * sequence_length
-    global_batch_tokens = rec.take(
+        default = whole("default_finetune_batch_sequences") * sequence_length
+    global_batch_tokens: float = rec.take(  # a whole default is recorded exactly
         "batch.global_batch_tokens",
         batch.global_batch_tokens,
         default,

@@ -56,6 +56,7 @@ class ParallelismResult:
     context: int  # context-parallel degree: accelerators that split each sequence
     zero_stage: int
     micro_batch_size: int
+    micro_batches: int  # whole micro-batches per step on each data-parallel replica (the busiest)
     gradient_checkpointing: bool  # some activation recomputation (selective or full)
     recompute: str  # "none" | "selective" | "full"
     virtual_pipeline_stages: int  # model chunks per pipeline stage (1: not interleaved)
@@ -155,6 +156,7 @@ class Alternative:
     servers_usd: float | None  # [USD] its servers bought at list price; None: no public price
     fits: bool
     price_confirmed: bool  # False: the cloud price is a placeholder or another accelerator's
+    precision: str  # the precision it is sized in: the one asked, or BF16 where it lacks FP8
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ INPUTS: dict[str, Term] = {
     "training.optimizer": Term("Optimizer"),
     "training.gradient_checkpointing": Term("Recompute activations (gradient checkpointing)"),
     "training.lora_rank": Term("LoRA rank"),
+    "training.lora_targets": Term("Layers given LoRA adapters"),
     "training.experiments": Term("Full runs planned"),
     "data.tokens": Term("Training tokens per pass", "tokens"),
     "data.epochs": Term("Passes over the data (epochs)"),

@@ -14,6 +14,7 @@ from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import OWNED, cheaper_to_buy, decisions
 from reports.wording import alternative_rows, recommendation_sentence, risk_rows, why_sentences
+from sizing.engine import size_dict
 from sizing.engine.numbers import format_money, format_money_short, format_number, format_quantity
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
@@ -230,3 +231,24 @@ def test_a_buyers_accelerator_table_gives_each_choice_its_servers_to_buy():
     assert rows[0]["servers"] == format_money_short(ours)
     b200 = next(row for row in rows if row["name"].startswith("NVIDIA B200"))
     assert "less in servers" in b200["note"]
+
+
+def test_an_alternative_without_the_fp8_asked_is_noted_as_sized_in_bf16():
+    run = {
+        "model": {"name": "Llama 2 7B"},
+        "training": {"method": "pretrain", "precision": "fp8"},
+        "data": {"tokens": 1e11},
+        "hardware": {"accelerator": "h100-sxm", "count": 64, "vendors": ["nvidia"]},
+    }
+    rows = alternative_rows(read_result(size_dict(run, today=TODAY)))
+    a100 = next(row for row in rows if row["name"].startswith("NVIDIA A100"))
+    assert "no FP8: sized in BF16" in a100["note"]
+    h200 = next(row for row in rows if row["name"].startswith("NVIDIA H200"))
+    assert "sized in" not in h200["note"]
+
+
+def test_the_plan_says_how_many_whole_micro_batches_each_copy_runs_a_step():
+    result = read_result(size_dict({"training": {"method": "pretrain"}}, today=TODAY))
+    (sentence,) = [recommendation_sentence("parallelism", result)]
+    p = result.section("parallelism")
+    assert f"and {p['micro_batches']} micro-batches a step on each copy." in sentence

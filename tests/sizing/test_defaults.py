@@ -55,3 +55,33 @@ def test_a_catalog_model_with_its_size_rounded_keeps_its_published_active_parame
     variant, questions = _active_and_questions("200e9")
     assert variant != pytest.approx(39.1e9 * 200 / 140.6)
     assert "How many parameters are active per token?" in questions
+
+
+def _gpt2(batch: dict | None = None) -> dict:
+    run: dict = {"model": {"name": "GPT-2"}, "training": {"method": "pretrain"}}
+    run["data"] = {"tokens": 1e10}
+    if batch:
+        run["batch"] = batch
+    return size_dict(run)
+
+
+def test_the_default_sequence_length_is_capped_at_the_catalog_models_context():
+    # GPT-2 has 1,024 learned positions (Hugging Face config.json: n_positions)
+    result = _gpt2()
+    assert assumed(result, "batch.sequence_length") == 1024
+    (item,) = [a for a in result["assumptions"] if a["key"] == "batch.sequence_length"]
+    assert "capped at GPT-2's context of 1,024 positions" in item["source"]
+    assert not any("context" in w for w in result["warnings"])
+
+
+def test_a_sequence_length_given_beyond_the_models_context_is_kept_with_a_warning():
+    result = _gpt2({"sequence_length": 2048})
+    (item,) = [a for a in result["assumptions"] if a["key"] == "batch.sequence_length"]
+    assert (item["value"], item["provided_by"]) == (2048, "customer")
+    assert any("exceeds GPT-2's context of 1,024 positions" in w for w in result["warnings"])
+    assert not any("context of" in w for w in _gpt2({"sequence_length": 512})["warnings"])
+
+
+def test_a_model_with_a_long_context_keeps_the_usual_default_length():
+    result = size_dict({"model": {"name": "Llama 3.1 8B"}, "training": {"method": "lora"}})
+    assert assumed(result, "batch.sequence_length") == 4096

@@ -1,0 +1,28 @@
+"""The default model has the catalog's shape of the model it is said to be."""
+
+from __future__ import annotations
+
+import pytest
+
+from sizing.engine import size_dict
+from sizing.engine.models import find_model
+
+LLAMA2_7B = find_model("Llama 2 7B")
+
+
+def _shape_answers(result: dict) -> dict[str, object]:
+    keys = ("layers", "hidden_size", "attention_heads", "kv_heads", "ffn_hidden_size")
+    found = {a["key"]: a["value"] for a in result["assumptions"]}
+    return {key: found[f"model.{key}"] for key in keys}
+
+
+@pytest.mark.parametrize("answers", [{}, {"training": {"method": "finetune"}}], ids=str)
+def test_the_default_model_has_the_catalog_shape_of_llama_2_7b(answers: dict) -> None:
+    assert LLAMA2_7B is not None
+    assert _shape_answers(size_dict(answers)) == {
+        "layers": 32,
+        "hidden_size": 4096,
+        "attention_heads": 32,
+        "kv_heads": 32,
+        "ffn_hidden_size": 11008,
+    }
