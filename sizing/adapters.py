@@ -613,16 +613,28 @@ def discovery_questions(answers: dict[str, Any]) -> list[str]:
             "Which accelerators and servers do you already own, and should the new plan reuse them?"
         ]
     deployment = answers.get("deployment") or {}
-    if constraint == "data_location" and not (
-        deployment.get("data_residency")
-        and deployment.get("dedicated") not in (None, "", "not_sure")
-    ):
+    if constraint != "data_location" or not isinstance(deployment, dict):
+        return []
+    where = str(deployment.get("data_residency") or "").strip()
+    # hardware in their own data centre, or theirs in a rented one, is theirs alone
+    alone = deployment.get("dedicated") not in NOT_GIVEN or deployment.get("location") in (
+        "on_premises",
+        "colocation",
+    )
+    if where and alone:
+        return []
+    if alone:
+        return ["Where must your data stay (a country or a region)?"]
+    if where:
         return [
-            "Where must your data stay (a country or a region), and will a cloud region there "
-            "do, or must the hardware be yours alone? We priced the cloud as well as hardware "
-            "of your own."
+            f"Your data must stay in “{where}”: will a cloud region there do, or must the "
+            "hardware be yours alone? We priced the cloud as well as hardware of your own."
         ]
-    return []
+    return [
+        "Where must your data stay (a country or a region), and will a cloud region there "
+        "do, or must the hardware be yours alone? We priced the cloud as well as hardware "
+        "of your own."
+    ]
 
 
 ANSWER_MAPPERS = (
