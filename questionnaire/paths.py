@@ -27,8 +27,10 @@ __all__ = [
     "key_fields",
     "question_numbers",
     "recommended_answer",
+    "delegated_slugs",
     "recommends_setup",
     "recommends_setup_in_draft",
+    "setup_unsure",
 ]
 
 
@@ -36,6 +38,20 @@ def recommends_setup(answers: Mapping[str, Any] | None) -> bool:
     """Whether stored answers took the short path (the engine decides the set-up)."""
     discovery = (answers or {}).get(DISCOVERY.slug) or {}
     return isinstance(discovery, dict) and discovery.get(_SETUP_FIELD) in _RECOMMENDING
+
+
+def setup_unsure(answers: Mapping[str, Any] | None) -> bool:
+    """Whether the customer answered "not sure yet" to "does someone know the set-up?" (so a
+    proposal must not say "you told us no one knows it")."""
+    discovery = (answers or {}).get(DISCOVERY.slug) or {}
+    return isinstance(discovery, dict) and discovery.get(_SETUP_FIELD) == "not_sure"
+
+
+def delegated_slugs(answers: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The set-up questions these answers left to us without the customer seeing them: every
+    expert question on the short path, none on the detailed path. Their stored "not sure" is
+    ours (``recommended_answer``), not the customer's."""
+    return EXPERT_SLUGS if recommends_setup(answers) else ()
 
 
 def recommends_setup_in_draft(step_data: Mapping[str, Any] | None) -> bool:

@@ -233,7 +233,7 @@ def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 
 def build_context(data: ProposalData) -> dict[str, Any]:
     result = read_result(data.result)
-    sources = data.input_sources
+    sources = answer_trace.customer_sources(data.answers, data.input_sources)
 
     def own(path: str) -> str | None:
         return answer_trace.own_answer(path, data.answers)
@@ -279,7 +279,9 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         # a buyer compares the servers each accelerator needs, not only a cloud price
         "alternatives_bought": run_servers_usd(result) is not None,
         "excluded_accelerators": wording.excluded_groups(result),
-        "assumptions": wording.assumption_rows(result, sources),
+        "assumptions": (assumptions := wording.assumption_rows(result, sources)),
+        "assumptions_not_sure": any(row["not_sure"] for row in assumptions),
+        "assumptions_delegated": any(row["delegated"] for row in assumptions),
         "prices": wording.price_rows(result),
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on

@@ -280,7 +280,8 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
 
 def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[str, Any]]:
     """Each value the engine assumed (not the customer's own answers, which have their section),
-    marked where the customer told us they were not sure, those first."""
+    marked where the customer told us they were not sure, those first, then those of a set-up
+    they left to us ("we chose it for you")."""
     rows = []
     for item in result.assumptions:
         # The customer's answers are told back in their area; engine constants go to the
@@ -296,10 +297,11 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
                 "rationale": item.rationale,
                 "not_sure": sources.get(item.key) in ("not_sure", "unusable"),
                 "unusable": sources.get(item.key) == "unusable",
+                "delegated": sources.get(item.key) == "delegated",
             }
         )
     rows = _model_shape_in_one_row(rows)
-    rows.sort(key=lambda row: not row["not_sure"])
+    rows.sort(key=lambda row: (not row["not_sure"], not row["delegated"]))
     return rows
 
 

@@ -300,6 +300,8 @@ SOURCES: dict[str, str] = {
     "not_sure": "you were not sure: we assumed",
     "unusable": "we could not use your answer: we assumed",
     "derived": "worked out from your answers",
+    # a set-up question the customer left to us on the short path (never shown to them)
+    "delegated": "we chose it for you",
 }
 
 # Output fields by name, where the words of the name are not good enough.
