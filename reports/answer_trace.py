@@ -47,8 +47,10 @@ AREA_OF_QUESTION: dict[str, str] = {
 # Answers that feed the engine and still need a sentence of their own (the engine input alone
 # would not say it): the first-results date, which sizes the cluster only without a run time,
 # the storage the customer owns, with what the plan keeps on it, their link speed against
-# the one the plan recommends, and the spare servers they asked for (or not) with the count.
+# the one the plan recommends, the spare servers they asked for (or not) with the count, and
+# the training phases, which count the runs only when no experiments are given.
 MENTIONED_FEEDS = (
+    "method.phases",
     "timeline.deadline",
     "storage.existing_storage",
     "network.link_speed_gbps",

@@ -26,6 +26,7 @@ from reports.bill import (
     run_servers_usd,
 )
 from reports.cost_page import cost_page
+from reports.data_reading import data_reading
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
 from reports.method import method_rows
@@ -266,6 +267,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "data": data,
         "headline": headline(result),
         "summary": executive_summary(result),
+        "data_reading": data_reading(result),
         "sections": sections,
         "cost": cost_page(result),
         "cost_told": _told(input_rows(data.engine_input, COST_FIELDS, sources, own)),

@@ -60,3 +60,8 @@ def test_not_sure_who_knows_the_set_up_is_not_told_back_as_no_one():
     html = re.sub(r"\s+", " ", render_html(demo_data(answers=_short_path("not_sure"), today=TODAY)))
     assert "You told us no one on your team knows the training set-up" not in html
     assert "You were not sure whether anyone on your team knows the training set-up" in html
+
+
+def test_the_global_batch_left_to_us_is_marked_like_the_rest_of_its_question():
+    rows = {row["key"]: row for row in build_context(_data(_short_path()))["assumptions"]}
+    assert rows["batch.global_batch_tokens"]["delegated"]
