@@ -27,6 +27,7 @@ __all__ = [
     "key_fields",
     "question_numbers",
     "recommended_answer",
+    "customer_numbers",
     "delegated_slugs",
     "recommends_setup",
     "recommends_setup_in_draft",
@@ -78,6 +79,15 @@ def question_numbers(step_data: Mapping[str, Any] | None) -> dict[str, int]:
     every "question N" agree with them. A skipped set-up question has no number.
     """
     asked = [question for question in QUESTIONS if shows_step(question.slug, step_data)]
+    return {question.slug: position for position, question in enumerate(asked, start=1)}
+
+
+def customer_numbers(answers: Mapping[str, Any] | None) -> dict[str, int]:
+    """Each question's number as the customer saw it, from stored answers: the same numbers
+    as ``question_numbers`` gave their draft (1 to 8 on the short path); a set-up question
+    left to us has none."""
+    delegated = delegated_slugs(answers)
+    asked = [question for question in QUESTIONS if question.slug not in delegated]
     return {question.slug: position for position, question in enumerate(asked, start=1)}
 
 
