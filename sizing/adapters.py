@@ -162,9 +162,7 @@ def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
 # Inputs the engine leaves open when not given, rather than assuming one value: what that
 # means, for the review page's "we will assume …" (otherwise a bare "a typical value").
 _LEFT_OPEN = {
-    "deployment.location": (
-        "where the hardware runs: the cheapest of your own data centre, a rented one or the cloud"
-    ),
+    "deployment.location": "where the hardware runs: the cheapest place we price",
     "deployment.data_residency": "where the data stays: no rule",
 }
 

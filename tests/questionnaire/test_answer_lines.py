@@ -38,5 +38,6 @@ def test_a_question_not_sure_as_a_whole_says_so():
 def test_not_sure_where_the_hardware_runs_names_what_we_assume():
     assumed = assumed_for_unsure_answers({"deployment": {"location": "not_sure", "not_sure": True}})
     assert any(
-        item.startswith("where the hardware runs: the cheapest") for item in assumed["deployment"]
+        item.startswith("where the hardware runs: the cheapest place")
+        for item in assumed["deployment"]
     )
