@@ -16,6 +16,7 @@ from questionnaire.answers import AnswerLine
 from questionnaire.models import Submission
 from questionnaire.paths import SHORT_PATH_COUNT, customer_numbers, delegated_slugs
 from questionnaire.questions import DISCOVERY, QUESTIONS, AnsweredQuestion, answered_questions
+from reports.answer_trace import delegated_questions
 from sizing.engine.numbers import format_money, format_money_short
 from sizing.engine.vocabulary import value_words
 from sizing.results import read_result
@@ -105,10 +106,10 @@ def _staff_question(
         heading = answered.title
     elif delegated:
         heading = f"{answered.title} (question {answered.number} in the full list; not shown)"
-    elif seen != answered.number:
-        heading = (
-            f"{seen} of {count}. {answered.title} (question {answered.number} in the full list)"
-        )
+    elif count != len(QUESTIONS):  # the short path: "3 of 8", as the customer's pages said
+        heading = f"{seen} of {count}. {answered.title}"
+        if seen != answered.number:
+            heading += f" (question {answered.number} in the full list)"
     else:
         heading = answered.heading
     if delegated:
@@ -145,6 +146,9 @@ class Summary:
     assignee: str
     next_action: NextAction
     customer_holds: str  # "" or a warning that a newer version exists than the one sent
+    # the engine's questions about a set-up the customer left to us: for the engineer to
+    # settle, not asked in the proposal
+    settle: tuple[str, ...] = ()
 
 
 def last_sent_link(submission: Submission) -> ShareLink | None:
@@ -189,6 +193,11 @@ def summarise(submission: Submission) -> Summary:
         assignee=full_name(submission.assignee) if submission.assignee else "nobody yet",
         next_action=next_action(submission, latest=latest, approved=approved, sent=sent),
         customer_holds=holds,
+        settle=tuple(
+            delegated_questions(answers=submission.answers or {}, result=read_result(shown.result))
+        )
+        if shown is not None
+        else (),
     )
 
 

@@ -7,8 +7,14 @@ from django.test import Client
 
 from questionnaire.paths import recommended_answer
 from questionnaire.questions import EXPERT_SLUGS, get_question
-from staff.summary import staff_questions
-from tests.staff.factories import example_answers, make_ready_submission, make_submission
+from sizing.adapters import size_answers
+from staff.summary import staff_questions, summarise
+from tests.staff.factories import (
+    example_answers,
+    make_ready_submission,
+    make_recommendation,
+    make_submission,
+)
 
 pytestmark = pytest.mark.django_db
 LIST = "/admin/questionnaire/submission/"
@@ -31,6 +37,7 @@ def test_the_short_path_is_numbered_as_the_customer_saw_it():
     data = next(row for heading, row in rows.items() if heading.endswith("Your training data"))
     assert data.heading.startswith("3 of 8. ")
     assert "(question 4 in the full list)" in data.heading
+    assert any(heading == "1 of 8. Your model" for heading in rows)
 
 
 def test_a_set_up_question_never_shown_is_not_a_not_sure_answer():
@@ -67,3 +74,13 @@ def test_versions_are_named_by_the_reference():
         == f"Recommendation v{recommendation.version} for {submission.reference}"
     )
     assert str(proposal) == f"Proposal v{proposal.version} for {submission.reference}"
+
+
+def test_set_up_questions_left_to_us_are_listed_for_the_engineer():
+    answers = _short_path_answers()
+    submission = make_submission(answers=answers)
+    sized = size_answers(answers=answers)
+    make_recommendation(submission, result=sized.result, engine_input=sized.engine_input)
+    settle = summarise(submission).settle
+    assert "Which precision (BF16 is assumed)?" in settle
+    assert "What global batch size?" in settle
