@@ -23,6 +23,7 @@ from questionnaire.questions import QUESTIONS, get_question
 from questionnaire.roles import Feeds, Noted
 from reports.answer_checks import HONOURS, Answer
 from sizing.adapters import NOT_GIVEN, Conflict, answer_conflicts, build_engine_input
+from sizing.engine.resolve_run import ASK_DATA_READY
 from sizing.results import StoredResult
 
 # The proposal section (an engine result area) each question's answers belong to.
@@ -227,7 +228,10 @@ def customer_sources(answers: Mapping[str, Any], sources: Mapping[str, str]) -> 
 
 
 def _delegated(question: str, answers: Mapping[str, Any]) -> bool:
-    """An engine question only set-up questions the customer left to us would answer."""
+    """An engine question only set-up questions the customer left to us would answer (not
+    whether the data is ready: a customer knows that without knowing the set-up)."""
+    if question == ASK_DATA_READY:
+        return False
     keys = ANSWERED_BY.get(question, ())
     delegated = delegated_slugs(answers)
     return bool(keys) and all(key.split(".", 1)[0] in delegated for key in keys)

@@ -46,6 +46,8 @@ def test_set_up_left_to_us_is_not_asked_of_the_customer():
         "What sequence length (context) will you train at?",
     ):
         assert question not in asked
+    # whether the data is ready is the customer's to say, set-up or not
+    assert "Is the data ready and cleaned" in asked
 
 
 def test_the_detailed_path_still_asks_about_the_set_up():
