@@ -74,7 +74,7 @@ class Recommendation(PipelineStep):
         ]
 
     def __str__(self) -> str:
-        return f"Recommendation v{self.version} for {self.submission_id}"
+        return f"Recommendation v{self.version} for {self.submission.reference}"
 
     @property
     def is_approved(self) -> bool:
@@ -113,7 +113,7 @@ class Proposal(PipelineStep):
         ]
 
     def __str__(self) -> str:
-        return f"Proposal v{self.version} for {self.submission_id}"
+        return f"Proposal v{self.version} for {self.submission.reference}"
 
 
 class OutgoingEmail(models.Model):

@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     from questionnaire.forms.base import QuestionForm
 
 NOT_ANSWERED = "Not answered"
+# The label of a question's own "not sure" line: the whole question, or the parts left empty.
+WHOLE_QUESTION = "Whole question"
+REST_OF_QUESTION = "Other parts"
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,7 @@ class AnswerLine:
     label: str
     text: str
     not_sure: bool = False
+    whole: bool = False  # the question's own "not sure" (or "not answered"), not one part
 
 
 def answer_lines(form_class: type[QuestionForm], answer: dict[str, Any] | None) -> list[AnswerLine]:
@@ -37,11 +41,13 @@ def answer_lines(form_class: type[QuestionForm], answer: dict[str, Any] | None) 
         if shown is not None:
             lines.append(AnswerLine(str(field.label), shown[0], shown[1]))
     if answer.get("not_sure"):
-        lines.append(AnswerLine("Answer", NOT_SURE_LABEL, True))
+        # after parts the customer answered, the tick covers only the parts left empty
+        label = REST_OF_QUESTION if lines else WHOLE_QUESTION
+        lines.append(AnswerLine(label, NOT_SURE_LABEL, True, whole=True))
     if answer.get("notes"):
         lines.append(AnswerLine("Anything else", str(answer["notes"])))
     if not lines:
-        lines.append(AnswerLine("Answer", NOT_ANSWERED, True))
+        lines.append(AnswerLine(WHOLE_QUESTION, NOT_ANSWERED, True, whole=True))
     return lines
 
 

@@ -121,10 +121,15 @@ class QuantityField(AnswerFieldMixin, forms.CharField):
         if value is None:
             return text, True
         understood = describe(float(value), self.kind)
+        if self.unit_field:  # the unit is another part's answer: "2 TB" is 2,000 GB
+            unit = str(answer.get(self.unit_field) or "")
+            understood += f" {_UNIT_WORDS.get(unit, unit)}".rstrip()
         # Only say how we read it when that changes the digits ("4k" is 4,096; "90 min" is
-        # 1.5 hours); "8B" or "2 TB" need no echo.
+        # 1.5 hours); "8B" or "2 TB" need no echo. A bare number takes the unit we read it in
+        # ("25" is 25 %).
         if _digits(understood) == _digits(text):
-            return text, False
+            bare = not any(c.isalpha() or c == "%" for c in text)
+            return (understood if bare else text), False
         return f"{text} (read as {understood})", False
 
 
@@ -218,6 +223,10 @@ class DateAnswerField(AnswerFieldMixin, forms.DateField):
         if not value:
             return None
         return datetime.date.fromisoformat(value).strftime("%-d %B %Y"), False
+
+
+# A unit part's stored choice as a unit after a number ("2,000 GB", "400,000 samples").
+_UNIT_WORDS = {"gb": "GB"}
 
 
 def _digits(text: str) -> str:

@@ -27,8 +27,11 @@ __all__ = [
     "key_fields",
     "question_numbers",
     "recommended_answer",
+    "customer_numbers",
+    "delegated_slugs",
     "recommends_setup",
     "recommends_setup_in_draft",
+    "setup_unsure",
 ]
 
 
@@ -36,6 +39,20 @@ def recommends_setup(answers: Mapping[str, Any] | None) -> bool:
     """Whether stored answers took the short path (the engine decides the set-up)."""
     discovery = (answers or {}).get(DISCOVERY.slug) or {}
     return isinstance(discovery, dict) and discovery.get(_SETUP_FIELD) in _RECOMMENDING
+
+
+def setup_unsure(answers: Mapping[str, Any] | None) -> bool:
+    """Whether the customer answered "not sure yet" to "does someone know the set-up?" (so a
+    proposal must not say "you told us no one knows it")."""
+    discovery = (answers or {}).get(DISCOVERY.slug) or {}
+    return isinstance(discovery, dict) and discovery.get(_SETUP_FIELD) == "not_sure"
+
+
+def delegated_slugs(answers: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The set-up questions these answers left to us without the customer seeing them: every
+    expert question on the short path, none on the detailed path. Their stored "not sure" is
+    ours (``recommended_answer``), not the customer's."""
+    return EXPERT_SLUGS if recommends_setup(answers) else ()
 
 
 def recommends_setup_in_draft(step_data: Mapping[str, Any] | None) -> bool:
@@ -62,6 +79,15 @@ def question_numbers(step_data: Mapping[str, Any] | None) -> dict[str, int]:
     every "question N" agree with them. A skipped set-up question has no number.
     """
     asked = [question for question in QUESTIONS if shows_step(question.slug, step_data)]
+    return {question.slug: position for position, question in enumerate(asked, start=1)}
+
+
+def customer_numbers(answers: Mapping[str, Any] | None) -> dict[str, int]:
+    """Each question's number as the customer saw it, from stored answers: the same numbers
+    as ``question_numbers`` gave their draft (1 to 8 on the short path); a set-up question
+    left to us has none."""
+    delegated = delegated_slugs(answers)
+    asked = [question for question in QUESTIONS if question.slug not in delegated]
     return {question.slug: position for position, question in enumerate(asked, start=1)}
 
 

@@ -388,8 +388,26 @@ def link_speed(answer: Answer, result: StoredResult) -> Honour:
     )
 
 
+def phases(answer: Answer, result: StoredResult) -> Honour:
+    """The training phases: the runs counted when no experiments are given, else within them
+    (``sizing/adapters.py``: the experiments count the runs)."""
+    given = answer.get("phases")
+    experiments = answer.get("experiments")
+    if not isinstance(given, int | float):
+        return Honour("")
+    if isinstance(experiments, int | float) and experiments:
+        return Honour(
+            f"Counted within the {_plural(experiments, 'run')} you expect (your experiments "
+            "answer): we price those runs, and each phase is one of them."
+        )
+    return Honour(
+        f"With no number of experiments given, we price {_plural(given, 'full run')}: one per phase."
+    )
+
+
 HONOURS: dict[str, Callable[[Answer, StoredResult], Honour]] = {
     "timeline.deadline": first_results,
+    "method.phases": phases,
     "storage.existing_storage": existing_storage,
     "network.link_speed_gbps": link_speed,
     "timeline.queue_time_hours": queue_time,

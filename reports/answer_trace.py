@@ -18,10 +18,12 @@ from datetime import date
 from typing import Any
 
 from questionnaire.fields import AnswerFieldMixin, DateAnswerField, QuantityField
+from questionnaire.paths import delegated_slugs
 from questionnaire.questions import QUESTIONS, get_question
 from questionnaire.roles import Feeds, Noted
 from reports.answer_checks import HONOURS, Answer
-from sizing.adapters import NOT_GIVEN, Conflict, answer_conflicts
+from sizing.adapters import NOT_GIVEN, Conflict, answer_conflicts, build_engine_input
+from sizing.engine.resolve_run import ASK_DATA_READY
 from sizing.results import StoredResult
 
 # The proposal section (an engine result area) each question's answers belong to.
@@ -46,8 +48,10 @@ AREA_OF_QUESTION: dict[str, str] = {
 # Answers that feed the engine and still need a sentence of their own (the engine input alone
 # would not say it): the first-results date, which sizes the cluster only without a run time,
 # the storage the customer owns, with what the plan keeps on it, their link speed against
-# the one the plan recommends, and the spare servers they asked for (or not) with the count.
+# the one the plan recommends, the spare servers they asked for (or not) with the count, and
+# the training phases, which count the runs only when no experiments are given.
 MENTIONED_FEEDS = (
+    "method.phases",
     "timeline.deadline",
     "storage.existing_storage",
     "network.link_speed_gbps",
@@ -210,6 +214,35 @@ def conflict_text(conflict: Conflict, answers: Mapping[str, Any]) -> str:
     return f"Your answers differ: {' and '.join(named)}; {conflict.used}. {conflict.ask}"
 
 
+def customer_sources(answers: Mapping[str, Any], sources: Mapping[str, str]) -> dict[str, str]:
+    """``sources`` as the customer lived them: an input of a set-up question they left to us
+    on the short path (never shown to them) is "delegated", not their "not sure"."""
+    delegated = delegated_slugs(answers)
+    if not delegated:
+        return dict(sources)
+    question_of = build_engine_input(answers=dict(answers)).question_of
+    return {
+        path: "delegated" if source == "not_sure" and question_of.get(path) in delegated else source
+        for path, source in sources.items()
+    }
+
+
+def _delegated(question: str, answers: Mapping[str, Any]) -> bool:
+    """An engine question only set-up questions the customer left to us would answer (not
+    whether the data is ready: a customer knows that without knowing the set-up)."""
+    if question == ASK_DATA_READY:
+        return False
+    keys = ANSWERED_BY.get(question, ())
+    delegated = delegated_slugs(answers)
+    return bool(keys) and all(key.split(".", 1)[0] in delegated for key in keys)
+
+
+def delegated_questions(*, answers: Mapping[str, Any], result: StoredResult) -> list[str]:
+    """The engine's questions about the set-up the customer asked us to choose: for our
+    engineer to settle, not to ask of the customer."""
+    return list(dict.fromkeys(q for q in result.open_questions if _delegated(q, answers)))
+
+
 def _answered(question: str, answers: Mapping[str, Any]) -> bool:
     return any(
         answer_text(answers, *key.split(".", 1)) is not None
@@ -224,7 +257,8 @@ def open_questions(
     today: date,
 ) -> list[str]:
     """Disagreeing answers first, then unmet requirements, then the engine's questions that
-    the customer has not answered (each once)."""
+    the customer has not answered (each once), leaving out those about a set-up they asked us
+    to choose (``delegated_questions``)."""
     questions = [
         conflict_text(conflict, answers)
         for conflict in answer_conflicts(answers=dict(answers), today=today)
@@ -236,5 +270,7 @@ def open_questions(
         asked = honour(Answer(_answer_of(answers, slug), answers), result).question
         if asked:
             questions.append(asked)
-    questions += [q for q in result.open_questions if not _answered(q, answers)]
+    questions += [
+        q for q in result.open_questions if not _answered(q, answers) and not _delegated(q, answers)
+    ]
     return list(dict.fromkeys(questions))

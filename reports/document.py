@@ -26,6 +26,7 @@ from reports.bill import (
     run_servers_usd,
 )
 from reports.cost_page import cost_page
+from reports.data_reading import data_reading
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
 from reports.method import method_rows
@@ -233,7 +234,7 @@ def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 
 def build_context(data: ProposalData) -> dict[str, Any]:
     result = read_result(data.result)
-    sources = data.input_sources
+    sources = answer_trace.customer_sources(data.answers, data.input_sources)
 
     def own(path: str) -> str | None:
         return answer_trace.own_answer(path, data.answers)
@@ -266,6 +267,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "data": data,
         "headline": headline(result),
         "summary": executive_summary(result),
+        "data_reading": data_reading(result),
         "sections": sections,
         "cost": cost_page(result),
         "cost_told": _told(input_rows(data.engine_input, COST_FIELDS, sources, own)),
@@ -279,7 +281,9 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         # a buyer compares the servers each accelerator needs, not only a cloud price
         "alternatives_bought": run_servers_usd(result) is not None,
         "excluded_accelerators": wording.excluded_groups(result),
-        "assumptions": wording.assumption_rows(result, sources),
+        "assumptions": (assumptions := wording.assumption_rows(result, sources)),
+        "assumptions_not_sure": any(row["not_sure"] for row in assumptions),
+        "assumptions_delegated": any(row["delegated"] for row in assumptions),
         "prices": wording.price_rows(result),
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on

@@ -27,6 +27,7 @@ from sizing.engine.numbers import (
 )
 from sizing.engine.vocabulary import (
     REGIONS,
+    SOURCES,
     describe_value,
     input_term,
     value_words,
@@ -281,7 +282,8 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
 
 def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[str, Any]]:
     """Each value the engine assumed (not the customer's own answers, which have their section),
-    marked where the customer told us they were not sure, those first."""
+    marked where the customer told us they were not sure, those first, then those of a set-up
+    they left to us ("we chose it for you")."""
     rows = []
     for item in result.assumptions:
         # The customer's answers are told back in their area; engine constants go to the
@@ -293,15 +295,25 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
                 "key": item.key,
                 "label": input_term(item.key).label,
                 "value": describe_value(item.key, item.value, engine_unit=item.unit),
-                "source": item.source,
+                "source": _source(item.source, sources.get(item.key)),
                 "rationale": item.rationale,
                 "not_sure": sources.get(item.key) in ("not_sure", "unusable"),
                 "unusable": sources.get(item.key) == "unusable",
+                "delegated": sources.get(item.key) == "delegated",
             }
         )
     rows = _model_shape_in_one_row(rows)
-    rows.sort(key=lambda row: not row["not_sure"])
+    rows.sort(key=lambda row: (not row["not_sure"], not row["delegated"]))
     return rows
+
+
+def _source(source: str, given: str | None) -> str:
+    """An assumption's source; "you told us you have no preference" where that is why the
+    engine chose (keeping what it chose: "… : accelerators of every maker are compared")."""
+    if given != "no_preference":
+        return source
+    detail = source.partition(": ")[2] if source.startswith("our usual assumption") else ""
+    return SOURCES["no_preference"] + (f": {detail}" if detail else "")
 
 
 _SHAPE = (

@@ -147,11 +147,24 @@ def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
     except InvalidInput:
         return {}
     assumed: dict[str, list[str]] = {}
+    recorded = set()
     for item in sized.result["assumptions"]:
         key = item["key"]
+        recorded.add(key)
         if item["provided_by"] == "assumed" and sized.sources.get(key) == "not_sure":
             assumed.setdefault(sized.question_of[key], []).append(_in_words(item))
+    for key, words in _LEFT_OPEN.items():
+        if key not in recorded and sized.sources.get(key) == "not_sure":
+            assumed.setdefault(sized.question_of[key], []).append(words)
     return assumed
+
+
+# Inputs the engine leaves open when not given, rather than assuming one value: what that
+# means, for the review page's "we will assume …" (otherwise a bare "a typical value").
+_LEFT_OPEN = {
+    "deployment.location": "where the hardware runs: the cheapest place we price",
+    "deployment.data_residency": "where the data stays: no rule",
+}
 
 
 @dataclass(frozen=True)
@@ -307,6 +320,12 @@ class _Context:
         self.engine_input.setdefault(section, {})[name] = value
         self.sources[path] = "derived" if derived else "customer"
 
+    def left_open(self, path: str, slug: str, name: str) -> None:
+        """The customer answered "no preference": the engine chooses, as they told us."""
+        if self.answer(slug).get(name) == "no_preference":
+            self.question_of[path] = slug
+            self.sources[path] = "no_preference"
+
 
 def _yes_no(value: Any) -> bool | None:
     return {"yes": True, "no": False}.get(value)
@@ -366,7 +385,8 @@ def _data(c: _Context) -> None:
         if tokens_per_sample:
             c.put("data.tokens", size * tokens_per_sample, slug="data", derived=True)
     elif size is not None and unit == "gb":
-        c.put("data.dataset_size_tb", size / 1000.0, slug="data", derived=True)
+        # the customer's own size, in the engine's unit (GB to TB): not worked out
+        c.put("data.dataset_size_tb", size / 1000.0, slug="data")
     else:
         c.put("data.tokens", None, slug="data")
     c.put("data.modality", c.value("data", "modality"), slug="data")
@@ -417,6 +437,8 @@ def _batch(c: _Context) -> None:
         c.put("batch.global_batch_tokens", batch, slug="batch")
     elif batch is not None and unit == "samples" and sequence_length:
         c.put("batch.global_batch_tokens", batch * sequence_length, slug="batch", derived=True)
+    else:  # not given: recorded as the question's "not sure" when it was ticked
+        c.put("batch.global_batch_tokens", None, slug="batch")
     c.put("batch.micro_batch_size", _whole(c.value("batch", "micro_batch_size")), slug="batch")
 
 
@@ -453,6 +475,7 @@ def _software(c: _Context) -> None:
     )
     vendor = c.value("software", "accelerator_vendor")
     c.put("hardware.vendors", _VENDORS.get(vendor) if vendor else None, slug="software")
+    c.left_open("hardware.vendors", "software", "accelerator_vendor")
 
 
 _OVERSUBSCRIPTION = {"1:1": 1.0, "2:1": 2.0, "4:1": 4.0}
@@ -460,6 +483,7 @@ _OVERSUBSCRIPTION = {"1:1": 1.0, "2:1": 2.0, "4:1": 4.0}
 
 def _network(c: _Context) -> None:
     c.put("network.inter_node", c.value("network", "fabric"), slug="network")
+    c.left_open("network.inter_node", "network", "fabric")
     ratio = c.value("network", "oversubscription")
     c.put("network.oversubscription", _OVERSUBSCRIPTION.get(ratio), slug="network", derived=True)
     # the form asks per accelerator or per server; the engine reads it per accelerator
@@ -613,16 +637,28 @@ def discovery_questions(answers: dict[str, Any]) -> list[str]:
             "Which accelerators and servers do you already own, and should the new plan reuse them?"
         ]
     deployment = answers.get("deployment") or {}
-    if constraint == "data_location" and not (
-        deployment.get("data_residency")
-        and deployment.get("dedicated") not in (None, "", "not_sure")
-    ):
+    if constraint != "data_location" or not isinstance(deployment, dict):
+        return []
+    where = str(deployment.get("data_residency") or "").strip()
+    # hardware in their own data centre, or theirs in a rented one, is theirs alone
+    alone = deployment.get("dedicated") not in NOT_GIVEN or deployment.get("location") in (
+        "on_premises",
+        "colocation",
+    )
+    if where and alone:
+        return []
+    if alone:
+        return ["Where must your data stay (a country or a region)?"]
+    if where:
         return [
-            "Where must your data stay (a country or a region), and will a cloud region there "
-            "do, or must the hardware be yours alone? We priced the cloud as well as hardware "
-            "of your own."
+            f"Your data must stay in “{where}”: will a cloud region there do, or must the "
+            "hardware be yours alone? We priced the cloud as well as hardware of your own."
         ]
-    return []
+    return [
+        "Where must your data stay (a country or a region), and will a cloud region there "
+        "do, or must the hardware be yours alone? We priced the cloud as well as hardware "
+        "of your own."
+    ]
 
 
 ANSWER_MAPPERS = (

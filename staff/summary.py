@@ -12,7 +12,11 @@ from django.utils import timezone
 from pipeline.facts import Facts, facts, model_and_size
 from pipeline.models import Recommendation
 from pipeline.versions import latest_approved, latest_recommendation
+from questionnaire.answers import AnswerLine
 from questionnaire.models import Submission
+from questionnaire.paths import SHORT_PATH_COUNT, customer_numbers, delegated_slugs
+from questionnaire.questions import DISCOVERY, QUESTIONS, AnsweredQuestion, answered_questions
+from reports.answer_trace import delegated_questions
 from sizing.engine.numbers import format_money, format_money_short
 from sizing.engine.vocabulary import value_words
 from sizing.results import read_result
@@ -59,6 +63,60 @@ def use_case(f: Facts) -> str:
     return " · ".join(p for p in parts if p)
 
 
+def typed_use_case(submission: Submission) -> str:
+    """The use case in the customer's words (the discovery page); "" when not given."""
+    discovery = (submission.answers or {}).get(DISCOVERY.slug)
+    return str(discovery.get("use_case") or "").strip() if isinstance(discovery, dict) else ""
+
+
+@dataclass(frozen=True)
+class StaffQuestion:
+    """One question on a submission's staff page, numbered as the customer saw it."""
+
+    heading: str
+    lines: list[AnswerLine]
+    not_sure: bool
+    delegated: bool  # never shown: the short path left it to us
+
+
+# What a set-up question the customer never saw says instead of their "not sure".
+NOT_ASKED = AnswerLine("Not asked (short path)", "we chose it for them")
+
+
+def staff_questions(answers: dict) -> list[StaffQuestion]:
+    """Every question with the customer's answer, headed with the number they saw ("3 of 8,
+    question 4 in the full list" on the short path); a set-up question the short path left to
+    us says so rather than showing our stored "not sure" as theirs."""
+    numbers = customer_numbers(answers)
+    delegated = delegated_slugs(answers)
+    count = SHORT_PATH_COUNT if delegated else len(QUESTIONS)
+    rows = []
+    for answered in answered_questions(answers):
+        row = _staff_question(
+            answered, numbers.get(answered.slug), count, answered.slug in delegated
+        )
+        rows.append(row)
+    return rows
+
+
+def _staff_question(
+    answered: AnsweredQuestion, seen: int | None, count: int, delegated: bool
+) -> StaffQuestion:
+    if not answered.number:  # the discovery page: unnumbered
+        heading = answered.title
+    elif delegated:
+        heading = f"{answered.title} (question {answered.number} in the full list; not shown)"
+    elif count != len(QUESTIONS):  # the short path: "3 of 8", as the customer's pages said
+        heading = f"{seen} of {count}. {answered.title}"
+        if seen != answered.number:
+            heading += f" (question {answered.number} in the full list)"
+    else:
+        heading = answered.heading
+    if delegated:
+        return StaffQuestion(heading, [NOT_ASKED], False, True)
+    return StaffQuestion(heading, answered.lines, answered.not_sure, False)
+
+
 def age(submission: Submission, now=None) -> str:
     """How long ago it was submitted: "today", "1 day", "12 days"."""
     days = ((now or timezone.now()) - submission.submitted_at).days
@@ -78,7 +136,8 @@ class Summary:
     """The panel at the top of a submission's page."""
 
     customer: str
-    use_case: str
+    use_case: str  # in the customer's words
+    training: str  # model, method and where, as we read them
     version: Recommendation | None  # the version described: approved, else the newest finished
     approved: bool
     recommendation: str
@@ -87,6 +146,9 @@ class Summary:
     assignee: str
     next_action: NextAction
     customer_holds: str  # "" or a warning that a newer version exists than the one sent
+    # the engine's questions about a set-up the customer left to us: for the engineer to
+    # settle, not asked in the proposal
+    settle: tuple[str, ...] = ()
 
 
 def last_sent_link(submission: Submission) -> ShareLink | None:
@@ -121,7 +183,8 @@ def summarise(submission: Submission) -> Summary:
         customer += f", {submission.contact_role}"
     return Summary(
         customer=customer,
-        use_case=use_case(facts(submission)),
+        use_case=typed_use_case(submission),
+        training=use_case(facts(submission)),
         version=shown,
         approved=shown is not None and shown.is_approved,
         recommendation=recommended_cluster(shown),
@@ -130,6 +193,11 @@ def summarise(submission: Submission) -> Summary:
         assignee=full_name(submission.assignee) if submission.assignee else "nobody yet",
         next_action=next_action(submission, latest=latest, approved=approved, sent=sent),
         customer_holds=holds,
+        settle=tuple(
+            delegated_questions(answers=submission.answers or {}, result=read_result(shown.result))
+        )
+        if shown is not None
+        else (),
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 
 from questionnaire.fields import AnswerFieldMixin
-from questionnaire.paths import recommends_setup
+from questionnaire.paths import recommends_setup, setup_unsure
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, get_question, plain
 from sizing.adapters import (
     build_engine_input,
@@ -56,5 +56,6 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
         "effects": constraint_effects(answers),
         "questions": discovery_questions(answers),
         "recommend": recommends_setup(answers),
+        "setup_unsure": setup_unsure(answers),
         "decided": decided,
     }

@@ -63,21 +63,26 @@ def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
     """The model: the answers, else the catalog entry, else generated [1]_ [2]_."""
     spec = find_model(answers.name) if answers.name else None
     default_params = value("default_total_params")
+    # a value the customer did not give comes from the catalog entry of the model they named
+    # (provided by the catalog, not by them), else from our usual assumption
+    catalog = "model catalog: " + spec.source if spec else ""
     total_params = rec.take(
         "model.total_params",
-        answers.total_params or (spec.total_params if spec else None),
-        default_params,
+        answers.total_params,
+        spec.total_params if spec else default_params,
         unit="parameters",
         why="sets the memory and the compute",
-        question="Which model (or at least how many parameters) will you train?",
-        source=f"our usual assumption: a {default_params / _BILLION:g}B decoder [Llama 2]",
+        question=None if spec else "Which model (or at least how many parameters) will you train?",
+        source=catalog
+        or f"our usual assumption: a {default_params / _BILLION:g}B decoder [Llama 2]",
     )
     vocab_size = rec.take(
         "model.vocab_size",
-        answers.vocab_size or (spec.vocab_size if spec else None),
-        whole("default_vocab_size"),
+        answers.vocab_size,
+        spec.vocab_size if spec else whole("default_vocab_size"),
         unit="tokens",
         why="sets the size of the input and output layers",
+        source=catalog or "our usual assumption",
     )
     shape = _shape(answers, spec or _default_model(answers), total_params, vocab_size, rec)
     experts, experts_per_token, architecture = _experts(answers, spec, rec)

@@ -25,15 +25,24 @@ from .inputs import (
     ScheduleInput,
     TrainingInput,
 )
+from .numbers import format_count, format_quantity
 from .provenance import AnswerRecorder
 
 _TB = 1e12  # [B/TB]
+_GB = 1e9  # [B/GB]
 _BILLION = 1e9
 
 _MEDIA_DECODED_ON_THE_FLY = ("image", "video")
 # Asked only when the customer did not say whether data is prepared before or during training.
 ASK_DATA_READY = (
     "Is the data ready and cleaned, or will data preparation run while the hardware waits?"
+)
+# How tokens read from a dataset's size on disk are sourced, and what is asked about it.
+SIZE_READ_AS_TEXT = "worked out from your dataset size read as plain text"
+ASK_TEXT_FROM_SIZE = (
+    "Is your dataset plain text, or files such as PDF, Word or slides? Such files hold far "
+    "less text than their size: the number of documents, or their tokens once the text is "
+    "extracted, would size the run better."
 )
 _DEFAULT_METHOD_CATALOG_MODEL = "full_finetune"  # a named public model is usually fine-tuned
 _DEFAULT_METHOD_OWN_MODEL = "pretrain"
@@ -216,6 +225,7 @@ def resolve_data(
         unit="TB",
         why="sets the storage capacity",
         question="How large is the dataset on disk?",
+        source=_dataset_size_source(answers, str(modality), tokens),
     )
     growth = rec.take(
         "data.annual_growth",
@@ -257,11 +267,35 @@ def _tokens_per_epoch(
     Assumed: ``20 N`` to pre-train, a tenth of that to continue pre-training,
     a fixed placeholder to fine-tune.
     """
+    if answers.tokens is None and answers.samples:
+        # the customer's count of samples times an assumed length: both listed
+        per_sample = _tokens_per_sample(modality)
+        rec.record(
+            "data.tokens_per_sample",
+            per_sample,
+            unit="tokens/sample",
+            given=False,
+            source=f"our usual assumption for {modality} samples",
+            why="sets the training tokens from your number of samples",
+        )
+        return _derived_tokens(
+            answers.samples * per_sample,
+            f"worked out from your answer: {format_count(answers.samples)} samples × "
+            f"{format_count(per_sample)} tokens each",
+            rec,
+        )
+    if answers.tokens is None and answers.dataset_size_tb and modality == "text":
+        # a size on disk read as plain text: files such as PDF or Office documents hold far
+        # less text than their size, so the reading is stated and asked about
+        per_token = value("raw_text_bytes_per_token")
+        rec.ask(ASK_TEXT_FROM_SIZE)
+        return _derived_tokens(
+            answers.dataset_size_tb * _TB / per_token,
+            f"{SIZE_READ_AS_TEXT}: {format_quantity(answers.dataset_size_tb, 'TB')} at "
+            f"{per_token:g} bytes of plain text a token",
+            rec,
+        )
     tokens = answers.tokens
-    if tokens is None and answers.samples:
-        tokens = answers.samples * _tokens_per_sample(modality)
-    if tokens is None and answers.dataset_size_tb and modality == "text":
-        tokens = answers.dataset_size_tb * _TB / value("raw_text_bytes_per_token")
     tokens_per_param = value("chinchilla_tokens_per_param")
     if method == "pretrain":
         default = tokens_per_param * total_params
@@ -280,6 +314,40 @@ def _tokens_per_epoch(
         "or engine placeholder",
     )
     return float(tokens)
+
+
+def _derived_tokens(tokens: float, source: str, rec: AnswerRecorder) -> float:
+    """Training tokens per epoch [tokens] worked out from the customer's answer (not their own
+    figure: recorded as assumed, with how it was worked out)."""
+    rec.record(
+        "data.tokens",
+        tokens,
+        unit="tokens/epoch",
+        given=False,
+        source=source,
+        why="sets the compute",
+    )
+    return float(tokens)
+
+
+def _dataset_size_source(answers: DataInput, modality: str, tokens: float) -> str:
+    """How the dataset's size on disk was worked out when not given: from the customer's
+    samples or tokens (their answer), or from the tokens we assumed."""
+    if modality == "text":
+        per_token = value("raw_text_bytes_per_token")
+        if answers.tokens is None and not answers.samples:
+            return f"our usual assumption: {format_count(tokens)} tokens of text"
+        return (
+            f"worked out from your answer: {format_count(tokens)} tokens at {per_token:g} "
+            "bytes of plain text each"
+        )
+    if not answers.samples:
+        return "our usual assumption"
+    each = answers.bytes_per_sample or value("media_bytes_per_sample")
+    return (
+        f"worked out from your answer: {format_count(answers.samples)} samples × "
+        f"{format_quantity(each / _GB, 'GB')} each"
+    )
 
 
 def _raw_dataset_bytes(answers: DataInput, modality: str, tokens: float) -> float:

@@ -43,6 +43,8 @@ INPUTS: dict[str, Term] = {
     "training.lora_targets": Term("Layers given LoRA adapters"),
     "training.experiments": Term("Full runs planned"),
     "data.tokens": Term("Training tokens per pass", "tokens"),
+    # not an input: the length the engine assumes for each sample when only their count is given
+    "data.tokens_per_sample": Term("Tokens per sample", "tokens"),
     "data.epochs": Term("Passes over the data (epochs)"),
     "data.modality": Term("Kind of data"),
     "data.dataset_size_tb": Term("Dataset size", "TB"),
@@ -308,6 +310,9 @@ SOURCES: dict[str, str] = {
     "not_sure": "you were not sure: we assumed",
     "unusable": "we could not use your answer: we assumed",
     "derived": "worked out from your answers",
+    # a set-up question the customer left to us on the short path (never shown to them)
+    "delegated": "we chose it for you",
+    "no_preference": "you told us you have no preference",
 }
 
 # Output fields by name, where the words of the name are not good enough.

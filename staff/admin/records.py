@@ -59,7 +59,7 @@ class AuditEventAdmin(PeopleByName, ReadOnlyMixin, admin.ModelAdmin):
 class ProposalDownloadAdmin(PeopleByName, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["downloaded_at", "proposal", "user_name", "share_link"]
     search_fields = ["proposal__submission__reference"]
-    list_select_related = ["proposal", "user", "share_link"]
+    list_select_related = ["proposal__submission", "user", "share_link"]
 
 
 @admin.register(ShareLink)

@@ -17,7 +17,6 @@ from pipeline.facts import facts, model_and_size
 from pipeline.models import OutgoingEmail, Proposal, Recommendation
 from pipeline.versions import latest_approved
 from questionnaire.models import Submission
-from questionnaire.questions import answered_questions
 from staff import pipeline_actions, workflow
 from staff.admin.proposals import ProposalInline
 from staff.admin.recommendations import RecommendationInline
@@ -36,7 +35,7 @@ from staff.filters import (
 from staff.forms import NoteForm, SendForm, SubmissionWorkflowForm
 from staff.models import AuditEvent, DeletionRecord, ShareLink
 from staff.retention import delete_submission
-from staff.summary import age, recommended_cluster, recommended_cost, summarise
+from staff.summary import age, recommended_cluster, recommended_cost, staff_questions, summarise
 
 admin.site.site_header = "Training sizing — staff"
 admin.site.site_title = "Training sizing staff"
@@ -258,7 +257,7 @@ class SubmissionAdmin(SubmissionViews, admin.ModelAdmin):
         )
         return {
             "summary": summarise(obj),
-            "answered_questions": answered_questions(obj.answers),
+            "answered_questions": staff_questions(obj.answers or {}),
             "note_form": NoteForm() if user.has_perm("staff.add_note") else None,
             "can_rerun": self.has_rerun_permission(request),
             "can_regenerate": self.has_regenerate_permission(request),

@@ -15,7 +15,7 @@ def test_a_not_sure_precision_question_shows_the_assumed_precision_and_optimizer
     draft_id = walk_to_review(client, {"precision": {"not_sure": "on"}})
     page = client.get(step_url(draft_id, "review")).content.decode()
     assert (
-        "Where you are not sure, we will assume number precision: BF16; optimizer: AdamW." in page
+        "We will assume number precision: BF16; optimizer: AdamW." in page
     )
 
 

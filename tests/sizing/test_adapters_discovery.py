@@ -113,3 +113,30 @@ def test_recommend_for_me_says_nothing_about_questions_the_customer_answered():
     answers = {**LLAMA_70B_LORA, "precision": {"precision": "fp8", "optimizer": "adamw"}}
     decided = adapters.recommended_setup(answers, ("precision",))
     assert "precision" not in decided
+
+
+@pytest.mark.parametrize("location", ["on_premises", "colocation"])
+def test_a_region_and_hardware_of_their_own_answer_where_the_data_stays(location):
+    # walk 2 of the fresh reader: "Germany only", on-premises, still asked "where must your
+    # data stay … must the hardware be yours alone?" on the review page and in the proposal
+    answered = {
+        "discovery": {"constraint": "data_location"},
+        "deployment": {"location": location, "data_residency": "Germany only", "dedicated": ""},
+    }
+    assert adapters.discovery_questions(answered) == []
+
+
+def test_only_the_part_of_where_the_data_stays_left_open_is_asked():
+    region_only = {
+        "discovery": {"constraint": "data_location"},
+        "deployment": {"location": "cloud", "data_residency": "Germany only"},
+    }
+    (asked,) = adapters.discovery_questions(region_only)
+    assert asked.startswith("Your data must stay in “Germany only”: will a cloud region")
+    own_only = {
+        "discovery": {"constraint": "data_location"},
+        "deployment": {"location": "on_premises", "data_residency": ""},
+    }
+    assert adapters.discovery_questions(own_only) == [
+        "Where must your data stay (a country or a region)?"
+    ]

@@ -25,7 +25,7 @@ def test_an_empty_question_is_filled_in_the_words_of_the_review_page():
         Draft(step_data={}),
     )
     assert rows(proposal) == {
-        "Sequence length in tokens": ("", "4096"),
+        "Sequence length in tokens": ("", "4,096 tokens"),
         "Optimizer": ("", "8-bit Adam"),
     }
     assert proposal.step_data["batch"] == {"batch-sequence_length": ["4096"]}
@@ -35,7 +35,9 @@ def test_an_empty_question_is_filled_in_the_words_of_the_review_page():
 def test_an_answer_the_customer_gave_shows_old_and_new_and_the_rest_is_kept():
     draft = draft_with(batch={"sequence_length": "2k", "micro_batch_size": "2"})
     proposal = propose([FoundValue("batch", "sequence_length", "8192", "--seq-length")], draft)
-    assert rows(proposal) == {"Sequence length in tokens": ("2k (read as 2,048 tokens)", "8192")}
+    assert rows(proposal) == {
+        "Sequence length in tokens": ("2k (read as 2,048 tokens)", "8,192 tokens")
+    }
     assert proposal.step_data["batch"]["batch-micro_batch_size"] == ["2"]
     assert proposal.step_data["batch"]["batch-sequence_length"] == ["8192"]
 
