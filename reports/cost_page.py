@@ -11,10 +11,13 @@ from typing import Any
 
 from reports import charts
 from reports.summary import owned_by_year, residual_value
+from sizing.engine.assumptions import value
+from sizing.engine.cost_sensitivity import USAGE_KEYS
 from sizing.engine.numbers import (
     NO_VALUE,
     format_money,
     format_money_short,
+    format_percent,
     format_small_percent,
 )
 from sizing.engine.vocabulary import (
@@ -186,6 +189,23 @@ def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
     return rows
 
 
+def _sensitivity_note(result: StoredResult) -> str:
+    """The rule behind "What moves the total most", said once under the table: how far the
+    customer's own plan is moved, and that small swings are left out (cost_sensitivity)."""
+    if not result.cost_sensitivity:
+        return ""
+    share = format_percent(value("usage_swing_share"))
+    least = format_percent(value("sensitivity_min_share"))
+    plan = any(str(item.get("price")) in USAGE_KEYS for item in result.cost_sensitivity)
+    words = (
+        f"Your own growth and runs a month are moved {share} below and above your answer, and "
+        "each price to the low and high end of its published range, one at a time"
+        if plan
+        else "Each price is moved to the low and high end of its published range, one at a time"
+    )
+    return f"{words}; anything that moves the total by less than {least} is not listed."
+
+
 def _nets(result: StoredResult) -> bool:
     """Whether any priced option's net figure subtracts a value still on the books."""
     return any(o.residual_value_usd for o in result.cost_options)
@@ -225,6 +245,7 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "running": format_money(best.running_usd) if best else "",
         "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest
         "sensitivity": _sensitivity(result),
+        "sensitivity_note": _sensitivity_note(result),
         "options": _options(result),
         "chart": chart,
     }

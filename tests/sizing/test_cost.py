@@ -385,6 +385,41 @@ def test_the_range_holds_the_total_and_the_top_three_prices_move_it_most() -> No
     assert math.isclose(best["capex_usd"] + best["running_usd"], best["total_usd"], rel_tol=1e-4)
 
 
+def test_what_moves_the_total_varies_the_customers_growth_and_runs_a_month() -> None:
+    """Reader finding A12: a plan growing 100 % a year listed only prices as what moves the
+    total.  The growth and the runs a month are moved half below and above the answer."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5e10},
+        "roadmap": {"runs_per_month": 4, "annual_growth": 1.0, "years": 3},
+    }
+    cost = size_dict(answers, today=TODAY)["cost"]
+    rows = {s["price"]: s for s in cost["sensitivity"]}
+    assert "roadmap_growth" in rows and "runs_per_month" in rows
+    assert (rows["roadmap_growth"]["low_value"], rows["roadmap_growth"]["high_value"]) == (
+        pytest.approx(0.5),
+        pytest.approx(1.5),
+    )
+    assert (rows["runs_per_month"]["low_value"], rows["runs_per_month"]["high_value"]) == (2, 6)
+    best = cost[cost["recommended_option"]]["net_usd"]
+    assert rows["runs_per_month"]["total_low_usd"] < best < rows["runs_per_month"]["total_high_usd"]
+
+
+def test_what_moves_the_total_leaves_out_swings_under_one_percent() -> None:
+    """Reader finding A12: "Cloud storage price … $126,408 to $126,415", a $7 swing, was listed."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5e9},
+        "roadmap": {"runs_per_month": 10},
+        "deployment": {"location": "cloud"},
+    }
+    cost = size_dict(answers, today=TODAY)["cost"]
+    best = cost[cost["recommended_option"]]["net_usd"]
+    assert cost["sensitivity"]
+    for row in cost["sensitivity"]:
+        assert abs(row["total_high_usd"] - row["total_low_usd"]) >= 0.01 * best, row["price"]
+
+
 def test_owned_capacity_grows_with_demand_beyond_what_the_cluster_can_run() -> None:
     r = _roadmap(30.0, growth=1.0)
     case = _case(r, gpus=8, run_gpu_hours=8 * 100.0)
