@@ -160,6 +160,8 @@ class CostInputs:
     # [x] low and high factors of the accelerator-hours (``ranges.confidence``)
     gpu_hours_factors: tuple[float, float] = (1.0, 1.0)
     fabric_oversubscription: float = 1.0  # [x] the network plan's, for the switches bought
+    # [TB] of storage_tb kept between runs (storage.StorageResult.kept_between_runs_tb)
+    storage_kept_tb: float | None = None
 
 
 def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult:
@@ -181,6 +183,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         hybrid_in_colocation=r.location != "on_prem",
         spares_wanted=r.spare_nodes_wanted,
         oversubscription=plan.fabric_oversubscription,
+        storage_kept_tb=plan.storage_kept_tb,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}

@@ -420,6 +420,29 @@ def test_what_moves_the_total_leaves_out_swings_under_one_percent() -> None:
         assert abs(row["total_high_usd"] - row["total_low_usd"]) >= 0.01 * best, row["price"]
 
 
+def test_rented_storage_keeps_final_checkpoints_not_the_rolling_window_between_short_runs() -> None:
+    """Reader finding A9: "Rented storage $471 a year" beside "Rented accelerator time $280 a
+    year" for a run of under 2 hours twice a month, its five checkpoints billed all year.
+    Between runs only the dataset and the final checkpoint are kept; the rolling window is
+    rented while runs run (cost_cloud.rented_storage_usd)."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5.12e7},
+        "roadmap": {"runs_per_month": 2},
+        "deployment": {"location": "cloud"},
+    }
+    out = size_dict(answers, today=TODAY)
+    cost, storage = out["cost"], out["storage"]
+    parts = cost["cloud_on_demand"]["parts_by_year_usd"]
+    assert parts["storage"][0] < parts["rented"][0]
+    price = PRICES["cloud_storage_usd_per_gb_month"].value
+    rolling_tb = storage["checkpoint_capacity_tb"] * (1 - 1 / storage["checkpoints_retained"])
+    kept_tb = storage["total_capacity_tb"] - rolling_tb
+    running_months = cost["usage"]["gpu_hours_by_year"][0] / cost["usage"]["gpus_per_run"] / 730
+    expected = (kept_tb * 12 + rolling_tb * running_months) * 1000 * price
+    assert parts["storage"][0] == pytest.approx(expected, rel=1e-4)
+
+
 def test_owned_capacity_grows_with_demand_beyond_what_the_cluster_can_run() -> None:
     r = _roadmap(30.0, growth=1.0)
     case = _case(r, gpus=8, run_gpu_hours=8 * 100.0)
