@@ -66,6 +66,8 @@ def days_with_range(result: StoredResult) -> str:
     )
 
 
+_HOURS_PER_DAY = 24.0
+
 # Where the cluster runs (``deployment.recommended_model``), as the end of "Run it …".
 _WHERE = {
     "on_prem": "on your own premises",
@@ -174,7 +176,17 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         resilience = result.section("resilience")
         interval = resilience.get("checkpoint_interval_hours")
         interruptions = resilience.get("expected_interruptions")
-        return f"Save a checkpoint every {format_quantity(interval, 'h')}" + (
+        run_hours = (result.wall_clock_days or 0.0) * _HOURS_PER_DAY
+        # a run shorter than the interval never reaches a periodic checkpoint: say so
+        if isinstance(interval, int | float) and 0 < run_hours <= interval:
+            saves = (
+                f"Save one checkpoint at the end of each run (a run takes about "
+                f"{format_quantity(run_hours, 'h')}, less than the "
+                f"{format_quantity(interval, 'h')} between periodic checkpoints)"
+            )
+        else:
+            saves = f"Save a checkpoint every {format_quantity(interval, 'h')}"
+        return saves + (
             f"; expect {format_times(interruptions, 'interruption', 'run')}."
             if isinstance(interruptions, int | float)
             else "."

@@ -14,6 +14,7 @@ from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import OWNED, cheaper_to_buy, decisions
 from reports.wording import alternative_rows, recommendation_sentence, risk_rows, why_sentences
+from sizing.engine import size_dict
 from sizing.engine.numbers import format_money, format_money_short, format_number, format_quantity
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
@@ -229,3 +230,13 @@ def test_a_buyers_accelerator_table_gives_each_choice_its_servers_to_buy():
     assert rows[0]["servers"] == format_money_short(ours)
     b200 = next(row for row in rows if row["name"].startswith("NVIDIA B200"))
     assert "less in servers" in b200["note"]
+
+
+def test_a_run_shorter_than_the_checkpoint_interval_saves_one_checkpoint_at_its_end():
+    """Reader finding A9: "Save a checkpoint every 2 hours" for a run of about an hour."""
+    answers = {"model": {"name": "Llama 2 7B"}, "data": {"tokens": 5.12e7}}
+    result = read_result(size_dict(answers, today=date(2026, 12, 3)))
+    assert result.wall_clock_days * 24 < result.section("resilience")["checkpoint_interval_hours"]
+    sentence = recommendation_sentence("resilience", result)
+    assert sentence.startswith("Save one checkpoint at the end of each run"), sentence
+    assert "every" not in sentence.split(";")[0]
