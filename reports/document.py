@@ -280,7 +280,11 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "alternatives_bought": run_servers_usd(result) is not None,
         "excluded_accelerators": wording.excluded_groups(result),
         "assumptions": wording.assumption_rows(result, sources),
-        "prices": wording.price_rows(result),
+        "prices": wording.price_rows(
+            result,
+            today=data.issued_on,
+            region_given=bool((data.engine_input.get("deployment") or {}).get("data_residency")),
+        ),
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),

@@ -492,6 +492,14 @@ _LISTED: dict[str, Assumption] = {
         "the yearly growth and the runs a month you told us are each moved to half and one and "
         "a half times your answer, to show what your own plan does to the total",
     ),
+    "price_stale_months": Assumption(
+        12,
+        "months",
+        _CHOICE,
+        "2026-12",
+        "a price published more than this long before your answers is marked in the price "
+        "table as dated and may have moved; our quotation confirms it",
+    ),
     "sensitivity_min_share": Assumption(
         0.01,
         "-",

@@ -237,6 +237,7 @@ CONSTANTS: dict[str, str] = {
     "runs_per_month": "Your runs a month",
     "usage_swing_share": "How far your growth and runs a month are varied",
     "sensitivity_min_share": "Smallest change listed among what moves the total",
+    "price_stale_months": "Age after which a price is marked as dated",
     "electricity_usd_per_kwh_north_america": "Electricity price, North America",
     "electricity_usd_per_kwh_eu": "Electricity price, EU",
     "pue_own_facility": "Cooling and power overhead, own data centre (PUE)",

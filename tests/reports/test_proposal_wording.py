@@ -13,7 +13,13 @@ from reports import charts
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import OWNED, cheaper_to_buy, decisions
-from reports.wording import alternative_rows, recommendation_sentence, risk_rows, why_sentences
+from reports.wording import (
+    alternative_rows,
+    price_rows,
+    recommendation_sentence,
+    risk_rows,
+    why_sentences,
+)
 from sizing.engine import size_dict
 from sizing.engine.numbers import format_money, format_money_short, format_number, format_quantity
 from sizing.results import read_result
@@ -240,3 +246,27 @@ def test_a_run_shorter_than_the_checkpoint_interval_saves_one_checkpoint_at_its_
     sentence = recommendation_sentence("resilience", result)
     assert sentence.startswith("Save one checkpoint at the end of each run"), sentence
     assert "every" not in sentence.split(";")[0]
+
+
+@pytest.mark.parametrize(("residency", "assumed"), [(None, True), ("Germany", False)])
+def test_the_price_table_says_which_region_was_assumed_when_none_was_given(residency, assumed):
+    """Reader finding A10: North American power and rent prices, the region never stated."""
+    answers = {"model": {"name": "Llama 2 7B"}, "data": {"tokens": 1e10}}
+    if residency:
+        answers["deployment"] = {"data_residency": residency}
+    result = read_result(size_dict(answers, today=date(2026, 12, 3)))
+    rows = price_rows(result, today=date(2026, 12, 3), region_given=bool(residency))
+    region_rows = [r for r in rows if r["item"] == "Region assumed for power and space prices"]
+    assert bool(region_rows) == assumed
+    if assumed:
+        assert region_rows[0]["value"] == "North America" and rows[0] is region_rows[0]
+
+
+def test_the_price_table_marks_prices_older_than_a_year_as_dated():
+    """Reader finding A10: "Public quote (2024-08)" in a December 2026 proposal, unmarked."""
+    result = read_result(size_dict({"model": {"name": "Llama 2 7B"}, "data": {"tokens": 1e10}}))
+    rows = price_rows(result, today=date(2026, 12, 3), region_given=False)
+    purchase = next(r for r in rows if r["item"].startswith("Purchase price per accelerator"))
+    assert "dated 2024-08, may have moved" in purchase["as_of"]
+    fresh = next(r for r in rows if r["item"] == "GPU cloud price per accelerator-hour")
+    assert "dated" not in fresh["as_of"]
