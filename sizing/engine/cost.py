@@ -247,6 +247,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
                 utilisation=usage_out.utilisation_by_year[0],
                 one_run_usd=one_run,
                 owned_per_month_usd=owned_monthly,
+                sized_run_gpu_hours=plan.run_gpu_hours,
             )
         ),
         price_sources=_price_sources(prices),

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from pypdf import PdfReader
 
 from reports import charts
+from reports.cost_page import cost_page
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import OWNED, cheaper_to_buy, decisions
@@ -270,3 +271,24 @@ def test_the_price_table_marks_prices_older_than_a_year_as_dated():
     assert "dated 2024-08, may have moved" in purchase["as_of"]
     fresh = next(r for r in rows if r["item"] == "GPU cloud price per accelerator-hour")
     assert "dated" not in fresh["as_of"]
+
+
+def _dollars(text: str) -> float:
+    """A figure as the year-by-year table prints it: "$16.04M", "$640,000", "—"."""
+    if text == "—":
+        return 0.0
+    scale = {"M": 1e6, "B": 1e9}.get(text[-1], 1.0)
+    return float(text.strip("$MB").replace(",", "")) * scale
+
+
+@pytest.mark.parametrize("scenario", ["", *SCENARIOS])
+def test_the_year_by_year_table_adds_up_as_printed(scenario):
+    """Reader finding A7: "Rented storage $6 | $6 | $11", years that do not add to the total."""
+    result = read_result(demo_data(answers=demo_answers(scenario)).result)
+    table = cost_page(result)["by_year"]
+    for row in table["rows"]:
+        assert sum(map(_dollars, row["years"])) == pytest.approx(_dollars(row["total"]))
+    for year, total in enumerate(table["totals"]):
+        column = sum(_dollars(row["years"][year]) for row in table["rows"])
+        assert column == pytest.approx(_dollars(total))
+    assert sum(map(_dollars, table["totals"])) == pytest.approx(_dollars(table["total"]))

@@ -702,3 +702,22 @@ def test_options_are_ranked_net_of_what_the_hardware_is_still_worth() -> None:
     assert "still worth at the end of year 3" in first
     # the reservation is within the likely range: no winner is declared without saying so
     assert "ranges overlap" in first
+
+
+def test_the_monthly_accelerator_hours_are_the_runs_times_the_hours_printed() -> None:
+    """Reader finding A7: "2 runs a month, each of 3 accelerator-hours (5 accelerator-hours a
+    month)"."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5.12e7},
+        "roadmap": {"runs_per_month": 2},
+    }
+    reasons = " ".join(size_dict(answers, today=TODAY)["cost"]["reasons"])
+    found = re.search(
+        r"Priced for 2 runs a month, each of ([\d.,]+) accelerator-hours "
+        r"\(([\d.,]+) accelerator-hours a month\)",
+        reasons,
+    )
+    assert found, reasons
+    each, monthly = (float(g.replace(",", "")) for g in found.groups())
+    assert monthly == pytest.approx(2 * each)
