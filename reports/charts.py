@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from sizing.engine.numbers import format_count, format_days, format_quantity
+from sizing.engine.numbers import format_count, format_days, format_money_short, format_quantity
 
 WIDTH, HEIGHT = 640, 300
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 24, 50
@@ -328,7 +328,7 @@ def cost_range_chart(rows: Sequence[RangeBar]) -> SafeString:
             parts.append(_line(x0, y + 5, x0, y + 15, colour="#333", width=1.5))
             parts.append(_line(x1, y + 5, x1, y + 15, colour="#333", width=1.5))
         end = label_w + plot_w * max(total, row.high or 0.0) / x_max
-        label = f"${_short(total)}"
+        label = format_money_short(total)  # as the table beside it rounds it
         parts.append(_text(end + 6, y + 15, label, anchor="start", size=10, weight=weight))
     axis_y = MARGIN_TOP + row_h * len(rows)
     parts.append(_line(label_w, axis_y, label_w + plot_w, axis_y, colour="#555"))

@@ -6,16 +6,22 @@ Every figure comes from the engine's result; labels from the one vocabulary, num
 one formatter.
 """
 
+import math
 from datetime import date
 from typing import Any
 
 from reports import charts
 from reports.summary import owned_by_year, residual_value
+from sizing.engine.assumptions import value
+from sizing.engine.cost_sensitivity import USAGE_KEYS
 from sizing.engine.numbers import (
     NO_VALUE,
     format_money,
     format_money_short,
+    format_percent,
     format_small_percent,
+    money_step,
+    round_to_add_up,
 )
 from sizing.engine.vocabulary import (
     CONSTANTS,
@@ -122,32 +128,71 @@ def _by_year(best: CostOption, years_planned: int) -> dict[str, Any]:
     """The recommended option's cost by part (rows) and year (columns), with the totals: what
     the CFO budgets each year; then, for hardware bought, what it is still worth at the end
     and the net figure every option is compared by. Parts the option does not have are left
-    out; before engine 2026.12.8 (no parts stored) only the yearly totals are shown."""
+    out; before engine 2026.12.8 (no parts stored) only the yearly totals are shown.
+
+    Every figure is rounded to the step the headline total is rounded to
+    (:func:`~sizing.engine.numbers.money_step`), each row so that its years add up to its
+    total (:func:`~sizing.engine.numbers.round_to_add_up`), and the totals are the sums of
+    the figures shown, so every row and column adds up as printed; ``rounding`` says so when
+    the printed total then differs from the headline's by the rounding."""
     years = len(best.by_year_usd)
-    rows = []
+    # the step of the smaller of the two figures the table ends on (total paid and net), so
+    # neither is printed coarser than the headline prints it
+    step = money_step(min(best.total_usd, best.net_usd or best.total_usd))
+    rows, shown = [], []
     for part, label in COST_PARTS.items():
         amounts = best.parts_by_year_usd.get(part)
         if not amounts or not any(amounts):
             continue
+        cells = round_to_add_up(amounts, step)
+        shown.append(cells)
         rows.append(
             {
                 "label": label,
-                "years": [format_money_short(a) if a else NO_VALUE for a in amounts],
-                "total": format_money_short(sum(amounts)),
+                "years": [
+                    format_money_short(c) if a else NO_VALUE
+                    for a, c in zip(amounts, cells, strict=True)
+                ],
+                "total": format_money_short(sum(cells)),
             }
         )
+    if not shown:  # no parts stored: the yearly totals alone
+        shown.append(round_to_add_up(best.by_year_usd, step))
+    totals = [sum(column) for column in zip(*shown, strict=True)]
+    total = sum(totals)
+    residual = round(best.residual_value_usd / step) * step
+    headline = round(best.total_usd / step) * step
     return {
         "years": [f"Year {year}" for year in range(1, years + 1)],
         "rows": rows,
-        "totals": [format_money_short(a) for a in best.by_year_usd],
-        "total": format_money_short(best.total_usd),
-        "residual": (
-            f"−{format_money_short(best.residual_value_usd)}" if best.residual_value_usd else ""
-        ),
+        "totals": [format_money_short(a) for a in totals],
+        "total": format_money_short(total),
+        "residual": f"−{format_money_short(residual)}" if best.residual_value_usd else "",
         "residual_label": f"Still worth at the end of year {years_planned}",
-        "net": format_money_short(best.net_usd),
+        "net": format_money_short(total - residual),
         "net_label": f"Net over {years_planned} {'year' if years_planned == 1 else 'years'}",
+        "rounding": _rounding_note(
+            step,
+            (total, headline),
+            (total - residual, round((best.net_usd or 0.0) / step) * step),
+        ),
     }
+
+
+def _rounding_note(step: float, total: tuple[float, float], net: tuple[float, float]) -> str:
+    """The table's rounding, said under it when it rounds to more than a dollar or when its
+    total or net (as printed, then rounded on its own) differ by the rounding ("" otherwise)."""
+    off = [pair for pair in (total, net) if not math.isclose(*pair)]
+    if step <= 1 and not off:
+        return ""
+    unit = "the dollar" if step <= 1 else f"the nearest {format_money(step)}"
+    note = (
+        f"Figures rounded to {unit}, each row so that its years add up; every total is the sum "
+        "of the figures shown, and the text gives the exact figures"
+    )
+    if off:
+        note += " (so a total may differ from the headline by the rounding)"
+    return note + "."
 
 
 def _purchases_note(result: StoredResult, best: CostOption) -> str:
@@ -186,6 +231,23 @@ def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
     return rows
 
 
+def _sensitivity_note(result: StoredResult) -> str:
+    """The rule behind "What moves the total most", said once under the table: how far the
+    customer's own plan is moved, and that small swings are left out (cost_sensitivity)."""
+    if not result.cost_sensitivity:
+        return ""
+    share = format_percent(value("usage_swing_share"))
+    least = format_percent(value("sensitivity_min_share"))
+    plan = any(str(item.get("price")) in USAGE_KEYS for item in result.cost_sensitivity)
+    words = (
+        f"Your own growth and runs a month are moved {share} below and above your answer, and "
+        "each price to the low and high end of its published range, one at a time"
+        if plan
+        else "Each price is moved to the low and high end of its published range, one at a time"
+    )
+    return f"{words}; anything that moves the total by less than {least} is not listed."
+
+
 def _nets(result: StoredResult) -> bool:
     """Whether any priced option's net figure subtracts a value still on the books."""
     return any(o.residual_value_usd for o in result.cost_options)
@@ -208,6 +270,7 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
             if o.total_usd is not None
         ]
     )
+    by_year = _by_year(best, result.years) if best else {}
     return {
         "priced": best is not None,
         "label": best.label if best else "",
@@ -218,13 +281,14 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "best_net_words": net_words(result.years) if best and best.residual_value_usd else "",
         "range": _range(best.low_usd, best.high_usd) if best else NO_VALUE,
         "euro": _euro_note(result),
-        "by_year": _by_year(best, result.years) if best else {},
+        "by_year": by_year,
         "purchases_note": _purchases_note(result, best) if best else "",
         "residual": residual_value(result, best),
         "capex": format_money(best.capex_usd) if best and best.capex_usd else "",
         "running": format_money(best.running_usd) if best else "",
         "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest
         "sensitivity": _sensitivity(result),
+        "sensitivity_note": _sensitivity_note(result),
         "options": _options(result),
         "chart": chart,
     }

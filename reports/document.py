@@ -284,7 +284,11 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "assumptions": (assumptions := wording.assumption_rows(result, sources)),
         "assumptions_not_sure": any(row["not_sure"] for row in assumptions),
         "assumptions_delegated": any(row["delegated"] for row in assumptions),
-        "prices": wording.price_rows(result),
+        "prices": wording.price_rows(
+            result,
+            today=data.issued_on,
+            region_given=bool((data.engine_input.get("deployment") or {}).get("data_residency")),
+        ),
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),

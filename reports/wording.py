@@ -6,6 +6,7 @@ ever passes through here as data and is autoescaped by the template.
 """
 
 import math
+from datetime import date
 from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
@@ -25,6 +26,7 @@ from sizing.engine.numbers import (
     format_range,
     format_times,
 )
+from sizing.engine.price_set import dated_note
 from sizing.engine.vocabulary import (
     REGIONS,
     SOURCES,
@@ -68,6 +70,8 @@ def days_with_range(result: StoredResult) -> str:
         f" ({format_days_range(*pair)})" if (pair := result.wall_clock_days_range) else ""
     )
 
+
+_HOURS_PER_DAY = 24.0
 
 # Where the cluster runs (``deployment.recommended_model``), as the end of "Run it …".
 _WHERE = {
@@ -181,7 +185,17 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         resilience = result.section("resilience")
         interval = resilience.get("checkpoint_interval_hours")
         interruptions = resilience.get("expected_interruptions")
-        return f"Save a checkpoint every {format_quantity(interval, 'h')}" + (
+        run_hours = (result.wall_clock_days or 0.0) * _HOURS_PER_DAY
+        # a run shorter than the interval never reaches a periodic checkpoint: say so
+        if isinstance(interval, int | float) and 0 < run_hours <= interval:
+            saves = (
+                f"Save one checkpoint at the end of each run (a run takes about "
+                f"{format_quantity(run_hours, 'h')}, less than the "
+                f"{format_quantity(interval, 'h')} between periodic checkpoints)"
+            )
+        else:
+            saves = f"Save a checkpoint every {format_quantity(interval, 'h')}"
+        return saves + (
             f"; expect {format_times(interruptions, 'interruption', 'run')}."
             if isinstance(interruptions, int | float)
             else "."
@@ -357,17 +371,38 @@ def source_rows(result: StoredResult) -> list[str]:
     return list(seen)
 
 
-def price_rows(result: StoredResult) -> list[dict[str, str]]:
-    """Each price the cost rests on: what, the value, how firm, as of when and where from."""
+def price_rows(result: StoredResult, *, today: date, region_given: bool) -> list[dict[str, str]]:
+    """Each price the cost rests on: what, the value, how firm, as of when and where from.
+
+    A price older than the engine's rule allows on ``today`` (the date of the answers) says
+    so ("dated 2024-08, may have moved": :func:`sizing.engine.price_set.dated_note`).  When the
+    customer named no region (``region_given`` false) a first row says which region's power
+    and space prices were assumed.
+    """
     rows = []
+    cost_region = str(result.section("cost").get("region") or "")
+    if not region_given and cost_region in REGIONS:
+        rows.append(
+            {
+                "item": "Region assumed for power and space prices",
+                "value": REGIONS[cost_region],
+                "flag": "our assumption",
+                "as_of": "",
+                "source": "you did not say where the training data must stay, so the "
+                f"electricity and data-centre space prices below are {REGIONS[cost_region]}'s; "
+                "tell us the country and we re-price them",
+            }
+        )
     for price in result.price_sources:
         region = REGIONS.get(str(price.get("region") or ""), "")
+        as_of = str(price.get("as_of") or "")
+        dated = dated_note(as_of, today) if as_of else ""
         rows.append(
             {
                 "item": str(price.get("item") or ""),
                 "value": str(price.get("value") or ""),
                 "flag": str(price.get("flag") or ""),
-                "as_of": "; ".join(str(v) for v in (price.get("as_of"), region) if v),
+                "as_of": "; ".join(v for v in (as_of, region, dated) if v),
                 "source": str(price.get("source") or ""),
             }
         )

@@ -496,6 +496,31 @@ _LISTED: dict[str, Assumption] = {
         "2024-04",
         "longest published time from order to delivery of GPU servers",
     ),
+    # "What moves the total most" varies the customer's own plan as well as the prices.
+    "usage_swing_share": Assumption(
+        0.5,
+        "-",
+        _CHOICE,
+        "2026-12",
+        "the yearly growth and the runs a month you told us are each moved to half and one and "
+        "a half times your answer, to show what your own plan does to the total",
+    ),
+    "price_stale_months": Assumption(
+        12,
+        "months",
+        _CHOICE,
+        "2026-12",
+        "a price published more than this long before your answers is marked in the price "
+        "table as dated and may have moved; our quotation confirms it",
+    ),
+    "sensitivity_min_share": Assumption(
+        0.01,
+        "-",
+        _CHOICE,
+        "2026-12",
+        "a price or answer that moves the total by less than 1 % is not listed among what "
+        "moves it most",
+    ),
 }
 
 ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(_LISTED)

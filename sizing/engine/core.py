@@ -154,6 +154,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             cluster_gpus=total_gpus,
             gpus_per_run=run.gpus,
             storage_tb=storage.total_capacity_tb,
+            storage_kept_tb=storage.kept_between_runs_tb,
             run_gpu_hours=run.gpu_hours,
             all_runs_days=run.wall_clock_days * math.ceil(r.experiments / runs_at_once),
             gpu_hours_factors=(sure.low_factor, sure.high_factor),

@@ -40,7 +40,14 @@ from .cost_options import (
     price_options,
 )
 from .cost_owned import BomLine
-from .cost_sensitivity import Swing, largest, swings, total_range, with_gpu_hours
+from .cost_sensitivity import (
+    Swing,
+    largest,
+    swings,
+    total_range,
+    usage_swings,
+    with_gpu_hours,
+)
 from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR, Usage, usage
 from .hardware import AcceleratorSpec
 from .price_set import PriceSet, UsedPrice
@@ -86,7 +93,7 @@ class UsageOut:
 
 @dataclass(frozen=True)
 class SensitivityItem:
-    price: str  # price key (labels: vocabulary.CONSTANTS)
+    price: str  # price key, or the plan's (cost_sensitivity.USAGE_KEYS); labels: CONSTANTS
     unit: str
     low_value: float
     high_value: float
@@ -153,6 +160,8 @@ class CostInputs:
     # [x] low and high factors of the accelerator-hours (``ranges.confidence``)
     gpu_hours_factors: tuple[float, float] = (1.0, 1.0)
     fabric_oversubscription: float = 1.0  # [x] the network plan's, for the switches bought
+    # [TB] of storage_tb kept between runs (storage.StorageResult.kept_between_runs_tb)
+    storage_kept_tb: float | None = None
 
 
 def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult:
@@ -174,6 +183,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         hybrid_in_colocation=r.location != "on_prem",
         spares_wanted=r.spare_nodes_wanted,
         oversubscription=plan.fabric_oversubscription,
+        storage_kept_tb=plan.storage_kept_tb,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}
@@ -218,7 +228,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
             relax_saving_usd=choice.relax_saving_usd,
             location=r.location,
         ),
-        sensitivity=_sensitivity(best, all_swings, excluded),
+        sensitivity=_sensitivity(best, chosen, all_swings + usage_swings(case, prices), excluded),
         capex_usd=chosen.capex_usd if chosen else None,
         running_usd=chosen.running_usd if chosen else None,
         bill_of_materials=priced.owned[owned_key].bought.bill if owned_key else (),
@@ -237,6 +247,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
                 utilisation=usage_out.utilisation_by_year[0],
                 one_run_usd=one_run,
                 owned_per_month_usd=owned_monthly,
+                sized_run_gpu_hours=plan.run_gpu_hours,
             )
         ),
         price_sources=_price_sources(prices),
@@ -325,12 +336,15 @@ def _owned_per_month(
 
 
 def _sensitivity(
-    best: str | None, all_swings: tuple[Swing, ...], excluded: dict[str, tuple[str, ...]]
+    best: str | None,
+    chosen: CostOption | None,
+    all_swings: tuple[Swing, ...],
+    excluded: dict[str, tuple[str, ...]],
 ) -> tuple[SensitivityItem, ...]:
-    if best is None:
+    if best is None or chosen is None:
         return ()
     out = []
-    for swing in largest(best, all_swings, _SENSITIVITY_SHOWN):
+    for swing in largest(best, chosen.net_usd, all_swings, _SENSITIVITY_SHOWN):
         out.append(
             SensitivityItem(
                 price=swing.key,

@@ -3,11 +3,19 @@
 On demand, year ``k``::
 
     compute_k = A_k x p x (1 + idle)                   idle: time paid outside runs
-    storage_k = TB x 1000 x P_GB-month x months with work
+    storage_k = (K x m_k + (S - K) x b_k) x 1000 x P_GB-month
+    b_k       = min(m_k, A_k / (G x 730))              months the runs are running
+
+Storage is rented for what the runs need (:func:`rented_storage_usd`): ``S`` [TB] is the
+whole working set (dataset, scratch and the rolling window of checkpoints a run keeps), ``K``
+[TB] what is kept between runs (the dataset and the final checkpoint of each run, older
+finals going to the customer's own archive), ``m_k`` the months with work and ``b_k`` the
+months runs are actually running (``G`` accelerators per run).  A 1.3-hour run twice a month
+keeps its five rolling checkpoints for 31 hours a year, not all year.
 
 Reserved, year ``k`` (capacity ``R_k`` held all year, used or not)::
 
-    cost_k = R_k x 8760 x p_reserved + TB x 1000 x P_GB-month x 12
+    cost_k = R_k x 8760 x p_reserved + storage_k (as on demand: storage follows the work)
     1-year: R_k = O_k in years with work, else 0
     3-year: R_k = max(O_0 .. O_k)  (a commitment never shrinks)
     p_reserved = p_on-demand x ratio (median published reservation discount), or yours
@@ -29,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR, Usage
+from .cost_usage import HOURS_PER_MONTH, HOURS_PER_YEAR, Usage
 from .price_set import PriceSet
 
 _GB_PER_TB = 1000.0
@@ -86,11 +94,43 @@ def cloud_storage_usd(storage_tb: float, months: float, prices: PriceSet) -> flo
     return storage_tb * _GB_PER_TB * prices.cloud_storage.value * months
 
 
-def on_demand(usage: Usage, price: float, *, storage_tb: float, prices: PriceSet) -> Priced:
+def rented_storage_usd(
+    usage: Usage, storage_tb: float, kept_tb: float | None, prices: PriceSet
+) -> tuple[float, ...]:
+    """Storage rented each year for what the runs need (module docstring) [USD].
+
+    Parameters
+    ----------
+    usage : Usage
+        The work; its accelerator-hours and accelerators per run give the months runs run.
+    storage_tb : float
+        The whole working set while a run runs [TB].
+    kept_tb : float, optional
+        What is kept between runs [TB]; ``None`` keeps the whole working set.
+    """
+    kept = storage_tb if kept_tb is None else min(kept_tb, storage_tb)
+    out = []
+    for hours, months in zip(usage.gpu_hours_by_year, usage.months_by_year, strict=True):
+        running = min(months, hours / max(1, usage.gpus_per_run) / HOURS_PER_MONTH)
+        out.append(
+            cloud_storage_usd(kept, months, prices)
+            + cloud_storage_usd(storage_tb - kept, running, prices)
+        )
+    return tuple(out)
+
+
+def on_demand(
+    usage: Usage,
+    price: float,
+    *,
+    storage_tb: float,
+    prices: PriceSet,
+    kept_tb: float | None = None,
+) -> Priced:
     """Pay per accelerator-hour for the work, plus idle time and storage (module docstring)."""
     idle = prices.cloud_idle_share.value
     compute = [hours * price * (1.0 + idle) for hours in usage.gpu_hours_by_year]
-    storage = [cloud_storage_usd(storage_tb, m, prices) for m in usage.months_by_year]
+    storage = rented_storage_usd(usage, storage_tb, kept_tb, prices)
     return Priced(
         by_year_usd=tuple(c + s for c, s in zip(compute, storage, strict=True)),
         capex_usd=0.0,
@@ -109,6 +149,7 @@ def reserved(
     term_years: int,
     storage_tb: float,
     prices: PriceSet,
+    kept_tb: float | None = None,
 ) -> Priced:
     """Hold ``capacity`` for whole years at a reserved price (module docstring)."""
     held: list[int] = []
@@ -119,9 +160,8 @@ def reserved(
             held.append(most)
         else:
             held.append(owned if hours > 0 else 0)
-    year_storage = cloud_storage_usd(storage_tb, MONTHS_PER_YEAR, prices)
     rented = [gpus * HOURS_PER_YEAR * price for gpus in held]
-    storage = [year_storage if gpus else 0.0 for gpus in held]
+    storage = rented_storage_usd(usage, storage_tb, kept_tb, prices)
     committed_after = max(0, term_years - len(held))  # years of the term past the plan
     if committed_after and held and held[-1]:
         rented[-1] += committed_after * held[-1] * HOURS_PER_YEAR * price

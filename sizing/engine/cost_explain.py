@@ -5,6 +5,7 @@ assumes, when owning pays off, and what is not priced.  Plain words; every figur
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -72,6 +73,7 @@ class ExplainInput:
     utilisation: float  # [-] of the owned cluster in year one
     one_run_usd: float | None
     owned_per_month_usd: float | None
+    sized_run_gpu_hours: float | None = None  # [GPU-h] one sized run, beside the customer's
 
 
 def _name(option: str) -> str:
@@ -80,8 +82,19 @@ def _name(option: str) -> str:
     return f"“{in_sentence(COST_OPTIONS[option])}”"
 
 
+_FEW_HOURS = 10.0  # [GPU-h] below this, accelerator-hours are given to a tenth
+
+
+def _shown_hours(value: float) -> float:
+    """Accelerator-hours as the sentences print them: to a tenth below ten, else whole, so a
+    monthly figure worked out from a printed one matches it ("2.6 … (5.2 a month)")."""
+    return round(value, 1) if abs(value) < _FEW_HOURS else float(round(value))
+
+
 def _hours(value: float) -> str:
-    return f"{format_count(round(value))} accelerator-hours"
+    if 0 < value < 1:  # never "0.3 accelerator-hours" (a fraction of a unit) nor "0"
+        return "under one accelerator-hour"
+    return f"{format_count(_shown_hours(value))} accelerator-hours"
 
 
 def basis(key: str, p: Priced, work: Usage, prices: PriceSet) -> str:
@@ -246,12 +259,20 @@ def _usage_sentence(x: ExplainInput) -> str:
     if work.known and work.runs_per_month is not None:
         monthly = work.gpu_hours_by_year[0] / MONTHS_PER_YEAR
         if r.hours_per_run is not None:  # the customer's own hours, not the engine's estimate
+            sized = (
+                f"; the run we sized needs {_hours(x.sized_run_gpu_hours)}"
+                if x.sized_run_gpu_hours
+                and not math.isclose(x.sized_run_gpu_hours, work.gpu_hours_per_run, rel_tol=0.01)
+                else ""
+            )
             each = (
-                f"{format_hours(r.hours_per_run)} (the run length you gave us) on "
+                f"{format_hours(r.hours_per_run)} (the run length you gave us{sized}) on "
                 f"{_plural(work.gpus_per_run, 'accelerator')}"
             )
         else:
             each = _hours(work.gpu_hours_per_run)
+            if work.gpu_hours_per_run >= 1:  # the month from the figure printed
+                monthly = work.runs_per_month * _shown_hours(work.gpu_hours_per_run)
         sentence = (
             f"Priced for {_runs_a_month(work.runs_per_month)}, each of {each} "
             f"({_hours(monthly)} a month){growth}; an owned cluster would be busy "

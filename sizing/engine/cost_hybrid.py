@@ -29,7 +29,7 @@ from .cost_cloud import (
     STORAGE,
     SUPPORT,
     Priced,
-    cloud_storage_usd,
+    rented_storage_usd,
 )
 from .cost_owned import Purchases, purchases, whole_nodes, with_spares
 from .cost_running import RunningYear, busy_power_usd_per_gpu_hour, running_year
@@ -122,6 +122,7 @@ def hybrid(
     *,
     cloud_price: float,
     storage_tb: float,
+    kept_tb: float | None = None,
 ) -> Priced | None:
     """Own one run's accelerators, rent the rest on demand (module docstring)."""
     base = whole_nodes(usage.gpus_per_run, site.gpus_per_node)
@@ -139,10 +140,14 @@ def hybrid(
     ).priced
     idle = prices.cloud_idle_share.value
     rented = tuple(hours * cloud_price * (1.0 + idle) for hours in rest)
-    storage = tuple(
-        cloud_storage_usd(storage_tb, months, prices) if hours > 0 else 0.0
-        for hours, months in zip(rest, usage.months_by_year, strict=True)
+    peaks = replace(
+        usage,
+        gpu_hours_by_year=rest,
+        months_by_year=tuple(
+            m if h > 0 else 0.0 for h, m in zip(rest, usage.months_by_year, strict=True)
+        ),
     )
+    storage = rented_storage_usd(peaks, storage_tb, kept_tb, prices)  # for the peaks only
     return Priced(
         by_year_usd=tuple(
             a + b + c for a, b, c in zip(owned_part.by_year_usd, rented, storage, strict=True)

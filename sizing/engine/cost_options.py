@@ -36,10 +36,12 @@ class CostCase:
     usage: Usage
     cluster_gpus: int
     gpus_per_node: int
-    storage_tb: float
+    storage_tb: float  # [TB] the whole working set while a run runs
     hybrid_in_colocation: bool  # the hybrid's base in a rented data centre
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
+    # [TB] rented storage kept between runs (cost_cloud.rented_storage_usd); None: all of it
+    storage_kept_tb: float | None = None
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
 
 def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
     """Price every option for ``case`` (see the ``cost_*`` modules for the formulas)."""
-    usage, tb = case.usage, case.storage_tb
+    usage, tb, kept = case.usage, case.storage_tb, case.storage_kept_tb
     capacity = owned_capacity(
         usage, cluster_gpus=case.cluster_gpus, gpus_per_node=case.gpus_per_node
     )
@@ -73,11 +75,11 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
     on_demand_price = prices.gpu_cloud or prices.large_cloud
     if prices.gpu_cloud is not None:
         options[CLOUD_ON_DEMAND] = on_demand(
-            usage, prices.gpu_cloud.value, storage_tb=tb, prices=prices
+            usage, prices.gpu_cloud.value, storage_tb=tb, prices=prices, kept_tb=kept
         )
     if prices.large_cloud is not None:
         options[CLOUD_LARGE] = on_demand(
-            usage, prices.large_cloud.value, storage_tb=tb, prices=prices
+            usage, prices.large_cloud.value, storage_tb=tb, prices=prices, kept_tb=kept
         )
     for key, ratio, term in (
         (RESERVED_1YR, prices.reserved_1yr_ratio, 1),
@@ -86,7 +88,13 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
         price = prices.reserved(ratio)
         if price is not None:
             options[key] = reserved(
-                usage, capacity, price, term_years=term, storage_tb=tb, prices=prices
+                usage,
+                capacity,
+                price,
+                term_years=term,
+                storage_tb=tb,
+                prices=prices,
+                kept_tb=kept,
             )
     owned_options: dict[str, Owned] = {}
     spared = with_spares(capacity, case.gpus_per_node, case.spares_wanted)
@@ -110,6 +118,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
                 prices,
                 cloud_price=on_demand_price.value,
                 storage_tb=tb,
+                kept_tb=kept,
             )
     return PricedOptions(options, owned_options, capacity, spared)
 

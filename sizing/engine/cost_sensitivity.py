@@ -6,16 +6,23 @@ An option's range combines the swings as independent errors::
     low  = T - sqrt(sum_i (T - min(T, T_i,low, T_i,high))^2)
     high = T + sqrt(sum_i (max(T, T_i,low, T_i,high) - T)^2)
 
-The customer's own figures have no range and do not swing.
+The customer's own prices have no range and do not swing.  The customer's own plan does: the
+yearly growth and the runs a month (question 15) are moved to ``1 -/+ s`` times the answer
+(``s`` = ``usage_swing_share``, a half), every option re-priced with that work
+(:func:`usage_swings`).  Those swings are what-ifs about the plan, not errors of the estimate,
+so they are listed among what moves the total most but left out of the range.  A swing that
+moves the total by less than ``sensitivity_min_share`` (1 %) is not listed (:func:`largest`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from .assumptions import value
 from .cost_options import CostCase, totals
+from .cost_usage import ROADMAP, Usage, with_growth, with_runs_per_month
 from .price_set import PriceSet, UsedPrice
 
 # PriceSet fields with a published range, in the order the tables list them.
@@ -42,11 +49,17 @@ PARAMETERS = (
 )
 
 
+# The customer's own plan, swung like a price (labels: vocabulary.CONSTANTS).
+USAGE_GROWTH = "roadmap_growth"
+USAGE_RUNS = "runs_per_month"
+USAGE_KEYS = (USAGE_GROWTH, USAGE_RUNS)
+
+
 @dataclass(frozen=True)
 class Swing:
     """One price at both ends of its range and every option's total there."""
 
-    key: str  # the price's key (its registry key, or "gpu_cloud", "purchase" ...)
+    key: str  # the price's key (its registry key, or "gpu_cloud", "purchase" ...), or USAGE_*
     unit: str
     low_value: float
     high_value: float
@@ -54,8 +67,11 @@ class Swing:
     at_high_usd: Mapping[str, float]
 
     def spread_usd(self, option: str) -> float:
-        """How far apart the option's totals are at the two ends [USD]."""
-        return abs(self.at_high_usd.get(option, 0.0) - self.at_low_usd.get(option, 0.0))
+        """How far apart the option's totals are at the two ends [USD]; 0 when the option is
+        not priced at one of them (a hybrid needs demand beyond one run's accelerators)."""
+        if option not in self.at_low_usd or option not in self.at_high_usd:
+            return 0.0
+        return abs(self.at_high_usd[option] - self.at_low_usd[option])
 
 
 def swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
@@ -78,6 +94,31 @@ def swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
     return tuple(out)
 
 
+def usage_swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
+    """The yearly growth and the runs a month at ``1 -/+ s`` times the answer, every option
+    re-priced (module docstring); none when the plan has no growth or no runs a month."""
+    work, share = case.usage, value("usage_swing_share")
+    plans: list[tuple[str, str, float, Callable[[Usage, float], Usage]]] = []
+    if work.known and work.growth > 0 and len(work.gpu_hours_by_year) > 1:
+        plans.append((USAGE_GROWTH, "1/yr", work.growth, with_growth))
+    if work.basis == ROADMAP and work.runs_per_month:
+        plans.append((USAGE_RUNS, "runs/month", work.runs_per_month, with_runs_per_month))
+    out = []
+    for key, unit, answer, rebuild in plans:
+        low, high = answer * (1.0 - share), answer * (1.0 + share)
+        out.append(
+            Swing(
+                key=key,
+                unit=unit,
+                low_value=low,
+                high_value=high,
+                at_low_usd=totals(replace(case, usage=rebuild(work, low)), prices),
+                at_high_usd=totals(replace(case, usage=rebuild(work, high)), prices),
+            )
+        )
+    return tuple(out)
+
+
 def total_range(
     option: str, total_usd: float, all_swings: tuple[Swing, ...]
 ) -> tuple[float, float]:
@@ -90,9 +131,13 @@ def total_range(
     return total_usd - math.sqrt(down), total_usd + math.sqrt(up)
 
 
-def largest(option: str, all_swings: tuple[Swing, ...], count: int) -> tuple[Swing, ...]:
-    """The ``count`` prices that move the option's total most."""
-    moving = [s for s in all_swings if s.spread_usd(option) > 0]
+def largest(
+    option: str, total_usd: float, all_swings: tuple[Swing, ...], count: int
+) -> tuple[Swing, ...]:
+    """The ``count`` swings that move the option's total most, leaving out those that move
+    it by less than ``sensitivity_min_share`` of ``total_usd`` [USD] (module docstring)."""
+    least = value("sensitivity_min_share") * abs(total_usd)
+    moving = [s for s in all_swings if s.spread_usd(option) > 0 and s.spread_usd(option) >= least]
     moving.sort(key=lambda s: -s.spread_usd(option))
     return tuple(moving[:count])
 

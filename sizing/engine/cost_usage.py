@@ -15,7 +15,7 @@ output says that usage is unknown and how often owning would pay off.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .resolve import Resolved
 
@@ -39,6 +39,7 @@ class Usage:
     gpu_hours_per_run: float  # [GPU-h]
     gpu_hours_by_year: tuple[float, ...]  # [GPU-h/yr]
     months_by_year: tuple[float, ...]  # [months] with work in each year
+    growth: float = 0.0  # [1/yr] yearly growth g applied to A_0 (0 on the planned-runs basis)
 
     @property
     def known(self) -> bool:
@@ -84,6 +85,7 @@ def usage(
             per_run,
             tuple(yearly * g for g in growth),
             full_year,
+            r.roadmap_growth,
         )
     if r.runs_per_month is not None:
         yearly = r.runs_per_month * per_run * MONTHS_PER_YEAR
@@ -94,6 +96,7 @@ def usage(
             per_run,
             tuple(yearly * g for g in growth),
             full_year,
+            r.roadmap_growth,
         )
     months = min(MONTHS_PER_YEAR, all_runs_days * _HOURS_PER_DAY / HOURS_PER_MONTH)
     first = (r.experiments * run_gpu_hours,)
@@ -106,3 +109,25 @@ def usage(
         first + rest,
         (months,) + rest,
     )
+
+
+def with_growth(work: Usage, growth: float) -> Usage:
+    """The same work at another yearly growth ``g`` [1/yr]: ``A_k = A_0 x (1 + g)^k``.
+
+    The planned-runs basis has no later years to grow, so it is returned unchanged.
+    """
+    if not work.known:
+        return work
+    first = work.gpu_hours_by_year[0]
+    hours = tuple(first * (1.0 + growth) ** k for k in range(len(work.gpu_hours_by_year)))
+    return replace(work, gpu_hours_by_year=hours, growth=growth)
+
+
+def with_runs_per_month(work: Usage, runs_per_month: float) -> Usage:
+    """The same work at another number of runs a month: every year's ``A_k`` scales by
+    ``runs' / runs`` (module docstring); unchanged when the work is not given in runs."""
+    if work.basis != ROADMAP or not work.runs_per_month:
+        return work
+    ratio = runs_per_month / work.runs_per_month
+    hours = tuple(h * ratio for h in work.gpu_hours_by_year)
+    return replace(work, gpu_hours_by_year=hours, runs_per_month=runs_per_month)

@@ -7,6 +7,9 @@ proposal, its charts and the staff pages all format numbers here, so "70B", "70 
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 # (threshold, short suffix, word): 7.5e9 → "7.5B" or "7.5 billion".
 _SCALES = ((1e12, "T", "trillion"), (1e9, "B", "billion"), (1e6, "M", "million"))
 # From here on a plain number is written in powers of ten (FLOPs run to 10²⁵).
@@ -93,14 +96,39 @@ def format_money(value: float | None, *, currency: str = "USD") -> str:
 
 
 def format_money_short(value: float | None) -> str:
-    """US dollars for a narrow table cell or a chart: "$14.7M", "$850k"."""
+    """US dollars for a narrow table cell or a chart, rounded as :func:`format_money` rounds
+    (one rule per document): "$14.70M", "$850,000"."""
     if value is None:
         return NO_VALUE
     amount = float(value)
-    for limit, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+    for limit, suffix in ((1e9, "B"), (1e6, "M")):
         if abs(amount) >= limit:
-            return f"${amount / limit:,.3g}{suffix}"
+            return f"${amount / limit:,.2f}{suffix}"
     return f"${amount:,.0f}"
+
+
+def money_step(value: float) -> float:
+    """The step :func:`format_money` rounds ``value`` to [USD]: $10 million from a billion,
+    $10,000 from a million, a dollar below."""
+    amount = abs(value)
+    if amount >= 1e9:
+        return 1e7
+    if amount >= 1e6:
+        return 1e4
+    return 1.0
+
+
+def round_to_add_up(amounts: Sequence[float], step: float) -> tuple[float, ...]:
+    """``amounts`` rounded to multiples of ``step`` so that they add up to their sum rounded
+    the same way (largest remainder: each is rounded down, and the steps left over go to
+    those that lost most) [USD]."""
+    units = [a / step for a in amounts]
+    floors = [math.floor(u) for u in units]
+    left = round(sum(units)) - sum(floors)
+    order = sorted(range(len(units)), key=lambda i: floors[i] - units[i])
+    for i in order[: max(0, left)]:
+        floors[i] += 1
+    return tuple(f * step for f in floors)
 
 
 def format_percent(fraction: float, *, digits: int = 0) -> str:

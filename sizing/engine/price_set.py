@@ -5,10 +5,12 @@ as answers, the cost model reads them and the sensitivity analysis moves them on
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, replace
 
 from .accelerator_prices import ACCELERATOR_PRICES
+from .assumptions import value
 from .hardware import REFERENCE_SERVER_GPUS
 from .prices import PRICES
 from .provenance import ESTIMATE, EU, NORTH_AMERICA, Price
@@ -22,6 +24,39 @@ _EUROPE = re.compile(
     r"IRELAND|ITALY|LATVIA|LITHUANIA|LUXEMBOURG|MALTA|NETHERLANDS|HOLLAND|POLAND|PORTUGAL|"
     r"ROMANIA|SLOVAKIA|SLOVENIA|SPAIN|SWEDEN|NORWAY|ICELAND|SWITZERLAND)\b"
 )
+
+
+# The last month an ``as_of`` can stand for: "2024" → December, "2024-H1" → June, "2024-Q3" →
+# September, "2024-08" and "2024-08-15" → August (a figure is never called older than it is).
+_AS_OF = re.compile(r"^(\d{4})(?:-(?:(\d{2})|H([12])|Q([1-4])))?")
+_MONTHS_PER_YEAR = 12
+_MONTHS_PER_HALF = 6
+_MONTHS_PER_QUARTER = 3
+
+
+def dated_note(as_of: str, on: datetime.date) -> str:
+    """ "dated 2024-08, may have moved" for a figure older than ``price_stale_months`` on the
+    date ``on`` of the answers, "" otherwise (or when ``as_of`` is not a date).
+
+    The age in months is ``12 x (year_on - year) + month_on - month``, with ``month`` the last
+    month ``as_of`` can stand for (``_AS_OF``), so only figures surely that old are flagged.
+    """
+    found = _AS_OF.match(as_of.strip())
+    if found is None:
+        return ""
+    year, month, half, quarter = found.groups()
+    if month:
+        last = int(month)
+    elif half:
+        last = int(half) * _MONTHS_PER_HALF
+    elif quarter:
+        last = int(quarter) * _MONTHS_PER_QUARTER
+    else:
+        last = _MONTHS_PER_YEAR
+    age = _MONTHS_PER_YEAR * (on.year - int(year)) + on.month - last
+    if age <= value("price_stale_months"):
+        return ""
+    return f"dated {as_of[:7]}, may have moved"
 
 
 @dataclass(frozen=True)

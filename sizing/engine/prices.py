@@ -21,7 +21,10 @@ References
        private-industry compensation).
 .. [8] Roskies & Zacharia, "Designing and Supporting High-end Computational Facilities",
        CTWatch Quarterly 2(2), May 2006 (one FTE per ~250 processors).
-.. [9] ECB euro reference rate 2025-02-28 (1 EUR = 1.0411 USD), as quoted by eurodripusa.net.
+.. [9] European Central Bank, euro foreign exchange reference rates, US dollar, 2025-02-28
+       (1 EUR = 1.0411 USD), published at ecb.europa.eu (Statistics > Exchange rates > Euro
+       foreign exchange reference rates).  The figure was read from a third-party copy of that
+       day's table (eurodripusa.net), not from the ECB's page itself; not re-checked since.
 """
 
 from __future__ import annotations
@@ -36,11 +39,16 @@ from .provenance import (
     LIST_PRICE,
     NORTH_AMERICA,
     PUBLIC_QUOTE,
+    PUBLISHED_FIGURE,
     Price,
 )
 
 USD_PER_EUR = 1.0411  # [USD/EUR] ECB reference rate of 2025-02-28 [9]_
-_ECB = "ECB euro reference rate of 2025-02-28 (1 EUR = 1.0411 USD), quoted by eurodripusa.net"
+_ECB = (
+    "European Central Bank, euro foreign exchange reference rate for the US dollar of "
+    "2025-02-28 (1 EUR = 1.0411 USD), ecb.europa.eu; read from a third-party copy of that "
+    "day's table, not the ECB page itself"
+)
 _FREAK = "H100 Freakonomics spreadsheet (substack.tech-talk-cto.com), prices of Aug 2024"
 _EUROSTAT = "Eurostat Electricity price statistics, non-household consumers"
 _CBRE = "CBRE North America Data Center Trends H2 2024 (250-500 kW, primary markets)"
@@ -106,7 +114,7 @@ P: dict[str, Price] = {
         "2024",
         "facility power over IT power in a typical enterprise data centre",
         GLOBAL,
-        LIST_PRICE,
+        PUBLISHED_FIGURE,
         1.25,
         1.58,
     ),
@@ -117,7 +125,7 @@ P: dict[str, Price] = {
         "2023",
         "facility power over IT power at a large colocation provider",
         GLOBAL,
-        PUBLIC_QUOTE,
+        PUBLISHED_FIGURE,
         1.25,
         1.56,
     ),
@@ -283,7 +291,7 @@ P: dict[str, Price] = {
         "2024",
         "straight-line life of owned hardware; the book value left after the horizon",
         GLOBAL,
-        PUBLIC_QUOTE,
+        PUBLISHED_FIGURE,
         5,
         5,
     ),

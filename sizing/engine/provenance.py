@@ -47,10 +47,13 @@ class Assumption:
 
 LIST_PRICE = "list price"
 PUBLIC_QUOTE = "public quote"
+PUBLISHED_FIGURE = "published figure"
 ESTIMATE = "estimate — confirm with us"
-PRICE_FLAGS = (LIST_PRICE, PUBLIC_QUOTE, ESTIMATE)
-"""How firm a price is: a vendor's or a statistics office's published figure, a quote or
-observation published by someone else, or a figure we derived or estimated."""
+PRICE_FLAGS = (LIST_PRICE, PUBLIC_QUOTE, PUBLISHED_FIGURE, ESTIMATE)
+"""How firm a price is: a vendor's or a statistics office's published price, a quote or
+price observation published by someone else, a measured or surveyed figure that is not a
+price (a PUE, a hardware life) as its author published it, or a figure we derived or
+estimated."""
 
 GLOBAL = "global"
 NORTH_AMERICA = "north_america"

@@ -53,6 +53,17 @@ class StorageResult:
     small_files_advice: str | None
     notes: tuple[str, ...]
 
+    @property
+    def kept_between_runs_tb(self) -> float:
+        """Storage kept between runs [TB]: the dataset, its scratch and the final checkpoint
+        of each concurrent run; the rest of the rolling window is needed only while a run
+        runs (``cost_cloud.rented_storage_usd``)::
+
+            kept = total - checkpoints x (1 - 1 / retained)
+        """
+        rolling = self.checkpoint_capacity_tb * (1.0 - 1.0 / max(1, self.checkpoints_retained))
+        return self.total_capacity_tb - rolling
+
 
 def checkpoint_bytes_per_param(r: Resolved) -> float:
     """Bytes per parameter in a resumable checkpoint [B/param] [1]_."""

@@ -235,6 +235,12 @@ CONSTANTS: dict[str, str] = {
     "reserved": "Your reserved price per accelerator-hour",
     "purchase": "Purchase price per accelerator, with its share of the server",
     "usd_per_eur": "Exchange rate",
+    # the customer's own plan, varied in ``cost.sensitivity`` (cost_sensitivity.USAGE_KEYS)
+    "roadmap_growth": "Your yearly growth in training",
+    "runs_per_month": "Your runs a month",
+    "usage_swing_share": "How far your growth and runs a month are varied",
+    "sensitivity_min_share": "Smallest change listed among what moves the total",
+    "price_stale_months": "Age after which a price is marked as dated",
     "electricity_usd_per_kwh_north_america": "Electricity price, North America",
     "electricity_usd_per_kwh_eu": "Electricity price, EU",
     "pue_own_facility": "Cooling and power overhead, own data centre (PUE)",
@@ -435,6 +441,7 @@ _UNIT_WORDS = {
     "tokens/epoch": "tokens",
     "epochs": "",
     "runs": "",
+    "runs/month": "runs a month",
     "jobs": "",
 }
 
@@ -538,4 +545,8 @@ def describe_price(value: float, unit: str) -> str:
         return format_number(value)
     if unit == "USD/EUR":
         return f"1 EUR = {value:g} USD"
+    if unit == "runs/month":  # below one a month: "one run every 2 months", never "0.5 runs"
+        if value >= 1 or value <= 0:
+            return f"{format_number(value)} run{'' if value == 1 else 's'} a month"
+        return f"one run every {format_number(1 / value)} months"
     return f"{format_number(value)} {unit_words(unit)}".strip()

@@ -13,7 +13,7 @@ from tests.questionnaire.conftest import step_url, walk_to_review
 from tests.staff.factories import example_answers
 
 NOT_SURE_PRECISION = {"precision": {"not_sure": "on"}}
-ASSUMED_PRECISION = "we will assume number precision: BF16; optimizer: AdamW."
+ASSUMED_PRECISION = "We will assume number precision: BF16; optimizer: AdamW."
 
 
 @pytest.fixture

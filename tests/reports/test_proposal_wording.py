@@ -10,10 +10,17 @@ from django.template.loader import render_to_string
 from pypdf import PdfReader
 
 from reports import charts
+from reports.cost_page import cost_page
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import OWNED, cheaper_to_buy, decisions
-from reports.wording import alternative_rows, recommendation_sentence, risk_rows, why_sentences
+from reports.wording import (
+    alternative_rows,
+    price_rows,
+    recommendation_sentence,
+    risk_rows,
+    why_sentences,
+)
 from sizing.engine import size_dict
 from sizing.engine.numbers import format_money, format_money_short, format_number, format_quantity
 from sizing.results import read_result
@@ -252,3 +259,58 @@ def test_the_plan_says_how_many_whole_micro_batches_each_copy_runs_a_step():
     (sentence,) = [recommendation_sentence("parallelism", result)]
     p = result.section("parallelism")
     assert f"and {p['micro_batches']} micro-batches a step on each copy." in sentence
+
+
+def test_a_run_shorter_than_the_checkpoint_interval_saves_one_checkpoint_at_its_end():
+    """Reader finding A9: "Save a checkpoint every 2 hours" for a run of about an hour."""
+    answers = {"model": {"name": "Llama 2 7B"}, "data": {"tokens": 5.12e7}}
+    result = read_result(size_dict(answers, today=date(2026, 12, 3)))
+    assert result.wall_clock_days * 24 < result.section("resilience")["checkpoint_interval_hours"]
+    sentence = recommendation_sentence("resilience", result)
+    assert sentence.startswith("Save one checkpoint at the end of each run"), sentence
+    assert "every" not in sentence.split(";")[0]
+
+
+@pytest.mark.parametrize(("residency", "assumed"), [(None, True), ("Germany", False)])
+def test_the_price_table_says_which_region_was_assumed_when_none_was_given(residency, assumed):
+    """Reader finding A10: North American power and rent prices, the region never stated."""
+    answers = {"model": {"name": "Llama 2 7B"}, "data": {"tokens": 1e10}}
+    if residency:
+        answers["deployment"] = {"data_residency": residency}
+    result = read_result(size_dict(answers, today=date(2026, 12, 3)))
+    rows = price_rows(result, today=date(2026, 12, 3), region_given=bool(residency))
+    region_rows = [r for r in rows if r["item"] == "Region assumed for power and space prices"]
+    assert bool(region_rows) == assumed
+    if assumed:
+        assert region_rows[0]["value"] == "North America" and rows[0] is region_rows[0]
+
+
+def test_the_price_table_marks_prices_older_than_a_year_as_dated():
+    """Reader finding A10: "Public quote (2024-08)" in a December 2026 proposal, unmarked."""
+    result = read_result(size_dict({"model": {"name": "Llama 2 7B"}, "data": {"tokens": 1e10}}))
+    rows = price_rows(result, today=date(2026, 12, 3), region_given=False)
+    purchase = next(r for r in rows if r["item"].startswith("Purchase price per accelerator"))
+    assert "dated 2024-08, may have moved" in purchase["as_of"]
+    fresh = next(r for r in rows if r["item"] == "GPU cloud price per accelerator-hour")
+    assert "dated" not in fresh["as_of"]
+
+
+def _dollars(text: str) -> float:
+    """A figure as the year-by-year table prints it: "$16.04M", "$640,000", "—"."""
+    if text == "—":
+        return 0.0
+    scale = {"M": 1e6, "B": 1e9}.get(text[-1], 1.0)
+    return float(text.strip("$MB").replace(",", "")) * scale
+
+
+@pytest.mark.parametrize("scenario", ["", *SCENARIOS])
+def test_the_year_by_year_table_adds_up_as_printed(scenario):
+    """Reader finding A7: "Rented storage $6 | $6 | $11", years that do not add to the total."""
+    result = read_result(demo_data(answers=demo_answers(scenario)).result)
+    table = cost_page(result)["by_year"]
+    for row in table["rows"]:
+        assert sum(map(_dollars, row["years"])) == pytest.approx(_dollars(row["total"]))
+    for year, total in enumerate(table["totals"]):
+        column = sum(_dollars(row["years"][year]) for row in table["rows"])
+        assert column == pytest.approx(_dollars(total))
+    assert sum(map(_dollars, table["totals"])) == pytest.approx(_dollars(table["total"]))

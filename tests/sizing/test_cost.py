@@ -386,6 +386,64 @@ def test_the_range_holds_the_total_and_the_top_three_prices_move_it_most() -> No
     assert math.isclose(best["capex_usd"] + best["running_usd"], best["total_usd"], rel_tol=1e-4)
 
 
+def test_what_moves_the_total_varies_the_customers_growth_and_runs_a_month() -> None:
+    """Reader finding A12: a plan growing 100 % a year listed only prices as what moves the
+    total.  The growth and the runs a month are moved half below and above the answer."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5e10},
+        "roadmap": {"runs_per_month": 4, "annual_growth": 1.0, "years": 3},
+    }
+    cost = size_dict(answers, today=TODAY)["cost"]
+    rows = {s["price"]: s for s in cost["sensitivity"]}
+    assert "roadmap_growth" in rows and "runs_per_month" in rows
+    assert (rows["roadmap_growth"]["low_value"], rows["roadmap_growth"]["high_value"]) == (
+        pytest.approx(0.5),
+        pytest.approx(1.5),
+    )
+    assert (rows["runs_per_month"]["low_value"], rows["runs_per_month"]["high_value"]) == (2, 6)
+    best = cost[cost["recommended_option"]]["net_usd"]
+    assert rows["runs_per_month"]["total_low_usd"] < best < rows["runs_per_month"]["total_high_usd"]
+
+
+def test_what_moves_the_total_leaves_out_swings_under_one_percent() -> None:
+    """Reader finding A12: "Cloud storage price … $126,408 to $126,415", a $7 swing, was listed."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5e9},
+        "roadmap": {"runs_per_month": 10},
+        "deployment": {"location": "cloud"},
+    }
+    cost = size_dict(answers, today=TODAY)["cost"]
+    best = cost[cost["recommended_option"]]["net_usd"]
+    assert cost["sensitivity"]
+    for row in cost["sensitivity"]:
+        assert abs(row["total_high_usd"] - row["total_low_usd"]) >= 0.01 * best, row["price"]
+
+
+def test_rented_storage_keeps_final_checkpoints_not_the_rolling_window_between_short_runs() -> None:
+    """Reader finding A9: "Rented storage $471 a year" beside "Rented accelerator time $280 a
+    year" for a run of under 2 hours twice a month, its five checkpoints billed all year.
+    Between runs only the dataset and the final checkpoint are kept; the rolling window is
+    rented while runs run (cost_cloud.rented_storage_usd)."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5.12e7},
+        "roadmap": {"runs_per_month": 2},
+        "deployment": {"location": "cloud"},
+    }
+    out = size_dict(answers, today=TODAY)
+    cost, storage = out["cost"], out["storage"]
+    parts = cost["cloud_on_demand"]["parts_by_year_usd"]
+    assert parts["storage"][0] < parts["rented"][0]
+    price = PRICES["cloud_storage_usd_per_gb_month"].value
+    rolling_tb = storage["checkpoint_capacity_tb"] * (1 - 1 / storage["checkpoints_retained"])
+    kept_tb = storage["total_capacity_tb"] - rolling_tb
+    running_months = cost["usage"]["gpu_hours_by_year"][0] / cost["usage"]["gpus_per_run"] / 730
+    expected = (kept_tb * 12 + rolling_tb * running_months) * 1000 * price
+    assert parts["storage"][0] == pytest.approx(expected, rel=1e-4)
+
+
 def test_owned_capacity_grows_with_demand_beyond_what_the_cluster_can_run() -> None:
     r = _roadmap(30.0, growth=1.0)
     case = _case(r, gpus=8, run_gpu_hours=8 * 100.0)
@@ -645,3 +703,22 @@ def test_options_are_ranked_net_of_what_the_hardware_is_still_worth() -> None:
     assert "still worth at the end of year 3" in first
     # the reservation is within the likely range: no winner is declared without saying so
     assert "ranges overlap" in first
+
+
+def test_the_monthly_accelerator_hours_are_the_runs_times_the_hours_printed() -> None:
+    """Reader finding A7: "2 runs a month, each of 3 accelerator-hours (5 accelerator-hours a
+    month)"."""
+    answers = {
+        "model": {"name": "Llama 2 7B"},
+        "data": {"tokens": 5.12e7},
+        "roadmap": {"runs_per_month": 2},
+    }
+    reasons = " ".join(size_dict(answers, today=TODAY)["cost"]["reasons"])
+    found = re.search(
+        r"Priced for 2 runs a month, each of ([\d.,]+) accelerator-hours "
+        r"\(([\d.,]+) accelerator-hours a month\)",
+        reasons,
+    )
+    assert found, reasons
+    each, monthly = (float(g.replace(",", "")) for g in found.groups())
+    assert monthly == pytest.approx(2 * each)

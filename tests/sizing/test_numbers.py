@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from sizing.engine.numbers import format_money_range, format_range
+from sizing.engine.numbers import (
+    format_money,
+    format_money_range,
+    format_money_short,
+    format_range,
+    round_to_add_up,
+)
 
 
 @pytest.mark.parametrize(
@@ -28,3 +34,25 @@ def test_a_money_range_puts_the_dollar_sign_on_each_end() -> None:
     assert format_money_range(365_055.0, 542_649.0) == "$370,000–$540,000"
     assert format_money_range(1.234e6, 2.6e6) == "$1.2–2.6 million"
     assert format_money_range(850_000.0, 1.2e6) == "$850,000–$1.2 million"
+
+
+@pytest.mark.parametrize("amount", [16_043_512.0, 26_081_234.0, 4_500_000.0, 519_771.0, 6.4])
+def test_a_short_money_figure_is_rounded_as_the_sentences_round_it(amount: float) -> None:
+    """Reader finding A7: "$26.08 million", "$26.1M" and "$16M" (not $16.04M) for one plan."""
+    words = format_money(amount).replace(" million", "M").replace(" billion", "B")
+    assert format_money_short(amount) == words
+
+
+@pytest.mark.parametrize(
+    ("amounts", "step", "shown"),
+    [
+        ((4.4, 4.5), 1.0, (4.0, 5.0)),  # LoRA's storage: "$4 | $4 | $9" did not add up
+        ((5.6, 5.6, 10.8), 1.0, (6.0, 5.0, 11.0)),
+        ((13_494_000.0, 0.0, 3_958_000.0), 1e4, (13_490_000.0, 0.0, 3_960_000.0)),
+    ],
+)
+def test_rounded_parts_add_up_to_their_rounded_sum(
+    amounts: tuple[float, ...], step: float, shown: tuple[float, ...]
+) -> None:
+    assert round_to_add_up(amounts, step) == pytest.approx(shown)
+    assert sum(round_to_add_up(amounts, step)) == pytest.approx(round(sum(amounts) / step) * step)
