@@ -14,9 +14,7 @@ pytestmark = pytest.mark.django_db
 def test_a_not_sure_precision_question_shows_the_assumed_precision_and_optimizer(client):
     draft_id = walk_to_review(client, {"precision": {"not_sure": "on"}})
     page = client.get(step_url(draft_id, "review")).content.decode()
-    assert (
-        "We will assume number precision: BF16; optimizer: AdamW." in page
-    )
+    assert "We will assume number precision: BF16; optimizer: AdamW." in page
 
 
 def test_answered_questions_get_no_assumption_note():
