@@ -163,14 +163,18 @@ def uses_text(counts: Counts) -> str:
     """How the bought (or rented) accelerators are used: "each run uses 96 accelerators in 12
     servers, 2 runs at once, plus 2 spare servers"; "" when one run uses all of them."""
     run = run_text(counts)
+    # a cloud option rents no spare server: a failed instance is replaced, not kept idle
+    spares = counts.spare_servers if counts.owned else 0
     if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
         text = f"each run uses {run}, {format_count(counts.runs_at_once)} runs at once"
-    elif counts.per_run == counts.total and not counts.spare_servers:
-        return ""  # one run uses all of them: nothing more to say
+    elif not spares and (
+        counts.per_run == counts.total or (not counts.owned and counts.per_run == counts.cluster)
+    ):
+        return ""  # one run uses all of them (or all that is rented): nothing more to say
     else:
         text = f"one run uses {run}"
-    if counts.spare_servers:
-        text += f", plus {_plural(counts.spare_servers, 'spare server')}"
+    if spares:
+        text += f", plus {_plural(spares, 'spare server')}"
     return text
 
 

@@ -2,6 +2,7 @@
 (spares included) and by the plan's last year, and comparisons made on the same basis."""
 
 import copy
+from dataclasses import replace
 from datetime import date
 from functools import cache
 
@@ -9,7 +10,7 @@ from reports.bill import bill_of_materials
 from reports.demo import demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import cluster_line, decisions
-from sizing.counts import read_counts, rented_text
+from sizing.counts import Counts, plan_text, read_counts, rented_text
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
 
@@ -102,3 +103,24 @@ def test_an_owned_plan_of_two_accelerators_buys_one_server_of_two_at_its_price()
     assert servers["each"] == servers["total"]  # one server, priced as the 2 it holds
     assert servers["total"].replace("$", "").replace(",", "") == f"{2 * float(unit):.0f}"
     assert cluster_line(owned).startswith("2 × NVIDIA H100 SXM5 80GB (1 server of 2) bought")
+
+
+def test_a_cloud_plan_names_no_spare_server_and_does_not_repeat_the_instances():
+    # 4 instances of 8 rented while a run goes: a failed instance is replaced, none kept idle
+    rented = Counts(
+        accelerator="NVIDIA H100 SXM5 80GB",
+        per_node=8,
+        per_run=32,
+        runs_at_once=1,
+        cluster=32,
+        cluster_servers=4,
+        spare_servers=1,
+        owned=False,
+        bought_by_year=(),
+    )
+    said = plan_text(rented)
+    assert (
+        said == "4 cloud instances of 8 × NVIDIA H100 SXM5 80GB, rented only while a run is going"
+    )
+    owned = plan_text(replace(rented, owned=True, bought_by_year=(40, 40, 40)))
+    assert owned.endswith("one run uses 32 accelerators in 4 servers, plus 1 spare server")
