@@ -139,9 +139,18 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             if steps
             else ""
         )
+        copies = int(p.get("data") or 1)
+        if copies > 1:
+            copied = f"{split} {copies} times (data parallel){spread}"
+        elif splits:
+            copied = "Split the model " + " and ".join(splits) + f", one copy{spread}"
+        else:
+            copied = f"Run one copy of the model{spread}"
+        zero = int(p.get("zero_stage") or 0)
+        # stage 0 is no sharding at all: say so rather than name a stage
+        sharding = f"ZeRO/FSDP stage {zero}" if zero else "no ZeRO/FSDP sharding"
         return (
-            f"{split} {p.get('data', 1)} times (data parallel){spread}, with ZeRO/FSDP stage "
-            f"{p.get('zero_stage', 0)}, {sequences} "
+            f"{copied}, with {sharding}, {sequences} "
             f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch{per_copy}."
             + recompute
         )

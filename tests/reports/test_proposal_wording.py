@@ -314,3 +314,19 @@ def test_the_year_by_year_table_adds_up_as_printed(scenario):
         column = sum(_dollars(row["years"][year]) for row in table["rows"])
         assert column == pytest.approx(_dollars(total))
     assert sum(map(_dollars, table["totals"])) == pytest.approx(_dollars(table["total"]))
+
+
+def test_a_plan_of_one_copy_without_sharding_says_so_in_words():
+    # reader finding A13: "copy it 1 times (data parallel), with ZeRO/FSDP stage 0"
+    one_gpu = {
+        "model": {"name": "Llama 3.1 8B"},
+        "training": {"method": "lora"},
+        "data": {"tokens": 1e7},
+        "hardware": {"accelerator": "h100-sxm", "count": 1},
+    }
+    result = read_result(size_dict(one_gpu, today=TODAY))
+    p = result.section("parallelism")
+    assert (p["data"], p["zero_stage"]) == (1, 0)
+    sentence = recommendation_sentence("parallelism", result)
+    assert sentence.startswith("Run one copy of the model, with no ZeRO/FSDP sharding")
+    assert "1 times" not in sentence and "stage 0" not in sentence
