@@ -276,7 +276,7 @@ def _usage_sentence(x: ExplainInput) -> str:
         sentence = (
             f"Priced for {_runs_a_month(work.runs_per_month)}, each of {each} "
             f"({_hours(monthly)} a month){growth}; an owned cluster would be busy "
-            f"{format_percent(x.utilisation)} of the time."
+            f"{format_small_percent(x.utilisation)} of the time."
         )
         if x.one_run_usd is not None:  # the project's own runs, beside the years of use priced
             runs = "one run" if r.experiments == 1 else f"{format_count(r.experiments)} runs"

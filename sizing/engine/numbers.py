@@ -181,6 +181,8 @@ def format_hours(hours: float) -> str:
     (from 48 hours)."""
     if 0 < hours < 1:
         minutes = round(hours * 60)
+        if minutes == 0:
+            return "under a minute"  # never "0 minutes" for something that is not nothing
         return "1 minute" if minutes == 1 else f"{format_count(minutes)} minutes"
     if hours >= 48:
         return f"{format_count(round(hours / 24, 1))} days"

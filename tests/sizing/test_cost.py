@@ -722,3 +722,16 @@ def test_the_monthly_accelerator_hours_are_the_runs_times_the_hours_printed() ->
     assert found, reasons
     each, monthly = (float(g.replace(",", "")) for g in found.groups())
     assert monthly == pytest.approx(2 * each)
+
+
+def test_a_cluster_busy_a_fraction_of_a_per_cent_is_not_called_busy_0_per_cent() -> None:
+    # reader finding A13: "an owned cluster would be busy 0 % of the time"
+    small = {
+        "model": {"name": "Llama 3.1 8B"},
+        "training": {"method": "lora"},
+        "data": {"tokens": 1e7},
+        "roadmap": {"runs_per_month": 1},
+    }
+    reasons = " ".join(size_dict(small)["cost"]["reasons"])
+    assert "busy 0 %" not in reasons
+    assert "busy less than 1 % of the time" in reasons

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from sizing.engine.numbers import (
+    format_hours,
     format_money,
     format_money_range,
     format_money_short,
@@ -56,3 +57,12 @@ def test_rounded_parts_add_up_to_their_rounded_sum(
 ) -> None:
     assert round_to_add_up(amounts, step) == pytest.approx(shown)
     assert sum(round_to_add_up(amounts, step)) == pytest.approx(round(sum(amounts) / step) * step)
+
+
+@pytest.mark.parametrize(
+    ("hours", "text"),
+    [(0.001, "under a minute"), (1 / 60, "1 minute"), (0.5, "30 minutes"), (12, "12 hours")],
+)
+def test_a_short_duration_is_never_zero_minutes(hours: float, text: str) -> None:
+    # reader finding A13: "Time lost to interruptions per run 0 minutes"
+    assert format_hours(hours) == text
