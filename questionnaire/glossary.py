@@ -204,7 +204,7 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     (
         "ndr-xdr",
         "InfiniBand NDR and XDR",
-        "Generations of InfiniBand, named by speed: NDR carries 400 Gb/s per link and XDR 800 Gb/s. HDR, at 200 Gb/s, is the one before.",
+        "Generations of InfiniBand, named by speed: EDR carries 100 Gb/s per link, HDR 200 Gb/s, NDR 400 Gb/s and XDR 800 Gb/s.",
     ),
     (
         "roce",

@@ -76,7 +76,8 @@ from .numbers import format_percent
 from .parallelism import Plan, Workload, cost_on_fabric
 
 _NIC_STEPS_GBPS = (100, 200, 400, 800)  # [Gb/s] InfiniBand EDR/HDR/NDR/XDR ports [2]
-_NDR_GBPS = 400  # [Gb/s] fastest InfiniBand NDR port; faster ones are XDR
+# InfiniBand generation by port speed [Gb/s]: EDR 100, HDR 200, NDR 400, XDR 800 [2]
+_IB_GENERATIONS = ((100, "EDR"), (200, "HDR"), (400, "NDR"), (800, "XDR"))
 # [Gb/s] fastest NIC an x16 slot of each PCIe generation carries at line rate [4]_
 _NIC_MAX_GBPS_BY_PCIE = {3: 100, 4: 200, 5: 400, 6: 800}
 _FLOPS_PER_TFLOP = 1e12
@@ -203,6 +204,15 @@ class NetworkResult:
     technology: str
     max_comm_share: float
     notes: tuple[str, ...]
+
+
+def infiniband_generation(port_gbps: float) -> str:
+    """The InfiniBand generation whose ports run at ``port_gbps`` [Gb/s] (the slowest at least
+    that fast): a 100 Gb/s port is EDR, not NDR, whose ports carry 400 Gb/s [2]."""
+    for speed, name in _IB_GENERATIONS:
+        if port_gbps <= speed:
+            return name
+    return _IB_GENERATIONS[-1][1]
 
 
 def plan_network(
@@ -341,7 +351,7 @@ def plan_network(
             f"{format_percent(share_on_nic)} of each step instead"
         )
     tech = {
-        "infiniband": "InfiniBand NDR" if nic <= _NDR_GBPS else "InfiniBand XDR",
+        "infiniband": f"InfiniBand {infiniband_generation(nic)}",
         "roce": f"RoCE v2 Ethernet {nic} GbE",
         "ethernet": f"Ethernet {nic} GbE (RoCE v2)",
     }[inter_node]

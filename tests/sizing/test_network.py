@@ -10,7 +10,7 @@ import pytest
 
 from sizing.engine import size_dict
 from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.network import fabric_layout, fabric_words
+from sizing.engine.network import fabric_layout, fabric_words, infiniband_generation
 
 TODAY = datetime.date(2026, 12, 2)
 RUNS = [
@@ -129,3 +129,28 @@ def test_the_network_plan_describes_the_layout_of_its_own_servers(run):
     layout = fabric_layout(gpus, out["cluster"]["gpus_per_node"], network["oversubscription"])
     assert network["switch_tiers"] == layout.tiers
     assert network["fabric"] == fabric_words(layout)
+
+
+@pytest.mark.parametrize(
+    ("port_gbps", "generation"), [(100, "EDR"), (200, "HDR"), (400, "NDR"), (800, "XDR")]
+)
+def test_an_infiniband_fabric_is_named_by_the_generation_of_its_port_speed(
+    port_gbps: float, generation: str
+) -> None:
+    # reader finding A13: "InfiniBand NDR, 8 × 100 Gb/s" (NDR ports carry 400 Gb/s)
+    assert infiniband_generation(port_gbps) == generation
+
+
+def test_a_100_gbps_infiniband_fabric_is_not_called_ndr() -> None:
+    out = size_dict(
+        {
+            "model": {"name": "Llama 3.1 70B"},
+            "training": {"method": "pretrain"},
+            "data": {"tokens": 1e11},
+            "hardware": {"accelerator": "h100-sxm", "count": 64},
+            "network": {"inter_node": "infiniband", "nic_gbps_per_gpu": 100},
+        }
+    )
+    network = out["network"]
+    assert network["nic_gbps"] == 100
+    assert network["technology"] == "InfiniBand EDR"
