@@ -507,41 +507,36 @@ def _listed_counts(r: Resolved, gpus: int, min_gpus: int) -> set[int]:
 
 
 def _cheapest_listed_size(searches: Searches, sizing: ClusterSizing) -> ClusterSizing:
-    """The sized run, or the size of the trade-off table meeting the deadline in the fewest
-    accelerator-hours (then the fastest).
+    """The fewest accelerators, among the sized run and the sizes of the trade-off table that
+    meet the deadline, whose accelerator-hours are within reach of the fewest any of them needs.
 
     The size search returns the fewest accelerators that meet the deadline, but a larger size
     can be both faster and cheaper: at the memory minimum the plan pays for recomputation, a
     deep pipeline or ZeRO traffic that more accelerators remove (Llama 3.1 70B full fine-tune:
-    24 H100 take 2.5 days and 1,436 GPU-h, 32 take 1.7 days and 1,272 GPU-h).  Among the sizes
-    that meet the deadline, a larger size with fewer accelerator-hours is always faster too
-    (``days = gpu_hours / gpus``), so the fewest accelerator-hours is never dominated; a tie
-    goes to the faster size.  The table's sizes are searched for the table anyway, so this
-    costs no search beyond it.  Time is not monotone in the node count either (a data-parallel
-    degree that is not a power of two can cost a few per cent), so a smaller table size may
-    also win.
-
-    A larger size is chosen only when it saves at least ``1 - CLEARLY_FEWER_HOURS`` of the
-    accelerator-hours and the customer's rules allow renting (:func:`cost_choice.renting_allowed`):
-    a few per cent is within what two neighbouring estimates can differ by, and an owned
-    cluster is paid for by its size, not by its hours (70B QLoRA at 32K: 16 accelerators
-    instead of 2 would save 3 accelerator-hours).
+    24 H100 take 2.5 days and 1,436 GPU-h, 32 take 1.7 days and 1,272 GPU-h).  So the
+    recommendation is the fewest accelerators whose accelerator-hours times
+    ``CLEARLY_FEWER_HOURS`` are at most the fewest accelerator-hours of any such size: no
+    listed size meeting the deadline saves a tenth of its hours, and a saving of a few per
+    cent, within what two neighbouring estimates can differ by, does not buy more
+    accelerators.  A longer deadline only adds sizes, so it never asks for more accelerators.
+    When the customer's rules allow no renting (:func:`cost_choice.renting_allowed`), an
+    owned cluster is paid for by its size, not its hours: the fewest that meet the deadline.
+    The table's sizes are searched for the table anyway, so this costs no search beyond it;
+    time is not monotone in the node count either (a data-parallel degree that is not a power
+    of two can cost a few per cent), so a smaller table size may also win.
     """
     r, run = searches.r, sizing.run
     if r.count is not None or not sizing.deadline_met:
         return sizing
-    best = run
-    rentable = renting_allowed(r)
+    meeting = [run]
     for gpus in sorted(_listed_counts(r, run.gpus, sizing.min_gpus)):
         other = searches.run(gpus)
-        if not other.plan.fits or other.wall_clock_days > r.deadline_days:
-            continue
-        if gpus > run.gpus and not (
-            rentable and other.gpu_hours <= run.gpu_hours * CLEARLY_FEWER_HOURS
-        ):
-            continue  # more accelerators for a saving within the estimate's noise, or bought
-        if (other.gpu_hours, other.wall_clock_days) < (best.gpu_hours, best.wall_clock_days):
-            best = other
+        if other.plan.fits and other.wall_clock_days <= r.deadline_days:
+            meeting.append(other)
+    if renting_allowed(r):
+        fewest_hours = min(est.gpu_hours for est in meeting)
+        meeting = [e for e in meeting if e.gpu_hours * CLEARLY_FEWER_HOURS <= fewest_hours]
+    best = min(meeting, key=lambda est: (est.gpus, est.gpu_hours))
     return sizing if best is run else replace(sizing, run=best)
 
 

@@ -261,7 +261,7 @@ def test_review_approve_send_and_the_customer_opens_it(
     manager.locator("#deliveries").screenshot(path=str(screenshot_dir / "issue14-deliveries.png"))
 
     # The customer never saw an unapproved version: only v1 (preliminary) and v2 (approved).
-    with_figures = [text for text in seen_by_customer if "Accelerators" in text]
+    with_figures = [text for text in seen_by_customer if "What we recommend" in text]
     assert with_figures
     for text in with_figures:
         assert ("Preliminary" in text and v2_name not in text) or (
