@@ -503,11 +503,14 @@ class _LayoutMemory:
         self, zeros: tuple[int, ...], micro_batch: int, recompute: str, virtual_stages: int
     ) -> int | None:
         """The lowest ZeRO stage of ``zeros`` that fits, ``None`` when none does."""
-        act = self.activations(micro_batch, recompute, virtual_stages)
+        act = self._activations.get((micro_batch, recompute, virtual_stages))
+        if act is None:
+            act = self.activations(micro_batch, recompute, virtual_stages)
+        totals = self._totals
         for zero in zeros:
-            if zero not in self._totals:
+            if zero not in totals:
                 self.states(zero)
-            if self._totals[zero] + act + self.overhead <= self.usable:
+            if totals[zero] + act + self.overhead <= self.usable:
                 return zero
         return None
 
@@ -713,19 +716,6 @@ class _Search:
             layout.context,
         )
 
-    def least_bubble(self, layout: _Layout, micro_batch: int) -> float:
-        """The pipeline bubble of ``layout`` with the most model chunks, micro-batches of
-        ``micro_batch`` sequences [-]."""
-        p = layout.pipeline
-        if p == 1:
-            return 0.0
-        w = self.w
-        micro_batches = max(1.0, w.tokens_per_step / layout.data / (w.seq * micro_batch))
-        chunks = self._most_chunks.get(p)
-        if chunks is None:
-            chunks = self._most_chunks[p] = max(_virtual_stage_options(w, layout))
-        return (p - 1) / (chunks * micro_batches + p - 1)
-
     def bound(
         self, layout: _Layout, zero: int, micro_batch: int, recompute: str, bubble_micro_batch: int
     ) -> float:
@@ -739,9 +729,18 @@ class _Search:
         micro-batch slower kernels and more ZeRO-2/3 traffic.
         """
         ratios = self._ratios(layout, zero, micro_batch, recompute, 1)
-        if layout.pipeline == 1:
+        p = layout.pipeline
+        if p == 1:
             return ratios[5]
-        least = self.least_bubble(layout, bubble_micro_batch)
+        # the bubble with the most model chunks, micro-batches of ``bubble_micro_batch``
+        w = self.w
+        micro_batches = w.tokens_per_step / layout.data / (w.seq * bubble_micro_batch)
+        if not micro_batches > 1.0:
+            micro_batches = 1.0
+        chunks = self._most_chunks.get(p)
+        if chunks is None:
+            chunks = self._most_chunks[p] = max(_virtual_stage_options(w, layout))
+        least = (p - 1) / (chunks * micro_batches + p - 1)
         return ratios[5] / (1.0 - ratios[4]) * (1.0 - least)
 
     def plan(self, scored: _Scored) -> Plan:
