@@ -216,6 +216,8 @@ def setup_decisions(
     fabric = str((result.get("network") or {}).get("fabric") or "")
     if fabric.startswith("none"):
         reasons["network"] = "no network between servers is needed: each run fits in one server"
+        # a technology chosen for a network that is not needed would contradict that
+        decided.pop("network", None)
     for slug, reason in reasons.items():
         if slug in slugs and reason:
             decided.setdefault(slug, []).append(
