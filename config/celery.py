@@ -23,7 +23,7 @@ DAY_SECONDS = 24 * 60 * 60.0
 app.conf.beat_schedule = {
     # Re-queue sizing and render work that is pending (broker was down at submit time, a message
     # was lost with a Redis restart) or stuck past the hard time limit (a dead worker).
-    "sweep-pipeline": {"task": "pipeline.sweep", "schedule": 60.0},
+    "sweep-pipeline": {"task": "pipeline.sweep_pipeline", "schedule": 60.0},
     # Expired sessions and abandoned drafts hold customer answers: remove them daily.
     "purge-expired-drafts-and-sessions": {
         "task": "questionnaire.purge_expired_drafts_and_sessions",
@@ -31,7 +31,7 @@ app.conf.beat_schedule = {
     },
     # Won, lost and closed submissions past CLOSED_SUBMISSION_RETENTION_DAYS, with their PDFs.
     "purge-closed-submissions": {
-        "task": "staff.tasks.purge_closed_submissions_task",
+        "task": "staff.purge_closed_submissions",
         "schedule": DAY_SECONDS,
     },
 }

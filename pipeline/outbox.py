@@ -23,7 +23,7 @@ from pipeline.models import OutgoingEmail
 
 logger = logging.getLogger(__name__)
 
-SEND_EMAIL_TASK = "pipeline.send_email"
+SEND_EMAIL_TASK = "pipeline.deliver_email"
 # An email is failed for good after this many attempts [attempts]; with the task's backoff
 # (2, 4, 8, 16 s … with jitter) that covers a mail server restart of about a minute.
 MAX_EMAIL_ATTEMPTS = 5

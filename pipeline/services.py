@@ -43,7 +43,7 @@ from sizing import adapters
 
 logger = logging.getLogger(__name__)
 
-SWEEP_TASK = "pipeline.sweep"
+SWEEP_TASK = "pipeline.sweep_pipeline"
 PDF_FILENAME = "proposal.pdf"
 # Pending rows older than this are re-queued by the sweeper [s]; a just-scheduled row is left
 # to its own message.

@@ -52,7 +52,7 @@ class Step:
     working_status: str  # Submission.PipelineStatus while a row of this kind works
 
 
-SIZING = Step(Recommendation, 4101, "pipeline.size_recommendation", "sizing")
+SIZING = Step(Recommendation, 4101, "pipeline.run_sizing", "sizing")
 RENDERING = Step(Proposal, 4102, "pipeline.render_proposal", "rendering")
 
 

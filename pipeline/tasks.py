@@ -27,7 +27,7 @@ def start_pipeline_task(submission_id: int) -> None:
 
 
 @shared_task(name=SIZING.task_name, **RETRY_OPTIONS)
-def size_recommendation_task(recommendation_id: int) -> None:
+def run_sizing_task(recommendation_id: int) -> None:
     services.run_sizing(recommendation_id=recommendation_id)
 
 
@@ -46,5 +46,5 @@ EMAIL_RETRY_OPTIONS = {**RETRY_OPTIONS, "max_retries": outbox.MAX_EMAIL_ATTEMPTS
 
 
 @shared_task(name=outbox.SEND_EMAIL_TASK, **EMAIL_RETRY_OPTIONS)
-def send_email_task(email_id: int) -> None:
+def deliver_email_task(email_id: int) -> None:
     outbox.deliver_email(email_id=email_id)

@@ -35,7 +35,7 @@ _QUESTION_FORMS = {question.slug: question.form_class for question in PAGES}
 
 # What a new submission queues, by name: the pipeline (which imports this app, never the other
 # way) registers the task and does the sizing, the proposal and the staff email.
-START_PIPELINE_TASK = "pipeline.start"
+START_PIPELINE_TASK = "pipeline.start_pipeline"
 
 
 @dataclass(frozen=True)

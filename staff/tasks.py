@@ -5,7 +5,7 @@ from celery import shared_task
 from staff.retention import purge_closed_submissions
 
 
-@shared_task(name="staff.tasks.purge_closed_submissions_task")
+@shared_task(name="staff.purge_closed_submissions")
 def purge_closed_submissions_task() -> int:
     """Delete closed submissions past the retention period (idempotent)."""
     return purge_closed_submissions().submissions

@@ -6,7 +6,7 @@ from django.db import transaction
 from config.celery import app, publish
 from pipeline.models import Proposal
 from pipeline.steps import MAX_ATTEMPTS
-from pipeline.tasks import render_proposal_task, size_recommendation_task, start_pipeline_task
+from pipeline.tasks import render_proposal_task, run_sizing_task, start_pipeline_task
 from questionnaire.services import START_PIPELINE_TASK
 from tests.reports.factories import make_submission
 
@@ -19,7 +19,7 @@ def test_every_scheduled_beat_task_is_a_registered_task():
 
 
 @pytest.mark.parametrize(
-    "task", [start_pipeline_task, size_recommendation_task, render_proposal_task]
+    "task", [start_pipeline_task, run_sizing_task, render_proposal_task]
 )
 def test_pipeline_tasks_retry_with_backoff_and_jitter_beyond_the_row_cap(task):
     assert task.autoretry_for == (Exception,)
