@@ -18,11 +18,12 @@ from questionnaire.prefill.found import (
     Found,
     Settings,
     add_parameters,
+    counted_parameters,
     finish,
     known_model,
 )
 from sizing.engine.models import MODEL_CATALOG, ModelSpec
-from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
+from sizing.engine.parameter_count import DecoderShape, ParameterCount
 
 FORMAT_NAME = "Hugging Face model configuration"
 MARKERS = ("architectures", "model_type", "num_hidden_layers", "n_layer")
@@ -150,9 +151,9 @@ def read_hf_config(settings: Settings) -> Found:
             )
             return finish(found, settings)
     else:
-        count = count_parameters(shape)
+        count = counted_parameters(found, shape)
     add_parameters(found, count, experts_key=experts_key)
-    if known:
+    if known and count is not None:
         names = " and ".join(spec.name for spec in known)
         found.remarks.append(
             f"Its shape is the same as {names} in our list of known models."

@@ -1,0 +1,86 @@
+"""The four uploads that were server errors in the review of 2026-12 (issue 25): each now gets
+a clear message, or is read with the odd value left unused, and never raises anything else.
+
+- an integer of more than 4,300 digits (Python's limit for turning text into an int), in JSON
+  and in YAML;
+- "²" where a count is expected (``str.isdigit`` accepts it, ``int`` refuses it);
+- a YAML date that is no date (``2001-13-45``);
+- a shape so large that counting its parameters overflowed a float.
+"""
+
+import pytest
+
+from questionnaire.prefill.formats import read_answers
+from questionnaire.prefill.found import Found
+from questionnaire.prefill.reading import MAX_NUMBER_DIGITS, UnreadableFile
+
+HUGE = "9" * 5000
+
+
+def answers(found: Found) -> dict[tuple[str, str], object]:
+    return {(v.slug, v.field): v.value for v in found.values}
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        f'{{"train_batch_size": {HUGE}}}',
+        f"sequence_len: {HUGE}\nmicro_batch_size: 1\n",
+        f"--micro-batch-size {HUGE} --seq-length 4096",
+        f'{{"train_batch_size": {"1" * (MAX_NUMBER_DIGITS + 1)}}}',
+    ],
+    ids=["json", "yaml", "megatron", "json-just-past-the-limit"],
+)
+def test_a_number_with_thousands_of_digits_is_refused_with_a_message(content):
+    with pytest.raises(UnreadableFile) as refused:
+        read_answers(content.encode())
+    assert "digits" in str(refused.value)
+
+
+def test_a_number_at_the_digit_limit_is_read_and_left_to_the_form():
+    found = read_answers(f'{{"train_batch_size": {"1" * MAX_NUMBER_DIGITS}}}'.encode())
+    assert answers(found)[("batch", "global_batch")] == "1" * MAX_NUMBER_DIGITS
+
+
+@pytest.mark.parametrize("written", ["²", "1²", "½", "٣٣x", "1_000"])
+def test_a_count_that_is_not_decimal_digits_is_left_unused(written):
+    found = read_answers(f'{{"train_batch_size": "{written}", "bf16": {{"enabled": true}}}}'.encode())
+    assert ("batch", "global_batch") not in answers(found)
+    assert "train_batch_size" in found.ignored
+
+
+def test_a_count_in_other_decimal_digits_is_read_as_its_number():
+    # Fullwidth and Arabic-Indic digits are decimal digits: "１２" is twelve.
+    found = read_answers('{"train_batch_size": "１２", "gradient_accumulation_steps": "٣"}'.encode())
+    assert answers(found)[("batch", "global_batch")] == "12"
+    assert answers(found)[("batch", "gradient_accumulation")] == "3"
+
+
+@pytest.mark.parametrize("date", ["2001-13-45", "2001-02-30", "2001-12-14", "2001-12-14t21:59:43.10-05:00"])
+def test_a_yaml_date_is_kept_as_text(date):
+    found = read_answers(f"base_model: meta-llama/Llama-2-7b-hf\ncreated: {date}\n".encode())
+    assert answers(found)[("model", "model_name")] == "Llama 2 7B"
+    assert "created" in found.ignored
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        '"num_hidden_layers": 1e300, "hidden_size": 1e300, "num_attention_heads": 1, "vocab_size": 1',
+        f'"num_hidden_layers": {"9" * 25}, "hidden_size": 4096, "num_attention_heads": 32, "vocab_size": 32000',
+        '"num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32, "vocab_size": 32000, "num_local_experts": 1e200',
+    ],
+    ids=["float-shape", "int-shape", "experts"],
+)
+def test_a_model_config_with_an_absurd_shape_says_so_and_counts_nothing(shape):
+    found = read_answers(("{" + shape + "}").encode())
+    assert ("model", "total_params") not in answers(found)
+    assert any("we did not count its parameters" in remark for remark in found.remarks)
+
+
+def test_megatron_arguments_with_an_absurd_shape_say_so_and_count_nothing():
+    arguments = f"--num-layers {'9' * 25} --hidden-size 4096 --num-attention-heads 32 --bf16"
+    found = read_answers(arguments.encode())
+    assert ("model", "total_params") not in answers(found)
+    assert answers(found)[("precision", "precision")] == "bf16"
+    assert any("we did not count its parameters" in remark for remark in found.remarks)
