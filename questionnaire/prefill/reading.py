@@ -214,7 +214,8 @@ _TOO_MANY = "The file has far more settings than a configuration file, so we did
 
 
 def flatten(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Every setting under its dotted path (``zero_optimization.stage``); lists stay whole.
+    """Every setting under its dotted path (``zero_optimization.stage``); lists stay whole;
+    names and text are valid Unicode (:func:`_text_of`).
 
     Raises :class:`UnreadableFile` past ``MAX_SETTINGS`` values or ``MAX_DEPTH`` levels.
     """
@@ -230,10 +231,23 @@ def flatten(data: Mapping[str, Any]) -> dict[str, Any]:
             raise UnreadableFile(_TOO_DEEP)
         if isinstance(value, Mapping) and (value or not path):
             children = [
-                (f"{path}.{key}" if path else str(key), inner) for key, inner in value.items()
+                (f"{path}.{_text_of(key)}" if path else _text_of(key), inner)
+                for key, inner in value.items()
             ]
             # reversed onto the stack, so the settings come out in the file's order
             pending.extend((child, inner, depth + 1) for child, inner in reversed(children))
         else:
-            leaves[path] = value
+            leaves[path] = _text_of(value) if isinstance(value, str) else value
     return leaves
+
+
+def _text_of(value: object) -> str:
+    """A name or a value as text a page can show. JSON and YAML can escape a lone surrogate
+    ("\\ud800"), which UTF-8 cannot hold: it becomes U+FFFD, as Django decodes a posted form's
+    bytes that are not UTF-8."""
+    text = str(value)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return text

@@ -5,14 +5,19 @@ a clear message, or is read with the odd value left unused, and never raises any
   and in YAML;
 - "²" where a count is expected (``str.isdigit`` accepts it, ``int`` refuses it);
 - a YAML date that is no date (``2001-13-45``);
-- a shape so large that counting its parameters overflowed a float.
+- a shape so large that counting its parameters overflowed a float;
+
+and one the fuzz found since: an escaped lone surrogate (``"\\ud800"``) on the check page.
 """
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from questionnaire.prefill.formats import read_answers
 from questionnaire.prefill.found import Found
 from questionnaire.prefill.reading import MAX_NUMBER_DIGITS, UnreadableFile
+from tests.questionnaire.conftest import start
+from tests.questionnaire.prefill.test_views import check_url, upload_url
 
 HUGE = "9" * 5000
 
@@ -84,3 +89,24 @@ def test_megatron_arguments_with_an_absurd_shape_say_so_and_count_nothing():
     assert ("model", "total_params") not in answers(found)
     assert answers(found)[("precision", "precision")] == "bf16"
     assert any("we did not count its parameters" in remark for remark in found.remarks)
+
+
+# Found by the fuzz (tests/security/test_fuzz_uploads.py): an escaped lone surrogate was read
+# into a name or a value that the check page then could not write as UTF-8 (a 500).
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"_name_or_path": "org/\\ud800x", "num_hidden_layers": 32, "\\udfff": 1}',
+        b'{"train_batch_size": 8, "zero_optimization": {"\\udfff\\ud800": {"x": 1}}}',
+    ],
+    ids=["model-name", "nested-setting-name"],
+)
+@pytest.mark.django_db
+def test_an_escaped_lone_surrogate_is_read_as_a_replacement_character(client, content):
+    draft_id = start(client)
+    upload = SimpleUploadedFile("settings.json", content)
+    response = client.post(upload_url(draft_id), {"file": upload, "from": "model"})
+    assert response.status_code == 302
+    page = client.get(check_url(draft_id))
+    assert page.status_code == 200
+    assert "\ufffd" in page.content.decode()
