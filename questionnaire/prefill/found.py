@@ -109,10 +109,15 @@ class Settings:
     def number(self, key: str) -> float | None:
         """A finite number above zero (JSON's ``NaN`` and ``Infinity`` stay unused)."""
         value = self._leaves.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-            if math.isfinite(value):  # the reader bounds integers, so float() cannot overflow
-                self._used.add(key)
-                return float(value)
+        # the reader bounds integers to 30 digits, so float() cannot overflow
+        if (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and value > 0
+            and math.isfinite(value)
+        ):
+            self._used.add(key)
+            return float(value)
         return None
 
     def flag(self, key: str) -> bool | None:

@@ -1,8 +1,8 @@
 """The file's values go through the questions' forms and merge with the customer's answers."""
 
 from questionnaire.models import Draft
-from questionnaire.prefill.found import FoundValue
 from questionnaire.prefill.changes import prefill_changes
+from questionnaire.prefill.found import FoundValue
 from questionnaire.services import step_data_from_answer_data
 
 
@@ -34,7 +34,9 @@ def test_an_empty_question_is_filled_in_the_words_of_the_review_page():
 
 def test_an_answer_the_customer_gave_shows_old_and_new_and_the_rest_is_kept():
     draft = draft_with(batch={"sequence_length": "2k", "micro_batch_size": "2"})
-    changes = prefill_changes([FoundValue("batch", "sequence_length", "8192", "--seq-length")], draft)
+    changes = prefill_changes(
+        [FoundValue("batch", "sequence_length", "8192", "--seq-length")], draft
+    )
     assert rows(changes) == {
         "Sequence length in tokens": ("2k (read as 2,048 tokens)", "8,192 tokens")
     }
