@@ -205,8 +205,10 @@ def _arguments(text: str) -> dict[str, Any]:
 def _too_long_number(value: Any) -> bool:
     """An argument's word of digits past ``MAX_NUMBER_DIGITS`` (in an argument list every value
     is a word: a number is one of decimal digits)."""
-    return isinstance(value, str) and value.lstrip("+-").isdecimal() and (
-        len(value.lstrip("+-")) > MAX_NUMBER_DIGITS
+    return (
+        isinstance(value, str)
+        and value.lstrip("+-").isdecimal()
+        and (len(value.lstrip("+-")) > MAX_NUMBER_DIGITS)
     )
 
 

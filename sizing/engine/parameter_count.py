@@ -100,7 +100,9 @@ def count_parameters(shape: DecoderShape) -> ParameterCount:
     shared = matrices * h * int(shape.shared_expert_ffn_hidden_size) + h * experts
     dense_layers = min(int(shape.dense_layers), layers)
     moe_layers = layers - dense_layers
-    common = layers * per_layer + dense_layers * matrices * h * ffn + moe_layers * shared + embeddings
+    common = (
+        layers * per_layer + dense_layers * matrices * h * ffn + moe_layers * shared + embeddings
+    )
     total = common + moe_layers * experts * expert
     active = common + moe_layers * min(int(shape.experts_per_token), experts) * expert
     return ParameterCount(_as_float(total), _as_float(active))

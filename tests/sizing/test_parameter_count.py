@@ -90,7 +90,12 @@ def test_shared_experts_and_leading_dense_layers_count_once() -> None:
         {"layers": 1e300, "hidden_size": 1e300},  # floats where whole numbers belong
         {"vocab_size": 10**5000},
     ],
-    ids=["400-digit-layers-and-width", "300-digit-experts", "float-figures", "5000-digit-vocabulary"],
+    ids=[
+        "400-digit-layers-and-width",
+        "300-digit-experts",
+        "float-figures",
+        "5000-digit-vocabulary",
+    ],
 )
 def test_a_count_too_large_for_a_float_is_infinite_not_an_error(figures) -> None:
     shape = {"layers": 32, "hidden_size": 4096, "vocab_size": 32000, **figures}

@@ -49,19 +49,25 @@ def test_a_number_at_the_digit_limit_is_read_and_left_to_the_form():
 
 @pytest.mark.parametrize("written", ["²", "1²", "½", "٣٣x", "1_000"])
 def test_a_count_that_is_not_decimal_digits_is_left_unused(written):
-    found = read_answers(f'{{"train_batch_size": "{written}", "bf16": {{"enabled": true}}}}'.encode())
+    found = read_answers(
+        f'{{"train_batch_size": "{written}", "bf16": {{"enabled": true}}}}'.encode()
+    )
     assert ("batch", "global_batch") not in answers(found)
     assert "train_batch_size" in found.ignored
 
 
 def test_a_count_in_other_decimal_digits_is_read_as_its_number():
     # Fullwidth and Arabic-Indic digits are decimal digits: "１２" is twelve.
-    found = read_answers('{"train_batch_size": "１２", "gradient_accumulation_steps": "٣"}'.encode())
+    found = read_answers(
+        '{"train_batch_size": "１２", "gradient_accumulation_steps": "٣"}'.encode()
+    )
     assert answers(found)[("batch", "global_batch")] == "12"
     assert answers(found)[("batch", "gradient_accumulation")] == "3"
 
 
-@pytest.mark.parametrize("date", ["2001-13-45", "2001-02-30", "2001-12-14", "2001-12-14t21:59:43.10-05:00"])
+@pytest.mark.parametrize(
+    "date", ["2001-13-45", "2001-02-30", "2001-12-14", "2001-12-14t21:59:43.10-05:00"]
+)
 def test_a_yaml_date_is_kept_as_text(date):
     found = read_answers(f"base_model: meta-llama/Llama-2-7b-hf\ncreated: {date}\n".encode())
     assert answers(found)[("model", "model_name")] == "Llama 2 7B"
