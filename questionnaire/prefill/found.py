@@ -182,14 +182,20 @@ def add_parameters(found: Found, count: ParameterCount | None, *, experts_key: s
 
 # Tuned variants and releases of one model, all the size of the model: "-Instruct-v0.2", "-hf".
 _NAME_SUFFIXES = re.compile(r"([-_](instruct|chat|hf|base|it|v\d+(\.\d+)*))+$", re.IGNORECASE)
+# A model's name is a few words; past this a file's "name" is not one. The suffix pattern above
+# retries from every dash, so its time grows with the square of the length: a 256 KB name of
+# "-it-it-it..." took minutes.
+NAME_LENGTH = 200
 
 
 def known_model(written: str) -> ModelSpec | None:
     """The catalog model a recipe names (``meta-llama/Meta-Llama-3.1-8B-Instruct``), or None.
 
     The engine's own lookup, tried on the name after the organisation and without the suffix
-    of a tuned variant (same size as its base model).
+    of a tuned variant (same size as its base model). Only the first ``NAME_LENGTH``
+    characters are read.
     """
+    written = written[:NAME_LENGTH]
     name = written.strip().rstrip("/").split("/")[-1]
     candidates = [written, name, _NAME_SUFFIXES.sub("", name)]
     candidates += [
@@ -208,9 +214,9 @@ def add_model_name(found: Found, written: str, source: str) -> None:
     if spec is not None:
         found.add("model", "model_name", spec.name, source)
         return
-    found.add("model", "model_name", written[:200], source)
+    found.add("model", "model_name", written[:NAME_LENGTH], source)
     found.remarks.append(
-        f"We do not know the size of “{written[:200]}”. Give its number of parameters on "
+        f"We do not know the size of “{written[:NAME_LENGTH]}”. Give its number of parameters on "
         "question 1, or upload its config.json."
     )
 

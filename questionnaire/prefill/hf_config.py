@@ -14,6 +14,7 @@ Key names are the ``transformers`` library's, with the spellings of older famili
 from __future__ import annotations
 
 from questionnaire.prefill.found import (
+    NAME_LENGTH,
     NO_EXPERTS,
     Found,
     Settings,
@@ -76,7 +77,7 @@ def _own_name(settings: Settings) -> tuple[str, str] | None:
         written = settings.text(key)
         if written:
             name = written.replace("\\", "/").rstrip("/").split("/")[-1].strip()
-            return None if name in _NOT_A_NAME else (name[:200], key)
+            return None if name in _NOT_A_NAME else (name[:NAME_LENGTH], key)
     return None
 
 

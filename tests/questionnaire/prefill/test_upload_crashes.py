@@ -7,14 +7,17 @@ a clear message, or is read with the odd value left unused, and never raises any
 - a YAML date that is no date (``2001-13-45``);
 - a shape so large that counting its parameters overflowed a float;
 
-and one the fuzz found since: an escaped lone surrogate (``"\\ud800"``) on the check page.
+and two found since: an escaped lone surrogate (``"\\ud800"``) on the check page (by the
+fuzz), and a model name of a quarter megabyte that took minutes to read.
 """
+
+import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from questionnaire.prefill.formats import read_answers
-from questionnaire.prefill.found import Found
+from questionnaire.prefill.found import NAME_LENGTH, Found
 from questionnaire.prefill.reading import MAX_NUMBER_DIGITS, UnreadableFile
 from tests.questionnaire.conftest import start
 from tests.questionnaire.prefill.test_views import check_url, upload_url
@@ -116,3 +119,14 @@ def test_an_escaped_lone_surrogate_is_read_as_a_replacement_character(client, co
     page = client.get(check_url(draft_id))
     assert page.status_code == 200
     assert "\ufffd" in page.content.decode()
+
+
+@pytest.mark.parametrize("suffixes", ["-it", "-v1", "_chat"])
+def test_a_model_name_of_a_quarter_megabyte_is_read_in_well_under_a_second(suffixes):
+    # Found reading the fuzz's slow examples: the tuned-variant suffix pattern retried from
+    # every dash, so a name of 9 KB took 4 s and one of 250 KB would have taken about an hour.
+    name = "m" + suffixes * (250_000 // len(suffixes)) + "x"
+    started = time.perf_counter()
+    found = read_answers(f"base_model: {name}\nsequence_len: 2048\n".encode())
+    assert time.perf_counter() - started < 2
+    assert len(answers(found)[("model", "model_name")]) == NAME_LENGTH
