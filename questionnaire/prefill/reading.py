@@ -4,7 +4,8 @@ Nothing in a file is ever run: JSON is read with ``json.loads`` (no object hooks
 ``yaml.safe_load``'s safe loader (plain values only: a ``!!python`` tag is refused), and a Megatron-LM argument
 list is split into words with ``shlex`` (a tokeniser, no shell). The file stays in memory.
 
-Limits bound the work on a hostile file: ``MAX_FILE_BYTES`` bounds the parsing;
+Limits bound the work on a hostile file: ``MAX_FILE_BYTES`` bounds the parsing (an argument
+list, split more slowly, ``MAX_ARGUMENTS_CHARACTERS``);
 :func:`flatten` walks at most ``MAX_SETTINGS`` values and ``MAX_DEPTH`` levels, so YAML aliases
 that expand a few lines into billions of values (the "billion laughs") are refused, not walked;
 a number longer than ``MAX_NUMBER_DIGITS`` digits refuses the file (Python will not even read
@@ -24,6 +25,9 @@ from typing import Any
 import yaml
 
 MAX_FILE_BYTES = 256 * 1024
+# shlex splits an argument list one character at a time in Python (about 15 s a megabyte on
+# the CI machine); a launch script is a few kilobytes, so a quarter of the file limit is plenty.
+MAX_ARGUMENTS_CHARACTERS = 64 * 1024
 # Real configurations have at most a few hundred settings, nested a few levels deep.
 MAX_SETTINGS = 5000
 MAX_DEPTH = 20
@@ -179,6 +183,12 @@ def _mapping(data: Any) -> Mapping[str, Any]:
 
 def _arguments(text: str) -> dict[str, Any]:
     """``--name value`` pairs and ``--flag`` switches of an argument list or launch script."""
+    if len(text) > MAX_ARGUMENTS_CHARACTERS:
+        raise UnreadableFile(
+            f"This looks like a list of Megatron-LM arguments, but it is longer than "
+            f"{MAX_ARGUMENTS_CHARACTERS // 1024} KB. Launch scripts are much shorter: upload "
+            "the one that starts training."
+        )
     try:
         words = shlex.split(text.replace("\\\n", " "), comments=True)
     except ValueError as error:  # an unclosed quote

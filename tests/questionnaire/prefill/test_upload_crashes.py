@@ -130,3 +130,11 @@ def test_a_model_name_of_a_quarter_megabyte_is_read_in_well_under_a_second(suffi
     found = read_answers(f"base_model: {name}\nsequence_len: 2048\n".encode())
     assert time.perf_counter() - started < 2
     assert len(answers(found)[("model", "model_name")]) == NAME_LENGTH
+
+
+def test_an_argument_list_longer_than_any_launch_script_is_refused_unsplit():
+    # shlex splits in Python, character by character: a 256 KB list took 4 s of a worker.
+    arguments = "--num-layers 32 --bf16 '" + "-it" * 30_000 + "'\n"
+    with pytest.raises(UnreadableFile) as refused:
+        read_answers(arguments.encode())
+    assert "longer than 64 KB" in str(refused.value)
