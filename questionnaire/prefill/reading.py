@@ -1,8 +1,9 @@
 """Turning an uploaded file into plain data, refusing anything that is not a small text file.
 
-Nothing in a file is ever run: JSON is read with ``json.loads`` (no object hooks), YAML with
-``yaml.safe_load``'s safe loader (plain values only: a ``!!python`` tag is refused), and a Megatron-LM argument
-list is split into words with ``shlex`` (a tokeniser, no shell). The file stays in memory.
+Nothing in a file is ever run: JSON is read with ``json.loads`` (no object hooks; one that
+bounds integers), YAML with ``yaml.safe_load``'s safe loader (plain values only: a ``!!python``
+tag is refused), and a Megatron-LM argument list is split into words with ``shlex`` (a
+tokeniser, no shell). The file stays in memory.
 
 Limits bound the work on a hostile file: ``MAX_FILE_BYTES`` bounds the parsing (an argument
 list, split more slowly, ``MAX_ARGUMENTS_CHARACTERS``);
