@@ -7,14 +7,17 @@ listed to the customer as not used. Values are form data, written as a customer 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from questionnaire.prefill.reading import flatten
+from questionnaire.prefill.reading import MAX_NUMBER_DIGITS, flatten
 from sizing.engine.models import ModelSpec, find_model
-from sizing.engine.parameter_count import ParameterCount
+from sizing.engine.numbers import format_count
+from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
+from sizing.engine.validation import InvalidInput, check_shape
 
 FormValue = str | list[str]
 
@@ -91,11 +94,12 @@ class Settings:
         return None
 
     def count(self, key: str) -> int | None:
-        """A whole number above zero; anything else ("auto", -1) stays unused."""
+        """A whole number above zero, or text of decimal digits ("4096", "１２"); anything else
+        ("auto", -1, "²") stays unused."""
         value = self._leaves.get(key)
-        if isinstance(value, str) and value.strip().isdigit():
-            value = int(value.strip())
-        if isinstance(value, float) and value.is_integer():
+        if isinstance(value, str):
+            value = _decimal(value.strip())
+        if isinstance(value, float) and value.is_integer():  # never inf or NaN
             value = int(value)
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             self._used.add(key)
@@ -103,8 +107,15 @@ class Settings:
         return None
 
     def number(self, key: str) -> float | None:
+        """A finite number above zero (JSON's ``NaN`` and ``Infinity`` stay unused)."""
         value = self._leaves.get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
+        # the reader bounds integers to 30 digits, so float() cannot overflow
+        if (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and value > 0
+            and math.isfinite(value)
+        ):
             self._used.add(key)
             return float(value)
         return None
@@ -125,42 +136,66 @@ class Settings:
         ]
 
 
+def _decimal(text: str) -> int | None:
+    """Text of decimal digits as its number: ``str.isdigit`` also takes "²", which ``int``
+    refuses, and past 4,300 digits ``int`` raises, so both are checked first."""
+    if text.isdecimal() and len(text) <= MAX_NUMBER_DIGITS:
+        return int(text)
+    return None
+
+
 def finish(found: Found, settings: Settings) -> Found:
     found.ignored = settings.unused()
     return found
 
 
-def written_count(value: float) -> str:
-    """A parameter count as people write it: ``8.03B``, ``350M``."""
-    if value >= 1e9:
-        return f"{value / 1e9:.3g}B"
-    return f"{value / 1e6:.3g}M"
+def counted_parameters(found: Found, shape: DecoderShape) -> ParameterCount | None:
+    """The parameters of ``shape``, or None with a remark when its figures are no model's
+    (the engine's own limits: a file may say a model has 10^300 layers)."""
+    try:
+        check_shape(shape)
+    except InvalidInput as refused:
+        found.remarks.append(
+            f"The model's shape in the file is outside what we can size "
+            f"({'; '.join(refused.messages)}), so we did not count its parameters. Give their "
+            "number on question 1."
+        )
+        return None
+    return count_parameters(shape)
 
 
-def add_parameters(found: Found, count: ParameterCount, *, experts_key: str | None) -> None:
+def add_parameters(found: Found, count: ParameterCount | None, *, experts_key: str | None) -> None:
     """Dense or MoE (``experts_key`` names the setting with more than one expert), and the
-    parameters counted from the shape."""
+    parameters counted from the shape (none when the shape was refused)."""
     if experts_key:
         found.add("model", "architecture", "moe", experts_key)
     else:
         found.add("model", "architecture", "dense", NO_EXPERTS)
-    found.add("model", "total_params", written_count(count.total_params), SHAPE)
+    if count is None:
+        return
+    found.add("model", "total_params", format_count(count.total_params, short=True), SHAPE)
     if experts_key:
-        found.add("model", "active_params", written_count(count.active_params), SHAPE)
+        found.add("model", "active_params", format_count(count.active_params, short=True), SHAPE)
 
 
 # --- the vocabulary of recipes -----------------------------------------------------------------
 
 # Tuned variants and releases of one model, all the size of the model: "-Instruct-v0.2", "-hf".
 _NAME_SUFFIXES = re.compile(r"([-_](instruct|chat|hf|base|it|v\d+(\.\d+)*))+$", re.IGNORECASE)
+# A model's name is a few words; past this a file's "name" is not one. The suffix pattern above
+# retries from every dash, so its time grows with the square of the length: a 256 KB name of
+# "-it-it-it..." took minutes.
+NAME_LENGTH = 200
 
 
 def known_model(written: str) -> ModelSpec | None:
     """The catalog model a recipe names (``meta-llama/Meta-Llama-3.1-8B-Instruct``), or None.
 
     The engine's own lookup, tried on the name after the organisation and without the suffix
-    of a tuned variant (same size as its base model).
+    of a tuned variant (same size as its base model). Only the first ``NAME_LENGTH``
+    characters are read.
     """
+    written = written[:NAME_LENGTH]
     name = written.strip().rstrip("/").split("/")[-1]
     candidates = [written, name, _NAME_SUFFIXES.sub("", name)]
     candidates += [
@@ -179,9 +214,9 @@ def add_model_name(found: Found, written: str, source: str) -> None:
     if spec is not None:
         found.add("model", "model_name", spec.name, source)
         return
-    found.add("model", "model_name", written[:200], source)
+    found.add("model", "model_name", written[:NAME_LENGTH], source)
     found.remarks.append(
-        f"We do not know the size of “{written[:200]}”. Give its number of parameters on "
+        f"We do not know the size of “{written[:NAME_LENGTH]}”. Give its number of parameters on "
         "question 1, or upload its config.json."
     )
 

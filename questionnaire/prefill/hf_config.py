@@ -14,15 +14,17 @@ Key names are the ``transformers`` library's, with the spellings of older famili
 from __future__ import annotations
 
 from questionnaire.prefill.found import (
+    NAME_LENGTH,
     NO_EXPERTS,
     Found,
     Settings,
     add_parameters,
+    counted_parameters,
     finish,
     known_model,
 )
 from sizing.engine.models import MODEL_CATALOG, ModelSpec
-from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
+from sizing.engine.parameter_count import DecoderShape, ParameterCount
 
 FORMAT_NAME = "Hugging Face model configuration"
 MARKERS = ("architectures", "model_type", "num_hidden_layers", "n_layer")
@@ -75,7 +77,7 @@ def _own_name(settings: Settings) -> tuple[str, str] | None:
         written = settings.text(key)
         if written:
             name = written.replace("\\", "/").rstrip("/").split("/")[-1].strip()
-            return None if name in _NOT_A_NAME else (name[:200], key)
+            return None if name in _NOT_A_NAME else (name[:NAME_LENGTH], key)
     return None
 
 
@@ -150,9 +152,9 @@ def read_hf_config(settings: Settings) -> Found:
             )
             return finish(found, settings)
     else:
-        count = count_parameters(shape)
+        count = counted_parameters(found, shape)
     add_parameters(found, count, experts_key=experts_key)
-    if known:
+    if known and count is not None:
         names = " and ".join(spec.name for spec in known)
         found.remarks.append(
             f"Its shape is the same as {names} in our list of known models."

@@ -20,11 +20,12 @@ from questionnaire.prefill.found import (
     add_counts,
     add_optimizer,
     add_parameters,
+    counted_parameters,
     finish,
     tool,
 )
 from sizing.engine.assumptions import whole
-from sizing.engine.parameter_count import DecoderShape, count_parameters
+from sizing.engine.parameter_count import DecoderShape
 
 FORMAT_NAME = "Megatron-LM arguments"
 
@@ -86,7 +87,7 @@ def _model(found: Found, settings: Settings) -> None:
         expert_ffn_hidden_size=settings.count("--moe-ffn-hidden-size"),
     )
     moe = "--num-experts" if experts > 1 else None
-    add_parameters(found, count_parameters(shape), experts_key=moe)
+    add_parameters(found, counted_parameters(found, shape), experts_key=moe)
 
 
 def _precision(found: Found, settings: Settings) -> None:

@@ -5,16 +5,16 @@ from __future__ import annotations
 from django.db import transaction
 
 from questionnaire.models import Draft
-from questionnaire.prefill.proposal import Proposal
+from questionnaire.prefill.changes import PrefillChanges
 from questionnaire.questions import get_question
 from questionnaire.services import save_step
 
 
-def fill_answers_from_file(*, draft: Draft, proposal: Proposal) -> Draft:
-    """Save every question the proposal fills, all or none, through the wizard's own
+def fill_answers_from_file(*, draft: Draft, changes: PrefillChanges) -> Draft:
+    """Save every question ``changes`` fills, all or none, through the wizard's own
     :func:`~questionnaire.services.save_step` (which keeps only the form's own fields)."""
     with transaction.atomic():
-        for slug, raw in proposal.step_data.items():
+        for slug, raw in changes.step_data.items():
             draft = save_step(
                 draft=draft,
                 step=slug,

@@ -22,9 +22,9 @@ from django.views.decorators.http import require_http_methods
 from config.ratelimit import RateLimit, hit, too_many_requests
 from questionnaire import access
 from questionnaire.models import Draft
+from questionnaire.prefill.changes import prefill_changes
 from questionnaire.prefill.formats import FORMAT_NAMES, read_answers
 from questionnaire.prefill.found import Found, FoundValue
-from questionnaire.prefill.proposal import propose
 from questionnaire.prefill.reading import MAX_FILE_BYTES, UnreadableFile
 from questionnaire.prefill.services import fill_answers_from_file
 from questionnaire.prefill.uploads import InMemoryCappedUpload
@@ -156,7 +156,7 @@ def check_file_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse:
         del request.session[key]
         messages.info(request, CANCELLED_MESSAGE)
         return redirect(back_url)
-    proposal = propose([FoundValue(*value) for value in pending["values"]], draft)
+    changes = prefill_changes([FoundValue(*value) for value in pending["values"]], draft)
     if request.method == "POST" and request.POST.get("action") == "use":
         if request.POST.get("revision") != str(draft.revision):
             messages.warning(
@@ -165,9 +165,9 @@ def check_file_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse:
                 "Check the list again before you use it.",
             )
         else:
-            fill_answers_from_file(draft=draft, proposal=proposal)
+            fill_answers_from_file(draft=draft, changes=changes)
             del request.session[key]
-            filled = sum(len(q.changes) for q in proposal.questions)
+            filled = sum(len(q.changes) for q in changes.questions)
             messages.success(
                 request,
                 f"We filled {filled} answer{'s' if filled != 1 else ''} from {pending['file']}. "
@@ -179,7 +179,7 @@ def check_file_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse:
         "questionnaire/fill_from_file_check.html",
         {
             "pending": pending,
-            "proposal": proposal,
+            "changes": changes,
             "revision": draft.revision,
             "back_url": back_url,
         },

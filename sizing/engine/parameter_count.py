@@ -18,6 +18,8 @@ References
 
 from __future__ import annotations
 
+import math
+import sys
 from dataclasses import dataclass
 
 # Matrices of one feed-forward block: gate, up and down (SwiGLU) [1]_, or up and down [4]_.
@@ -77,27 +79,39 @@ def count_parameters(shape: DecoderShape) -> ParameterCount:
     Returns
     -------
     ParameterCount
-        ``total_params`` and ``active_params`` [parameters]; equal for a dense model.
+        ``total_params`` and ``active_params`` [parameters]; equal for a dense model. Never
+        raises for positive finite figures: a count beyond the largest float is infinite.
+        :func:`sizing.engine.validation.check_shape` says whether the figures are a model's.
     """
-    h = shape.hidden_size
-    head_dim = shape.head_dim or h // shape.attention_heads
-    attention = 2 * h * shape.attention_heads * head_dim + 2 * h * shape.kv_heads * head_dim
+    # Whole numbers throughout: Python's integers cannot overflow, so even a shape no model has
+    # is counted exactly and only the final conversion to a float has to be bounded.
+    h, heads = int(shape.hidden_size), int(shape.attention_heads)
+    layers, experts = int(shape.layers), int(shape.experts)
+    ffn = int(shape.ffn_hidden_size)
+    head_dim = int(shape.head_dim or h // heads)
+    attention = 2 * h * heads * head_dim + 2 * h * int(shape.kv_heads) * head_dim
     matrices = GATED_MLP_MATRICES if shape.gated_mlp else PLAIN_MLP_MATRICES
     per_layer = attention + NORMS_PER_LAYER * h
-    embeddings = shape.vocab_size * h * (1 if shape.tied_embeddings else 2) + h
-    if shape.experts <= 1:
-        total = shape.layers * (per_layer + matrices * h * shape.ffn_hidden_size) + embeddings
-        return ParameterCount(float(total), float(total))
-    expert = matrices * h * (shape.expert_ffn_hidden_size or shape.ffn_hidden_size)
-    shared = matrices * h * shape.shared_expert_ffn_hidden_size + h * shape.experts
-    dense_layers = min(shape.dense_layers, shape.layers)
-    moe_layers = shape.layers - dense_layers
+    embeddings = int(shape.vocab_size) * h * (1 if shape.tied_embeddings else 2) + h
+    if experts <= 1:
+        total = layers * (per_layer + matrices * h * ffn) + embeddings
+        return ParameterCount(_as_float(total), _as_float(total))
+    expert = matrices * h * int(shape.expert_ffn_hidden_size or ffn)
+    shared = matrices * h * int(shape.shared_expert_ffn_hidden_size) + h * experts
+    dense_layers = min(int(shape.dense_layers), layers)
+    moe_layers = layers - dense_layers
     common = (
-        shape.layers * per_layer
-        + dense_layers * matrices * h * shape.ffn_hidden_size
-        + moe_layers * shared
-        + embeddings
+        layers * per_layer + dense_layers * matrices * h * ffn + moe_layers * shared + embeddings
     )
-    total = common + moe_layers * shape.experts * expert
-    active = common + moe_layers * min(shape.experts_per_token, shape.experts) * expert
-    return ParameterCount(float(total), float(active))
+    total = common + moe_layers * experts * expert
+    active = common + moe_layers * min(int(shape.experts_per_token), experts) * expert
+    return ParameterCount(_as_float(total), _as_float(active))
+
+
+def _as_float(count: int) -> float:
+    """``count`` [parameters] as a float, infinite past the largest one (where ``float()``
+    raises ``OverflowError``): a shape that large is no model's, and
+    :func:`sizing.engine.validation.check_shape` refuses it before it is counted."""
+    if abs(count) > sys.float_info.max:
+        return math.inf if count > 0 else -math.inf
+    return float(count)

@@ -33,6 +33,7 @@ from .inputs import (
     TrainingInput,
 )
 from .models import MODEL_CATALOG, find_model
+from .parameter_count import DecoderShape
 from .platforms import VENDORS
 
 
@@ -227,7 +228,14 @@ _SECTIONS: Mapping[str, Callable[..., Any]] = {
 }
 
 
+# Past this many digits a whole number is shown by its length: it cannot be a figure of any
+# input, and Python refuses to write out one of more than 4,300 digits.
+_SHOWN_DIGITS = 30
+
+
 def _show(value: object) -> str:
+    if isinstance(value, int) and abs(value) >= 10**_SHOWN_DIGITS:
+        return f"a whole number of about {value.bit_length() * math.log10(2):,.0f} digits"
     try:
         text = json.dumps(value, allow_nan=True)
     except (TypeError, ValueError):
@@ -246,7 +254,11 @@ def _check(path: str, spec: _Field, value: object, problems: list[str]) -> objec
         if isinstance(value, bool) or not isinstance(value, int | float):
             problems.append(bad)
             return None
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # a whole number beyond the largest float
+            problems.append(bad)
+            return None
         if not math.isfinite(number):
             problems.append(bad)
             return None
@@ -425,3 +437,51 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
         got = training.get("precision")
         problems.append(f'training.precision: QLoRA computes in "bf16" or "fp16" (got "{got}")')
     return problems
+
+
+# The figures of a model's shape (parameter_count.DecoderShape): the model section's limits
+# where the names are shared, the same bounds for the widths and layers only a shape has.
+_SHAPE_LIMITS: Mapping[str, _Field] = {
+    **{
+        name: SCHEMA["model"][name]
+        for name in (
+            "layers",
+            "hidden_size",
+            "attention_heads",
+            "kv_heads",
+            "ffn_hidden_size",
+            "vocab_size",
+            "experts",
+            "experts_per_token",
+        )
+    },
+    "head_dim": _int("a whole head width (1 to 1,000,000)", 1, 1_000_000),
+    "expert_ffn_hidden_size": SCHEMA["model"]["ffn_hidden_size"],
+    "shared_expert_ffn_hidden_size": _int("a whole FFN size (0 to 10,000,000)", 0, 10_000_000),
+    "dense_layers": _int("a whole number of layers (0 to 1000)", 0, 1000),
+}
+
+
+def check_shape(shape: DecoderShape) -> None:
+    """Refuse a model shape no model has, before its parameters are counted.
+
+    A configuration file can hold any figures; these are the limits of the model section
+    (``layers`` 1 to 1,000, ``hidden_size`` 16 to 1,000,000, ...), within which every count of
+    :func:`~sizing.engine.parameter_count.count_parameters` is a finite float.
+
+    Raises
+    ------
+    InvalidInput
+        With one message per figure out of range, each naming the figure.
+    """
+    problems: list[str] = []
+    for name, spec in _SHAPE_LIMITS.items():
+        value = getattr(shape, name)
+        if value is not None:
+            _check(name, spec, value, problems)
+    if not problems and shape.dense_layers > shape.layers:
+        problems.append(
+            f"dense_layers: must not exceed layers (got {shape.dense_layers} > {shape.layers})"
+        )
+    if problems:
+        raise InvalidInput(problems)

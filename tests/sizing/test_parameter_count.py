@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from sizing.engine.models import find_model
@@ -78,3 +80,34 @@ def test_shared_experts_and_leading_dense_layers_count_once() -> None:
     )
     assert counted.total_params == pytest.approx(14.3e9, rel=0.02)
     assert counted.active_params == pytest.approx(2.7e9, rel=0.03)
+
+
+@pytest.mark.parametrize(
+    "figures",
+    [
+        {"layers": 10**400, "hidden_size": 10**400},
+        {"layers": 10**300, "hidden_size": 10**300, "experts": 10**300},
+        {"layers": 1e300, "hidden_size": 1e300},  # floats where whole numbers belong
+        {"vocab_size": 10**5000},
+    ],
+    ids=[
+        "400-digit-layers-and-width",
+        "300-digit-experts",
+        "float-figures",
+        "5000-digit-vocabulary",
+    ],
+)
+def test_a_count_too_large_for_a_float_is_infinite_not_an_error(figures) -> None:
+    shape = {"layers": 32, "hidden_size": 4096, "vocab_size": 32000, **figures}
+    counted = count_parameters(
+        DecoderShape(
+            layers=shape["layers"],
+            hidden_size=shape["hidden_size"],
+            attention_heads=32,
+            kv_heads=8,
+            ffn_hidden_size=14336,
+            vocab_size=shape["vocab_size"],
+            experts=figures.get("experts", 1),
+        )
+    )
+    assert counted.total_params == math.inf

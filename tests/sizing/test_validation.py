@@ -6,6 +6,8 @@ import pytest
 
 from sizing.engine import InvalidInput, SizingInput, parse_input
 from sizing.engine.inputs import TrainingInput
+from sizing.engine.parameter_count import DecoderShape
+from sizing.engine.validation import check_shape
 
 
 @pytest.mark.parametrize(
@@ -68,3 +70,42 @@ def test_empty_input_is_valid_and_null_means_not_sure() -> None:
     assert parse_input({"training": {"method": None, "precision": "bf16"}}) == SizingInput(
         training=TrainingInput(precision="bf16")
     )
+
+
+@pytest.mark.parametrize(
+    ("figures", "field"),
+    [
+        ({"layers": 10**400}, "layers"),
+        ({"hidden_size": 1e300}, "hidden_size"),
+        ({"attention_heads": 0}, "attention_heads"),
+        ({"kv_heads": -8}, "kv_heads"),
+        ({"vocab_size": 10**8}, "vocab_size"),
+        ({"experts": 10**6}, "experts"),
+        ({"experts_per_token": 0}, "experts_per_token"),
+        ({"head_dim": 10**9}, "head_dim"),
+        ({"expert_ffn_hidden_size": 10**12}, "expert_ffn_hidden_size"),
+        ({"shared_expert_ffn_hidden_size": -1}, "shared_expert_ffn_hidden_size"),
+        ({"dense_layers": 33}, "dense_layers"),
+        ({"ffn_hidden_size": 2.5}, "ffn_hidden_size"),
+    ],
+)
+def test_an_absurd_model_shape_is_refused_naming_the_figure(figures, field) -> None:
+    shape = DecoderShape(
+        **{
+            "layers": 32,
+            "hidden_size": 4096,
+            "attention_heads": 32,
+            "kv_heads": 8,
+            "ffn_hidden_size": 14336,
+            "vocab_size": 128256,
+            **figures,
+        }
+    )
+    with pytest.raises(InvalidInput) as refused:
+        check_shape(shape)
+    assert [line.split(":")[0] for line in refused.value.messages] == [field]
+
+
+def test_a_real_model_shape_passes_the_shape_check() -> None:
+    # Llama 3.1 8B's configuration (Meta's model card)
+    check_shape(DecoderShape(32, 4096, 32, 8, 14336, 128256))

@@ -21,9 +21,10 @@ from questionnaire.fields import NOT_SURE, AnswerFieldMixin, CheckboxesAnswerFie
 from questionnaire.forms.base import QuestionForm
 from questionnaire.models import Draft
 from questionnaire.paths import question_numbers
-from questionnaire.prefill.found import FoundValue, written_count
+from questionnaire.prefill.found import FoundValue
 from questionnaire.questions import QUESTIONS, Question, get_question, plain
 from sizing.engine.models import find_model
+from sizing.engine.numbers import format_count
 
 StepData = dict[str, list[str]]
 NOTES, UNSURE = "notes", "not_sure"
@@ -73,7 +74,11 @@ class RefusedValue:
 
 
 @dataclass(frozen=True)
-class Proposal:
+class PrefillChanges:
+    """What "Use these answers" would change in a draft: the answers by question, the values
+    the questions refuse, and each step's posted data after the merge. (Not the PDF proposal,
+    ``pipeline.models.Proposal``: nothing here is sent to anyone.)"""
+
     questions: tuple[QuestionChanges, ...]
     refused: tuple[RefusedValue, ...]
     step_data: dict[str, StepData] = field(repr=False)
@@ -84,7 +89,7 @@ class Proposal:
         return any(not c.same for question in self.questions for c in question.changes)
 
 
-def propose(values: Iterable[FoundValue], draft: Draft) -> Proposal:
+def prefill_changes(values: Iterable[FoundValue], draft: Draft) -> PrefillChanges:
     """The answers ``values`` would fill in ``draft``, question by question, in page order."""
     by_slug: dict[str, list[FoundValue]] = {}
     for value in values:
@@ -98,13 +103,13 @@ def propose(values: Iterable[FoundValue], draft: Draft) -> Proposal:
         if not found:
             continue
         old = draft.step_data.get(question.slug) or {}
-        result = _propose_question(question, found, old, numbers.get(question.slug))
+        result = _question_changes(question, found, old, numbers.get(question.slug))
         refused.extend(result.refused)
         if result.changes:
             questions.append(result.changes)
             step_data[question.slug] = result.step_data
     warnings = _name_and_size_disagree(step_data.get("model"))
-    return Proposal(tuple(questions), tuple(refused), step_data, warnings)
+    return PrefillChanges(tuple(questions), tuple(refused), step_data, warnings)
 
 
 # Within this share a size is the named model's, rounded (the engine's own tolerance).
@@ -122,8 +127,8 @@ def _name_and_size_disagree(model: StepData | None) -> tuple[str, ...]:
     if spec is None or not total or abs(total / spec.total_params - 1) <= _SAME_SIZE:
         return ()
     return (
-        f"Question 1 would name {spec.name}, which has {written_count(spec.total_params)} "
-        f"parameters, but give {written_count(total)}. We size with the number of parameters: "
+        f"Question 1 would name {spec.name}, which has {format_count(spec.total_params, short=True)} "
+        f"parameters, but give {format_count(total, short=True)}. We size with the number of parameters: "
         "check the model name on question 1 afterwards.",
     )
 
@@ -139,7 +144,7 @@ def _is_field(question: Question, name: str) -> bool:
     return name in question.form_class.answer_field_names() or name == NOTES
 
 
-def _propose_question(
+def _question_changes(
     question: Question, found: list[FoundValue], old: StepData, number: int | None
 ) -> _QuestionResult:
     slug, form_class = question.slug, question.form_class
