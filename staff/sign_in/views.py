@@ -123,7 +123,8 @@ def code(request: HttpRequest) -> HttpResponse:
                     )
                 return redirect(next_url)
             wait_until = checked.wait_until
-            form.add_error("code", "That code is not right, or has been used already.")
+            if wait_until is None:
+                form.add_error("code", "That code is not right, or has been used already.")
         # Wrong codes count with wrong passwords towards django-axes' lockout.
         user_login_failed.send(sender=__name__, credentials=credentials, request=request)
         if getattr(request, "axes_locked_out", False):
@@ -147,11 +148,15 @@ def set_up(request: HttpRequest) -> HttpResponse:
         return redirect(_with_next("staff_sign_in:code", next_url))
     device = pending_authenticator(user)
     form = CodeForm(request.POST if request.method == "POST" else None)
+    wait_until = None
     if request.method == "POST":
         refused = _too_many_codes(request)
         if refused is not None:
             return refused
-        if form.is_valid():
+        allowed, throttled = device.verify_is_allowed()
+        if not allowed:
+            wait_until = (throttled or {}).get("locked_until")
+        elif form.is_valid():
             if device.verify_token(form.cleaned_data["code"]):
                 recovery_codes = confirm_authenticator(device)
                 _complete_sign_in(request, device)
@@ -169,6 +174,7 @@ def set_up(request: HttpRequest) -> HttpResponse:
         "set_up.html",
         {
             "form": form,
+            "wait_until": wait_until,
             "secret": secret_for_typing(device),
             "qr_code": qr_code_data_uri(device),
             "otpauth_url": device.config_url,
