@@ -96,9 +96,7 @@ def check_code(*, user, code: str) -> CodeCheck:
     model = TOTPDevice if _TOTP_CODE.fullmatch(code) else StaticDevice
     with transaction.atomic():
         # Locked while checking, so two requests cannot both use one code (django-otp's advice).
-        device = (
-            model.objects.devices_for_user(user, confirmed=True).select_for_update().first()
-        )
+        device = model.objects.devices_for_user(user, confirmed=True).select_for_update().first()
         if device is None:
             return CodeCheck(device=None)
         allowed, details = device.verify_is_allowed()

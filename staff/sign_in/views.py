@@ -161,9 +161,7 @@ def set_up(request: HttpRequest) -> HttpResponse:
                 recovery_codes = confirm_authenticator(device)
                 _complete_sign_in(request, device)
                 # Shown in this response only: nothing keeps them to show again.
-                return _page(
-                    request, "recovery_codes.html", {"recovery_codes": recovery_codes}
-                )
+                return _page(request, "recovery_codes.html", {"recovery_codes": recovery_codes})
             form.add_error(
                 "code",
                 "That code does not match this secret. Check that the app added the secret "
