@@ -38,7 +38,7 @@ from staff.sign_in.devices import (
     secret_for_typing,
 )
 from staff.sign_in.forms import CodeForm
-from staff.sign_in.middleware import before_second_factor, passed_second_factor
+from staff.sign_in.middleware import View, before_second_factor, passed_second_factor
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -89,24 +89,33 @@ def _locked_out(request: HttpRequest, credentials: dict[str, str]) -> HttpRespon
     return get_lockout_response(request, None, credentials)
 
 
-@never_cache
-@login_not_required
-@before_second_factor
+def sign_in_step(view: View) -> View:
+    """A page between the password and the code: never cached, open to the password-only."""
+    return never_cache(login_not_required(before_second_factor(view)))
+
+
+def _elsewhere(request: HttpRequest, next_url: str) -> HttpResponse | None:
+    """Where someone not between the two steps belongs: the password page, or on."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(next_url)
+    if passed_second_factor(request.user):
+        return redirect(next_url)
+    return None
+
+
+@sign_in_step
 def code(request: HttpRequest) -> HttpResponse:
     """The code page: six digits from the authenticator app, or a recovery code."""
     user = request.user
     next_url = _next_url(request)
-    if not user.is_authenticated:
-        return redirect_to_login(next_url)
-    if passed_second_factor(user):
-        return redirect(next_url)
+    if (elsewhere := _elsewhere(request, next_url)) is not None:
+        return elsewhere
     if not has_second_factor(user):
         return redirect(_with_next("staff_sign_in:set_up", next_url))
     form = CodeForm(request.POST if request.method == "POST" else None)
     wait_until = None
     if request.method == "POST":
-        refused = _too_many_codes(request)
-        if refused is not None:
+        if (refused := _too_many_codes(request)) is not None:
             return refused
         credentials = {settings.AXES_USERNAME_FORM_FIELD: user.get_username()}
         if AxesProxyHandler.is_locked(request, credentials):
@@ -132,17 +141,13 @@ def code(request: HttpRequest) -> HttpResponse:
     return _page(request, "code.html", {"form": form, "wait_until": wait_until})
 
 
-@never_cache
-@login_not_required
-@before_second_factor
+@sign_in_step
 def set_up(request: HttpRequest) -> HttpResponse:
     """First sign-in: add the secret to an authenticator app, confirm with a code from it."""
     user = request.user
     next_url = _next_url(request)
-    if not user.is_authenticated:
-        return redirect_to_login(next_url)
-    if passed_second_factor(user):
-        return redirect(next_url)
+    if (elsewhere := _elsewhere(request, next_url)) is not None:
+        return elsewhere
     if has_second_factor(user):
         # Set up already: a second authenticator needs the first (or a reset by an admin).
         return redirect(_with_next("staff_sign_in:code", next_url))
@@ -150,8 +155,7 @@ def set_up(request: HttpRequest) -> HttpResponse:
     form = CodeForm(request.POST if request.method == "POST" else None)
     wait_until = None
     if request.method == "POST":
-        refused = _too_many_codes(request)
-        if refused is not None:
+        if (refused := _too_many_codes(request)) is not None:
             return refused
         allowed, throttled = device.verify_is_allowed()
         if not allowed:
