@@ -49,6 +49,9 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "csp",
     "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "questionnaire",
     "sizing",
     "reports",
@@ -66,6 +69,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Whether the session's second factor verified the user; until it has, every view but the
+    # sign-in steps sees nobody (staff/sign_in/middleware.py).
+    "django_otp.middleware.OTPMiddleware",
+    "staff.sign_in.middleware.SecondFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.database_outage.DatabaseOutageMiddleware",
@@ -169,6 +176,18 @@ AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15, minimum=1) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.client_address.client_ip"
+# Wrong sign-in codes are recorded too (staff/sign_in/views.py): never what was typed.
+AXES_SENSITIVE_PARAMETERS = ["username", "ip_address", "code"]
+
+# Second factor: after the password, every staff sign-in asks for a code from an authenticator
+# app (TOTP, RFC 6238) or a one-time recovery code; an account without one sets it up then
+# (staff/sign_in/, docs/workflow.md). Codes typed per client address and hour, beyond which a
+# 429; each device also makes its owner wait 2**(n-1) seconds after n wrong codes in a row.
+# https://django-otp-official.readthedocs.io/en/stable/overview.html
+STAFF_CODE_ATTEMPTS_PER_HOUR = env_int("STAFF_CODE_ATTEMPTS_PER_HOUR", 30, minimum=1)
+OTP_TOTP_ISSUER = "Training infrastructure sizing"
+# Device secrets and recovery codes never show in the admin's device pages.
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 
 # --- Sessions and cookies ------------------------------------------------------------------
 # Server-side sessions, never in a cookie (they hold answers). With CACHE_URL they live in Redis

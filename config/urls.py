@@ -2,12 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from config.health import healthz
-from config.staff_login import staff_login
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    # Ahead of the admin's own login URL (same path): see config/staff_login.py.
-    path("admin/login/", staff_login),
+    # The staff sign-in (password, then a second factor), ahead of the admin's own login URL.
+    path("admin/", include("staff.sign_in.urls")),
     path("admin/", admin.site.urls),
     path("staff/", include("staff.urls")),
     path("proposals/", include("staff.download_urls")),

@@ -20,8 +20,9 @@ from pypdf import PdfReader
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
 from tests.e2e.accessibility import serious_violations, violations_in_html
+from tests.e2e.staff_sign_in import sign_in_in_browser
 from tests.pipeline.conftest import broker, start_worker  # noqa: F401 - fixtures
-from tests.staff.factories import PASSWORD, make_user
+from tests.staff.factories import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -139,15 +140,11 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
         assert time.monotonic() < deadline, list(submission.proposals.values("status", "error"))
         time.sleep(0.5)
 
-    make_user("Engineers", username="erin")
+    erin = make_user("Engineers", username="erin")
     staff = browser.new_context(accept_downloads=True, locale="en-GB")
     page = staff.new_page()
     page.set_default_timeout(20_000)
-    page.goto(live_server.url + "/admin/login/")
-    page.fill("#id_username", "erin")
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.locator("input[type=submit]").click()
+    sign_in_in_browser(page, live_server.url, erin)
     page.goto(f"{live_server.url}/admin/questionnaire/submission/{submission.pk}/change/")
     with page.expect_download() as download_info:
         page.locator("a[href*='/proposals/']").first.click()

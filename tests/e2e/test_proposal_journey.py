@@ -21,9 +21,10 @@ from pipeline.models import Proposal
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
 from tests.e2e.accessibility import serious_violations
+from tests.e2e.staff_sign_in import sign_in_in_browser
 from tests.pipeline.conftest import broker, start_worker  # noqa: F401 - fixtures
 from tests.smtp_sink import SmtpSink, subject
-from tests.staff.factories import PASSWORD, make_submission, make_user
+from tests.staff.factories import make_submission, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -86,11 +87,7 @@ def log_in(browser, base_url: str, user):
     )
     page = context.new_page()
     page.set_default_timeout(20_000)
-    page.goto(base_url + "/admin/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    with page.expect_navigation():
-        page.locator("input[type=submit]").click()
+    sign_in_in_browser(page, base_url, user)
     return page
 
 

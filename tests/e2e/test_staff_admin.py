@@ -8,17 +8,10 @@ import pytest
 
 from pipeline.models import Proposal, Recommendation
 from pipeline.services import schedule_sizing
-from tests.staff.factories import PASSWORD, make_submission, make_user
+from tests.e2e.staff_sign_in import sign_in_in_browser
+from tests.staff.factories import make_submission, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def log_in(page, user) -> None:
-    page.goto(f"{page.base_url}/admin/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{page.base_url}/admin/")
 
 
 def test_engineer_overrides_the_accelerator_reruns_and_downloads_the_new_pdf(
@@ -42,7 +35,8 @@ def test_engineer_overrides_the_accelerator_reruns_and_downloads_the_new_pdf(
     make_submission(company="Fabrikam Labs", pipeline_status="failed", pipeline_error="timeout")
 
     page.set_viewport_size({"width": 1600, "height": 1000})  # staff work on desktops
-    log_in(page, engineer)
+    sign_in_in_browser(page, page.base_url, engineer)
+    assert page.url == f"{page.base_url}/admin/"
     page.goto(f"{page.base_url}/admin/questionnaire/submission/")
     page.screenshot(path=screenshot_dir / "staff-submission-list.png", full_page=True)
     page.click(f"text={submission.reference}")

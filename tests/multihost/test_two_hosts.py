@@ -35,7 +35,12 @@ from tests.pipeline.conftest import use_broker, worker_database_url
 from tests.questionnaire.conftest import CONTACT
 from tests.s3 import free_ports
 from tests.server_process import ServerProcess
-from tests.staff.factories import PASSWORD, make_user
+from tests.staff.factories import (
+    PASSWORD,
+    authenticator,
+    make_user,
+    unused_authenticator_code,
+)
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -159,12 +164,26 @@ def send_questionnaire(browser: Browser, web: list[str]) -> str:
     return path
 
 
-def staff_sign_in(browser: Browser, web: str, username: str) -> None:
+def staff_sign_in(browser: Browser, web: str, user) -> None:
+    """The password, then a code from the user's authenticator app (set up for them)."""
+    device = authenticator(user)
     status, _, page = browser.get(f"{web}/admin/login/")
     assert status == 200
     status, headers, _ = browser.post(
         f"{web}/admin/login/?next=/admin/",
-        {"csrfmiddlewaretoken": browser.csrf(page), "username": username, "password": PASSWORD},
+        {
+            "csrfmiddlewaretoken": browser.csrf(page),
+            "username": user.username,
+            "password": PASSWORD,
+        },
+    )
+    assert status == 302 and headers["Location"].startswith("/admin/second-factor/"), headers
+    code_page = f"{web}{headers['Location']}"
+    status, _, page = browser.get(code_page)
+    assert status == 200
+    status, headers, _ = browser.post(
+        code_page,
+        {"csrfmiddlewaretoken": browser.csrf(page), "code": unused_authenticator_code(device)},
     )
     assert status == 302 and headers["Location"] == "/admin/", (status, headers)
 
@@ -226,9 +245,9 @@ def test_a_questionnaire_sent_on_web_a_is_rendered_by_a_worker_and_downloaded_on
     assert status == 200 and submission.reference in page.decode()
 
     # Staff sign in on web B, find the submission listed and download the PDF there.
-    make_user("Engineers", username="engineer-b")
+    engineer = make_user("Engineers", username="engineer-b")
     staff = Browser()
-    staff_sign_in(staff, web[1], "engineer-b")
+    staff_sign_in(staff, web[1], engineer)
     status, _, page = staff.get(f"{web[1]}/admin/questionnaire/submission/")
     assert status == 200 and submission.reference in page.decode()
     status, headers, body = staff.get(f"{web[1]}/proposals/{submission.public_id}/v1.pdf")

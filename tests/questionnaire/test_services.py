@@ -153,7 +153,10 @@ def test_load_demo_is_idempotent(capsys, settings):
     assert {s.contact_email for s in Submission.objects.all()} == {
         s.contact.email for s in SCENARIOS
     }
-    assert "Already there:" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Already there:" in out
+    # The demo staff login says what its first sign-in asks for (staff/sign_in/).
+    assert "second factor" in out and "reset_second_factor demo-staff" in out
 
 
 @pytest.mark.django_db

@@ -20,7 +20,7 @@ from pipeline.models import Proposal
 from reports.storage import PrivateS3Storage
 from staff.models import ProposalDownload
 from staff.retention import delete_submission
-from tests.staff.factories import make_ready_submission, make_user, pdf_bytes
+from tests.staff.factories import make_ready_submission, make_user, pdf_bytes, sign_in
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,7 +105,7 @@ def test_staff_download_streams_the_object_through_the_checked_view(proposals_in
     assert proposals_in_s3.exists(proposal.pdf.name)
     client = Client()
     assert client.get(f"/proposals/{submission.public_id}/v1.pdf").status_code == 302  # sign in
-    client.force_login(make_user("Engineers"))
+    sign_in(client, make_user("Engineers"))
     response = client.get(f"/proposals/{submission.public_id}/v1.pdf")
     assert response.status_code == 200
     assert b"".join(response.streaming_content) == pdf_bytes()
@@ -119,7 +119,7 @@ def test_a_missing_object_is_a_404_not_a_500(proposals_in_s3):
     submission, _, proposal = make_ready_submission()
     proposals_in_s3.delete(proposal.pdf.name)
     client = Client()
-    client.force_login(make_user("Engineers"))
+    sign_in(client, make_user("Engineers"))
     assert client.get(f"/proposals/{submission.public_id}/v1.pdf").status_code == 404
     assert not ProposalDownload.objects.exists()
 

@@ -20,6 +20,7 @@ from questionnaire.models import Draft, Submission
 from questionnaire.questions import QUESTIONS
 from tests.security.conftest import as_received, count, html, post_step, start, step_url
 from tests.security.hostile import DANGEROUS_MARKUP
+from tests.staff.factories import sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -51,7 +52,7 @@ def _fit(payload: str, limit: int) -> str:
 def staff_client(client):
     user = get_user_model().objects.create_superuser("sec-admin", "sec@example.com", "x" * 20)
     admin = type(client)()
-    admin.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    sign_in(admin, user)
     return admin
 
 

@@ -4,18 +4,23 @@ import copy
 import importlib
 import io
 import itertools
+import time
 from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.files.base import ContentFile
+from django.urls import reverse
 from django.utils import timezone
+from django_otp.oath import hotp
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from pypdf import PdfWriter
 
 from pipeline.models import OutgoingEmail, Proposal, Recommendation
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
 from sizing.adapters import size_answers
+from staff.sign_in.devices import confirm_authenticator, pending_authenticator
 
 PASSWORD = "a-long-test-password-9f3k"  # noqa: S105 (test users only)
 _numbers = itertools.count(1)
@@ -69,6 +74,49 @@ def make_user(role: str | None = None, *, username: str | None = None, **extra):
     if role:
         user.groups.add(ensure_role(role))
     return user
+
+
+def authenticator(user) -> TOTPDevice:
+    """The user's authenticator app, set up as the first sign-in does if they have none."""
+    device = TOTPDevice.objects.devices_for_user(user, confirmed=True).first()
+    if device is None:
+        device = pending_authenticator(user)
+        confirm_authenticator(device)
+    return device
+
+
+def authenticator_code(device: TOTPDevice, *, steps_ahead: int = 0) -> str:
+    """The six digits the app shows now (RFC 6238: HOTP over the 30-second step number), or
+    ``steps_ahead`` steps later: a phone's clock a little fast, which the server allows."""
+    step = int(time.time() - device.t0) // device.step + steps_ahead
+    return f"{hotp(device.bin_key, step, digits=device.digits):0{device.digits}d}"
+
+
+def unused_authenticator_code(device: TOTPDevice) -> str:
+    """A code the server has not seen: each is accepted once, so a second sign-in within the
+    same 30 seconds types the next step's (within the one step of drift allowed)."""
+    device.refresh_from_db()
+    now = int(time.time() - device.t0) // device.step
+    ahead = max(0, device.last_t + 1 - now)
+    assert ahead <= device.tolerance, "three sign-ins of one user in 30 s: wait for the next"
+    return authenticator_code(device, steps_ahead=ahead)
+
+
+def sign_in(client, user) -> None:
+    """Sign ``user`` in as a person does: the password (``force_login``), then the code page
+    with a code from their authenticator app (set up for them if they have none)."""
+    device = authenticator(user)
+    client.force_login(user)
+    code_page = reverse("staff_sign_in:code")
+    client.get(code_page)  # the page sets the CSRF cookie, for clients that check it
+    response = client.post(
+        code_page,
+        {
+            "code": unused_authenticator_code(device),
+            "csrfmiddlewaretoken": client.cookies["csrftoken"].value,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
 
 
 def make_submission(**fields) -> Submission:

@@ -14,6 +14,7 @@ from tests.staff.factories import (
     make_ready_submission,
     make_recommendation,
     make_submission,
+    sign_in,
 )
 
 pytestmark = pytest.mark.django_db
@@ -59,7 +60,7 @@ def test_the_detailed_path_keeps_the_registry_numbers():
 def test_the_panel_shows_the_use_case_typed_and_the_model_apart(engineer):
     submission = make_submission(answers=_short_path_answers())
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(f"{LIST}{submission.pk}/change/").content.decode()
     panel = page[page.index('id="summary"') : page.index('class="staff-panels"')]
     assert "A chatbot that answers staff questions from our internal documents" in panel

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from staff import sharing
 from staff.models import AuditEvent, ProposalDownload
-from tests.staff.factories import make_ready_submission, pdf_bytes
+from tests.staff.factories import make_ready_submission, pdf_bytes, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def test_an_engineer_gets_the_pdf_with_safe_headers_and_the_download_is_recorded
         company='Evil"\r\nSet-Cookie: x=1; ../../a.html'
     )
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     response = download(client, submission)
     assert response.status_code == 200
     body = b"".join(response.streaming_content)
@@ -47,7 +47,7 @@ def test_the_pdf_has_no_public_url_and_a_guessed_media_path_is_not_served(engine
     with pytest.raises(NotImplementedError):
         proposal.pdf.url  # noqa: B018 - the storage refuses to build a public address
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     assert client.get(f"/media/{proposal.pdf.name}").status_code == 404
 
 
@@ -55,7 +55,7 @@ def test_a_pdf_missing_from_storage_is_a_404_and_not_recorded(engineer):
     submission, _, proposal = make_ready_submission()
     proposal.pdf.storage.delete(proposal.pdf.name)
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     assert download(client, submission).status_code == 404
     assert not ProposalDownload.objects.exists()
 
@@ -101,7 +101,7 @@ def test_staff_revoke_a_sent_link_from_the_submission_page(account_manager):
     submission, _, proposal = make_ready_submission()
     link = sharing.create_share_link(proposal=proposal, user=account_manager, sent_to="a@b.c")
     client = Client()
-    client.force_login(account_manager)
+    sign_in(client, account_manager)
     base = f"/admin/questionnaire/submission/{submission.pk}"
     page = client.get(f"{base}/change/").content.decode()
     assert "works until" in page and str(link.token) not in page
@@ -114,7 +114,7 @@ def test_staff_revoke_a_sent_link_from_the_submission_page(account_manager):
 def test_account_managers_download_approved_versions_only(account_manager, engineer):
     submission, recommendation, proposal = make_ready_submission()
     client = Client()
-    client.force_login(account_manager)
+    sign_in(client, account_manager)
     url = f"/proposals/{submission.public_id}/v1.pdf"
     page = client.get(f"/admin/questionnaire/submission/{submission.pk}/change/").content.decode()
     assert "downloadable once an engineer approves this version" in page

@@ -19,6 +19,7 @@ from tests.staff.factories import (
     make_recommendation,
     make_submission,
     make_user,
+    sign_in,
     sized_fields,
 )
 
@@ -76,7 +77,7 @@ def test_cells_that_would_run_as_formulas_are_defused():
 def test_the_admin_action_downloads_the_csv_and_records_the_export(account_manager):
     submission, _, _ = make_ready_submission()
     client = Client()
-    client.force_login(account_manager)
+    sign_in(client, account_manager)
     response = client.post(
         "/admin/questionnaire/submission/",
         {"action": "export_as_csv", "_selected_action": [submission.pk]},

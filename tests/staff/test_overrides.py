@@ -12,6 +12,7 @@ from tests.staff.factories import (
     make_ready_submission,
     make_recommendation,
     make_submission,
+    sign_in,
     sized_fields,
 )
 
@@ -25,7 +26,7 @@ def override_url(submission) -> str:
 def test_the_override_form_offers_every_engine_input_and_the_accelerators(engineer):
     submission, _, _ = make_ready_submission()
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(override_url(submission)).content.decode()
     for name in (
         "hardware.accelerator",
@@ -44,7 +45,7 @@ def test_the_override_form_says_what_the_engine_used(engineer):
     submission = make_submission()
     make_proposal(make_recommendation(submission, **sized_fields()))
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(override_url(submission)).content.decode()
     used = {a["key"]: a for a in submission.recommendations.get().result["assumptions"]}
     accelerator = used["hardware.accelerator"]
@@ -59,7 +60,7 @@ def test_overriding_the_accelerator_makes_a_new_version_and_keeps_the_previous(
 ):
     submission, v1, p1 = make_ready_submission()
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     with django_capture_on_commit_callbacks(execute=False):
         response = client.post(
             override_url(submission),
@@ -90,7 +91,7 @@ def test_overriding_the_accelerator_makes_a_new_version_and_keeps_the_previous(
 def test_an_override_the_engine_refuses_is_shown_and_nothing_is_written(engineer):
     submission, _, _ = make_ready_submission()
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     response = client.post(override_url(submission), {"hardware.count": "0"})
     assert response.status_code == 200
     assert "errornote" in response.content.decode() or "errorlist" in response.content.decode()
@@ -102,7 +103,7 @@ def test_the_form_starts_from_the_latest_overrides(engineer):
     submission, _, _ = make_ready_submission()
     make_recommendation(submission, overrides={"hardware": {"accelerator": "mi300x"}})
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(override_url(submission)).content.decode()
     assert '<option value="mi300x" selected>' in page
 
@@ -126,7 +127,7 @@ def test_the_change_page_says_what_changed_between_versions(engineer):
     )
     make_proposal(v2)
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(f"/admin/questionnaire/submission/{submission.pk}/change/").content.decode()
     assert "Input: Accelerator" in page
     assert "<td>NVIDIA A100 SXM4 80GB</td><td>NVIDIA H100 SXM5 80GB</td>" in page

@@ -9,7 +9,13 @@ from django.utils import timezone
 
 from questionnaire.models import Submission
 from staff.overview import build_overview
-from tests.staff.factories import PASSWORD, make_ready_submission, make_submission, make_user
+from tests.staff.factories import (
+    PASSWORD,
+    make_ready_submission,
+    make_submission,
+    make_user,
+    sign_in,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +35,7 @@ def test_the_overview_counts_statuses_and_lists_this_week_and_failures(account_m
     assert overview.failures == [failed]
 
     client = Client()
-    client.force_login(account_manager)
+    sign_in(client, account_manager)
     page = client.get("/staff/overview/").content.decode()
     assert failed.reference in page and "render timed out" in page
     assert "Staff overview" in client.get("/admin/").content.decode()
@@ -38,7 +44,7 @@ def test_the_overview_counts_statuses_and_lists_this_week_and_failures(account_m
 def test_list_filters_and_search_use_what_the_customer_said(engineer):
     submission, _, _ = make_ready_submission()
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     listing = "/admin/questionnaire/submission/"
     page = client.get(listing).content.decode()
     assert "Llama 3.1 8B" in page and "LoRA" in page

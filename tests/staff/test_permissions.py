@@ -22,6 +22,7 @@ from tests.staff.factories import (
     make_ready_submission,
     make_recommendation,
     make_user,
+    sign_in,
 )
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +48,7 @@ def ready():
 def client_for(role: str, *, csrf: bool = False) -> Client:
     client = Client(enforce_csrf_checks=csrf)
     if role != "anonymous":
-        client.force_login(make_user(None if role == "staff without role" else role))
+        sign_in(client, make_user(None if role == "staff without role" else role))
     return client
 
 

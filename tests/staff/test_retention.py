@@ -12,7 +12,7 @@ from questionnaire.models import Draft, Submission
 from staff.models import DeletionRecord
 from staff.retention import purge_closed_submissions
 from staff.tasks import purge_closed_submissions_task
-from tests.staff.factories import make_ready_submission
+from tests.staff.factories import make_ready_submission, sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,7 @@ def test_deleting_in_the_admin_removes_the_files_too(superuser, django_capture_o
     submission, _, proposal = make_ready_submission()
     storage, name = proposal.pdf.storage, proposal.pdf.name
     client = Client()
-    client.force_login(superuser)
+    sign_in(client, superuser)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
             "/admin/questionnaire/submission/",

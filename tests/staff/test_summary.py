@@ -13,6 +13,7 @@ from tests.staff.factories import (
     make_recommendation,
     make_submission,
     make_user,
+    sign_in,
     sized_fields,
 )
 
@@ -33,7 +34,7 @@ def test_the_summary_panel_says_what_matters_first(engineer):
     result = read_result(recommendation.result)
     best = result.recommended_cost
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(f"{LIST}{submission.pk}/change/").content.decode()
     panel = page[page.index('id="summary"') : page.index('class="staff-panels"')]
     assert page.index('id="summary"') < page.index('id="answers"')
@@ -64,7 +65,7 @@ def test_the_list_shows_the_recommendation_in_words_its_cost_and_full_names(engi
     submission, recommendation = sized_submission(assignee=bob)
     result = read_result(recommendation.result)
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(LIST).content.decode()
     assert f"{result.gpus} × {result.accelerator_name}" in page
     assert format_money_short(result.recommended_cost.net_usd) in page
@@ -82,12 +83,12 @@ def test_assigned_to_me_and_waiting_for_my_review(engineer):
     unsized = make_submission(pipeline_status="sizing")
 
     client = Client()
-    client.force_login(bob)
+    sign_in(client, bob)
     page = client.get(LIST, {"mine": "assigned"}).content.decode()
     assert mine.reference in page and other.reference not in page
     assert "Waiting for my review" not in client.get(LIST).content.decode()  # not an engineer
 
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(LIST, {"review": "waiting"}).content.decode()
     assert mine.reference in page
     assert other.reference not in page and unsized.reference not in page

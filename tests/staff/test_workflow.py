@@ -22,6 +22,7 @@ from tests.staff.factories import (
     make_recommendation,
     make_submission,
     make_user,
+    sign_in,
 )
 
 pytestmark = pytest.mark.django_db
@@ -156,7 +157,7 @@ def test_opening_the_link_records_viewed_once_and_tells_the_account_manager(
     viewed = OutgoingEmail.objects.filter(kind=OutgoingEmail.Kind.VIEWED)
     assert [e.to for e in viewed] == [["bob@example.com"]]
     staff = Client()
-    staff.force_login(bob)
+    sign_in(staff, bob)
     page = staff.get(CHANGE.format(submission.pk)).content.decode()
     assert "Viewed by the customer" in page
 
@@ -184,7 +185,7 @@ def test_outcomes_follow_the_workflow_and_start_the_retention_clock(account_mana
 def test_the_status_cannot_be_edited_in_the_form(bob):
     submission, _, _ = make_ready_submission()
     client = Client()
-    client.force_login(bob)
+    sign_in(client, bob)
     data = {"status": "won", "assignee": str(bob.pk)}
     for prefix in ("recommendations", "proposals", "notes", "audit_events"):
         data |= {f"{prefix}-TOTAL_FORMS": "0", f"{prefix}-INITIAL_FORMS": "0"}
@@ -197,7 +198,7 @@ def test_the_status_cannot_be_edited_in_the_form(bob):
 def test_the_assignee_picker_and_the_trail_show_full_names(bob):
     submission = make_submission()
     client = Client()
-    client.force_login(bob)
+    sign_in(client, bob)
     page = client.get(CHANGE.format(submission.pk)).content.decode()
     assert f'<option value="{bob.pk}">Bob Tester</option>' in page
     assert "bob.am</option>" not in page
@@ -215,14 +216,14 @@ def test_the_buttons_offered_follow_the_role_and_the_step(account_manager, engin
     pages = {}
     for user in (account_manager, engineer):
         client = Client()
-        client.force_login(user)
+        sign_in(client, user)
         pages[user] = client.get(CHANGE.format(submission.pk)).content.decode()
     assert "Approve version 1 as it is" in pages[engineer]
     assert "Approve version" not in pages[account_manager]
     assert "Send version" not in pages[account_manager]  # nothing approved yet
     workflow.approve_version(submission=submission, recommendation=recommendation, user=engineer)
     client = Client()
-    client.force_login(account_manager)
+    sign_in(client, account_manager)
     page = client.get(CHANGE.format(submission.pk)).content.decode()
     assert "Send version 1 to the customer" in page
     assert "Mark won" not in page  # not sent yet
@@ -232,7 +233,7 @@ def test_the_buttons_offered_follow_the_role_and_the_step(account_manager, engin
 def test_a_note_is_stamped_with_its_author_and_time_and_shown(account_manager):
     submission = make_submission()
     client = Client()
-    client.force_login(account_manager)
+    sign_in(client, account_manager)
     response = client.post(
         f"/admin/questionnaire/submission/{submission.pk}/note/",
         {"text": "Customer prefers on-prem; call back Monday."},
@@ -259,7 +260,7 @@ def test_answers_are_shown_under_their_question_titles_with_not_sure_marked(engi
     answers[QUESTIONS[0].slug] = {"not_sure": True}
     submission = make_submission(answers=answers)
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     page = client.get(CHANGE.format(submission.pk)).content.decode()
     for question in QUESTIONS:
         assert f"{question.number}. {question.title}" in page
@@ -269,7 +270,7 @@ def test_answers_are_shown_under_their_question_titles_with_not_sure_marked(engi
 def test_customer_text_is_escaped_in_the_admin(engineer):
     submission = make_submission(company="<script>alert(1)</script>")
     client = Client()
-    client.force_login(engineer)
+    sign_in(client, engineer)
     for url in ("/admin/questionnaire/submission/", CHANGE.format(submission.pk)):
         page = client.get(url).content.decode()
         assert "<script>alert(1)</script>" not in page

@@ -76,5 +76,9 @@ class Command(BaseCommand):
         else:
             self.stdout.write(
                 f"Demo staff login: {DEMO_USERNAME} / {DEMO_PASSWORD} "
-                "at http://127.0.0.1:8000/admin/"
+                "at http://127.0.0.1:8000/admin/\n"
+                "  After the password, staff sign-in asks for a second factor: the first time, "
+                "scan the QR code shown (or type its secret) into an authenticator app, confirm "
+                "with the code it shows, and keep the recovery codes. Lost it? "
+                f"`python manage.py reset_second_factor {DEMO_USERNAME}`."
             )
