@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.numbers import format_number, format_quantity
-from sizing.results import StoredResult
+from sizing.public import (
+    ACCELERATORS,
+    StoredResult,
+    format_number,
+    format_quantity,
+)
 
 
 @dataclass(frozen=True)

@@ -12,27 +12,26 @@ from typing import Any
 
 from reports import charts
 from reports.summary import owned_by_year, residual_value
-from sizing.engine.assumptions import value
-from sizing.engine.cost_sensitivity import USAGE_KEYS
-from sizing.engine.numbers import (
+from sizing.public import (
+    CONSTANTS,
+    COST_PARTS,
     NO_VALUE,
+    RULES,
+    USAGE_KEYS,
+    CostOption,
+    StoredResult,
+    assumption_value,
+    describe_price,
     format_money,
     format_money_short,
     format_percent,
     format_small_percent,
-    money_step,
-    round_to_add_up,
-)
-from sizing.engine.vocabulary import (
-    CONSTANTS,
-    COST_PARTS,
-    RULES,
-    describe_price,
     in_sentence,
+    money_step,
     net_words,
+    round_to_add_up,
     value_words,
 )
-from sizing.results import CostOption, StoredResult
 
 
 def _range(low: float | None, high: float | None, *, currency: str = "USD") -> str:
@@ -236,8 +235,8 @@ def _sensitivity_note(result: StoredResult) -> str:
     customer's own plan is moved, and that small swings are left out (cost_sensitivity)."""
     if not result.cost_sensitivity:
         return ""
-    share = format_percent(value("usage_swing_share"))
-    least = format_percent(value("sensitivity_min_share"))
+    share = format_percent(assumption_value("usage_swing_share"))
+    least = format_percent(assumption_value("sensitivity_min_share"))
     plan = any(str(item.get("price")) in USAGE_KEYS for item in result.cost_sensitivity)
     words = (
         f"Your own growth and runs a month are moved {share} below and above your answer, and "

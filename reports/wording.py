@@ -12,9 +12,13 @@ from typing import Any
 from reports.bill import fabric_bought, run_servers_usd
 from reports.figures import accelerator_hours
 from reports.why_size import memory_tight, size_reason
-from sizing.engine.cluster import nodes_for
-from sizing.engine.inputs import ADAPTER_METHODS
-from sizing.engine.numbers import (
+from sizing.public import (
+    ADAPTER_METHODS,
+    REGIONS,
+    SOURCES,
+    StoredResult,
+    dated_note,
+    describe_value,
     format_count,
     format_days,
     format_days_range,
@@ -25,16 +29,10 @@ from sizing.engine.numbers import (
     format_quantity,
     format_range,
     format_times,
-)
-from sizing.engine.price_set import dated_note
-from sizing.engine.vocabulary import (
-    REGIONS,
-    SOURCES,
-    describe_value,
     input_term,
+    nodes_for,
     value_words,
 )
-from sizing.results import StoredResult
 
 
 def _texts(items: Any) -> list[str]:

@@ -13,8 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from questionnaire.prefill.reading import flatten
-from sizing.engine.models import ModelSpec, find_model
-from sizing.engine.parameter_count import ParameterCount
+from sizing.public import (
+    ModelSpec,
+    ParameterCount,
+    find_model,
+)
 
 FormValue = str | list[str]
 

@@ -23,7 +23,9 @@ from questionnaire.models import Draft
 from questionnaire.paths import question_numbers
 from questionnaire.prefill.found import FoundValue, written_count
 from questionnaire.questions import QUESTIONS, Question, get_question, plain
-from sizing.engine.models import find_model
+from sizing.public import (
+    find_model,
+)
 
 StepData = dict[str, list[str]]
 NOTES, UNSURE = "notes", "not_sure"
