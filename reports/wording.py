@@ -30,7 +30,6 @@ from sizing.public import (
     format_range,
     format_times,
     input_term,
-    nodes_for,
     value_words,
 )
 
@@ -488,7 +487,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             "name": result.accelerator_name,
             # one run's accelerators and servers, as the alternatives' rows count them
             "gpus": format_count(result.gpus_per_job or 0),
-            "nodes": format_count(nodes_for(result.gpus_per_job or 0, result.gpus_per_node or 1)),
+            "nodes": format_count(result.nodes_per_job or 1),
             "days": format_days(ours_days or 0),
             "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
             "servers": _money_or_unpriced(ours_servers),

@@ -45,12 +45,10 @@ from sizing.adapters import (
 from sizing.counts import OWNED, plan_text, read_counts, rented_text
 from sizing.engine.assumptions import value as assumption_value
 from sizing.engine.assumptions import whole as whole_assumption
-from sizing.engine.cluster import nodes_for
 from sizing.engine.cost_sensitivity import USAGE_KEYS
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from sizing.engine.models import MODEL_CATALOG, ModelSpec, find_model
-from sizing.engine.network import FabricLayout, fabric_layout, fabric_words
 from sizing.engine.numbers import (
     NO_VALUE,
     format_count,
@@ -102,7 +100,13 @@ from sizing.first_estimate import (
     first_estimate,
     size_set_by,
 )
-from sizing.results import CostOption, StoredResult, UsedAssumption, read_result
+from sizing.results import (
+    CostOption,
+    HardwareBought,
+    StoredResult,
+    UsedAssumption,
+    read_result,
+)
 
 __all__ = [
     # sizing answers (sizing/adapters.py)
@@ -125,6 +129,7 @@ __all__ = [
     "unknown_override_paths",
     # reading a stored result (sizing/results.py)
     "CostOption",
+    "HardwareBought",
     "StoredResult",
     "UsedAssumption",
     "read_result",
@@ -153,11 +158,6 @@ __all__ = [
     "ADAPTER_METHODS",
     "PRETRAINING_METHODS",
     "SCHEMA",
-    # the network's layout and words
-    "FabricLayout",
-    "fabric_layout",
-    "fabric_words",
-    "nodes_for",
     # the one vocabulary of labels and units
     "CONSTANTS",
     "COST_OPTIONS",

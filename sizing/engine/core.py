@@ -188,6 +188,8 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             gpus_per_job=run.gpus,
             spare_nodes=spare,
             gpus_range=gpus_range,
+            nodes_per_job=run.nodes,
+            gpus_in_service=total_gpus + spare * per_node,
         ),
         timeline=_timeline_result(searches, run, min_gpus, deadline, sure, fewest.run.gpus),
         network=network,

@@ -39,7 +39,7 @@ from .cost_options import (
     PricedOptions,
     price_options,
 )
-from .cost_owned import BomLine
+from .cost_owned import BomLine, HardwareBought, hardware_bought
 from .cost_sensitivity import (
     Swing,
     largest,
@@ -146,6 +146,8 @@ class CostResult:
     not_priced: tuple[dict[str, str], ...]
     reasons: tuple[str, ...]
     price_sources: tuple[dict[str, str], ...]
+    # What the bill buys: accelerators, servers and their fabric (engine 2026.12.11)
+    hardware_bought: HardwareBought | None = None
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,14 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
             )
         ),
         price_sources=_price_sources(prices),
+        hardware_bought=hardware_bought(
+            priced.owned[owned_key].bought.bill,
+            owned_key,
+            gpus_per_node=r.gpus_per_node,
+            oversubscription=plan.fabric_oversubscription,
+        )
+        if owned_key
+        else None,
     )
 
 

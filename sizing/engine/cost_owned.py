@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from .assumptions import value
 from .cost_usage import HOURS_PER_YEAR, Usage
-from .network import fabric_layout
+from .network import FabricLayout, fabric_layout, fabric_words
 from .price_set import PriceSet
 from .resilience import spare_nodes
 
@@ -119,6 +119,37 @@ def bill_of_materials(
     share = prices.installation_share.value
     lines.append(BomLine(INSTALLATION, 1, hardware * share, hardware * share))
     return tuple(line for line in lines if line.quantity)
+
+
+@dataclass(frozen=True)
+class HardwareBought:
+    """What the owned option shown buys by the plan's last year: the bill's accelerators, the
+    servers that hold them and the fabric that links them all (the layout the bill's switches
+    and links are priced from), so no page derives them again."""
+
+    option: str  # the owned option whose bill this is (cost.bill_of_materials_option)
+    gpus: int  # [accelerators] the bill's servers line, hot spares included
+    servers: int  # [servers] whole servers of ``gpus_per_node`` (one, part-filled, below that)
+    fabric: FabricLayout  # switches and links for every server bought
+    fabric_words: str  # the layout in a few words (network.fabric_words)
+
+
+def hardware_bought(
+    bill: tuple[BomLine, ...], option: str, *, gpus_per_node: int, oversubscription: float = 1.0
+) -> HardwareBought | None:
+    """The hardware ``bill`` buys, or None when it buys no servers (see :class:`HardwareBought`);
+    the fabric is the one :func:`bill_of_materials` priced for the same accelerators."""
+    gpus = int(next((line.quantity for line in bill if line.item == SERVERS), 0))
+    if not gpus:
+        return None
+    fabric = fabric_layout(gpus, gpus_per_node, oversubscription)
+    return HardwareBought(
+        option=option,
+        gpus=gpus,
+        servers=max(1, gpus // gpus_per_node),
+        fabric=fabric,
+        fabric_words=fabric_words(fabric),
+    )
 
 
 def bom_total(lines: tuple[BomLine, ...], *, hardware_only: bool = False) -> float:

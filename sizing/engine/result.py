@@ -77,6 +77,8 @@ class ClusterResult:
     # [GPUs] needed to meet the deadline at the range's ends; (gpus, gpus) when the count is
     # given or no size meets the deadline (then the days move instead)
     gpus_range: tuple[int, int]
+    nodes_per_job: int  # [servers] one run's accelerators on whole servers (engine 2026.12.11)
+    gpus_in_service: int  # [GPUs] the cluster with its spare servers (engine 2026.12.11)
 
 
 @dataclass(frozen=True)
