@@ -100,7 +100,7 @@ from sizing.first_estimate import (
     first_estimate,
     size_set_by,
 )
-from sizing.results import (
+from sizing.stored_result import (
     CostOption,
     HardwareBought,
     StoredResult,
@@ -127,7 +127,7 @@ __all__ = [
     "setup_decisions",
     "size_answers",
     "unknown_override_paths",
-    # reading a stored result (sizing/results.py)
+    # reading a stored result (sizing/stored_result.py)
     "CostOption",
     "HardwareBought",
     "StoredResult",

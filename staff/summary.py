@@ -2,7 +2,7 @@
 stands, and the next action with who owns it (the list's columns, the summary panel, the CSV).
 
 The customer's facts (model, method, deployment) come from ``pipeline.facts``; the figures from
-``sizing.results.read_result`` with the vocabulary's labels and the one number formatter.
+``sizing.stored_result.read_result`` with the vocabulary's labels and the one number formatter.
 """
 
 from dataclasses import dataclass

@@ -66,7 +66,7 @@ def test_an_upward_import_breaks_a_contract(copy_of_the_code, module, upward_imp
         ("reports/bill.py", "from sizing.engine.network import fabric_layout"),
         ("questionnaire/review.py", "import sizing.engine.core"),
         ("pipeline/services.py", "from sizing import adapters"),
-        ("staff/summary.py", "from sizing.results import read_result"),
+        ("staff/summary.py", "from sizing.stored_result import read_result"),
         ("reports/summary.py", "from sizing.counts import read_counts"),
     ],
 )

@@ -21,6 +21,7 @@ from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops, training_precision
+from .output import Alternative
 from .parallelism import (
     ActivationCache,
     HfuCache,
@@ -35,7 +36,6 @@ from .platforms import exclusion
 from .price_set import purchase_per_gpu
 from .resilience import highest_goodput
 from .resolve import Resolved
-from .result import Alternative
 
 MAX_ALTERNATIVES = 6  # alternatives listed
 _FLOPS_PER_TFLOP = 1e12

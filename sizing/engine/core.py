@@ -1,4 +1,4 @@
-"""``size(inputs)``: compose every concern into one :class:`Recommendation`."""
+"""``size(inputs)``: compose every concern into one :class:`SizingResult`."""
 
 from __future__ import annotations
 
@@ -48,24 +48,24 @@ from .inputs import ADAPTER_METHODS, SizingInput
 from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
 from .network import plan_network
 from .numbers import format_count
+from .output import (
+    ClusterResult,
+    ComputeResult,
+    DeadlineResult,
+    MemoryResult,
+    ParallelismResult,
+    ResilienceOut,
+    SizingResult,
+    TimelineOption,
+    TimelineResult,
+    sizing_result_to_dict,
+)
 from .parallelism import Plan, Workload, whole_micro_batches, workload
 from .prices import PRICES
 from .provenance import Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
 from .resilience import spare_nodes
 from .resolve import Resolved, resolve
-from .result import (
-    ClusterResult,
-    ComputeResult,
-    DeadlineResult,
-    MemoryResult,
-    ParallelismResult,
-    Recommendation,
-    ResilienceOut,
-    TimelineOption,
-    TimelineResult,
-    recommendation_to_dict,
-)
 from .storage import plan_storage
 from .validation import parse_input
 from .version import ENGINE_VERSION
@@ -101,7 +101,7 @@ def _run_for(searches: Searches) -> ClusterSizing:
     return ClusterSizing(run, least, met, None)
 
 
-def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommendation:
+def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingResult:
     """Size the infrastructure for ``inputs``.
 
     Parameters
@@ -173,7 +173,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         *storage.notes,
         *(note for note in network.notes if "exceeds" in note),
     )
-    return Recommendation(
+    return SizingResult(
         engine_version=ENGINE_VERSION,
         model_name=r.model_name,
         compute=compute,
@@ -588,5 +588,5 @@ def _constants_used() -> tuple[UsedAssumption, ...]:
 
 
 def size_dict(data: dict[str, Any], *, today: datetime.date | None = None) -> dict[str, Any]:
-    """``recommendation_to_dict(size(parse_input(data), today=today))``."""
-    return recommendation_to_dict(size(parse_input(data), today=today))
+    """``sizing_result_to_dict(size(parse_input(data), today=today))``."""
+    return sizing_result_to_dict(size(parse_input(data), today=today))

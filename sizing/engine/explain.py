@@ -14,9 +14,9 @@ from .cost_options import OWNED_OPTIONS
 from .hardware import ACCELERATORS, AcceleratorSpec
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count, format_days, format_times
+from .output import ConcurrencyResult, DeadlineResult
 from .platforms import limits
 from .resolve import Resolved
-from .result import ConcurrencyResult, DeadlineResult
 from .vocabulary import VALUES
 
 # Questions asked of every customer. None today: the two discovery questions (is the data

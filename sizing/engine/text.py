@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .numbers import format_days, format_times
-from .result import Recommendation, TimelineResult
+from .output import SizingResult, TimelineResult
 
 
 def _rate(gb_per_s: float) -> str:
@@ -33,7 +33,7 @@ def _deadline_line(t: TimelineResult) -> str:
     return f"Deadline:    {format_days(t.deadline_days or 0)}, {whose}; {met}"
 
 
-def recommendation_to_text(rec: Recommendation) -> str:
+def sizing_result_to_text(rec: SizingResult) -> str:
     """A plain-text summary, one fact per line."""
     c, m, p, cl, t = rec.compute, rec.memory, rec.parallelism, rec.cluster, rec.timeline
     cost = rec.cost

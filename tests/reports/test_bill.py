@@ -12,7 +12,7 @@ from reports.document import build_context, render_html
 from reports.method import method_rows
 from sizing.engine.network import fabric_layout, fabric_words
 from sizing.engine.numbers import format_count
-from sizing.results import read_result
+from sizing.stored_result import read_result
 
 TODAY = date(2026, 12, 2)
 

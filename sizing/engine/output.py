@@ -1,6 +1,9 @@
-"""The engine's output: a frozen :class:`Recommendation` and its JSON form.
+"""The engine's output: a frozen :class:`SizingResult` and its JSON form.
 
-:func:`recommendation_to_dict` produces exactly the output of
+(Named apart from ``pipeline.models.Recommendation``, the database row that stores this JSON,
+so a traceback says which of the two it is.)
+
+:func:`sizing_result_to_dict` produces exactly the output of
 ``docs/engine-contract.md`` plus the documented extra fields.
 """
 
@@ -162,7 +165,7 @@ class Alternative:
 
 
 @dataclass(frozen=True)
-class Recommendation:
+class SizingResult:
     engine_version: str
     model_name: str
     compute: ComputeResult
@@ -229,7 +232,7 @@ def cost_to_dict(cost: CostResult) -> dict[str, Any]:
     return out
 
 
-def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
+def sizing_result_to_dict(rec: SizingResult) -> dict[str, Any]:
     """JSON-serialisable form of ``rec`` (the contract's output object)."""
     out: dict[str, Any] = {"engine_version": rec.engine_version, "model": rec.model_name}
     for name in (
