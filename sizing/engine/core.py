@@ -67,6 +67,7 @@ from .ranges import ConfidenceResult, confidence, gpus_needed, spread
 from .resilience import spare_nodes
 from .resolve import Resolved, resolve
 from .storage import plan_storage
+from .units import SECONDS_PER_HOUR
 from .validation import parse_input
 from .version import ENGINE_VERSION
 
@@ -74,7 +75,6 @@ from .version import ENGINE_VERSION
 # accelerator-hours to be recommended (:func:`_cheapest_listed_size`)
 CLEARLY_FEWER_HOURS = 0.9
 
-_SECONDS_PER_HOUR = 3600.0
 _FLOPS_PER_TFLOP = 1e12
 _CLOUD_PRICE_KEY = "prices.cloud_on_demand_usd_per_gpu_hour"  # as resolve_site records it
 _TIMELINE_MIN_NODES = 16  # the trade-off table doubles nodes up to at least this many
@@ -327,7 +327,7 @@ def _compute_result(
     tokens_per_s = run.gpus * peak * _FLOPS_PER_TFLOP * plan.mfu / w.model_flops_per_token
     rule_flops = FLOPS_PER_PARAM_TOKEN * r.active_params * r.tokens * r.epochs
     rule_gpu_hours = (
-        rule_flops / (peak * _FLOPS_PER_TFLOP * value("rule_of_thumb_mfu")) / _SECONDS_PER_HOUR
+        rule_flops / (peak * _FLOPS_PER_TFLOP * value("rule_of_thumb_mfu")) / SECONDS_PER_HOUR
     )
     return ComputeResult(
         training_flops=flops,

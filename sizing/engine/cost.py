@@ -48,11 +48,12 @@ from .cost_sensitivity import (
     usage_swings,
     with_gpu_hours,
 )
-from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR, Usage, usage
+from .cost_usage import Usage, usage
 from .hardware import AcceleratorSpec
 from .price_set import PriceSet, UsedPrice
 from .ranges import scale_range
 from .resolve import Resolved
+from .units import HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .vocabulary import CONSTANTS, describe_price
 
 _SENSITIVITY_SHOWN = 3  # prices the proposal names as moving the total most

@@ -19,6 +19,14 @@ cluster ``O`` for ``Y`` years, both net figures linear in the busy share ``u``::
     u*       = (F - S) / (c - b)       (none above u_max: the owned cluster would grow)
     months*  = capex / (cloud per month - running per month)  at the stated usage
     runs*    = u* x O x 730 / GPU-hours per run
+
+References
+----------
+.. [1] C. T. Horngren, S. M. Datar and M. V. Rajan, Cost Accounting: A Managerial Emphasis,
+       Pearson, ch. 3 (cost-volume-profit analysis): the break-even point of two cost lines
+       with a fixed part and a part per unit of use, as ``u*`` above.
+.. [2] Llama 3 Herd of Models, arXiv 2407.21783 (2024), sec. 3.3.4: more than 90 % effective
+       training time, the ceiling ``u_max`` (assumption ``owned_max_utilisation``).
 """
 
 from __future__ import annotations
@@ -38,9 +46,10 @@ from .cost_options import (
     totals,
     with_usage,
 )
-from .cost_usage import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR, UTILISATION, Usage
+from .cost_usage import UTILISATION, Usage
 from .price_set import PriceSet
 from .resolve import Resolved
+from .units import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 
 AIR_GAPPED = "air_gapped"
 DEDICATED = "dedicated_hardware"

@@ -30,6 +30,14 @@ A single three-week run on a one-year reservation uses about 6 % of it: the rest
 and idle unless the customer uses it after the run.
 
 ``O_k`` is the capacity an owned cluster would need (:func:`cost_owned.owned_capacity`).
+
+References
+----------
+.. [1] AWS Pricing Calculator documentation: a month is 730 hours (8,760 h / 12) when an
+       hourly price is turned into a monthly one.
+.. [2] Amazon EC2 Reserved Instances: terms of one or three years, paid whether used or not.
+.. [3] Prices, discounts and their dates: :mod:`sizing.engine.prices` and
+       :mod:`sizing.engine.accelerator_prices`, each with its source.
 """
 
 from __future__ import annotations
@@ -37,12 +45,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .cost_usage import HOURS_PER_MONTH, HOURS_PER_YEAR, Usage
+from .cost_usage import Usage
 from .price_set import PriceSet
+from .units import GB_PER_TB, HOURS_PER_MONTH, HOURS_PER_YEAR
 
-_GB_PER_TB = 1000.0
-
-# The parts of a year's cost (``Priced.parts_by_year_usd``; labels: vocabulary.COST_PARTS).
 HARDWARE = "hardware"  # owned hardware bought, installation included
 POWER = "power"
 SPACE = "space"  # colocation, or the share of your own data centre
@@ -91,7 +97,7 @@ class Priced:
 
 def cloud_storage_usd(storage_tb: float, months: float, prices: PriceSet) -> float:
     """Shared storage rented for ``months`` [USD]."""
-    return storage_tb * _GB_PER_TB * prices.cloud_storage.value * months
+    return storage_tb * GB_PER_TB * prices.cloud_storage.value * months
 
 
 def rented_storage_usd(

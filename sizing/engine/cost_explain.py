@@ -23,7 +23,7 @@ from .cost_options import (
     RESERVED_1YR,
     RESERVED_3YR,
 )
-from .cost_usage import MONTHS_PER_YEAR, UTILISATION, Usage
+from .cost_usage import UTILISATION, Usage
 from .hardware import AcceleratorSpec
 from .numbers import (
     format_count,
@@ -35,6 +35,7 @@ from .numbers import (
 )
 from .price_set import PriceSet
 from .resolve import Resolved
+from .units import MONTHS_PER_YEAR
 from .vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence, net_words
 
 

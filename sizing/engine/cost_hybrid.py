@@ -13,6 +13,14 @@ cloud on demand::
               + cloud storage in years with cloud work
 
 When the base is the whole cluster every year, hybrid is the same as buying and is left out.
+
+References
+----------
+.. [1] Llama 3 Herd of Models, arXiv 2407.21783 (2024), sec. 3.3.4: more than 90 % effective
+       training time, the most an owned base serves (``u_max``, assumption
+       ``owned_max_utilisation``).
+.. [2] The owned and rented parts: :mod:`sizing.engine.cost_owned` and
+       :mod:`sizing.engine.cost_cloud`, with their references.
 """
 
 from __future__ import annotations
@@ -33,9 +41,10 @@ from .cost_cloud import (
 )
 from .cost_owned import Purchases, purchases, whole_nodes, with_spares
 from .cost_running import RunningYear, busy_power_usd_per_gpu_hour, running_year
-from .cost_usage import HOURS_PER_YEAR, Usage
+from .cost_usage import Usage
 from .hardware import AcceleratorSpec
 from .price_set import PriceSet
+from .units import HOURS_PER_YEAR
 
 
 @dataclass(frozen=True)

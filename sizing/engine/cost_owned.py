@@ -34,10 +34,11 @@ import math
 from dataclasses import dataclass
 
 from .assumptions import value
-from .cost_usage import HOURS_PER_YEAR, Usage
+from .cost_usage import Usage
 from .network import FabricLayout, fabric_layout, fabric_words
 from .price_set import PriceSet
 from .resilience import spare_nodes
+from .units import HOURS_PER_YEAR
 
 SERVERS = "servers"
 SWITCHES = "switches"

@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import value
-from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
 from .price_set import PriceSet
+from .units import HOURS_PER_YEAR, MONTHS_PER_YEAR
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from .numbers import format_count, format_days, format_times
 from .output import ConcurrencyResult, DeadlineResult
 from .platforms import limits
 from .resolve import Resolved
+from .units import HOURS_PER_DAY
 from .vocabulary import VALUES
 
 # Questions asked of every customer. None today: the two discovery questions (is the data
@@ -28,7 +29,7 @@ DISCOVERY_QUESTIONS: tuple[str, ...] = ()
 def _deadline(days: float) -> str:
     """A deadline as an adjective: "21-day", "12-hour" (not "0.5-day")."""
     if days < 1:
-        return f"{round(days * 24):g}-hour"
+        return f"{round(days * HOURS_PER_DAY):g}-hour"
     return f"{days:g}-day"
 
 

@@ -5,6 +5,11 @@ so a traceback says which of the two it is.)
 
 :func:`sizing_result_to_dict` produces exactly the output of
 ``docs/engine-contract.md`` plus the documented extra fields.
+
+References
+----------
+.. [1] IEEE 754-2019, Standard for Floating-Point Arithmetic, sec. 3.6: binary64 has a 53-bit
+       significand, so every whole number below 2^53 is held exactly (``_EXACT_INTEGERS``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,13 @@
 """The prices one sizing uses: picked for its accelerator and region, with the customer's own
 figures where given.  Pure data; :func:`sizing.engine.resolve_site.resolve_prices` records them
 as answers, the cost model reads them and the sensitivity analysis moves them one at a time.
+
+References
+----------
+.. [1] The prices and their dates: :mod:`sizing.engine.prices` and
+       :mod:`sizing.engine.accelerator_prices`, each with its public source; how old a price
+       may be before the proposal says it may have moved is the assumption
+       ``price_stale_months`` (:mod:`sizing.engine.assumptions`).
 """
 
 from __future__ import annotations

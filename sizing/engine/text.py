@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from .numbers import format_days, format_times
 from .output import SizingResult, TimelineResult
+from .units import MB_PER_GB
 
 
 def _rate(gb_per_s: float) -> str:
     """A throughput in the unit that keeps it readable [GB/s in]."""
-    return f"{gb_per_s:.1f} GB/s" if gb_per_s >= 0.1 else f"{gb_per_s * 1000:.1f} MB/s"
+    return f"{gb_per_s:.1f} GB/s" if gb_per_s >= 0.1 else f"{gb_per_s * MB_PER_GB:.1f} MB/s"
 
 
 def _one_run(t: TimelineResult, gpus: int, gpu_hours: float) -> str:

@@ -28,13 +28,14 @@ from sizing.engine.cost_owned import (
     bill_of_materials,
     bom_total,
 )
-from sizing.engine.cost_usage import HOURS_PER_YEAR, Usage, usage
+from sizing.engine.cost_usage import Usage, usage
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.network import fabric_layout, switch_tiers
 from sizing.engine.numbers import format_money
 from sizing.engine.prices import PRICES
 from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
 from sizing.engine.resolve import Resolved, resolve
+from sizing.engine.units import HOURS_PER_YEAR
 from sizing.engine.vocabulary import COST_OPTIONS
 
 TODAY = datetime.date(2026, 12, 2)
