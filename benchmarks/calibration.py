@@ -44,7 +44,7 @@ from sizing.engine.compute import recompute_flops_per_token, training_flops
 from sizing.engine.hardware import ACCELERATORS, peak_tflops
 from sizing.engine.measured_error import SOURCE, Coverage, MeasuredError
 from sizing.engine.parallelism import workload
-from sizing.engine.resolve import resolve
+from sizing.engine.resolve.resolved import resolve
 from sizing.engine.validation import parse_input
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -98,7 +98,7 @@ def _term_note(result: StoredResult, option: CostOption) -> str:
 
 def overlap(a: CostOption, b: CostOption) -> bool:
     """Whether two options' likely ranges of the net figure overlap: then neither is surely
-    the cheaper (the engine's sentences say the same, ``cost_explain._overlap``)."""
+    the cheaper (the engine's sentences say the same, ``cost.explain._overlap``)."""
     if a.low_usd is None or a.high_usd is None or b.low_usd is None or b.high_usd is None:
         return False
     return a.low_usd <= b.high_usd and b.low_usd <= a.high_usd

@@ -1,7 +1,7 @@
 """How the proposal read the customer's data, said in the executive summary.
 
 A dataset given as a size on disk is read as plain text (``raw_text_bytes_per_token``,
-``sizing/engine/resolve_run.py``); files such as PDF or Office documents hold far less text
+``sizing/engine/resolve/run.py``); files such as PDF or Office documents hold far less text
 than their size, so the summary says how the size was read, and warns when a fine-tune
 comes out at pre-training scale (``pretraining_scale_tokens``), the usual sign of such a
 misreading.

@@ -381,7 +381,7 @@ def price_rows(result: StoredResult, *, today: date, region_given: bool) -> list
     """Each price the cost rests on: what, the value, how firm, as of when and where from.
 
     A price older than the engine's rule allows on ``today`` (the date of the answers) says
-    so ("dated 2024-08, may have moved": :func:`sizing.engine.price_set.dated_note`).  When the
+    so ("dated 2024-08, may have moved": :func:`sizing.engine.cost.price_set.dated_note`).  When the
     customer named no region (``region_given`` false) a first row says which region's power
     and space prices were assumed.
     """

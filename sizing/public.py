@@ -45,7 +45,8 @@ from sizing.adapters import (
 from sizing.counts import OWNED, plan_text, read_counts, rented_text
 from sizing.engine.assumptions import value as assumption_value
 from sizing.engine.assumptions import whole as whole_assumption
-from sizing.engine.cost_sensitivity import USAGE_KEYS
+from sizing.engine.cost.price_set import dated_note
+from sizing.engine.cost.sensitivity import USAGE_KEYS
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from sizing.engine.models import MODEL_CATALOG, ModelSpec, find_model
@@ -68,8 +69,7 @@ from sizing.engine.numbers import (
     round_to_add_up,
 )
 from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
-from sizing.engine.price_set import dated_note
-from sizing.engine.resolve_run import ASK_DATA_READY, SIZE_READ_AS_TEXT
+from sizing.engine.resolve.run import ASK_DATA_READY, SIZE_READ_AS_TEXT
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import (
     CONSTANTS,

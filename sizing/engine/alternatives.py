@@ -5,7 +5,7 @@ An accelerator is excluded when the customer's makers or software rule it out
 same run (on the given count, else on the size that meets the deadline) and ranked: those
 that fit first, then (when the recommended run meets the deadline on a size of our choosing)
 those that meet it too, then those whose GPU-cloud price is published (a list price or a public quote,
-:func:`sizing.engine.accelerator_prices.cloud_price_confirmed`) before those with an estimated
+:func:`sizing.engine.cost.accelerator_prices.cloud_price_confirmed`) before those with an estimated
 one, then the cheapest run; an accelerator with no public GPU-cloud price has no run cost and
 ranks after every priced one.  At most :data:`MAX_ALTERNATIVES` are listed, the best of each
 maker always among them.
@@ -17,8 +17,9 @@ import heapq
 import math
 from dataclasses import dataclass, field, replace
 
-from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
+from .cost.accelerator_prices import cloud_price_confirmed, gpu_cloud_price
+from .cost.price_set import purchase_per_gpu
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops, training_precision
 from .output import Alternative
@@ -33,9 +34,8 @@ from .parallelism import (
     workload,
 )
 from .platforms import exclusion
-from .price_set import purchase_per_gpu
 from .resilience import highest_goodput
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 from .units import HOURS_PER_DAY, SECONDS_PER_HOUR
 
 MAX_ALTERNATIVES = 6  # alternatives listed

@@ -53,7 +53,7 @@ from .parallelism import (
     search_plan,
 )
 from .resilience import ResilienceResult, plan_resilience
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 from .units import HOURS_PER_DAY, MINUTES_PER_HOUR, SECONDS_PER_HOUR
 
 _FLOPS_PER_TFLOP = 1e12

@@ -7,7 +7,6 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from .accelerator_prices import cloud_price_confirmed
 from .alternatives import (
     MemoryCache,
     Reference,
@@ -25,9 +24,11 @@ from .cluster import (
     size_searched,
 )
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
-from .cost import CostInputs, CostResult, plan_cost
-from .cost_choice import renting_allowed
-from .cost_options import OWNED_OPTIONS
+from .cost.accelerator_prices import cloud_price_confirmed
+from .cost.choice import renting_allowed
+from .cost.options import OWNED_OPTIONS
+from .cost.plan import CostInputs, CostResult, plan_cost
+from .cost.prices import PRICES
 from .deadline import deadline_result
 from .deployment import plan_deployment
 from .explain import (
@@ -61,11 +62,10 @@ from .output import (
     sizing_result_to_dict,
 )
 from .parallelism import Plan, Workload, whole_micro_batches, workload
-from .prices import PRICES
 from .provenance import Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
 from .resilience import spare_nodes
-from .resolve import Resolved, resolve
+from .resolve.resolved import Resolved, resolve
 from .storage import plan_storage
 from .units import SECONDS_PER_HOUR
 from .validation import parse_input
@@ -521,7 +521,7 @@ def _cheapest_listed_size(searches: Searches, sizing: ClusterSizing) -> ClusterS
     listed size meeting the deadline saves a tenth of its hours, and a saving of a few per
     cent, within what two neighbouring estimates can differ by, does not buy more
     accelerators.  A longer deadline only adds sizes, so it never asks for more accelerators.
-    When the customer's rules allow no renting (:func:`cost_choice.renting_allowed`), an
+    When the customer's rules allow no renting (:func:`cost.choice.renting_allowed`), an
     owned cluster is paid for by its size, not its hours: the fewest that meet the deadline.
     The table's sizes are searched for the table anyway, so this costs no search beyond it;
     time is not monotone in the node count either (a data-parallel degree that is not a power

@@ -29,7 +29,7 @@ from .compute import attention_flops_per_token
 from .hardware import AcceleratorSpec
 from .output import DeadlineResult
 from .parallelism import Workload
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 
 _FIXED_POINT_STEPS = 3  # converges in one step while goodput is independent of run length
 

@@ -10,19 +10,19 @@ import math
 
 from .assumptions import value, whole
 from .cluster import RunEstimate
-from .cost_options import OWNED_OPTIONS
+from .cost.options import OWNED_OPTIONS
 from .hardware import ACCELERATORS, AcceleratorSpec
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count, format_days, format_times
 from .output import ConcurrencyResult, DeadlineResult
 from .platforms import limits
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 from .units import HOURS_PER_DAY
 from .vocabulary import VALUES
 
 # Questions asked of every customer. None today: the two discovery questions (is the data
 # ready, who operates the cluster) are asked while resolving, and only when not answered
-# (resolve_run.ASK_DATA_READY, resolve_site.ASK_OPERATIONS).
+# (resolve.run.ASK_DATA_READY, resolve.site.ASK_OPERATIONS).
 DISCOVERY_QUESTIONS: tuple[str, ...] = ()
 
 

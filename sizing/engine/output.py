@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from .cost import CostOption, CostResult
+from .cost.plan import CostOption, CostResult
 from .deployment import DeploymentResult
 from .hosts import HostsResult
 from .network import NetworkResult

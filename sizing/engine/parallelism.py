@@ -48,7 +48,7 @@ from .memory import (
     usable_gb,
     zero_model_states_gb,
 )
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 from .units import BYTES_PER_GB
 
 _POW2 = (1, 2, 4, 8, 16, 32, 64, 128, 256)

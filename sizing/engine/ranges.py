@@ -34,7 +34,7 @@ from .hardware import ACCELERATORS
 from .measured_error import MeasuredError
 from .measured_error_table import COVERAGE, MEASURED_ERRORS
 from .numbers import format_count, format_percent
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 from .vocabulary import value_words
 
 # Methods whose work per token is pre-training's (6 N + 12 L h s FLOPs, an optimizer step on

@@ -23,7 +23,7 @@ from .assumptions import value
 from .inputs import ADAPTER_METHODS
 from .memory import adapter_bytes_per_param, optimizer_state_bytes
 from .numbers import format_quantity
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 from .units import BYTES_PER_GB, GB_PER_TB
 
 _BYTES_PER_TB = 1e12
@@ -56,7 +56,7 @@ class StorageResult:
     def kept_between_runs_tb(self) -> float:
         """Storage kept between runs [TB]: the dataset, its scratch and the final checkpoint
         of each concurrent run; the rest of the rolling window is needed only while a run
-        runs (``cost_cloud.rented_storage_usd``)::
+        runs (``cost.cloud.rented_storage_usd``)::
 
             kept = total - checkpoints x (1 - 1 / retained)
         """

@@ -10,7 +10,7 @@ from sizing.engine import size_dict
 from sizing.engine.inputs import ModelInput
 from sizing.engine.models import ModelSpec, find_model
 from sizing.engine.parameter_count import DecoderShape, ModelShape
-from sizing.engine.resolve_model import ResolvedModel
+from sizing.engine.resolve.model import ResolvedModel
 
 LLAMA2_7B = find_model("Llama 2 7B")
 

@@ -1,6 +1,6 @@
 """Owning and renting: buying the hardware, or buying a base and renting the peaks.
 
-Owned, year ``k`` (capacity ``O_k``, :mod:`sizing.engine.cost_owned`)::
+Owned, year ``k`` (capacity ``O_k``, :mod:`sizing.engine.cost.owned`)::
 
     cost_k = capex_k + running(O_k, busy = min(A_k, O_k x 8760))
 
@@ -19,16 +19,18 @@ References
 .. [1] Llama 3 Herd of Models, arXiv 2407.21783 (2024), sec. 3.3.4: more than 90 % effective
        training time, the most an owned base serves (``u_max``, assumption
        ``owned_max_utilisation``).
-.. [2] The owned and rented parts: :mod:`sizing.engine.cost_owned` and
-       :mod:`sizing.engine.cost_cloud`, with their references.
+.. [2] The owned and rented parts: :mod:`sizing.engine.cost.owned` and
+       :mod:`sizing.engine.cost.cloud`, with their references.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .assumptions import value
-from .cost_cloud import (
+from ..assumptions import value
+from ..hardware import AcceleratorSpec
+from ..units import HOURS_PER_YEAR
+from .cloud import (
     HARDWARE,
     POWER,
     RENTED,
@@ -39,12 +41,10 @@ from .cost_cloud import (
     Priced,
     rented_storage_usd,
 )
-from .cost_owned import Purchases, purchases, whole_nodes, with_spares
-from .cost_running import RunningYear, busy_power_usd_per_gpu_hour, running_year
-from .cost_usage import Usage
-from .hardware import AcceleratorSpec
+from .owned import Purchases, purchases, whole_nodes, with_spares
 from .price_set import PriceSet
-from .units import HOURS_PER_YEAR
+from .running import RunningYear, busy_power_usd_per_gpu_hour, running_year
+from .usage import Usage
 
 
 @dataclass(frozen=True)

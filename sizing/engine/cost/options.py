@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .cost_cloud import Priced, on_demand, reserved
-from .cost_hybrid import Owned, OwnedSite, hybrid, owned
-from .cost_owned import owned_capacity, purchases, with_spares
-from .cost_usage import Usage
-from .hardware import AcceleratorSpec
+from ..hardware import AcceleratorSpec
+from .cloud import Priced, on_demand, reserved
+from .hybrid import Owned, OwnedSite, hybrid, owned
+from .owned import owned_capacity, purchases, with_spares
 from .price_set import PriceSet
+from .usage import Usage
 
 CLOUD_ON_DEMAND = "cloud_on_demand"  # GPU cloud, on demand
 CLOUD_LARGE = "cloud_hyperscaler"  # large public cloud, on demand
@@ -40,7 +40,7 @@ class CostCase:
     hybrid_in_colocation: bool  # the hybrid's base in a rented data centre
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
-    # [TB] rented storage kept between runs (cost_cloud.rented_storage_usd); None: all of it
+    # [TB] rented storage kept between runs (cost.cloud.rented_storage_usd); None: all of it
     storage_kept_tb: float | None = None
 
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .assumptions import value, whole
-from .inputs import (
+from ..assumptions import value, whole
+from ..inputs import (
     ADAPTER_METHODS,
     FINETUNE_UNSURE,
     PRETRAINING_METHODS,
@@ -25,9 +25,9 @@ from .inputs import (
     ScheduleInput,
     TrainingInput,
 )
-from .numbers import format_count, format_quantity
-from .provenance import AnswerRecorder
-from .units import BILLION, BYTES_PER_GB
+from ..numbers import format_count, format_quantity
+from ..provenance import AnswerRecorder
+from ..units import BILLION, BYTES_PER_GB
 
 _TB = 1e12  # [B/TB]
 

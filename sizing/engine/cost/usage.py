@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .resolve import Resolved
-from .units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
+from ..resolve.resolved import Resolved
+from ..units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 
 ROADMAP = "roadmap"
 UTILISATION = "utilisation"

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .assumptions import value
-from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
+from ..assumptions import value
+from ..hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
+from ..units import HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .price_set import PriceSet
-from .units import HOURS_PER_YEAR, MONTHS_PER_YEAR
 
 
 @dataclass(frozen=True)

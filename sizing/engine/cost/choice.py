@@ -10,8 +10,8 @@ Rules (from the deployment answers) exclude options:
 
 Data residency excludes nothing; it sets the price region and the cloud region.
 
-Options are compared by their net figure (:attr:`cost_cloud.Priced.net_usd`: what is paid
-less what owned hardware is still worth at the end), the one :func:`cost_options.totals`
+Options are compared by their net figure (:attr:`cost.cloud.Priced.net_usd`: what is paid
+less what owned hardware is still worth at the end), the one :func:`cost.options.totals`
 gives.  Break-even between renting on demand (price ``p``) and owning the first year's
 cluster ``O`` for ``Y`` years, both net figures linear in the busy share ``u``::
 
@@ -34,8 +34,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .assumptions import value
-from .cost_options import (
+from ..assumptions import value
+from ..resolve.resolved import Resolved
+from ..units import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
+from .options import (
     BUY,
     CLOUD_OPTIONS,
     COLOCATION,
@@ -46,10 +48,8 @@ from .cost_options import (
     totals,
     with_usage,
 )
-from .cost_usage import UTILISATION, Usage
 from .price_set import PriceSet
-from .resolve import Resolved
-from .units import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
+from .usage import UTILISATION, Usage
 
 AIR_GAPPED = "air_gapped"
 DEDICATED = "dedicated_hardware"
@@ -93,7 +93,7 @@ class Choice:
 
 def choose(option_totals: Mapping[str, float], excluded: Mapping[str, tuple[str, ...]]) -> Choice:
     """The allowed priced option with the lowest net figure (``option_totals``: each option's
-    :attr:`cost_cloud.Priced.net_usd`); ties go to the earlier option of ``OPTIONS``."""
+    :attr:`cost.cloud.Priced.net_usd`); ties go to the earlier option of ``OPTIONS``."""
     ranked = sorted(option_totals, key=lambda k: (option_totals[k], OPTIONS.index(k)))
     allowed = [k for k in ranked if not excluded.get(k)]
     best = allowed[0] if allowed else None

@@ -29,15 +29,15 @@ three years).  What the work uses of what is paid for::
 A single three-week run on a one-year reservation uses about 6 % of it: the rest is paid for
 and idle unless the customer uses it after the run.
 
-``O_k`` is the capacity an owned cluster would need (:func:`cost_owned.owned_capacity`).
+``O_k`` is the capacity an owned cluster would need (:func:`cost.owned.owned_capacity`).
 
 References
 ----------
 .. [1] AWS Pricing Calculator documentation: a month is 730 hours (8,760 h / 12) when an
        hourly price is turned into a monthly one.
 .. [2] Amazon EC2 Reserved Instances: terms of one or three years, paid whether used or not.
-.. [3] Prices, discounts and their dates: :mod:`sizing.engine.prices` and
-       :mod:`sizing.engine.accelerator_prices`, each with its source.
+.. [3] Prices, discounts and their dates: :mod:`sizing.engine.cost.prices` and
+       :mod:`sizing.engine.cost.accelerator_prices`, each with its source.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .cost_usage import Usage
+from ..units import GB_PER_TB, HOURS_PER_MONTH, HOURS_PER_YEAR
 from .price_set import PriceSet
-from .units import GB_PER_TB, HOURS_PER_MONTH, HOURS_PER_YEAR
+from .usage import Usage
 
 HARDWARE = "hardware"  # owned hardware bought, installation included
 POWER = "power"
@@ -86,7 +86,7 @@ class Priced:
     def net_usd(self) -> float:
         """The one figure options are ranked, compared and shown by [USD]: everything paid over
         the horizon less what the owned hardware is still worth at its end (book value,
-        :func:`cost_owned.purchases`)::
+        :func:`cost.owned.purchases`)::
 
             net = sum_k cost_k - residual
 

@@ -1,15 +1,15 @@
 """The cost over the planning horizon: every way to pay, the cheapest the customer's rules
 allow, what moves it, and when owning pays off.
 
-One module per concern: :mod:`~.cost_usage` (the work from the answers),
-:mod:`~.cost_cloud` (renting), :mod:`~.cost_owned` (buying), :mod:`~.cost_running` (power,
-space, support, staff), :mod:`~.cost_hybrid` (owning, and owning a base with cloud peaks),
-:mod:`~.cost_options` (all options with one price set), :mod:`~.cost_choice` (rules,
-recommendation, break-even), :mod:`~.cost_sensitivity` (ranges), :mod:`~.cost_explain`
-(sentences).  Prices: :mod:`~.accelerator_prices`, :mod:`~.prices`, :mod:`~.price_set`.
+One module per concern: :mod:`~.cost.usage` (the work from the answers),
+:mod:`~.cost.cloud` (renting), :mod:`~.cost.owned` (buying), :mod:`~.cost.running` (power,
+space, support, staff), :mod:`~.cost.hybrid` (owning, and owning a base with cloud peaks),
+:mod:`~.cost.options` (all options with one price set), :mod:`~.cost.choice` (rules,
+recommendation, break-even), :mod:`~.cost.sensitivity` (ranges), :mod:`~.cost.explain`
+(sentences).  Prices: :mod:`~.cost.accelerator_prices`, :mod:`~.cost.prices`, :mod:`~.cost.price_set`.
 Formulas and worked examples: ``docs/cost.md``.
 
-Each option's range combines its price range (:mod:`~.cost_sensitivity`) with the range of
+Each option's range combines its price range (:mod:`~.cost.sensitivity`) with the range of
 the accelerator-hours (the cross-validated error of the compute estimate,
 :mod:`~.ranges`): the hours' factors apply to ``scales_with_gpu_hours_usd`` of the option,
 the rest of the total (owned capacity, commitments, storage) is held, and the two are
@@ -28,10 +28,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
-from .cost_choice import BreakEven, Choice, break_even, choose, excluded_by
-from .cost_cloud import Priced
-from .cost_explain import ExplainInput, basis, not_priced, reasons
-from .cost_options import (
+from ..hardware import AcceleratorSpec
+from ..ranges import scale_range
+from ..resolve.resolved import Resolved
+from ..units import HOURS_PER_YEAR, MONTHS_PER_YEAR
+from ..vocabulary import CONSTANTS, describe_price
+from .choice import BreakEven, Choice, break_even, choose, excluded_by
+from .cloud import Priced
+from .explain import ExplainInput, basis, not_priced, reasons
+from .options import (
     CLOUD_LARGE,
     CLOUD_ON_DEMAND,
     OWNED_OPTIONS,
@@ -39,8 +44,9 @@ from .cost_options import (
     PricedOptions,
     price_options,
 )
-from .cost_owned import BomLine, HardwareBought, hardware_bought
-from .cost_sensitivity import (
+from .owned import BomLine, HardwareBought, hardware_bought
+from .price_set import PriceSet, UsedPrice
+from .sensitivity import (
     Swing,
     largest,
     swings,
@@ -48,13 +54,7 @@ from .cost_sensitivity import (
     usage_swings,
     with_gpu_hours,
 )
-from .cost_usage import Usage, usage
-from .hardware import AcceleratorSpec
-from .price_set import PriceSet, UsedPrice
-from .ranges import scale_range
-from .resolve import Resolved
-from .units import HOURS_PER_YEAR, MONTHS_PER_YEAR
-from .vocabulary import CONSTANTS, describe_price
+from .usage import Usage, usage
 
 _SENSITIVITY_SHOWN = 3  # prices the proposal names as moving the total most
 
@@ -73,7 +73,7 @@ class CostOption:
     running_usd: float  # everything else
     scales_with_gpu_hours_usd: float  # the part proportional to accelerator-hours
     residual_value_usd: float  # book value of owned hardware after the horizon
-    # Each year's cost by part [USD] (cost_cloud.COST_PARTS keys; a year's parts add up to
+    # Each year's cost by part [USD] (cost.cloud.COST_PARTS keys; a year's parts add up to
     # its ``by_year_usd``): hardware bought, power, space, support, staff, rented time, storage.
     parts_by_year_usd: Mapping[str, tuple[float, ...]]
     commitment_years: int | None  # [yr] a reservation's term, paid whether used or not
@@ -94,7 +94,7 @@ class UsageOut:
 
 @dataclass(frozen=True)
 class SensitivityItem:
-    price: str  # price key, or the plan's (cost_sensitivity.USAGE_KEYS); labels: CONSTANTS
+    price: str  # price key, or the plan's (cost.sensitivity.USAGE_KEYS); labels: CONSTANTS
     unit: str
     low_value: float
     high_value: float

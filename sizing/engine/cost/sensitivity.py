@@ -26,10 +26,10 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from .assumptions import value
-from .cost_options import CostCase, totals
-from .cost_usage import ROADMAP, Usage, with_growth, with_runs_per_month
+from ..assumptions import value
+from .options import CostCase, totals
 from .price_set import PriceSet, UsedPrice
+from .usage import ROADMAP, Usage, with_growth, with_runs_per_month
 
 # PriceSet fields with a published range, in the order the tables list them.
 PARAMETERS = (

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .assumptions import value, whole
-from .inputs import ModelInput
-from .models import ModelSpec, find_model, shape_from_params
-from .parameter_count import ModelShape
-from .provenance import AnswerRecorder
-from .units import BILLION
+from ..assumptions import value, whole
+from ..inputs import ModelInput
+from ..models import ModelSpec, find_model, shape_from_params
+from ..parameter_count import ModelShape
+from ..provenance import AnswerRecorder
+from ..units import BILLION
 
 
 @dataclass(frozen=True)

@@ -33,12 +33,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .assumptions import value
-from .cost_usage import Usage
-from .network import FabricLayout, fabric_layout, fabric_words
+from ..assumptions import value
+from ..network import FabricLayout, fabric_layout, fabric_words
+from ..resilience import spare_nodes
+from ..units import HOURS_PER_YEAR
 from .price_set import PriceSet
-from .resilience import spare_nodes
-from .units import HOURS_PER_YEAR
+from .usage import Usage
 
 SERVERS = "servers"
 SWITCHES = "switches"

@@ -3,13 +3,13 @@
 :func:`resolve` turns a :class:`SizingInput` into a :class:`Resolved` whose
 fields are all concrete, plus the list of assumptions (customer-provided or
 assumed) and the open questions that the defaults raise.  One function per
-concern does the work: the model in :mod:`sizing.engine.resolve_model`; the
+concern does the work: the model in :mod:`sizing.engine.resolve.model`; the
 training method, data, batch and schedule of one run in
-:mod:`sizing.engine.resolve_run`; software, hardware, network, storage,
-resilience, deployment, roadmap and prices in :mod:`sizing.engine.resolve_site`.
+:mod:`sizing.engine.resolve.run`; software, hardware, network, storage,
+resilience, deployment, roadmap and prices in :mod:`sizing.engine.resolve.site`.
 They are called in the order the recommendation lists its assumptions and
 questions.  Every default is an :class:`~sizing.engine.provenance.Assumption`
-in :mod:`sizing.engine.assumptions` or :mod:`sizing.engine.prices`.
+in :mod:`sizing.engine.assumptions` or :mod:`sizing.engine.cost.prices`.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from .hardware import training_precision
-from .inputs import ADAPTER_METHODS, SizingInput
-from .price_set import PriceSet, price_region
-from .provenance import AnswerRecorder, UsedAssumption
-from .resolve_model import resolve_model
-from .resolve_run import (
+from ..cost.price_set import PriceSet, price_region
+from ..hardware import training_precision
+from ..inputs import ADAPTER_METHODS, SizingInput
+from ..provenance import AnswerRecorder, UsedAssumption
+from .model import resolve_model
+from .run import (
     record_lora_targets,
     resolve_data,
     resolve_global_batch_tokens,
@@ -30,7 +30,7 @@ from .resolve_run import (
     resolve_sequence_length,
     resolve_training,
 )
-from .resolve_site import (
+from .site import (
     ask_about_deployment,
     resolve_hardware,
     resolve_max_lost_hours,
