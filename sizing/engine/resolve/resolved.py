@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from ..cost.price_set import PriceSet, price_region
 from ..hardware import training_precision
 from ..inputs import ADAPTER_METHODS, SizingInput
+from ..parameter_count import ModelShape
 from ..provenance import AnswerRecorder, UsedAssumption
 from .model import resolve_model
 from .run import (
@@ -43,19 +44,14 @@ from .site import (
 
 
 @dataclass(frozen=True)
-class Resolved:
-    """All answers, concrete.  Units as in the contract."""
+class Resolved(ModelShape):
+    """All answers, concrete.  Units as in the contract; the model's shape is
+    :class:`ModelShape`'s six figures."""
 
     model_name: str
     architecture: str
     total_params: float
     active_params: float
-    layers: int
-    hidden_size: int
-    attention_heads: int
-    kv_heads: int
-    ffn_hidden_size: int
-    vocab_size: int
     experts: int
     experts_per_token: int
     method: str
