@@ -26,7 +26,7 @@ from .cluster import (
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
 from .cost.accelerator_prices import cloud_price_confirmed
 from .cost.choice import renting_allowed
-from .cost.options import OWNED_OPTIONS
+from .cost.option import OWNED_OPTIONS
 from .cost.plan import CostInputs, CostResult, plan_cost
 from .cost.prices import PRICES
 from .deadline import deadline_result

@@ -10,7 +10,7 @@ import math
 
 from .assumptions import value, whole
 from .cluster import RunEstimate
-from .cost.options import OWNED_OPTIONS
+from .cost.option import OWNED_OPTIONS
 from .hardware import ACCELERATORS, AcceleratorSpec
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count, format_days, format_times

@@ -19,9 +19,11 @@ from hypothesis import strategies as st
 
 from sizing.engine import parse_input, size_dict
 from sizing.engine.cost.accelerator_prices import ACCELERATOR_PRICES
-from sizing.engine.cost.choice import break_even, excluded_by
+from sizing.engine.cost.break_even import break_even
+from sizing.engine.cost.choice import excluded_by
 from sizing.engine.cost.cloud import on_demand, reserved
-from sizing.engine.cost.options import BUY, COLOCATION, CostCase, price_options, totals
+from sizing.engine.cost.option import BUY, COLOCATION
+from sizing.engine.cost.options import CostCase, price_options, totals
 from sizing.engine.cost.owned import (
     INSTALLATION,
     SERVERS,

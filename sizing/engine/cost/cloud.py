@@ -42,57 +42,10 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-
 from ..units import GB_PER_TB, HOURS_PER_MONTH, HOURS_PER_YEAR
+from .option import RENTED, STORAGE, Priced
 from .price_set import PriceSet
 from .usage import Usage
-
-HARDWARE = "hardware"  # owned hardware bought, installation included
-POWER = "power"
-SPACE = "space"  # colocation, or the share of your own data centre
-SUPPORT = "support"  # hardware support contracts
-STAFF = "staff"
-RENTED = "rented"  # accelerator time rented (on demand, reserved or the peaks)
-STORAGE = "storage"  # cloud storage rented
-COST_PARTS = (HARDWARE, POWER, SPACE, SUPPORT, STAFF, RENTED, STORAGE)
-
-
-@dataclass(frozen=True)
-class Priced:
-    """One way to pay, year by year [USD]."""
-
-    by_year_usd: tuple[float, ...]
-    capex_usd: float  # owned hardware bought over the horizon
-    scales_usd: float  # the part proportional to accelerator-hours
-    residual_usd: float  # book value of owned hardware after the horizon
-    capacity: tuple[int, ...]  # [GPUs] owned or reserved each year (empty on demand)
-    commitment_years: int | None = None  # [yr] a reservation's term (None: no commitment)
-    # [-] share of the committed accelerator-hours (the whole term) the work uses
-    commitment_used_share: float | None = None
-    # Each year's cost by part (COST_PARTS keys); a year's parts add up to its ``by_year_usd``.
-    parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
-
-    @property
-    def total_usd(self) -> float:
-        return sum(self.by_year_usd)
-
-    @property
-    def running_usd(self) -> float:
-        return self.total_usd - self.capex_usd
-
-    @property
-    def net_usd(self) -> float:
-        """The one figure options are ranked, compared and shown by [USD]: everything paid over
-        the horizon less what the owned hardware is still worth at its end (book value,
-        :func:`cost.owned.purchases`)::
-
-            net = sum_k cost_k - residual
-
-        A rented option keeps nothing, so its net is its total.
-        """
-        return self.total_usd - self.residual_usd
 
 
 def cloud_storage_usd(storage_tb: float, months: float, prices: PriceSet) -> float:

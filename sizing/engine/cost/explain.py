@@ -23,8 +23,7 @@ from ..resolve.resolved import Resolved
 from ..units import MONTHS_PER_YEAR
 from ..vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence, net_words
 from .choice import LOCATION, BreakEven, Choice
-from .cloud import Priced
-from .options import (
+from .option import (
     BUY,
     CLOUD_LARGE,
     CLOUD_ON_DEMAND,
@@ -34,6 +33,7 @@ from .options import (
     OWNED_OPTIONS,
     RESERVED_1YR,
     RESERVED_3YR,
+    Priced,
 )
 from .price_set import PriceSet
 from .usage import UTILISATION, Usage
@@ -187,7 +187,7 @@ def _range_words(a: _Total) -> str:
 
 def reasons(x: ExplainInput) -> tuple[str, ...]:
     """Why the recommended option wins, in the order a reader needs them.  Every figure that
-    compares options is the net one (:attr:`cost.cloud.Priced.net_usd`), the one the
+    compares options is the net one (:attr:`cost.option.Priced.net_usd`), the one the
     recommendation ranks by."""
     out: list[str] = []
     best, years = x.choice.recommended, x.r.years

@@ -25,102 +25,15 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..assumptions import value
-from ..hardware import AcceleratorSpec
 from ..units import HOURS_PER_YEAR
-from .cloud import (
-    HARDWARE,
-    POWER,
-    RENTED,
-    SPACE,
-    STAFF,
-    STORAGE,
-    SUPPORT,
-    Priced,
-    rented_storage_usd,
-)
-from .owned import Purchases, purchases, whole_nodes, with_spares
+from .cloud import rented_storage_usd
+from .option import RENTED, STORAGE, Priced
+from .owned import OwnedSite, owned, whole_nodes, with_spares
 from .price_set import PriceSet
-from .running import RunningYear, busy_power_usd_per_gpu_hour, running_year
 from .usage import Usage
-
-
-@dataclass(frozen=True)
-class OwnedSite:
-    """Where owned hardware runs and what it sits on."""
-
-    acc: AcceleratorSpec
-    gpus_per_node: int
-    storage_tb: float
-    colocation: bool  # a rented data centre (else the customer's own)
-    spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
-    oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
-
-
-@dataclass(frozen=True)
-class Owned:
-    """Owning ``capacity``: the money and what it buys."""
-
-    priced: Priced
-    bought: Purchases
-    running: tuple[RunningYear, ...]
-
-
-def owned(
-    usage: Usage,
-    capacity: tuple[int, ...],
-    site: OwnedSite,
-    prices: PriceSet,
-    *,
-    bought: Purchases | None = None,
-) -> Owned:
-    """Buy and run ``capacity`` for the horizon (module docstring); ``bought``: the purchases
-    when already worked out (they do not depend on where the hardware sits)."""
-    if bought is None:
-        bought = purchases(
-            capacity,
-            gpus_per_node=site.gpus_per_node,
-            storage_tb=site.storage_tb,
-            prices=prices,
-            oversubscription=site.oversubscription,
-        )
-    running = tuple(
-        running_year(
-            gpus,
-            hours,
-            hardware_usd=hardware,
-            acc=site.acc,
-            prices=prices,
-            colocation=site.colocation,
-        )
-        for gpus, hours, hardware in zip(
-            capacity, usage.gpu_hours_by_year, bought.hardware_by_year, strict=True
-        )
-    )
-    busy = busy_power_usd_per_gpu_hour(site.acc, prices, colocation=site.colocation)
-    served = sum(
-        min(hours, gpus * HOURS_PER_YEAR)
-        for gpus, hours in zip(capacity, usage.gpu_hours_by_year, strict=True)
-    )
-    priced = Priced(
-        by_year_usd=tuple(
-            c + r.total_usd for c, r in zip(bought.capex_by_year, running, strict=True)
-        ),
-        capex_usd=sum(bought.capex_by_year),
-        scales_usd=served * busy,
-        residual_usd=bought.residual_usd,
-        capacity=capacity,
-        parts_by_year_usd={
-            HARDWARE: bought.capex_by_year,
-            POWER: tuple(r.power_usd for r in running),
-            SPACE: tuple(r.space_usd for r in running),
-            SUPPORT: tuple(r.support_usd for r in running),
-            STAFF: tuple(r.staff_usd for r in running),
-        },
-    )
-    return Owned(priced, bought, running)
 
 
 def hybrid(

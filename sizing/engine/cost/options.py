@@ -10,22 +10,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from ..hardware import AcceleratorSpec
-from .cloud import Priced, on_demand, reserved
-from .hybrid import Owned, OwnedSite, hybrid, owned
-from .owned import owned_capacity, purchases, with_spares
+from .cloud import on_demand, reserved
+from .hybrid import hybrid
+from .option import (
+    BUY,
+    CLOUD_LARGE,
+    CLOUD_ON_DEMAND,
+    COLOCATION,
+    HYBRID,
+    OPTIONS,
+    RESERVED_1YR,
+    RESERVED_3YR,
+    Priced,
+)
+from .owned import Owned, OwnedSite, owned, owned_capacity, purchases, with_spares
 from .price_set import PriceSet
 from .usage import Usage
-
-CLOUD_ON_DEMAND = "cloud_on_demand"  # GPU cloud, on demand
-CLOUD_LARGE = "cloud_hyperscaler"  # large public cloud, on demand
-RESERVED_1YR = "cloud_reserved_1yr"
-RESERVED_3YR = "cloud_reserved"
-BUY = "buy"  # owned, in the customer's own data centre
-COLOCATION = "colocation"  # owned, in a rented data centre
-HYBRID = "hybrid"
-OPTIONS = (CLOUD_ON_DEMAND, CLOUD_LARGE, RESERVED_1YR, RESERVED_3YR, BUY, COLOCATION, HYBRID)
-CLOUD_OPTIONS = (CLOUD_ON_DEMAND, CLOUD_LARGE, RESERVED_1YR, RESERVED_3YR)
-OWNED_OPTIONS = (BUY, COLOCATION)
 
 
 @dataclass(frozen=True)

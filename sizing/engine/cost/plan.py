@@ -33,17 +33,11 @@ from ..ranges import scale_range
 from ..resolve.resolved import Resolved
 from ..units import HOURS_PER_YEAR, MONTHS_PER_YEAR
 from ..vocabulary import CONSTANTS, describe_price
-from .choice import BreakEven, Choice, break_even, choose, excluded_by
-from .cloud import Priced
+from .break_even import break_even
+from .choice import BreakEven, Choice, choose, excluded_by
 from .explain import ExplainInput, basis, not_priced, reasons
-from .options import (
-    CLOUD_LARGE,
-    CLOUD_ON_DEMAND,
-    OWNED_OPTIONS,
-    CostCase,
-    PricedOptions,
-    price_options,
-)
+from .option import CLOUD_LARGE, CLOUD_ON_DEMAND, OWNED_OPTIONS, Priced
+from .options import CostCase, PricedOptions, price_options
 from .owned import BomLine, HardwareBought, hardware_bought
 from .price_set import PriceSet, UsedPrice
 from .sensitivity import (
