@@ -1,15 +1,16 @@
 """The cost over the planning horizon: every way to pay, the cheapest the customer's rules
 allow, what moves it, and when owning pays off.
 
-One module per concern: :mod:`~.cost.usage` (the work from the answers),
-:mod:`~.cost.cloud` (renting), :mod:`~.cost.owned` (buying), :mod:`~.cost.running` (power,
-space, support, staff), :mod:`~.cost.hybrid` (owning, and owning a base with cloud peaks),
-:mod:`~.cost.options` (all options with one price set), :mod:`~.cost.choice` (rules,
-recommendation, break-even), :mod:`~.cost.sensitivity` (ranges), :mod:`~.cost.explain`
-(sentences).  Prices: :mod:`~.cost.accelerator_prices`, :mod:`~.cost.prices`, :mod:`~.cost.price_set`.
+One module per concern, side by side: :mod:`.usage` (the work from the answers), the options
+each priced on its own, :mod:`.cloud` (renting), :mod:`.owned` (buying; :mod:`.running` for
+power, space, support and staff) and :mod:`.hybrid` (an owned base with cloud peaks), all in
+the shape of :mod:`.option`; :mod:`.options` prices them all with one price set,
+:mod:`.choice` applies the rules and chooses, :mod:`.break_even` says when owning pays off,
+:mod:`.sensitivity` gives the ranges and :mod:`.explain` the sentences.  Prices:
+:mod:`.accelerator_prices`, :mod:`.prices`, :mod:`.price_set`.
 Formulas and worked examples: ``docs/cost.md``.
 
-Each option's range combines its price range (:mod:`~.cost.sensitivity`) with the range of
+Each option's range combines its price range (:mod:`.sensitivity`) with the range of
 the accelerator-hours (the cross-validated error of the compute estimate,
 :mod:`~.ranges`): the hours' factors apply to ``scales_with_gpu_hours_usd`` of the option,
 the rest of the total (owned capacity, commitments, storage) is held, and the two are
@@ -18,7 +19,7 @@ combined as independent errors, like the prices among themselves::
     low  = T - sqrt((T - low_prices)^2 + (S * (1 - f_low))^2)
     high = T + sqrt((high_prices - T)^2 + (S * (f_high - 1))^2)
 
-with ``T`` the option's net figure (:attr:`~.cost_cloud.Priced.net_usd`: what is paid less
+with ``T`` the option's net figure (:attr:`.option.Priced.net_usd`: what is paid less
 what owned hardware is still worth at the end, the one figure options are compared by), ``S`` the part that scales with accelerator-hours and ``f_low``,
 ``f_high`` the hours' factors.  The cost of one run in the cloud scales with the factors.
 """
