@@ -37,7 +37,7 @@ from tests.reports.factories import edited_answers
 
 TODAY = datetime.date(2026, 12, 1)
 ENGINE_SOURCE = "".join(
-    path.read_text() for path in (Path(__file__).parents[2] / "sizing" / "engine").glob("*.py")
+    path.read_text() for path in (Path(__file__).parents[2] / "sizing" / "engine").rglob("*.py")
 )
 
 
