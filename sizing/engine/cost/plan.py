@@ -22,6 +22,14 @@ combined as independent errors, like the prices among themselves::
 with ``T`` the option's net figure (:attr:`.option.Priced.net_usd`: what is paid less
 what owned hardware is still worth at the end, the one figure options are compared by), ``S`` the part that scales with accelerator-hours and ``f_low``,
 ``f_high`` the hours' factors.  The cost of one run in the cloud scales with the factors.
+
+References
+----------
+.. [1] JCGM 100:2008, Evaluation of measurement data - Guide to the expression of uncertainty
+       in measurement (GUM), sec. 5.1.2, eq. (10): independent contributions combine as the
+       square root of the sum of their squares, as ``low`` and ``high`` above.
+.. [2] The prices and their sources: :mod:`.prices` and :mod:`.accelerator_prices`; the
+       formulas of each option: ``docs/cost.md``.
 """
 
 from __future__ import annotations
