@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sizing.engine import parse_input, recommendation_to_dict, size  # noqa: E402
+from sizing.engine import parse_input, size, sizing_result_to_dict  # noqa: E402
 
 EXAMPLES = sorted((ROOT / "sizing" / "engine" / "examples").glob("*.json"))
 LARGE = sorted((ROOT / "benchmarks" / "inputs").glob("*.json"))
@@ -46,11 +46,11 @@ LARGE = sorted((ROOT / "benchmarks" / "inputs").glob("*.json"))
 def time_input(path: Path, repeats: int) -> list[float]:
     """Seconds per full recommendation of the input at ``path`` (one warm-up not counted)."""
     data = json.loads(path.read_text())
-    recommendation_to_dict(size(parse_input(data)))
+    sizing_result_to_dict(size(parse_input(data)))
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        recommendation_to_dict(size(parse_input(data)))
+        sizing_result_to_dict(size(parse_input(data)))
         times.append(time.perf_counter() - start)
     return times
 

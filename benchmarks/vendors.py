@@ -40,7 +40,7 @@ from sizing.engine.cluster import estimate_run
 from sizing.engine.compute import training_flops
 from sizing.engine.hardware import ACCELERATORS, peak_tflops
 from sizing.engine.parallelism import workload
-from sizing.engine.resolve import resolve
+from sizing.engine.resolve.resolved import resolve
 from sizing.engine.validation import parse_input
 
 DATA_PATH = (

@@ -9,8 +9,10 @@ import logging
 from dataclasses import dataclass
 
 from questionnaire.models import Submission
-from sizing import adapters
-from sizing.engine.numbers import format_count
+from sizing.public import (
+    build_engine_input,
+    format_count,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +46,7 @@ class Facts:
 def facts(submission: Submission) -> Facts:
     """What the customer said about the model, method and deployment (None: not sure)."""
     try:
-        engine_input = adapters.build_engine_input(answers=submission.answers).engine_input
+        engine_input = build_engine_input(answers=submission.answers).engine_input
     except Exception:  # a malformed old answer must not break the staff list
         logger.exception("could not read the answers of submission %s", submission.pk)
         return Facts()

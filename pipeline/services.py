@@ -39,7 +39,14 @@ from questionnaire.services import START_PIPELINE_TASK
 from reports import document
 from reports.fetcher import BlockedResource
 from reports.proposal_check import describe_findings
-from sizing import adapters
+from sizing.public import (
+    InvalidInput,
+    build_engine_input,
+    check_engine_input,
+    nest_overrides,
+    size_answers,
+    unknown_override_paths,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -101,14 +108,14 @@ def validate_overrides(*, submission: Submission, overrides: dict[str, Any]) -> 
     Accepts nested (``{"model": {"total_params": 7e9}}``) or dotted (``{"model.total_params":
     7e9}``) keys. Raises ``InvalidOverrides`` naming the bad fields.
     """
-    nested = adapters.nest_overrides(overrides)
-    unknown = adapters.unknown_override_paths(nested)
+    nested = nest_overrides(overrides)
+    unknown = unknown_override_paths(nested)
     if unknown:
         raise InvalidOverrides("; ".join(f"{path}: not an engine input field" for path in unknown))
-    built = adapters.build_engine_input(answers=submission.answers, overrides=nested)
+    built = build_engine_input(answers=submission.answers, overrides=nested)
     try:
-        adapters.check_engine_input(built.engine_input)
-    except adapters.InvalidInput as exc:
+        check_engine_input(built.engine_input)
+    except InvalidInput as exc:
         raise InvalidOverrides(str(exc)) from exc
     return nested
 
@@ -133,12 +140,12 @@ def run_sizing(*, recommendation_id: int) -> None:
 def _size(recommendation: Recommendation) -> Outcome:
     inject_test_fault("sizing", recommendation.submission.reference)
     try:
-        sized = adapters.size_answers(
+        sized = size_answers(
             answers=recommendation.submission.answers,
             overrides=recommendation.overrides,
             today=timezone.localdate(),
         )
-    except adapters.InvalidInput as exc:
+    except InvalidInput as exc:
         raise Refusal(f"The engine refused the input: {exc}") from exc
     return Outcome(
         fields={

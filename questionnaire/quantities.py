@@ -18,7 +18,10 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from sizing.engine.numbers import format_count, format_decimal
+from sizing.public import (
+    format_count,
+    format_decimal,
+)
 
 
 class Kind(StrEnum):

@@ -27,16 +27,17 @@ from questionnaire.questions import (
 )
 from questionnaire.roles import Feeds
 from questionnaire.services import question_form
-from sizing.adapters import (
+from sizing.public import (
     ENGINE_VERSION,
     Decision,
+    FirstEstimate,
     assumed_for_unsure_answers,
     build_engine_input,
     constraint_effects,
     discovery_questions,
+    first_estimate,
     recommended_setup,
 )
-from sizing.first_estimate import FirstEstimate, first_estimate
 
 # Sizing the answers for the page takes tens of milliseconds of CPU, most of the page's cost, and
 # the same answers come back often: the customer returns here after each "Change", and customers

@@ -14,7 +14,9 @@ from typing import Any
 from questionnaire.fields import AnswerFieldMixin
 from questionnaire.questions import PAGES, plain
 from questionnaire.roles import FEEDS, NOTED, REQUIREMENT, Feeds, Noted, Requirement, Role
-from sizing.adapters import SHARED_INPUTS
+from sizing.public import (
+    SHARED_INPUTS,
+)
 
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "answers.md"
 

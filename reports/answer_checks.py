@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.numbers import format_number, format_quantity
-from sizing.results import StoredResult
+from sizing.public import (
+    ACCELERATORS,
+    StoredResult,
+    format_number,
+    format_quantity,
+)
 
 
 @dataclass(frozen=True)
@@ -58,12 +61,11 @@ def _assumed(result: StoredResult, key: str) -> Any:
 
 
 def _servers_per_run(result: StoredResult) -> int:
-    per_node = result.gpus_per_node or 1
-    return max(1, -(-(result.gpus_per_job or per_node) // per_node))
+    return result.nodes_per_job or 1
 
 
 def queue_time(answer: Answer, result: StoredResult) -> Honour:
-    runs = result.section("concurrency").get("full_size_runs") or 1
+    runs = result.runs_at_once
     if runs == 1:
         held = "The cluster holds one full-size run at once, so a second run waits for the first"
     else:

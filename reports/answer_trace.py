@@ -22,9 +22,14 @@ from questionnaire.paths import delegated_slugs
 from questionnaire.questions import QUESTIONS, get_question
 from questionnaire.roles import Feeds, Noted
 from reports.answer_checks import HONOURS, Answer
-from sizing.adapters import NOT_GIVEN, Conflict, answer_conflicts, build_engine_input
-from sizing.engine.resolve_run import ASK_DATA_READY
-from sizing.results import StoredResult
+from sizing.public import (
+    ASK_DATA_READY,
+    NOT_GIVEN,
+    Conflict,
+    StoredResult,
+    answer_conflicts,
+    build_engine_input,
+)
 
 # The proposal section (an engine result area) each question's answers belong to.
 AREA_OF_QUESTION: dict[str, str] = {

@@ -11,11 +11,18 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sizing.counts import read_counts, rented_text
-from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.network import FabricLayout, fabric_layout, fabric_words
-from sizing.engine.numbers import format_count, format_money, format_number, format_quantity
-from sizing.results import StoredResult, UsedAssumption
+from sizing.public import (
+    ACCELERATORS,
+    HardwareBought,
+    StoredResult,
+    UsedAssumption,
+    format_count,
+    format_money,
+    format_number,
+    format_quantity,
+    read_counts,
+    rented_text,
+)
 
 TO_CONFIRM = "to be confirmed in our quotation"
 
@@ -105,44 +112,31 @@ def _nic_text(result: StoredResult) -> str:
     return f"{format_number(network['nic_gbps'])} Gb/s {network.get('technology')}"
 
 
-def bought_fabric(result: StoredResult, gpus: int) -> FabricLayout:
-    """The fabric the bill buys for ``gpus`` accelerators: the network plan's layout rule and
-    oversubscription applied to every server bought (the engine's own rule, so the counts are
-    the bill's)."""
+def _fabric_text(result: StoredResult) -> str:
+    """The switches' line: the technology and the layout of the fabric bought (the engine's
+    ``cost.hardware_bought``); when the servers bought over the plan need another layer of
+    switches than one run's servers, it says for how many."""
     network = result.section("network")
-    return fabric_layout(
-        gpus, result.gpus_per_node or 1, float(network.get("oversubscription") or 1.0)
-    )
-
-
-def _fabric_text(result: StoredResult, gpus: int) -> str:
-    """The switches' line: the technology and the layout; when the servers bought over the plan
-    need another layer of switches than one run's servers, it says for how many."""
-    network = result.section("network")
-    if not network.get("nic_gbps"):
+    bought = result.hardware_bought
+    if not network.get("nic_gbps") or bought is None:
         return "data-centre network for the servers and storage"
-    layout = bought_fabric(result, gpus)
-    text = f"{network.get('technology')}, {fabric_words(layout)}"
-    if layout.tiers != int(network.get("switch_tiers") or layout.tiers):
-        servers = gpus // (result.gpus_per_node or 1)
-        text += f", for all {format_count(servers)} servers bought"
+    text = f"{network.get('technology')}, {bought.fabric}"
+    if _outgrown_fabric(result) is not None:
+        text += f", for all {format_count(bought.servers)} servers bought"
     return text
 
 
-def _outgrown_fabric(result: StoredResult) -> tuple[int, FabricLayout] | None:
-    """The accelerators bought and their fabric, when the recommended option buys servers that
-    outgrow one run's layer of switches (None otherwise)."""
+def _outgrown_fabric(result: StoredResult) -> HardwareBought | None:
+    """What the recommended option buys, when its servers outgrow one run's layer of switches
+    (None otherwise, and when the recommended option buys nothing)."""
     network = result.section("network")
-    servers = next((i for i in result.bill_of_materials if i.get("item") == "servers"), None)
+    bought = result.hardware_bought
     best = result.recommended_cost
-    owned = best is not None and result.bill_of_materials_option == best.key
-    if not (owned and servers and network.get("nic_gbps")):
+    if not (bought and best and bought.option == best.key and network.get("nic_gbps")):
         return None
-    gpus = int(servers.get("quantity") or 0)
-    layout = bought_fabric(result, gpus)
-    if layout.tiers == int(network.get("switch_tiers") or layout.tiers):
+    if bought.fabric_tiers == int(network.get("switch_tiers") or bought.fabric_tiers):
         return None
-    return gpus, layout
+    return bought
 
 
 def fabric_bought(result: StoredResult) -> str:
@@ -152,9 +146,8 @@ def fabric_bought(result: StoredResult) -> str:
     outgrown = _outgrown_fabric(result)
     if outgrown is None:
         return fabric
-    gpus, layout = outgrown
-    servers = format_count(gpus // (result.gpus_per_node or 1))
-    return f"{fabric_words(layout)}, for all {servers} servers bought (one run alone: {fabric})"
+    servers = format_count(outgrown.servers)
+    return f"{outgrown.fabric}, for all {servers} servers bought (one run alone: {fabric})"
 
 
 def fabric_growth(result: StoredResult) -> str:
@@ -164,25 +157,22 @@ def fabric_growth(result: StoredResult) -> str:
     outgrown = _outgrown_fabric(result)
     if outgrown is None:
         return ""
-    gpus, layout = outgrown
-    per_node = result.gpus_per_node or 1
-    run = format_count(-(-(result.gpus_per_job or 0) // per_node))
-    count = format_count(gpus // per_node)
+    run = format_count(result.nodes_per_job or 1)
     return (
         f"One run's {run} servers need {_TIERS_WORDS.get(int(network.get('switch_tiers') or 1))}"
-        f"; the {count} servers bought over the plan need more, so the bill of materials buys a "
-        f"{fabric_words(layout)}, for all of them."
+        f"; the {format_count(outgrown.servers)} servers bought over the plan need more, so the "
+        f"bill of materials buys a {outgrown.fabric}, for all of them."
     )
 
 
 _TIERS_WORDS = {1: "one layer of switches", 2: "two layers of switches"}
 
 
-def _uplink_text(result: StoredResult, gpus: int) -> str:
-    layout = bought_fabric(result, gpus)
-    if layout.oversubscription <= 1.0:
+def _uplink_text(result: StoredResult) -> str:
+    bought = result.hardware_bought
+    if bought is None or bought.oversubscription <= 1.0:
         return "leaf to spine: one uplink per network card (non-blocking)"
-    return f"leaf to spine: one uplink per {layout.oversubscription:g} network cards"
+    return f"leaf to spine: one uplink per {bought.oversubscription:g} network cards"
 
 
 def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[str, str]:
@@ -208,10 +198,11 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     lines: list[dict[str, str]] = []
     if bought:
         servers = items.get("servers") or {}
-        gpus = int(servers.get("quantity") or 0)
+        hardware = result.hardware_bought
+        gpus = hardware.gpus if hardware else 0
         # a plan smaller than one server buys one server of its size, priced as such (the
         # engine buys 1, 2, 4 or 8 within a node), never a full server's description
-        count = max(1, gpus // gpn)
+        count = hardware.servers if hardware else 1
         held = gpus if gpus < gpn else None
         each = float(servers.get("unit_usd") or 0) * (held or gpn)
         lines.append(
@@ -245,9 +236,9 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                 )
             )
         for key, item, what in (
-            ("switches", "Network switches", _fabric_text(result, gpus)),
+            ("switches", "Network switches", _fabric_text(result)),
             ("links", "Cables and transceivers", "one link per network card to its switch"),
-            ("switch_links", "Switch-to-switch links", _uplink_text(result, gpus)),
+            ("switch_links", "Switch-to-switch links", _uplink_text(result)),
         ):
             if key in items:
                 part = items[key]

@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from sizing.engine.numbers import format_count, format_days, format_money_short, format_quantity
+from sizing.public import (
+    format_count,
+    format_days,
+    format_money_short,
+    format_quantity,
+)
 
 WIDTH, HEIGHT = 640, 300
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 24, 50

@@ -12,27 +12,26 @@ from typing import Any
 
 from reports import charts
 from reports.summary import owned_by_year, residual_value
-from sizing.engine.assumptions import value
-from sizing.engine.cost_sensitivity import USAGE_KEYS
-from sizing.engine.numbers import (
+from sizing.public import (
+    CONSTANTS,
+    COST_PARTS,
     NO_VALUE,
+    RULES,
+    USAGE_KEYS,
+    CostOption,
+    StoredResult,
+    assumption_value,
+    describe_price,
     format_money,
     format_money_short,
     format_percent,
     format_small_percent,
-    money_step,
-    round_to_add_up,
-)
-from sizing.engine.vocabulary import (
-    CONSTANTS,
-    COST_PARTS,
-    RULES,
-    describe_price,
     in_sentence,
+    money_step,
     net_words,
+    round_to_add_up,
     value_words,
 )
-from sizing.results import CostOption, StoredResult
 
 
 def _range(low: float | None, high: float | None, *, currency: str = "USD") -> str:
@@ -99,7 +98,7 @@ def _term_note(result: StoredResult, option: CostOption) -> str:
 
 def overlap(a: CostOption, b: CostOption) -> bool:
     """Whether two options' likely ranges of the net figure overlap: then neither is surely
-    the cheaper (the engine's sentences say the same, ``cost_explain._overlap``)."""
+    the cheaper (the engine's sentences say the same, ``cost.explain._overlap``)."""
     if a.low_usd is None or a.high_usd is None or b.low_usd is None or b.high_usd is None:
         return False
     return a.low_usd <= b.high_usd and b.low_usd <= a.high_usd
@@ -236,8 +235,8 @@ def _sensitivity_note(result: StoredResult) -> str:
     customer's own plan is moved, and that small swings are left out (cost_sensitivity)."""
     if not result.cost_sensitivity:
         return ""
-    share = format_percent(value("usage_swing_share"))
-    least = format_percent(value("sensitivity_min_share"))
+    share = format_percent(assumption_value("usage_swing_share"))
+    least = format_percent(assumption_value("sensitivity_min_share"))
     plan = any(str(item.get("price")) in USAGE_KEYS for item in result.cost_sensitivity)
     words = (
         f"Your own growth and runs a month are moved {share} below and above your answer, and "

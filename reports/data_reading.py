@@ -1,7 +1,7 @@
 """How the proposal read the customer's data, said in the executive summary.
 
 A dataset given as a size on disk is read as plain text (``raw_text_bytes_per_token``,
-``sizing/engine/resolve_run.py``); files such as PDF or Office documents hold far less text
+``sizing/engine/resolve/run.py``); files such as PDF or Office documents hold far less text
 than their size, so the summary says how the size was read, and warns when a fine-tune
 comes out at pre-training scale (``pretraining_scale_tokens``), the usual sign of such a
 misreading.
@@ -9,11 +9,14 @@ misreading.
 
 from __future__ import annotations
 
-from sizing.engine.assumptions import value
-from sizing.engine.inputs import PRETRAINING_METHODS
-from sizing.engine.numbers import format_count, format_quantity
-from sizing.engine.resolve_run import SIZE_READ_AS_TEXT
-from sizing.results import StoredResult
+from sizing.public import (
+    PRETRAINING_METHODS,
+    SIZE_READ_AS_TEXT,
+    StoredResult,
+    assumption_value,
+    format_count,
+    format_quantity,
+)
 
 
 def _used(result: StoredResult, key: str):
@@ -29,7 +32,7 @@ def data_reading(result: StoredResult) -> list[str]:
     said = []
     size = _used(result, "data.dataset_size_tb")
     if str(tokens.source).startswith(SIZE_READ_AS_TEXT) and size is not None:
-        per_token = value("raw_text_bytes_per_token")
+        per_token = assumption_value("raw_text_bytes_per_token")
         said.append(
             f"Your data: {format_quantity(size.value, 'TB')} read as about "
             f"{format_count(tokens.value)} tokens of plain text ({per_token:g} bytes a token). "
@@ -39,7 +42,7 @@ def data_reading(result: StoredResult) -> list[str]:
     method = _used(result, "training.method")
     epochs = _used(result, "data.epochs")
     read = tokens.value * (epochs.value if epochs and isinstance(epochs.value, int | float) else 1)
-    scale = value("pretraining_scale_tokens")
+    scale = assumption_value("pretraining_scale_tokens")
     if method is not None and method.value not in PRETRAINING_METHODS and read > scale:
         said.append(
             f"Check the size of your data: a fine-tune that reads {format_count(read)} tokens "

@@ -9,7 +9,9 @@ from typing import Any
 
 from questionnaire.questions import QUESTIONS
 from reports.document import ProposalData
-from sizing import adapters
+from sizing.public import (
+    size_answers,
+)
 
 DEMO_REFERENCE = "TQ-DEMO-00001"
 
@@ -175,7 +177,7 @@ def demo_data(
     scenario's answers (``answers`` replaces them), with that customer's company and reference."""
     answers = demo_answers(scenario) if answers is None else answers
     today = today or date.today()
-    sized = adapters.size_answers(answers=answers, today=today)
+    sized = size_answers(answers=answers, today=today)
     company, reference = CUSTOMERS[scenario]
     return ProposalData(
         reference=reference,

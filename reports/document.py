@@ -32,16 +32,18 @@ from reports.figures import figure_rows, input_rows
 from reports.method import method_rows
 from reports.proposal_check import Finding, check_proposal
 from reports.summary import executive_summary
-from sizing.engine.numbers import (
+from sizing.public import (
     NO_VALUE,
+    SOURCES,
+    StoredResult,
     format_money,
     format_money_range,
     format_number,
     format_quantity,
     format_range,
+    output_label_and_unit,
+    read_result,
 )
-from sizing.engine.vocabulary import SOURCES, output_label_and_unit
-from sizing.results import StoredResult, read_result
 
 
 @dataclass(frozen=True)

@@ -7,15 +7,21 @@ one formatter (``sizing.engine.numbers``); this module only chooses which fields
 from collections.abc import Callable
 from typing import Any
 
-from sizing.engine.numbers import (
+from sizing.public import (
+    OUTPUT_VALUES,
+    SHARES,
+    SOURCES,
+    describe_value,
     format_number,
     format_percent,
     format_quantity,
     format_range,
     format_times,
+    input_term,
 )
-from sizing.engine.vocabulary import OUTPUT_VALUES, SHARES, SOURCES, describe_value, input_term
-from sizing.engine.vocabulary import output_label_and_unit as label_and_unit
+from sizing.public import (
+    output_label_and_unit as label_and_unit,
+)
 
 # The figures each area shows in its table, in order; the rest of a section stays in the stored
 # result (and the staff pages). Sentences, charts and tables of their own cover the others.

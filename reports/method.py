@@ -12,10 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.numbers import format_percent, format_quantity
-from sizing.engine.vocabulary import describe_value
-from sizing.results import StoredResult, UsedAssumption
+from sizing.public import (
+    ACCELERATORS,
+    StoredResult,
+    UsedAssumption,
+    describe_value,
+    format_percent,
+    format_quantity,
+)
 
 Plan = dict[str, Any]
 _ALWAYS: Callable[[Plan], bool] = lambda p: True  # noqa: E731

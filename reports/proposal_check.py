@@ -41,8 +41,15 @@ from typing import Any
 
 from weasyprint.formatting_structure import boxes
 
-from sizing.engine.vocabulary import COST_OPTIONS, OUTPUT_VALUES, REGIONS, VALUES
-from sizing.engine.vocabulary import RULES as CUSTOMER_RULES
+from sizing.public import (
+    COST_OPTIONS,
+    OUTPUT_VALUES,
+    REGIONS,
+    VALUES,
+)
+from sizing.public import (
+    RULES as CUSTOMER_RULES,
+)
 
 RULES: dict[str, str] = {
     "figure": "a figure that appears twice with different values",

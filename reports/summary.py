@@ -11,17 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
-from sizing.counts import OWNED, plan_text, read_counts
-from sizing.engine.numbers import (
+from sizing.public import (
+    OWNED,
+    CostOption,
+    StoredResult,
     format_count,
     format_days,
     format_days_range,
     format_money,
     format_number,
     format_percent,
+    in_sentence,
+    net_words,
+    plan_text,
+    read_counts,
 )
-from sizing.engine.vocabulary import in_sentence, net_words
-from sizing.results import CostOption, StoredResult
 
 
 def _servers(count: int | None) -> str:

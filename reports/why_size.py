@@ -3,17 +3,19 @@ proposal says about it, from the same reader as the review page's first estimate
 (:func:`sizing.first_estimate.size_set_by`), so the document gives one reason, not two.
 """
 
-from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.numbers import format_count, format_days, format_quantity
-from sizing.first_estimate import (
+from sizing.public import (
+    ACCELERATORS,
     DEADLINE,
     DEADLINE_MISSED,
     FEWEST_HOURS,
     MEMORY,
+    StoredResult,
     fewest_hours_reason,
+    format_count,
+    format_days,
+    format_quantity,
     size_set_by,
 )
-from sizing.results import StoredResult
 
 # [x] a plan using more than this share of the usable memory is said to fit tightly: what is
 # left is less than the allocator's own variation from step to step, so a trial run decides

@@ -12,9 +12,13 @@ from typing import Any
 from reports.bill import fabric_bought, run_servers_usd
 from reports.figures import accelerator_hours
 from reports.why_size import memory_tight, size_reason
-from sizing.engine.cluster import nodes_for
-from sizing.engine.inputs import ADAPTER_METHODS
-from sizing.engine.numbers import (
+from sizing.public import (
+    ADAPTER_METHODS,
+    REGIONS,
+    SOURCES,
+    StoredResult,
+    dated_note,
+    describe_value,
     format_count,
     format_days,
     format_days_range,
@@ -25,16 +29,9 @@ from sizing.engine.numbers import (
     format_quantity,
     format_range,
     format_times,
-)
-from sizing.engine.price_set import dated_note
-from sizing.engine.vocabulary import (
-    REGIONS,
-    SOURCES,
-    describe_value,
     input_term,
     value_words,
 )
-from sizing.results import StoredResult
 
 
 def _texts(items: Any) -> list[str]:
@@ -384,7 +381,7 @@ def price_rows(result: StoredResult, *, today: date, region_given: bool) -> list
     """Each price the cost rests on: what, the value, how firm, as of when and where from.
 
     A price older than the engine's rule allows on ``today`` (the date of the answers) says
-    so ("dated 2024-08, may have moved": :func:`sizing.engine.price_set.dated_note`).  When the
+    so ("dated 2024-08, may have moved": :func:`sizing.engine.cost.price_set.dated_note`).  When the
     customer named no region (``region_given`` false) a first row says which region's power
     and space prices were assumed.
     """
@@ -490,7 +487,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             "name": result.accelerator_name,
             # one run's accelerators and servers, as the alternatives' rows count them
             "gpus": format_count(result.gpus_per_job or 0),
-            "nodes": format_count(nodes_for(result.gpus_per_job or 0, result.gpus_per_node or 1)),
+            "nodes": format_count(result.nodes_per_job or 1),
             "days": format_days(ours_days or 0),
             "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
             "servers": _money_or_unpriced(ours_servers),

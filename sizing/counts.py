@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sizing.engine.numbers import format_count
-from sizing.results import StoredResult
+from sizing.stored_result import StoredResult
 
 # The options that buy hardware (the rest rent it by the hour).
 OWNED = ("buy", "colocation", "hybrid")

@@ -12,7 +12,7 @@ from typing import Any
 from sizing.adapters import InvalidInput, SizedAnswers, size_answers
 from sizing.counts import plan_text, read_counts
 from sizing.engine.numbers import format_days, format_days_range, format_money
-from sizing.results import StoredResult, read_result
+from sizing.stored_result import StoredResult, read_result
 
 # The questions whose answers set the size, by the engine field they feed (the questionnaire's
 # slugs, as the adapters record them in ``question_of``); used when the field was left unset.

@@ -10,9 +10,16 @@ from dataclasses import dataclass
 
 from pipeline.models import Recommendation
 from pipeline.versions import describe_changes
-from sizing.engine.numbers import format_days, format_money, format_number, format_quantity
-from sizing.engine.vocabulary import describe_value, input_term
-from sizing.results import StoredResult, read_result
+from sizing.public import (
+    StoredResult,
+    describe_value,
+    format_days,
+    format_money,
+    format_number,
+    format_quantity,
+    input_term,
+    read_result,
+)
 
 
 @dataclass(frozen=True)

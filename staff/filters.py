@@ -15,7 +15,9 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from pipeline.facts import SIZE_BANDS, Facts, facts
 from pipeline.models import Recommendation
 from questionnaire.models import Submission
-from sizing.engine.vocabulary import VALUES
+from sizing.public import (
+    VALUES,
+)
 from staff.workflow import APPROVE_PERMISSION, FINISHED, account_managers, full_name
 
 METHODS = list(VALUES["training.method"].items())

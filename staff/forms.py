@@ -12,10 +12,13 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from questionnaire.models import Submission
-from sizing.engine import ACCELERATORS
-from sizing.engine.validation import SCHEMA
-from sizing.engine.vocabulary import SOURCES, describe_value
-from sizing.results import read_result
+from sizing.public import (
+    ACCELERATORS,
+    SCHEMA,
+    SOURCES,
+    describe_value,
+    read_result,
+)
 from staff.sending import NOTE_MAX_CHARS
 from staff.workflow import account_managers, full_name
 

@@ -2,7 +2,7 @@
 stands, and the next action with who owns it (the list's columns, the summary panel, the CSV).
 
 The customer's facts (model, method, deployment) come from ``pipeline.facts``; the figures from
-``sizing.results.read_result`` with the vocabulary's labels and the one number formatter.
+``sizing.stored_result.read_result`` with the vocabulary's labels and the one number formatter.
 """
 
 from dataclasses import dataclass
@@ -17,9 +17,12 @@ from questionnaire.models import Submission
 from questionnaire.paths import SHORT_PATH_COUNT, customer_numbers, delegated_slugs
 from questionnaire.questions import DISCOVERY, QUESTIONS, AnsweredQuestion, answered_questions
 from reports.answer_trace import delegated_questions
-from sizing.engine.numbers import format_money, format_money_short
-from sizing.engine.vocabulary import value_words
-from sizing.results import read_result
+from sizing.public import (
+    format_money,
+    format_money_short,
+    read_result,
+    value_words,
+)
 from staff.models import ShareLink
 from staff.workflow import AWAITING_REVIEW, FINISHED, Status, full_name
 

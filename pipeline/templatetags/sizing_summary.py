@@ -16,8 +16,10 @@ from pipeline.models import Recommendation
 from pipeline.versions import customer_version
 from questionnaire.models import Submission
 from reports.wording import backing
-from sizing.first_estimate import figures_of
-from sizing.results import read_result
+from sizing.public import (
+    figures_of,
+    read_result,
+)
 
 register = template.Library()
 

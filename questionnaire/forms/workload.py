@@ -16,7 +16,9 @@ from questionnaire.fields import (
 from questionnaire.forms.base import QuestionForm
 from questionnaire.quantities import Kind
 from questionnaire.roles import Feeds, Noted, Requirement
-from sizing.engine import MODEL_CATALOG
+from sizing.public import (
+    MODEL_CATALOG,
+)
 
 # Upper limits that catch a slip of the unit (GB for TB, B for T) without refusing real plans.
 # The largest published models have around 2 trillion parameters and are trained on tens of

@@ -23,8 +23,10 @@ from questionnaire.models import Draft
 from questionnaire.paths import question_numbers
 from questionnaire.prefill.found import FoundValue
 from questionnaire.questions import QUESTIONS, Question, get_question, plain
-from sizing.engine.models import find_model
-from sizing.engine.numbers import format_count
+from sizing.public import (
+    find_model,
+    format_count,
+)
 
 StepData = dict[str, list[str]]
 NOTES, UNSURE = "notes", "not_sure"

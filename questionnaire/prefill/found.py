@@ -14,10 +14,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from questionnaire.prefill.reading import MAX_NUMBER_DIGITS, flatten
-from sizing.engine.models import ModelSpec, find_model
-from sizing.engine.numbers import format_count
-from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
-from sizing.engine.validation import InvalidInput, check_shape
+from sizing.public import (
+    DecoderShape,
+    InvalidInput,
+    ModelSpec,
+    ParameterCount,
+    check_shape,
+    count_parameters,
+    find_model,
+    format_count,
+)
 
 FormValue = str | list[str]
 

@@ -23,8 +23,12 @@ from questionnaire.prefill.found import (
     finish,
     known_model,
 )
-from sizing.engine.models import MODEL_CATALOG, ModelSpec
-from sizing.engine.parameter_count import DecoderShape, ParameterCount
+from sizing.public import (
+    MODEL_CATALOG,
+    DecoderShape,
+    ModelSpec,
+    ParameterCount,
+)
 
 FORMAT_NAME = "Hugging Face model configuration"
 MARKERS = ("architectures", "model_type", "num_hidden_layers", "n_layer")

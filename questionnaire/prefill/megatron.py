@@ -24,8 +24,10 @@ from questionnaire.prefill.found import (
     finish,
     tool,
 )
-from sizing.engine.assumptions import whole
-from sizing.engine.parameter_count import DecoderShape
+from sizing.public import (
+    DecoderShape,
+    whole_assumption,
+)
 
 FORMAT_NAME = "Megatron-LM arguments"
 
@@ -66,7 +68,7 @@ def _model(found: Found, settings: Settings) -> None:
     experts = settings.count("--num-experts") or 1
     vocab = settings.count("--vocab-size")
     if vocab is None:
-        vocab = whole("default_vocab_size")
+        vocab = whole_assumption("default_vocab_size")
         found.remarks.append(
             f"The arguments do not give the vocabulary (it comes from the tokenizer), so we "
             f"counted the parameters with {vocab:,} tokens; a larger vocabulary adds a little."

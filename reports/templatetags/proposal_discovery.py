@@ -14,7 +14,7 @@ from django import template
 from questionnaire.fields import AnswerFieldMixin
 from questionnaire.paths import recommends_setup, setup_unsure
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, get_question, plain
-from sizing.adapters import (
+from sizing.public import (
     build_engine_input,
     constraint_effects,
     discovery_questions,

@@ -3,8 +3,8 @@
 Public API::
 
     parse_input(data) -> SizingInput          raises InvalidInput
-    size(inputs, *, today=None) -> Recommendation
-    recommendation_to_dict(rec) -> dict       the JSON contract (docs/engine-contract.md)
+    size(inputs, *, today=None) -> SizingResult
+    sizing_result_to_dict(result) -> dict     the JSON contract (docs/engine-contract.md)
     size_dict(data, *, today=None) -> dict
 
 ``today`` (a ``datetime.date``) dates the customer's answers (their ``as_of``);
@@ -15,9 +15,9 @@ from .core import size, size_dict
 from .hardware import ACCELERATORS, AcceleratorSpec
 from .inputs import SizingInput
 from .models import MODEL_CATALOG, ModelSpec
+from .output import SizingResult, sizing_result_to_dict
 from .provenance import Assumption
-from .result import Recommendation, recommendation_to_dict
-from .text import recommendation_to_text
+from .text import sizing_result_to_text
 from .validation import InvalidInput, parse_input
 from .version import ENGINE_VERSION
 
@@ -29,11 +29,11 @@ __all__ = [
     "Assumption",
     "InvalidInput",
     "ModelSpec",
-    "Recommendation",
+    "SizingResult",
     "SizingInput",
     "parse_input",
-    "recommendation_to_dict",
-    "recommendation_to_text",
+    "sizing_result_to_dict",
+    "sizing_result_to_text",
     "size",
     "size_dict",
 ]

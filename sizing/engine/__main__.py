@@ -12,8 +12,8 @@ import sys
 from typing import Any, NoReturn
 
 from .core import size
-from .result import recommendation_to_dict
-from .text import recommendation_to_text
+from .output import sizing_result_to_dict
+from .text import sizing_result_to_text
 from .validation import InvalidInput, parse_input
 
 
@@ -56,9 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     except InvalidInput as exc:
         return _fail(exc.messages)
     if args.format == "text":
-        sys.stdout.write(recommendation_to_text(rec))
+        sys.stdout.write(sizing_result_to_text(rec))
     else:
-        sys.stdout.write(json.dumps(recommendation_to_dict(rec), indent=2, allow_nan=False) + "\n")
+        sys.stdout.write(json.dumps(sizing_result_to_dict(rec), indent=2, allow_nan=False) + "\n")
     return 0
 
 

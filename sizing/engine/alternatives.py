@@ -5,7 +5,7 @@ An accelerator is excluded when the customer's makers or software rule it out
 same run (on the given count, else on the size that meets the deadline) and ranked: those
 that fit first, then (when the recommended run meets the deadline on a size of our choosing)
 those that meet it too, then those whose GPU-cloud price is published (a list price or a public quote,
-:func:`sizing.engine.accelerator_prices.cloud_price_confirmed`) before those with an estimated
+:func:`sizing.engine.cost.accelerator_prices.cloud_price_confirmed`) before those with an estimated
 one, then the cheapest run; an accelerator with no public GPU-cloud price has no run cost and
 ranks after every priced one.  At most :data:`MAX_ALTERNATIVES` are listed, the best of each
 maker always among them.
@@ -17,10 +17,12 @@ import heapq
 import math
 from dataclasses import dataclass, field, replace
 
-from .accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
+from .cost.accelerator_prices import cloud_price_confirmed, gpu_cloud_price
+from .cost.price_set import purchase_per_gpu
 from .efficiency import workload_factor
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops, training_precision
+from .output import Alternative
 from .parallelism import (
     ActivationCache,
     HfuCache,
@@ -32,10 +34,9 @@ from .parallelism import (
     workload,
 )
 from .platforms import exclusion
-from .price_set import purchase_per_gpu
 from .resilience import highest_goodput
-from .resolve import Resolved
-from .result import Alternative
+from .resolve.resolved import Resolved
+from .units import HOURS_PER_DAY, SECONDS_PER_HOUR
 
 MAX_ALTERNATIVES = 6  # alternatives listed
 _FLOPS_PER_TFLOP = 1e12
@@ -43,9 +44,6 @@ _FLOPS_PER_TFLOP = 1e12
 # count is worked out from; on DeepSeek-V3 the fourth changed it by under 0.5 %.
 _IN_TIME_ROUNDS = 4
 _IN_TIME_SETTLED = 0.99  # [-] a round that lowers the rate by less than 1 % ends them
-_SECONDS_PER_HOUR = 3600.0
-_HOURS_PER_DAY = 24.0
-# Rank of an alternative: does not fit, misses the deadline the recommended run meets, has no
 # price, price not confirmed, run cost [USD]
 _RankKey = tuple[bool, bool, bool, bool, float]
 
@@ -104,7 +102,7 @@ def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
     rate_ratio = _plan_rate(reference, reference.r, reference.acc) / _plan_rate(
         reference, r, searches.acc
     )
-    estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * _HOURS_PER_DAY)
+    estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * HOURS_PER_DAY)
     near = size_from_estimate(searches, estimate)
     return near if near is not None else size_searched(searches).run
 
@@ -271,7 +269,7 @@ def _best_case_key(w: Workload, acc: AcceleratorSpec, flops: float) -> _RankKey:
     if hourly is None:
         return (False, False, True, not confirmed, math.inf)
     rate = _best_case_rate(w, acc) * highest_goodput()
-    return (False, False, False, not confirmed, flops / rate / _SECONDS_PER_HOUR * hourly)
+    return (False, False, False, not confirmed, flops / rate / SECONDS_PER_HOUR * hourly)
 
 
 def _best_case_in_time(
@@ -303,12 +301,12 @@ def _best_case_in_time(
     rate = _best_case_rate(w, acc) * goodput  # [FLOP/s] per accelerator
     hfu = {} if hfu is None else hfu  # the rounds (and the sizing after) share the kernels'
     for _ in range(_IN_TIME_ROUNDS):
-        fewest = flops / (deadline_days * _HOURS_PER_DAY * _SECONDS_PER_HOUR * rate)
+        fewest = flops / (deadline_days * HOURS_PER_DAY * SECONDS_PER_HOUR * rate)
         slower = peak * mfu_ceiling_from(w, r, acc, math.floor(fewest), hfu) * goodput
         if slower >= rate * _IN_TIME_SETTLED:
             break
         rate = slower  # a slower best case needs more accelerators, whose bound is lower
-    return (*loose[:4], flops / rate / _SECONDS_PER_HOUR * hourly)
+    return (*loose[:4], flops / rate / SECONDS_PER_HOUR * hourly)
 
 
 def _cannot_be_listed(

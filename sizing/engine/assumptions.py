@@ -1,6 +1,6 @@
 """Engine constants (everything but prices) as sourced :class:`Assumption` objects.
 
-Prices live in :mod:`sizing.engine.prices`; accelerator figures in
+Prices live in :mod:`sizing.engine.cost.prices`; accelerator figures in
 :mod:`sizing.engine.hardware`.  The efficiency-model parameters marked
 "calibrated" are fitted in ``docs/calibration.md`` on a subset of the
 published runs and checked on the rest.
@@ -442,7 +442,7 @@ _LISTED: dict[str, Assumption] = {
         "2024",
         "average draw relative to nameplate power",
     ),
-    # --- cost (cost_usage.py, cost_owned.py, cost_running.py) ----------------------------
+    # --- cost (cost/usage.py, cost/owned.py, cost/running.py) ----------------------------
     "owned_max_utilisation": Assumption(
         0.90,
         "-",
@@ -526,7 +526,7 @@ _LISTED: dict[str, Assumption] = {
 ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(_LISTED)
 
 _UNLISTED: dict[str, Assumption] = {
-    # --- defaults for unanswered questions (resolve.py) -------------------------------
+    # --- defaults for unanswered questions (resolve/resolved.py) -------------------------------
     "default_total_params": Assumption(
         7e9,
         "parameters",
@@ -731,7 +731,7 @@ _UNLISTED: dict[str, Assumption] = {
         "2026-12-02",
         "cost-comparison horizon when not given",
     ),
-    # --- model shape for a bare parameter count (models.py, resolve.py) ----------------
+    # --- model shape for a bare parameter count (models.py, resolve/resolved.py) ----------------
     "head_dim": Assumption(
         128,
         "-",

@@ -53,12 +53,10 @@ from .parallelism import (
     search_plan,
 )
 from .resilience import ResilienceResult, plan_resilience
-from .resolve import Resolved
+from .resolve.resolved import Resolved
+from .units import HOURS_PER_DAY, MINUTES_PER_HOUR, SECONDS_PER_HOUR
 
 _FLOPS_PER_TFLOP = 1e12
-_SECONDS_PER_HOUR = 3600.0
-_MINUTES_PER_HOUR = 60.0
-_HOURS_PER_DAY = 24.0
 _MIN_MFU = 1e-6  # [-] guards the division when a plan computes nothing useful
 SUB_NODE_GPUS = (1, 2, 4, 8, 16, 32, 64)  # sizes below one node: powers of two
 
@@ -106,13 +104,13 @@ def time_plan(plan: Plan, r: Resolved, acc: AcceleratorSpec, total_flops: float)
     gpus = plan.gpus
     peak = peak_tflops(acc, r.precision)
     rate = gpus * peak * _FLOPS_PER_TFLOP * max(plan.mfu, _MIN_MFU)  # [FLOP/s]
-    compute_hours = total_flops / rate / _SECONDS_PER_HOUR
+    compute_hours = total_flops / rate / SECONDS_PER_HOUR
     nodes = nodes_for(gpus, r.gpus_per_node)
     res = plan_resilience(
         gpus=gpus,
         nodes=nodes,
         compute_hours=compute_hours,
-        write_hours=r.checkpoint_minutes_max / _MINUTES_PER_HOUR,
+        write_hours=r.checkpoint_minutes_max / MINUTES_PER_HOUR,
         max_lost_hours=r.max_lost_hours,
         forced_interval_hours=r.checkpoint_interval_hours,
     )
@@ -122,7 +120,7 @@ def time_plan(plan: Plan, r: Resolved, acc: AcceleratorSpec, total_flops: float)
         nodes=nodes,
         plan=plan,
         compute_hours=compute_hours,
-        wall_clock_days=wall_hours / _HOURS_PER_DAY,
+        wall_clock_days=wall_hours / HOURS_PER_DAY,
         gpu_hours=wall_hours * gpus,
         resilience=res,
     )

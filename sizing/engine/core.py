@@ -1,4 +1,4 @@
-"""``size(inputs)``: compose every concern into one :class:`Recommendation`."""
+"""``size(inputs)``: compose every concern into one :class:`SizingResult`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import math
 from dataclasses import replace
 from typing import Any
 
-from .accelerator_prices import cloud_price_confirmed
 from .alternatives import (
     MemoryCache,
     Reference,
@@ -25,9 +24,11 @@ from .cluster import (
     size_searched,
 )
 from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_flops
-from .cost import CostInputs, CostResult, plan_cost
-from .cost_choice import renting_allowed
-from .cost_options import OWNED_OPTIONS
+from .cost.accelerator_prices import cloud_price_confirmed
+from .cost.choice import renting_allowed
+from .cost.option import OWNED_OPTIONS
+from .cost.plan import CostInputs, CostResult, plan_cost
+from .cost.prices import PRICES
 from .deadline import deadline_result
 from .deployment import plan_deployment
 from .explain import (
@@ -48,25 +49,25 @@ from .inputs import ADAPTER_METHODS, SizingInput
 from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
 from .network import plan_network
 from .numbers import format_count
-from .parallelism import Plan, Workload, whole_micro_batches, workload
-from .prices import PRICES
-from .provenance import Price, UsedAssumption
-from .ranges import ConfidenceResult, confidence, gpus_needed, spread
-from .resilience import spare_nodes
-from .resolve import Resolved, resolve
-from .result import (
+from .output import (
     ClusterResult,
     ComputeResult,
     DeadlineResult,
     MemoryResult,
     ParallelismResult,
-    Recommendation,
     ResilienceOut,
+    SizingResult,
     TimelineOption,
     TimelineResult,
-    recommendation_to_dict,
+    sizing_result_to_dict,
 )
+from .parallelism import Plan, Workload, whole_micro_batches, workload
+from .provenance import Price, UsedAssumption
+from .ranges import ConfidenceResult, confidence, gpus_needed, spread
+from .resilience import spare_nodes
+from .resolve.resolved import Resolved, resolve
 from .storage import plan_storage
+from .units import SECONDS_PER_HOUR
 from .validation import parse_input
 from .version import ENGINE_VERSION
 
@@ -74,7 +75,6 @@ from .version import ENGINE_VERSION
 # accelerator-hours to be recommended (:func:`_cheapest_listed_size`)
 CLEARLY_FEWER_HOURS = 0.9
 
-_SECONDS_PER_HOUR = 3600.0
 _FLOPS_PER_TFLOP = 1e12
 _CLOUD_PRICE_KEY = "prices.cloud_on_demand_usd_per_gpu_hour"  # as resolve_site records it
 _TIMELINE_MIN_NODES = 16  # the trade-off table doubles nodes up to at least this many
@@ -101,7 +101,7 @@ def _run_for(searches: Searches) -> ClusterSizing:
     return ClusterSizing(run, least, met, None)
 
 
-def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommendation:
+def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingResult:
     """Size the infrastructure for ``inputs``.
 
     Parameters
@@ -173,7 +173,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
         *storage.notes,
         *(note for note in network.notes if "exceeds" in note),
     )
-    return Recommendation(
+    return SizingResult(
         engine_version=ENGINE_VERSION,
         model_name=r.model_name,
         compute=compute,
@@ -188,6 +188,8 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> Recommen
             gpus_per_job=run.gpus,
             spare_nodes=spare,
             gpus_range=gpus_range,
+            nodes_per_job=run.nodes,
+            gpus_in_service=total_gpus + spare * per_node,
         ),
         timeline=_timeline_result(searches, run, min_gpus, deadline, sure, fewest.run.gpus),
         network=network,
@@ -325,7 +327,7 @@ def _compute_result(
     tokens_per_s = run.gpus * peak * _FLOPS_PER_TFLOP * plan.mfu / w.model_flops_per_token
     rule_flops = FLOPS_PER_PARAM_TOKEN * r.active_params * r.tokens * r.epochs
     rule_gpu_hours = (
-        rule_flops / (peak * _FLOPS_PER_TFLOP * value("rule_of_thumb_mfu")) / _SECONDS_PER_HOUR
+        rule_flops / (peak * _FLOPS_PER_TFLOP * value("rule_of_thumb_mfu")) / SECONDS_PER_HOUR
     )
     return ComputeResult(
         training_flops=flops,
@@ -519,7 +521,7 @@ def _cheapest_listed_size(searches: Searches, sizing: ClusterSizing) -> ClusterS
     listed size meeting the deadline saves a tenth of its hours, and a saving of a few per
     cent, within what two neighbouring estimates can differ by, does not buy more
     accelerators.  A longer deadline only adds sizes, so it never asks for more accelerators.
-    When the customer's rules allow no renting (:func:`cost_choice.renting_allowed`), an
+    When the customer's rules allow no renting (:func:`cost.choice.renting_allowed`), an
     owned cluster is paid for by its size, not its hours: the fewest that meet the deadline.
     The table's sizes are searched for the table anyway, so this costs no search beyond it;
     time is not monotone in the node count either (a data-parallel degree that is not a power
@@ -586,5 +588,5 @@ def _constants_used() -> tuple[UsedAssumption, ...]:
 
 
 def size_dict(data: dict[str, Any], *, today: datetime.date | None = None) -> dict[str, Any]:
-    """``recommendation_to_dict(size(parse_input(data), today=today))``."""
-    return recommendation_to_dict(size(parse_input(data), today=today))
+    """``sizing_result_to_dict(size(parse_input(data), today=today))``."""
+    return sizing_result_to_dict(size(parse_input(data), today=today))

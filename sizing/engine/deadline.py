@@ -27,9 +27,9 @@ from __future__ import annotations
 from .cluster import ClusterSizing, RunEstimate, Searches, time_plan
 from .compute import attention_flops_per_token
 from .hardware import AcceleratorSpec
+from .output import DeadlineResult
 from .parallelism import Workload
-from .resolve import Resolved
-from .result import DeadlineResult
+from .resolve.resolved import Resolved
 
 _FIXED_POINT_STEPS = 3  # converges in one step while goodput is independent of run length
 

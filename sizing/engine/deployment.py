@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .assumptions import value, whole
 from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 from .vocabulary import COST_OPTIONS, VALUES, in_sentence
 
 # The cheapest cost option decides the deployment model when the customer has no preference.

@@ -70,10 +70,9 @@ from .assumptions import value
 from .compute import FLOPS_PER_PARAM_TOKEN, attention_flops_per_token
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
+from .units import BITS_PER_BYTE, BYTES_PER_GB
 
 _FLOPS_PER_TFLOP = 1e12
-_BYTES_PER_GB = 1e9
-_BITS_PER_BYTE = 8.0
 _DIRECTIONS = 2.0  # scale-up bandwidth is quoted both ways; one way is half
 
 # Communication per step, by collective (volumes in the module docstring of network.py)
@@ -182,15 +181,15 @@ def gemm_intensity(*, tokens: float, hidden: int, ffn: float, precision: str) ->
 
 def scale_up_bytes_per_s(acc: AcceleratorSpec) -> float:
     """Achievable one-way scale-up bandwidth per GPU [B/s]."""
-    return acc.scale_up_gb_per_s / _DIRECTIONS * _BYTES_PER_GB * value("nccl_scale_up_efficiency")
+    return acc.scale_up_gb_per_s / _DIRECTIONS * BYTES_PER_GB * value("nccl_scale_up_efficiency")
 
 
 def scale_out_bytes_per_s(nic_gbps_per_gpu: float, oversubscription: float) -> float:
     """Achievable one-way scale-out bandwidth per GPU [B/s]."""
     return (
         nic_gbps_per_gpu
-        / _BITS_PER_BYTE
-        * _BYTES_PER_GB
+        / BITS_PER_BYTE
+        * BYTES_PER_GB
         * value("nccl_scale_out_efficiency")
         / oversubscription
     )

@@ -10,25 +10,26 @@ import math
 
 from .assumptions import value, whole
 from .cluster import RunEstimate
-from .cost_options import OWNED_OPTIONS
+from .cost.option import OWNED_OPTIONS
 from .hardware import ACCELERATORS, AcceleratorSpec
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from .numbers import format_count, format_days, format_times
+from .output import ConcurrencyResult, DeadlineResult
 from .platforms import limits
-from .resolve import Resolved
-from .result import ConcurrencyResult, DeadlineResult
+from .resolve.resolved import Resolved
+from .units import HOURS_PER_DAY
 from .vocabulary import VALUES
 
 # Questions asked of every customer. None today: the two discovery questions (is the data
 # ready, who operates the cluster) are asked while resolving, and only when not answered
-# (resolve_run.ASK_DATA_READY, resolve_site.ASK_OPERATIONS).
+# (resolve.run.ASK_DATA_READY, resolve.site.ASK_OPERATIONS).
 DISCOVERY_QUESTIONS: tuple[str, ...] = ()
 
 
 def _deadline(days: float) -> str:
     """A deadline as an adjective: "21-day", "12-hour" (not "0.5-day")."""
     if days < 1:
-        return f"{round(days * 24):g}-hour"
+        return f"{round(days * HOURS_PER_DAY):g}-hour"
     return f"{days:g}-day"
 
 

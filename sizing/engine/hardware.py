@@ -1,6 +1,6 @@
 """Accelerator catalog: dense peak throughput, memory, fabric and power.
 
-Prices are in :mod:`sizing.engine.accelerator_prices`.
+Prices are in :mod:`sizing.engine.cost.accelerator_prices`.
 
 Figures are copied from the reference hardware catalog (compiled 2026-12-02)
 with their source and date.  TFLOPS are **dense** peaks (without 2:4

@@ -1,7 +1,7 @@
 """The engine's input: frozen dataclasses mirroring ``docs/engine-contract.md``.
 
 Every field is optional; ``None`` means the customer is "not sure yet" and
-the engine picks a documented default (see :mod:`sizing.engine.resolve`).
+the engine picks a documented default (see :mod:`sizing.engine.resolve.resolved`).
 Units are in the field names or in the contract.
 """
 

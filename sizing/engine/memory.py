@@ -29,9 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import value
+from .units import BYTES_PER_GB
 
-_BYTES_PER_GB = 1e9
-# Korthikanti et al. count activations for an MLP 4 h wide (GPT-3) [2]_
 _DENSE_MLP_WIDTH = 4.0
 
 
@@ -149,7 +148,7 @@ def zero_model_states_gb(
     w = params * bpp.weights / (dp if zero_stage >= 3 else 1)
     g = params * bpp.gradients / (dp if zero_stage >= 2 else 1)
     o = params * bpp.optimizer / (dp if zero_stage >= 1 else 1)
-    return w / _BYTES_PER_GB, g / _BYTES_PER_GB, o / _BYTES_PER_GB
+    return w / BYTES_PER_GB, g / BYTES_PER_GB, o / BYTES_PER_GB
 
 
 def activation_bytes_per_layer(
@@ -253,7 +252,7 @@ def activations_gb(
             seq, micro_batch, hidden, heads, tp, "none", top_k=top_k, expert_width=expert_width
         )
     total += value("logits_bytes") * seq * micro_batch * vocab / tp
-    return total / _BYTES_PER_GB
+    return total / BYTES_PER_GB
 
 
 def usable_gb(memory_gb: float) -> float:

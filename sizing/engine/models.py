@@ -23,23 +23,19 @@ import re
 from dataclasses import dataclass
 
 from .assumptions import whole
+from .parameter_count import ModelShape
 
 
 @dataclass(frozen=True)
-class ModelSpec:
-    """Architecture of one model.  Parameters in [parameters]."""
+class ModelSpec(ModelShape):
+    """Architecture of one model: its shape (:class:`ModelShape`) and published counts.
+    Parameters in [parameters]."""
 
     name: str
     family: str
     architecture: str  # "dense" | "moe"
     total_params: float
     active_params: float
-    layers: int
-    hidden_size: int
-    attention_heads: int
-    kv_heads: int
-    ffn_hidden_size: int
-    vocab_size: int
     experts: int | None
     experts_per_token: int | None
     source: str

@@ -74,6 +74,7 @@ from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .numbers import format_percent
 from .parallelism import Plan, Workload, cost_on_fabric
+from .units import BITS_PER_BYTE, BYTES_PER_GB
 
 _NIC_STEPS_GBPS = (100, 200, 400, 800)  # [Gb/s] InfiniBand EDR/HDR/NDR/XDR ports [2]
 # InfiniBand generation by port speed [Gb/s]: EDR 100, HDR 200, NDR 400, XDR 800 [2]
@@ -81,8 +82,6 @@ _IB_GENERATIONS = ((100, "EDR"), (200, "HDR"), (400, "NDR"), (800, "XDR"))
 # [Gb/s] fastest NIC an x16 slot of each PCIe generation carries at line rate [4]_
 _NIC_MAX_GBPS_BY_PCIE = {3: 100, 4: 200, 5: 400, 6: 800}
 _FLOPS_PER_TFLOP = 1e12
-_BYTES_PER_GB = 1e9
-_BITS_PER_BYTE = 8.0
 _DIRECTIONS = 2.0  # scale-up bandwidth is quoted both ways; one way is half
 _MIN_MFU = 1e-6  # [-] guards the division when a plan computes nothing useful
 _SMALLEST_OVERSUBSCRIPTION = 2.0  # oversubscribed fabrics come in whole ratios from 2:1
@@ -305,10 +304,10 @@ def plan_network(
         if tp * cp > gpus_per_node:
             outside += vol["context"]
     budget = max_comm_share * step
-    up_needed = inside / budget / _BYTES_PER_GB if inside else 0.0
-    out_needed = outside / budget / _BYTES_PER_GB if outside else 0.0  # [GB/s per GPU]
+    up_needed = inside / budget / BYTES_PER_GB if inside else 0.0
+    out_needed = outside / budget / BYTES_PER_GB if outside else 0.0  # [GB/s per GPU]
     eff = value("nccl_scale_out_efficiency")
-    per_gpu_gbps = out_needed * _BITS_PER_BYTE / eff
+    per_gpu_gbps = out_needed * BITS_PER_BYTE / eff
     if spans:
         per_gpu_gbps = max(
             per_gpu_gbps,
@@ -357,7 +356,7 @@ def plan_network(
     }[inter_node]
     return NetworkResult(
         step_time_s=step,
-        per_step_gb={kind: volume / _BYTES_PER_GB for kind, volume in vol.items()},
+        per_step_gb={kind: volume / BYTES_PER_GB for kind, volume in vol.items()},
         scale_up_gb_per_s_needed=up_needed,
         scale_up_gb_per_s_available=acc.scale_up_gb_per_s / _DIRECTIONS,
         scale_out_gb_per_s_per_gpu_needed=out_needed,

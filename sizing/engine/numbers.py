@@ -3,6 +3,14 @@
 The engine's own sentences (drivers, the text summary), the questionnaire's review page, the
 proposal, its charts and the staff pages all format numbers here, so "70B", "70 billion" and
 "$1.20 million" are spelled the same wherever they appear.
+
+References
+----------
+.. [1] BIPM, The International System of Units (SI Brochure), 9th edition (2019), sec. 5.4.7:
+       a space between a number and the percent sign ("46 %").
+.. [2] M. L. Balinski and H. P. Young, Fair Representation, Yale University Press (1982):
+       Hamilton's method of largest remainders, which :func:`round_to_add_up` applies to money
+       so that rounded parts add up to their rounded total.
 """
 
 from __future__ import annotations

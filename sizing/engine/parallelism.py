@@ -48,9 +48,9 @@ from .memory import (
     usable_gb,
     zero_model_states_gb,
 )
-from .resolve import Resolved
+from .resolve.resolved import Resolved
+from .units import BYTES_PER_GB
 
-_BYTES_PER_GB = 1e9
 _POW2 = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 # Micro-batch sizes and interleaved model chunks per stage the search tries: powers of two up
 # to 8, as in the published configurations of the calibration rows (Megatron-LM, NeMo
@@ -230,7 +230,7 @@ def model_states_gb(
         base_gb = (
             dense_rank * base / (dp if zero >= 3 else 1)
             + expert_rank * base / (expert_dp if zero >= 3 else 1)
-        ) / _BYTES_PER_GB
+        ) / BYTES_PER_GB
         adapters_rank = w.adapter_params / (tp * pp)
         adapter_w, adapter_g, adapter_o = zero_model_states_gb(
             adapters_rank, adapter_bytes_per_param(), zero, dp

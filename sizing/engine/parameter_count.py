@@ -30,12 +30,13 @@ NORMS_PER_LAYER = 2
 
 
 @dataclass(frozen=True)
-class DecoderShape:
-    """The figures of a decoder's configuration.
+class ModelShape:
+    """The six figures of a decoder's shape, defined once: the catalog's models
+    (:class:`~sizing.engine.models.ModelSpec`) and a configuration file's decoder
+    (:class:`DecoderShape`) both have them; the customer's answer
+    (:class:`~sizing.engine.inputs.ModelInput`) names the same fields, each optional.
 
-    Sizes are counts of numbers per vector [-]; ``vocab_size`` in [tokens]. A dense model has
-    ``experts=1``; an MoE model replaces the MLP of ``layers - dense_layers`` layers by
-    ``experts`` routed experts of width ``expert_ffn_hidden_size`` (plus shared ones).
+    Sizes are counts of numbers per vector [-]; ``vocab_size`` in [tokens].
     """
 
     layers: int
@@ -44,6 +45,16 @@ class DecoderShape:
     kv_heads: int
     ffn_hidden_size: int
     vocab_size: int
+
+
+@dataclass(frozen=True)
+class DecoderShape(ModelShape):
+    """A decoder's shape with what counting its parameters needs beyond the six figures.
+
+    A dense model has ``experts=1``; an MoE model replaces the MLP of ``layers - dense_layers``
+    layers by ``experts`` routed experts of width ``expert_ffn_hidden_size`` (plus shared ones).
+    """
+
     head_dim: int | None = None  # None: hidden_size / attention_heads
     gated_mlp: bool = True
     tied_embeddings: bool = False

@@ -3,7 +3,7 @@
 An :class:`Assumption` is a value with its unit, its public source, the date
 the figure was observed and why the engine uses it.  Formulas never contain
 bare numbers; they read ``Assumption.value`` from the registries in
-:mod:`sizing.engine.assumptions` and :mod:`sizing.engine.prices`.
+:mod:`sizing.engine.assumptions` and :mod:`sizing.engine.cost.prices`.
 
 An :class:`AnswerRecorder` records each answer as a :class:`UsedAssumption`:
 the customer's, or the default the engine picked when the customer was not

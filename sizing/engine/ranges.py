@@ -16,6 +16,13 @@ table that describe one run and returns the factors of its range:
 Accelerator-hours, days and the cost of one run scale with these factors.  The accelerators
 needed to meet the deadline scale with them too (:func:`gpus_needed`), when the engine sized
 the cluster for a deadline it meets; otherwise the count stays and the days move.
+
+References
+----------
+.. [1] T. Hastie, R. Tibshirani and J. Friedman, The Elements of Statistical Learning, 2nd
+       edition (2009), sec. 7.10: cross-validation, the error measured on data left out of the
+       fit, as ``benchmarks/calibration.py`` measures it by group of published runs.
+.. [2] ``docs/calibration.md``: the published runs (each with its paper) and the error table.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from .hardware import ACCELERATORS
 from .measured_error import MeasuredError
 from .measured_error_table import COVERAGE, MEASURED_ERRORS
 from .numbers import format_count, format_percent
-from .resolve import Resolved
+from .resolve.resolved import Resolved
 from .vocabulary import value_words
 
 # Methods whose work per token is pre-training's (6 N + 12 L h s FLOPs, an optimizer step on

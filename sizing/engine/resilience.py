@@ -20,11 +20,11 @@ import math
 from dataclasses import dataclass
 
 from .assumptions import value, whole
+from .units import SECONDS_PER_HOUR
 
 # A background write must finish before the next one starts, and no interval is shorter
 # than a minute.
 _MIN_INTERVAL_HOURS = 1.0 / 60.0
-_SECONDS_PER_HOUR = 3600.0
 
 
 def job_mtbf_hours(gpus: int) -> float:
@@ -106,7 +106,7 @@ def plan_resilience(
     and checkpoints, which the first line already counts.
     """
     mtbf = job_mtbf_hours(gpus)
-    stall = min(write_hours, value("checkpoint_snapshot_seconds") / _SECONDS_PER_HOUR)
+    stall = min(write_hours, value("checkpoint_snapshot_seconds") / SECONDS_PER_HOUR)
     optimal = daly_interval_hours(stall, mtbf)
     interval = forced_interval_hours or min(optimal, max_lost_hours)
     interval = max(interval, write_hours, _MIN_INTERVAL_HOURS)

@@ -23,11 +23,10 @@ from .assumptions import value
 from .inputs import ADAPTER_METHODS
 from .memory import adapter_bytes_per_param, optimizer_state_bytes
 from .numbers import format_quantity
-from .resolve import Resolved
+from .resolve.resolved import Resolved
+from .units import BYTES_PER_GB, GB_PER_TB
 
-_BYTES_PER_GB = 1e9
 _BYTES_PER_TB = 1e12
-_GB_PER_TB = 1e3
 _MB_PER_TB = 1e6
 _SECONDS_PER_MINUTE = 60.0
 # Tokenised text stores each token id in 16 bits when the vocabulary fits, else in 32.
@@ -57,7 +56,7 @@ class StorageResult:
     def kept_between_runs_tb(self) -> float:
         """Storage kept between runs [TB]: the dataset, its scratch and the final checkpoint
         of each concurrent run; the rest of the rolling window is needed only while a run
-        runs (``cost_cloud.rented_storage_usd``)::
+        runs (``cost.cloud.rented_storage_usd``)::
 
             kept = total - checkpoints x (1 - 1 / retained)
         """
@@ -90,12 +89,12 @@ def plan_storage(
     bpp = checkpoint_bytes_per_param(r)
     adapter = adapter_bytes_per_param()
     adapter_checkpoint_bpp = adapter.weights + adapter.optimizer  # no gradients in a checkpoint
-    estimated_gb = (r.total_params * bpp + adapter_params * adapter_checkpoint_bpp) / _BYTES_PER_GB
+    estimated_gb = (r.total_params * bpp + adapter_params * adapter_checkpoint_bpp) / BYTES_PER_GB
     ckpt_gb = estimated_gb
     if r.checkpoint_size_gb is not None:
         ckpt_gb = r.checkpoint_size_gb  # the customer knows their checkpoints: theirs is sized
     write = ckpt_gb / (r.checkpoint_minutes_max * _SECONDS_PER_MINUTE)
-    ckpt_tb = ckpt_gb * r.checkpoints_retained * max(1, r.concurrent_jobs) / _GB_PER_TB
+    ckpt_tb = ckpt_gb * r.checkpoints_retained * max(1, r.concurrent_jobs) / GB_PER_TB
     growth = (1.0 + r.data_growth) ** max(0, r.years - 1)
     dataset_tb = r.dataset_size_tb * growth
     if r.modality == "text":
@@ -103,11 +102,11 @@ def plan_storage(
             bytes_per_token = _TOKEN_ID_BYTES_SMALL_VOCAB
         else:
             bytes_per_token = _TOKEN_ID_BYTES_LARGE_VOCAB
-        read = tokens_per_s * bytes_per_token * value("read_headroom") / _BYTES_PER_GB
+        read = tokens_per_s * bytes_per_token * value("read_headroom") / BYTES_PER_GB
     else:
         per_token = r.dataset_size_tb * _BYTES_PER_TB / max(r.tokens, 1.0)
         read = max(
-            tokens_per_s * per_token * value("read_headroom") / _BYTES_PER_GB,
+            tokens_per_s * per_token * value("read_headroom") / BYTES_PER_GB,
             value("min_read_gb_per_s_per_gpu_media") * gpus,
         )
     if r.required_read_gb_per_s is not None:
@@ -136,7 +135,7 @@ def plan_storage(
         checkpoint_size_gb=ckpt_gb,
         # The whole estimated checkpoint over all the model's parameters: for LoRA/QLoRA the
         # adapters' bytes over the base's parameters (the frozen base is not checkpointed).
-        checkpoint_bytes_per_param=estimated_gb * _BYTES_PER_GB / r.total_params,
+        checkpoint_bytes_per_param=estimated_gb * BYTES_PER_GB / r.total_params,
         checkpoint_write_gb_per_s=write,
         checkpoint_minutes_target=r.checkpoint_minutes_max,
         checkpoints_retained=r.checkpoints_retained,

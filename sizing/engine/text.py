@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from .numbers import format_days, format_times
-from .result import Recommendation, TimelineResult
+from .output import SizingResult, TimelineResult
+from .units import MB_PER_GB
 
 
 def _rate(gb_per_s: float) -> str:
     """A throughput in the unit that keeps it readable [GB/s in]."""
-    return f"{gb_per_s:.1f} GB/s" if gb_per_s >= 0.1 else f"{gb_per_s * 1000:.1f} MB/s"
+    return f"{gb_per_s:.1f} GB/s" if gb_per_s >= 0.1 else f"{gb_per_s * MB_PER_GB:.1f} MB/s"
 
 
 def _one_run(t: TimelineResult, gpus: int, gpu_hours: float) -> str:
@@ -33,7 +34,7 @@ def _deadline_line(t: TimelineResult) -> str:
     return f"Deadline:    {format_days(t.deadline_days or 0)}, {whose}; {met}"
 
 
-def recommendation_to_text(rec: Recommendation) -> str:
+def sizing_result_to_text(rec: SizingResult) -> str:
     """A plain-text summary, one fact per line."""
     c, m, p, cl, t = rec.compute, rec.memory, rec.parallelism, rec.cluster, rec.timeline
     cost = rec.cost

@@ -195,7 +195,7 @@ COST_OPTIONS: dict[str, str] = {
     "hybrid": "Buy a base, rent the peaks",
 }
 
-# The parts of a year's cost (``cost.<option>.parts_by_year_usd``; keys: cost_cloud.COST_PARTS).
+# The parts of a year's cost (``cost.<option>.parts_by_year_usd``; keys: cost.cloud.COST_PARTS).
 COST_PARTS: dict[str, str] = {
     "hardware": "Hardware bought, installed",
     "power": "Power and cooling",
@@ -235,7 +235,7 @@ CONSTANTS: dict[str, str] = {
     "reserved": "Your reserved price per accelerator-hour",
     "purchase": "Purchase price per accelerator, with its share of the server",
     "usd_per_eur": "Exchange rate",
-    # the customer's own plan, varied in ``cost.sensitivity`` (cost_sensitivity.USAGE_KEYS)
+    # the customer's own plan, varied in ``cost.sensitivity`` (cost.sensitivity.USAGE_KEYS)
     "roadmap_growth": "Your yearly growth in training",
     "runs_per_month": "Your runs a month",
     "usage_swing_share": "How far your growth and runs a month are varied",

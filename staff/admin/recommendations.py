@@ -7,7 +7,10 @@ from django.utils.html import format_html, format_html_join
 
 from pipeline.models import Recommendation
 from pipeline.versions import previous_version
-from sizing.engine.vocabulary import describe_value, input_term
+from sizing.public import (
+    describe_value,
+    input_term,
+)
 from staff.admin.read_only import ReadOnlyMixin
 from staff.diff import diff_versions
 from staff.summary import recommended_cluster, recommended_cost

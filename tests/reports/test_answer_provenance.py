@@ -7,7 +7,7 @@ import datetime
 
 from reports.demo import demo_answers, demo_data
 from reports.document import build_context
-from sizing.results import read_result
+from sizing.stored_result import read_result
 
 TODAY = datetime.date(2026, 12, 1)
 

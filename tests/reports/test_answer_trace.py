@@ -32,12 +32,12 @@ from reports.answer_trace import (
 )
 from reports.demo import demo_data
 from reports.document import build_context
-from sizing.results import read_result
+from sizing.stored_result import read_result
 from tests.reports.factories import edited_answers
 
 TODAY = datetime.date(2026, 12, 1)
 ENGINE_SOURCE = "".join(
-    path.read_text() for path in (Path(__file__).parents[2] / "sizing" / "engine").glob("*.py")
+    path.read_text() for path in (Path(__file__).parents[2] / "sizing" / "engine").rglob("*.py")
 )
 
 

@@ -12,7 +12,7 @@ from reports.document import build_context, render_html
 from reports.method import method_rows
 from sizing.engine.network import fabric_layout, fabric_words
 from sizing.engine.numbers import format_count
-from sizing.results import read_result
+from sizing.stored_result import read_result
 
 TODAY = date(2026, 12, 2)
 
@@ -121,3 +121,39 @@ def test_the_prices_hold_statement_names_the_date_of_the_price_the_plan_rests_on
 )
 def test_source_dates_read_as_words(as_of, words):
     assert when_published(as_of) == words
+
+
+def test_the_engine_states_the_hardware_the_bill_buys(sized):
+    """``cost.hardware_bought`` (engine 2026.12.11) is the bill's own count: its accelerators
+    are the servers line, its switches the switches line, its servers hold them all."""
+    _name, data, result = sized
+    bought = {str(line["item"]): line for line in result.bill_of_materials}
+    stored = data.result["cost"]["hardware_bought"]
+    if "servers" not in bought:
+        assert stored is None
+        return
+    assert stored["option"] == result.bill_of_materials_option
+    assert stored["gpus"] == bought["servers"]["quantity"]
+    assert stored["fabric"]["switches"] == bought.get("switches", {}).get("quantity", 0)
+    assert stored["fabric"]["switch_links"] == bought.get("switch_links", {}).get("quantity", 0)
+    assert stored["servers"] * result.gpus_per_node >= stored["gpus"] or stored["servers"] == 1
+
+
+def test_a_result_from_before_the_engine_stated_what_it_buys_reads_the_same(sized):
+    """A stored result of an older engine (no ``hardware_bought``, ``nodes_per_job``,
+    ``gpus_in_service``) reads as the new one does: the reader lays the fabric out by the
+    engine's rule, so an old proposal renders its bill unchanged."""
+    _name, data, result = sized
+    old = {
+        **data.result,
+        "cost": dict(data.result["cost"]),
+        "cluster": dict(data.result["cluster"]),
+    }
+    del old["cost"]["hardware_bought"]
+    del old["cluster"]["nodes_per_job"]
+    del old["cluster"]["gpus_in_service"]
+    older = read_result(old)
+    assert older.hardware_bought == result.hardware_bought
+    assert older.nodes_per_job == result.nodes_per_job
+    assert older.gpus_in_service == result.gpus_in_service
+    assert bill_of_materials(older) == bill_of_materials(result)

@@ -11,7 +11,7 @@ from reports.demo import demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import cluster_line, decisions
 from sizing.counts import Counts, plan_text, read_counts, rented_text
-from sizing.results import read_result
+from sizing.stored_result import read_result
 from tests.reports.conftest import pdf_text, squash
 
 TODAY = date(2026, 12, 2)
@@ -73,7 +73,9 @@ def _two_of_eight(scenario: str, option: str):
     """The scenario's result as if its cluster were 2 accelerators of one 8-way server,
     recommended as ``option`` (the reader's walk: 2 × H100 for a 1.3-hour fine-tune)."""
     raw = copy.deepcopy(dict(result(scenario).raw))
-    raw["cluster"].update(gpus=2, gpus_per_job=2, nodes=1, spare_nodes=0)
+    raw["cluster"].update(
+        gpus=2, gpus_per_job=2, nodes=1, spare_nodes=0, nodes_per_job=1, gpus_in_service=2
+    )
     raw["concurrency"] = {**raw.get("concurrency", {}), "full_size_runs": 1}
     raw["cost"]["recommended_option"] = option
     raw["cost"]["usage"] = {**raw["cost"]["usage"], "owned_gpus_by_year": [2, 2, 2]}
@@ -81,6 +83,8 @@ def _two_of_eight(scenario: str, option: str):
         if item["item"] == "servers":
             item.update(quantity=2, total_usd=2 * float(item["unit_usd"]))
     raw["cost"]["bill_of_materials_option"] = "buy"  # the engine lists what buying takes
+    if raw["cost"].get("hardware_bought"):
+        raw["cost"]["hardware_bought"].update(option="buy", gpus=2, servers=1)
     return read_result(raw)
 
 

@@ -21,7 +21,7 @@ from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
 from sizing.engine.numbers import format_percent, format_range
 from sizing.engine.vocabulary import COST_OPTIONS, COST_PARTS
-from sizing.results import read_result
+from sizing.stored_result import read_result
 from tests.reports.conftest import embedded_files, pdf_text, squash
 from tests.reports.factories import edited_answers
 

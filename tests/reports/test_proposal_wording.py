@@ -23,7 +23,7 @@ from reports.wording import (
 )
 from sizing.engine import size_dict
 from sizing.engine.numbers import format_money, format_money_short, format_number, format_quantity
-from sizing.results import read_result
+from sizing.stored_result import read_result
 from tests.reports.conftest import pdf_text, squash
 from tests.reports.factories import edited_answers
 

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from sizing.engine import alternatives, size_dict
-from sizing.engine.accelerator_prices import ACCELERATOR_PRICES, cloud_price_confirmed
 from sizing.engine.alternatives import MAX_ALTERNATIVES
+from sizing.engine.cost.accelerator_prices import ACCELERATOR_PRICES, cloud_price_confirmed
+from sizing.engine.cost.price_set import purchase_per_gpu
 from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.price_set import purchase_per_gpu
 from sizing.engine.provenance import ESTIMATE, LIST_PRICE, PUBLIC_QUOTE
 
-# GPU-cloud prices in accelerator_prices.py that are an estimate (H800) or not published at all.
+# GPU-cloud prices in cost/accelerator_prices.py that are an estimate (H800) or not published at all.
 UNCONFIRMED = {"h800", "rtx-a6000", "gaudi3", "gaudi2", "mi250x"}
 UNPRICED = {"rtx-a6000", "gaudi3", "gaudi2", "mi250x"}
 

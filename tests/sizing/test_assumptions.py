@@ -16,7 +16,7 @@ from sizing.engine.assumptions import (
     value,
     whole,
 )
-from sizing.engine.prices import PRICES
+from sizing.engine.cost.prices import PRICES
 
 ENGINE = Path(__file__).resolve().parents[2] / "sizing" / "engine"
 REGISTRIES = {
@@ -100,7 +100,7 @@ def test_a_recommendation_lists_the_listed_constants_and_prices_in_order() -> No
     assert listed == [*ASSUMPTIONS, *PRICES]
 
 
-RESOLVE_MODULES = ["resolve.py", "resolve_model.py", "resolve_run.py", "resolve_site.py"]
+RESOLVE_MODULES = ["resolve/resolved.py", "resolve/model.py", "resolve/run.py", "resolve/site.py"]
 
 
 @pytest.mark.parametrize("module", RESOLVE_MODULES)

@@ -11,7 +11,7 @@ import pytest
 
 from sizing.engine import size_dict
 from sizing.engine.parallelism import splits_evenly, whole_micro_batches, workload
-from sizing.engine.resolve import resolve
+from sizing.engine.resolve.resolved import resolve
 from sizing.engine.validation import parse_input
 
 TODAY = datetime.date(2026, 12, 3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from sizing.engine import ACCELERATORS, ENGINE_VERSION, MODEL_CATALOG, parse_input, size_dict
 
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "sizing" / "engine" / "examples"
 DOC = (ROOT / "docs" / "engine-contract.md").read_text()
 BLOCKS = re.findall(r"```jsonc\n(.*?)```", DOC, flags=re.S)
 
@@ -219,3 +221,15 @@ def test_forced_parallelism_is_honoured() -> None:
     )
     p = out["parallelism"]
     assert (p["tensor"], p["pipeline"], p["data"]) == (4, 2, 2)
+
+
+@pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.json")), ids=lambda p: p.stem)
+def test_the_engine_states_the_counts_others_would_derive(example):
+    """One run's servers, the cluster with its spares (engine 2026.12.11): stated once here,
+    so no page works them out again."""
+    out = size_dict(json.loads(example.read_text()), today=datetime.date(2026, 12, 2))
+    cluster = out["cluster"]
+    per_node = cluster["gpus_per_node"]
+    assert cluster["nodes_per_job"] == max(1, -(-cluster["gpus_per_job"] // per_node))
+    assert cluster["gpus_in_service"] == cluster["gpus"] + cluster["spare_nodes"] * per_node
+    assert cluster["nodes_per_job"] <= cluster["nodes"]

@@ -18,23 +18,26 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sizing.engine import parse_input, size_dict
-from sizing.engine.accelerator_prices import ACCELERATOR_PRICES
-from sizing.engine.cost_choice import break_even, excluded_by
-from sizing.engine.cost_cloud import on_demand, reserved
-from sizing.engine.cost_options import BUY, COLOCATION, CostCase, price_options, totals
-from sizing.engine.cost_owned import (
+from sizing.engine.cost.accelerator_prices import ACCELERATOR_PRICES
+from sizing.engine.cost.break_even import break_even
+from sizing.engine.cost.choice import excluded_by
+from sizing.engine.cost.cloud import on_demand, reserved
+from sizing.engine.cost.option import BUY, COLOCATION
+from sizing.engine.cost.options import CostCase, price_options, totals
+from sizing.engine.cost.owned import (
     INSTALLATION,
     SERVERS,
     bill_of_materials,
     bom_total,
 )
-from sizing.engine.cost_usage import HOURS_PER_YEAR, Usage, usage
+from sizing.engine.cost.prices import PRICES
+from sizing.engine.cost.usage import Usage, usage
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.network import fabric_layout, switch_tiers
 from sizing.engine.numbers import format_money
-from sizing.engine.prices import PRICES
 from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
-from sizing.engine.resolve import Resolved, resolve
+from sizing.engine.resolve.resolved import Resolved, resolve
+from sizing.engine.units import HOURS_PER_YEAR
 from sizing.engine.vocabulary import COST_OPTIONS
 
 TODAY = datetime.date(2026, 12, 2)
@@ -425,7 +428,7 @@ def test_rented_storage_keeps_final_checkpoints_not_the_rolling_window_between_s
     """Reader finding A9: "Rented storage $471 a year" beside "Rented accelerator time $280 a
     year" for a run of under 2 hours twice a month, its five checkpoints billed all year.
     Between runs only the dataset and the final checkpoint are kept; the rolling window is
-    rented while runs run (cost_cloud.rented_storage_usd)."""
+    rented while runs run (cost.cloud.rented_storage_usd)."""
     answers = {
         "model": {"name": "Llama 2 7B"},
         "data": {"tokens": 5.12e7},

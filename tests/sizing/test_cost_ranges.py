@@ -12,10 +12,10 @@ import math
 import pytest
 
 from sizing.engine import parse_input, size_dict
-from sizing.engine.cost import CostInputs, CostResult, plan_cost
-from sizing.engine.cost_sensitivity import with_gpu_hours
+from sizing.engine.cost.plan import CostInputs, CostResult, plan_cost
+from sizing.engine.cost.sensitivity import with_gpu_hours
 from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.resolve import resolve
+from sizing.engine.resolve.resolved import resolve
 
 TODAY = datetime.date(2026, 12, 2)
 ANSWERS = {

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sizing.engine import parse_input, size, size_dict
 from sizing.engine.assumptions import value
 from sizing.engine.core import CLEARLY_FEWER_HOURS
-from sizing.engine.text import recommendation_to_text
+from sizing.engine.text import sizing_result_to_text
 
 # Llama 3.1 70B full fine-tune on 16 H100: memory needs at least 24.
 FFT_70B_16_GPUS: dict[str, Any] = {
@@ -93,7 +93,7 @@ def test_a_trade_off_row_that_does_not_fit_is_marked_and_misses_the_deadline(
 
 
 def test_the_text_headline_of_a_run_that_does_not_fit_says_it_cannot_start() -> None:
-    text = recommendation_to_text(size(parse_input(FFT_7B_1_GPU)))
+    text = sizing_result_to_text(size(parse_input(FFT_7B_1_GPU)))
     one_run = next(line for line in text.splitlines() if line.startswith("One run:"))
     assert "cannot start" in one_run and "on 2 (the fewest that fit)" in one_run
     assert "not judged" in text and "(does not fit in memory)" in text
@@ -226,6 +226,6 @@ def test_whole_numbers_are_kept_exact_in_the_json() -> None:
 
 
 def test_rare_interruptions_are_said_in_words() -> None:
-    text = recommendation_to_text(size(parse_input(QLORA_8B_1_GPU)))
+    text = sizing_result_to_text(size(parse_input(QLORA_8B_1_GPU)))
     resilience = next(line for line in text.splitlines() if line.startswith("Resilience:"))
     assert "~0.0" not in resilience and "interruption every" in resilience

@@ -13,7 +13,7 @@ from sizing.engine import size_dict
 from sizing.engine.compute import lora_params
 from sizing.engine.models import find_model
 from sizing.engine.parallelism import workload
-from sizing.engine.resolve import resolve
+from sizing.engine.resolve.resolved import resolve
 from sizing.engine.validation import parse_input
 
 TODAY = datetime.date(2026, 12, 3)

@@ -17,7 +17,7 @@ from sizing.engine.memory import (
     zero_model_states_gb,
 )
 from sizing.engine.parallelism import Workload, plan_memory, workload
-from sizing.engine.resolve import resolve
+from sizing.engine.resolve.resolved import resolve
 
 # Published MoE shapes.  Mixtral 8x7B: 46.7B parameters, 12.9B per token, 32 layers, 8 experts,
 # top-2 (Jiang et al., arXiv 2401.04088; Mistral AI, "Mixtral of experts", 2023-12-11).

@@ -20,7 +20,7 @@ from sizing.engine.efficiency import (
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.memory import activation_bytes_per_layer, interleaving_memory_factor
 from sizing.engine.parallelism import Plan, search_plan, workload
-from sizing.engine.resolve import resolve
+from sizing.engine.resolve.resolved import resolve
 from sizing.engine.validation import parse_input
 
 TODAY = datetime.date(2026, 12, 2)

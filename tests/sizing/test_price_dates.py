@@ -8,8 +8,8 @@ import datetime
 
 import pytest
 
-from sizing.engine.price_set import dated_note
-from sizing.engine.prices import PRICES
+from sizing.engine.cost.price_set import dated_note
+from sizing.engine.cost.prices import PRICES
 from sizing.engine.provenance import ESTIMATE, PUBLISHED_FIGURE
 
 ANSWERED = datetime.date(2026, 12, 3)

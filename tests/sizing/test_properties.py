@@ -18,7 +18,7 @@ from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.inputs import ADAPTER_METHODS
 from sizing.engine.memory import adapter_bytes_per_param, frozen_base_bytes
 from sizing.engine.parallelism import Workload, search_plan, workload
-from sizing.engine.resolve import Resolved, resolve
+from sizing.engine.resolve.resolved import Resolved, resolve
 
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -72,7 +72,7 @@ def test_more_params_never_need_fewer_gpu_hours_or_less_memory(
 
 # MoE shapes (experts, experts per token): Mixtral 8x7B (8, 2; arXiv 2401.04088), DeepSeek-V2
 # (160, 6; arXiv 2405.04434), DeepSeek-V3 (256, 8; arXiv 2412.19437), Switch (128, 1;
-# arXiv 2101.03961).  The active share follows from them (resolve_model._active_params).
+# arXiv 2101.03961).  The active share follows from them (resolve.model._active_params).
 moe_shapes = st.sampled_from([(8, 2), (16, 2), (160, 6), (128, 1), (256, 8)])
 architectures = st.one_of(st.none(), moe_shapes)
 full_methods = st.sampled_from(["pretrain", "full_finetune"])

@@ -22,7 +22,7 @@ from sizing.engine import cluster, parse_input, size_dict
 from sizing.engine.compute import training_flops
 from sizing.engine.hardware import ACCELERATORS, AcceleratorSpec
 from sizing.engine.parallelism import any_plan_fits, workload
-from sizing.engine.resolve import resolve
+from sizing.engine.resolve.resolved import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "sizing" / "engine" / "examples").glob("*.json"))

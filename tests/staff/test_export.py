@@ -8,7 +8,7 @@ from django.test import Client
 
 from questionnaire.questions import answered_questions
 from sizing.engine.numbers import format_money
-from sizing.results import read_result
+from sizing.stored_result import read_result
 from staff import workflow
 from staff.export import FIXED_COLUMNS, export_csv, safe_cell
 from staff.models import AuditEvent

@@ -5,7 +5,7 @@ from django.test import Client
 from django.utils import timezone
 
 from sizing.engine.numbers import format_money, format_money_short
-from sizing.results import read_result
+from sizing.stored_result import read_result
 from staff import sending, workflow
 from staff.summary import summarise
 from tests.staff.factories import (

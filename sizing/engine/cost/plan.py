@@ -1,15 +1,16 @@
 """The cost over the planning horizon: every way to pay, the cheapest the customer's rules
 allow, what moves it, and when owning pays off.
 
-One module per concern: :mod:`~.cost_usage` (the work from the answers),
-:mod:`~.cost_cloud` (renting), :mod:`~.cost_owned` (buying), :mod:`~.cost_running` (power,
-space, support, staff), :mod:`~.cost_hybrid` (owning, and owning a base with cloud peaks),
-:mod:`~.cost_options` (all options with one price set), :mod:`~.cost_choice` (rules,
-recommendation, break-even), :mod:`~.cost_sensitivity` (ranges), :mod:`~.cost_explain`
-(sentences).  Prices: :mod:`~.accelerator_prices`, :mod:`~.prices`, :mod:`~.price_set`.
+One module per concern, side by side: :mod:`.usage` (the work from the answers), the options
+each priced on its own, :mod:`.cloud` (renting), :mod:`.owned` (buying; :mod:`.running` for
+power, space, support and staff) and :mod:`.hybrid` (an owned base with cloud peaks), all in
+the shape of :mod:`.option`; :mod:`.options` prices them all with one price set,
+:mod:`.choice` applies the rules and chooses, :mod:`.break_even` says when owning pays off,
+:mod:`.sensitivity` gives the ranges and :mod:`.explain` the sentences.  Prices:
+:mod:`.accelerator_prices`, :mod:`.prices`, :mod:`.price_set`.
 Formulas and worked examples: ``docs/cost.md``.
 
-Each option's range combines its price range (:mod:`~.cost_sensitivity`) with the range of
+Each option's range combines its price range (:mod:`.sensitivity`) with the range of
 the accelerator-hours (the cross-validated error of the compute estimate,
 :mod:`~.ranges`): the hours' factors apply to ``scales_with_gpu_hours_usd`` of the option,
 the rest of the total (owned capacity, commitments, storage) is held, and the two are
@@ -18,9 +19,17 @@ combined as independent errors, like the prices among themselves::
     low  = T - sqrt((T - low_prices)^2 + (S * (1 - f_low))^2)
     high = T + sqrt((high_prices - T)^2 + (S * (f_high - 1))^2)
 
-with ``T`` the option's net figure (:attr:`~.cost_cloud.Priced.net_usd`: what is paid less
+with ``T`` the option's net figure (:attr:`.option.Priced.net_usd`: what is paid less
 what owned hardware is still worth at the end, the one figure options are compared by), ``S`` the part that scales with accelerator-hours and ``f_low``,
 ``f_high`` the hours' factors.  The cost of one run in the cloud scales with the factors.
+
+References
+----------
+.. [1] JCGM 100:2008, Evaluation of measurement data - Guide to the expression of uncertainty
+       in measurement (GUM), sec. 5.1.2, eq. (10): independent contributions combine as the
+       square root of the sum of their squares, as ``low`` and ``high`` above.
+.. [2] The prices and their sources: :mod:`.prices` and :mod:`.accelerator_prices`; the
+       formulas of each option: ``docs/cost.md``.
 """
 
 from __future__ import annotations
@@ -28,19 +37,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
-from .cost_choice import BreakEven, Choice, break_even, choose, excluded_by
-from .cost_cloud import Priced
-from .cost_explain import ExplainInput, basis, not_priced, reasons
-from .cost_options import (
-    CLOUD_LARGE,
-    CLOUD_ON_DEMAND,
-    OWNED_OPTIONS,
-    CostCase,
-    PricedOptions,
-    price_options,
-)
-from .cost_owned import BomLine
-from .cost_sensitivity import (
+from ..hardware import AcceleratorSpec
+from ..ranges import scale_range
+from ..resolve.resolved import Resolved
+from ..units import HOURS_PER_YEAR, MONTHS_PER_YEAR
+from ..vocabulary import CONSTANTS, describe_price
+from .break_even import break_even
+from .choice import BreakEven, Choice, choose, excluded_by
+from .explain import ExplainInput, basis, not_priced, reasons
+from .option import CLOUD_LARGE, CLOUD_ON_DEMAND, OWNED_OPTIONS, Priced
+from .options import CostCase, PricedOptions, price_options
+from .owned import BomLine, HardwareBought, hardware_bought
+from .price_set import PriceSet, UsedPrice
+from .sensitivity import (
     Swing,
     largest,
     swings,
@@ -48,12 +57,7 @@ from .cost_sensitivity import (
     usage_swings,
     with_gpu_hours,
 )
-from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR, Usage, usage
-from .hardware import AcceleratorSpec
-from .price_set import PriceSet, UsedPrice
-from .ranges import scale_range
-from .resolve import Resolved
-from .vocabulary import CONSTANTS, describe_price
+from .usage import Usage, usage
 
 _SENSITIVITY_SHOWN = 3  # prices the proposal names as moving the total most
 
@@ -72,7 +76,7 @@ class CostOption:
     running_usd: float  # everything else
     scales_with_gpu_hours_usd: float  # the part proportional to accelerator-hours
     residual_value_usd: float  # book value of owned hardware after the horizon
-    # Each year's cost by part [USD] (cost_cloud.COST_PARTS keys; a year's parts add up to
+    # Each year's cost by part [USD] (cost.cloud.COST_PARTS keys; a year's parts add up to
     # its ``by_year_usd``): hardware bought, power, space, support, staff, rented time, storage.
     parts_by_year_usd: Mapping[str, tuple[float, ...]]
     commitment_years: int | None  # [yr] a reservation's term, paid whether used or not
@@ -93,7 +97,7 @@ class UsageOut:
 
 @dataclass(frozen=True)
 class SensitivityItem:
-    price: str  # price key, or the plan's (cost_sensitivity.USAGE_KEYS); labels: CONSTANTS
+    price: str  # price key, or the plan's (cost.sensitivity.USAGE_KEYS); labels: CONSTANTS
     unit: str
     low_value: float
     high_value: float
@@ -146,6 +150,8 @@ class CostResult:
     not_priced: tuple[dict[str, str], ...]
     reasons: tuple[str, ...]
     price_sources: tuple[dict[str, str], ...]
+    # What the bill buys: accelerators, servers and their fabric (engine 2026.12.11)
+    hardware_bought: HardwareBought | None = None
 
 
 @dataclass(frozen=True)
@@ -251,6 +257,14 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
             )
         ),
         price_sources=_price_sources(prices),
+        hardware_bought=hardware_bought(
+            priced.owned[owned_key].bought.bill,
+            owned_key,
+            gpus_per_node=r.gpus_per_node,
+            oversubscription=plan.fabric_oversubscription,
+        )
+        if owned_key
+        else None,
     )
 
 

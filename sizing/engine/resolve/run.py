@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .assumptions import value, whole
-from .inputs import (
+from ..assumptions import value, whole
+from ..inputs import (
     ADAPTER_METHODS,
     FINETUNE_UNSURE,
     PRETRAINING_METHODS,
@@ -25,12 +25,11 @@ from .inputs import (
     ScheduleInput,
     TrainingInput,
 )
-from .numbers import format_count, format_quantity
-from .provenance import AnswerRecorder
+from ..numbers import format_count, format_quantity
+from ..provenance import AnswerRecorder
+from ..units import BILLION, BYTES_PER_GB
 
 _TB = 1e12  # [B/TB]
-_GB = 1e9  # [B/GB]
-_BILLION = 1e9
 
 _MEDIA_DECODED_ON_THE_FLY = ("image", "video")
 # Asked only when the customer did not say whether data is prepared before or during training.
@@ -346,7 +345,7 @@ def _dataset_size_source(answers: DataInput, modality: str, tokens: float) -> st
     each = answers.bytes_per_sample or value("media_bytes_per_sample")
     return (
         f"worked out from your answer: {format_count(answers.samples)} samples × "
-        f"{format_quantity(each / _GB, 'GB')} each"
+        f"{format_quantity(each / BYTES_PER_GB, 'GB')} each"
     )
 
 
@@ -426,7 +425,7 @@ def resolve_schedule(
         unit="d",
         why="sets the cluster size",
         question="By when must one run finish?",
-        source=f"our usual assumption: {month:g} d for over {scale_tokens / _BILLION:g}B tokens, "
+        source=f"our usual assumption: {month:g} d for over {scale_tokens / BILLION:g}B tokens, "
         f"{week:g} d full fine-tune, {day:g} d adapters",
     )
     concurrent_jobs = rec.take(

@@ -11,18 +11,20 @@ Three bases, in order of preference::
 ``A_k`` [GPU-h] is the demand of year ``k`` (0-based), ``g`` the yearly growth.  The last
 basis ("planned runs") invents nothing: the cost covers the runs the customer named, and the
 output says that usage is unknown and how often owning would pay off.
+
+References
+----------
+.. [1] The customer's answers to question 15 (``docs/answers.md``: runs a month, hours per
+       run, yearly growth, utilisation); a year of use is 8,760 hours
+       (:mod:`sizing.engine.units`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .resolve import Resolved
-
-HOURS_PER_YEAR = 8760.0  # [h]
-MONTHS_PER_YEAR = 12.0
-HOURS_PER_MONTH = HOURS_PER_YEAR / MONTHS_PER_YEAR  # [h] 730
-_HOURS_PER_DAY = 24.0
+from ..resolve.resolved import Resolved
+from ..units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 
 ROADMAP = "roadmap"
 UTILISATION = "utilisation"
@@ -98,7 +100,7 @@ def usage(
             full_year,
             r.roadmap_growth,
         )
-    months = min(MONTHS_PER_YEAR, all_runs_days * _HOURS_PER_DAY / HOURS_PER_MONTH)
+    months = min(MONTHS_PER_YEAR, all_runs_days * HOURS_PER_DAY / HOURS_PER_MONTH)
     first = (r.experiments * run_gpu_hours,)
     rest = tuple(0.0 for _ in growth[1:])
     return Usage(

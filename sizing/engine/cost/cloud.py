@@ -29,69 +29,28 @@ three years).  What the work uses of what is paid for::
 A single three-week run on a one-year reservation uses about 6 % of it: the rest is paid for
 and idle unless the customer uses it after the run.
 
-``O_k`` is the capacity an owned cluster would need (:func:`cost_owned.owned_capacity`).
+``O_k`` is the capacity an owned cluster would need (:func:`cost.owned.owned_capacity`).
+
+References
+----------
+.. [1] AWS Pricing Calculator documentation: a month is 730 hours (8,760 h / 12) when an
+       hourly price is turned into a monthly one.
+.. [2] Amazon EC2 Reserved Instances: terms of one or three years, paid whether used or not.
+.. [3] Prices, discounts and their dates: :mod:`sizing.engine.cost.prices` and
+       :mod:`sizing.engine.cost.accelerator_prices`, each with its source.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-
-from .cost_usage import HOURS_PER_MONTH, HOURS_PER_YEAR, Usage
+from ..units import GB_PER_TB, HOURS_PER_MONTH, HOURS_PER_YEAR
+from .option import RENTED, STORAGE, Priced
 from .price_set import PriceSet
-
-_GB_PER_TB = 1000.0
-
-# The parts of a year's cost (``Priced.parts_by_year_usd``; labels: vocabulary.COST_PARTS).
-HARDWARE = "hardware"  # owned hardware bought, installation included
-POWER = "power"
-SPACE = "space"  # colocation, or the share of your own data centre
-SUPPORT = "support"  # hardware support contracts
-STAFF = "staff"
-RENTED = "rented"  # accelerator time rented (on demand, reserved or the peaks)
-STORAGE = "storage"  # cloud storage rented
-COST_PARTS = (HARDWARE, POWER, SPACE, SUPPORT, STAFF, RENTED, STORAGE)
-
-
-@dataclass(frozen=True)
-class Priced:
-    """One way to pay, year by year [USD]."""
-
-    by_year_usd: tuple[float, ...]
-    capex_usd: float  # owned hardware bought over the horizon
-    scales_usd: float  # the part proportional to accelerator-hours
-    residual_usd: float  # book value of owned hardware after the horizon
-    capacity: tuple[int, ...]  # [GPUs] owned or reserved each year (empty on demand)
-    commitment_years: int | None = None  # [yr] a reservation's term (None: no commitment)
-    # [-] share of the committed accelerator-hours (the whole term) the work uses
-    commitment_used_share: float | None = None
-    # Each year's cost by part (COST_PARTS keys); a year's parts add up to its ``by_year_usd``.
-    parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
-
-    @property
-    def total_usd(self) -> float:
-        return sum(self.by_year_usd)
-
-    @property
-    def running_usd(self) -> float:
-        return self.total_usd - self.capex_usd
-
-    @property
-    def net_usd(self) -> float:
-        """The one figure options are ranked, compared and shown by [USD]: everything paid over
-        the horizon less what the owned hardware is still worth at its end (book value,
-        :func:`cost_owned.purchases`)::
-
-            net = sum_k cost_k - residual
-
-        A rented option keeps nothing, so its net is its total.
-        """
-        return self.total_usd - self.residual_usd
+from .usage import Usage
 
 
 def cloud_storage_usd(storage_tb: float, months: float, prices: PriceSet) -> float:
     """Shared storage rented for ``months`` [USD]."""
-    return storage_tb * _GB_PER_TB * prices.cloud_storage.value * months
+    return storage_tb * GB_PER_TB * prices.cloud_storage.value * months
 
 
 def rented_storage_usd(

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .assumptions import value
-from .cost_usage import HOURS_PER_YEAR, MONTHS_PER_YEAR
-from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
+from ..assumptions import value
+from ..hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
+from ..units import HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .price_set import PriceSet
 
 

@@ -3,7 +3,7 @@ staff, cloud terms and the exchange rate.  Every one is a :class:`~.provenance.P
 source, the date it was read or published, its region and how firm it is; the customer can
 override the main ones through the ``prices`` input section.
 
-Accelerator prices (cloud per hour, purchase) are in :mod:`sizing.engine.accelerator_prices`.
+Accelerator prices (cloud per hour, purchase) are in :mod:`sizing.engine.cost.accelerator_prices`.
 EU figures published in euros are converted at :data:`USD_PER_EUR`.
 
 References
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .provenance import (
+from ..provenance import (
     ESTIMATE,
     EU,
     GLOBAL,

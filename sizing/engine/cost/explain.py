@@ -10,9 +10,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from .cost_choice import LOCATION, BreakEven, Choice
-from .cost_cloud import Priced
-from .cost_options import (
+from ..hardware import AcceleratorSpec
+from ..numbers import (
+    format_count,
+    format_hours,
+    format_money,
+    format_percent,
+    format_small_percent,
+    format_times,
+)
+from ..resolve.resolved import Resolved
+from ..units import MONTHS_PER_YEAR
+from ..vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence, net_words
+from .choice import LOCATION, BreakEven, Choice
+from .option import (
     BUY,
     CLOUD_LARGE,
     CLOUD_ON_DEMAND,
@@ -22,20 +33,10 @@ from .cost_options import (
     OWNED_OPTIONS,
     RESERVED_1YR,
     RESERVED_3YR,
-)
-from .cost_usage import MONTHS_PER_YEAR, UTILISATION, Usage
-from .hardware import AcceleratorSpec
-from .numbers import (
-    format_count,
-    format_hours,
-    format_money,
-    format_percent,
-    format_small_percent,
-    format_times,
+    Priced,
 )
 from .price_set import PriceSet
-from .resolve import Resolved
-from .vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence, net_words
+from .usage import UTILISATION, Usage
 
 
 class _Total(Protocol):
@@ -186,7 +187,7 @@ def _range_words(a: _Total) -> str:
 
 def reasons(x: ExplainInput) -> tuple[str, ...]:
     """Why the recommended option wins, in the order a reader needs them.  Every figure that
-    compares options is the net one (:attr:`cost_cloud.Priced.net_usd`), the one the
+    compares options is the net one (:attr:`cost.option.Priced.net_usd`), the one the
     recommendation ranks by."""
     out: list[str] = []
     best, years = x.choice.recommended, x.r.years
@@ -302,7 +303,7 @@ def _usage_sentence(x: ExplainInput) -> str:
 def _commitment_sentence(x: ExplainInput) -> list[str]:
     """With no runs planned after the project's (usage unknown), what the reservations'
     work uses of the term they are paid for: they pay off only if the capacity is used after
-    the planned runs (:mod:`cost_cloud`, used share)."""
+    the planned runs (:mod:`cost.cloud`, used share)."""
     if x.usage.known:
         return []
     used = []

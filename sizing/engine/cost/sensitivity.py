@@ -12,6 +12,12 @@ yearly growth and the runs a month (question 15) are moved to ``1 -/+ s`` times 
 (:func:`usage_swings`).  Those swings are what-ifs about the plan, not errors of the estimate,
 so they are listed among what moves the total most but left out of the range.  A swing that
 moves the total by less than ``sensitivity_min_share`` (1 %) is not listed (:func:`largest`).
+
+References
+----------
+.. [1] JCGM 100:2008, Evaluation of measurement data - Guide to the expression of uncertainty
+       in measurement (GUM), sec. 5.1.2, eq. (10): independent contributions combine as the
+       square root of the sum of their squares, as the low and high ends above do.
 """
 
 from __future__ import annotations
@@ -20,10 +26,10 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
-from .assumptions import value
-from .cost_options import CostCase, totals
-from .cost_usage import ROADMAP, Usage, with_growth, with_runs_per_month
+from ..assumptions import value
+from .options import CostCase, totals
 from .price_set import PriceSet, UsedPrice
+from .usage import ROADMAP, Usage, with_growth, with_runs_per_month
 
 # PriceSet fields with a published range, in the order the tables list them.
 PARAMETERS = (

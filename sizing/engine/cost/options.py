@@ -9,23 +9,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from .cost_cloud import Priced, on_demand, reserved
-from .cost_hybrid import Owned, OwnedSite, hybrid, owned
-from .cost_owned import owned_capacity, purchases, with_spares
-from .cost_usage import Usage
-from .hardware import AcceleratorSpec
+from ..hardware import AcceleratorSpec
+from .cloud import on_demand, reserved
+from .hybrid import hybrid
+from .option import (
+    BUY,
+    CLOUD_LARGE,
+    CLOUD_ON_DEMAND,
+    COLOCATION,
+    HYBRID,
+    OPTIONS,
+    RESERVED_1YR,
+    RESERVED_3YR,
+    Priced,
+)
+from .owned import Owned, OwnedSite, owned, owned_capacity, purchases, with_spares
 from .price_set import PriceSet
-
-CLOUD_ON_DEMAND = "cloud_on_demand"  # GPU cloud, on demand
-CLOUD_LARGE = "cloud_hyperscaler"  # large public cloud, on demand
-RESERVED_1YR = "cloud_reserved_1yr"
-RESERVED_3YR = "cloud_reserved"
-BUY = "buy"  # owned, in the customer's own data centre
-COLOCATION = "colocation"  # owned, in a rented data centre
-HYBRID = "hybrid"
-OPTIONS = (CLOUD_ON_DEMAND, CLOUD_LARGE, RESERVED_1YR, RESERVED_3YR, BUY, COLOCATION, HYBRID)
-CLOUD_OPTIONS = (CLOUD_ON_DEMAND, CLOUD_LARGE, RESERVED_1YR, RESERVED_3YR)
-OWNED_OPTIONS = (BUY, COLOCATION)
+from .usage import Usage
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class CostCase:
     hybrid_in_colocation: bool  # the hybrid's base in a rented data centre
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
-    # [TB] rented storage kept between runs (cost_cloud.rented_storage_usd); None: all of it
+    # [TB] rented storage kept between runs (cost.cloud.rented_storage_usd); None: all of it
     storage_kept_tb: float | None = None
 
 

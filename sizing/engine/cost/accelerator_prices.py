@@ -10,7 +10,7 @@ another accelerator's price.
 * ``purchase``: price per accelerator.  ``purchase_is_server``: the figure is a whole
   server divided by its accelerators (CPUs, memory, NVMe and network cards included);
   otherwise it buys the accelerators (card or baseboard) and a host platform is added
-  (``host_platform_usd_per_server`` in :mod:`sizing.engine.prices`).
+  (``host_platform_usd_per_server`` in :mod:`sizing.engine.cost.prices`).
 
 References
 ----------
@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .provenance import ESTIMATE, GLOBAL, LIST_PRICE, PUBLIC_QUOTE, Price
+from ..provenance import ESTIMATE, GLOBAL, LIST_PRICE, PUBLIC_QUOTE, Price
 
 _HOUR = "USD/GPU-h"
 _GPU = "USD/GPU"

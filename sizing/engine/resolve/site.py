@@ -2,17 +2,25 @@
 
 Software, hardware, network, storage, resilience, deployment, roadmap and
 prices.  Defaults are sourced in :mod:`sizing.engine.assumptions`, prices in
-:mod:`sizing.engine.prices` and per accelerator in
-:mod:`sizing.engine.accelerator_prices`.
+:mod:`sizing.engine.cost.prices` and per accelerator in
+:mod:`sizing.engine.cost.accelerator_prices`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .assumptions import value, whole
-from .hardware import ACCELERATORS, DEFAULT_ACCELERATOR, DEFAULT_ACCELERATORS, AcceleratorSpec
-from .inputs import (
+from ..assumptions import value, whole
+from ..cost.price_set import (
+    YOUR_FIGURE,
+    PriceOverrides,
+    PriceSet,
+    UsedPrice,
+    price_region,
+    price_set,
+)
+from ..hardware import ACCELERATORS, DEFAULT_ACCELERATOR, DEFAULT_ACCELERATORS, AcceleratorSpec
+from ..inputs import (
     DeploymentInput,
     HardwareInput,
     NetworkInput,
@@ -22,16 +30,8 @@ from .inputs import (
     SoftwareInput,
     StorageInput,
 )
-from .platforms import ANY_VENDOR, VENDORS, exclusion, vendor_of
-from .price_set import (
-    YOUR_FIGURE,
-    PriceOverrides,
-    PriceSet,
-    UsedPrice,
-    price_region,
-    price_set,
-)
-from .provenance import CUSTOMER_ANSWER, AnswerRecorder
+from ..platforms import ANY_VENDOR, VENDORS, exclusion, vendor_of
+from ..provenance import CUSTOMER_ANSWER, AnswerRecorder
 
 _DEFAULT_FRAMEWORKS = ("pytorch",)
 _DEFAULT_INTER_NODE = "infiniband"

@@ -15,39 +15,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .assumptions import value, whole
-from .inputs import ModelInput
-from .models import ModelSpec, find_model, shape_from_params
-from .provenance import AnswerRecorder
-
-_BILLION = 1e9
+from ..assumptions import value, whole
+from ..inputs import ModelInput
+from ..models import ModelSpec, find_model, shape_from_params
+from ..parameter_count import ModelShape
+from ..provenance import AnswerRecorder
+from ..units import BILLION
 
 
 @dataclass(frozen=True)
-class ResolvedModel:
+class ResolvedModel(ModelShape):
+    """The model sized: its shape (:class:`ModelShape`) and its counts, each from the answers,
+    the catalog or our assumption."""
+
     name: str
     in_catalog: bool
     architecture: str  # "dense" | "moe"
     total_params: float  # [parameters]
     active_params: float  # [parameters per token]
-    layers: int
-    hidden_size: int
-    attention_heads: int
-    kv_heads: int
-    ffn_hidden_size: int
-    vocab_size: int  # [tokens]
     experts: int
     experts_per_token: int
     max_context: int | None  # [tokens] the catalog model's trained context; None: not known
-
-
-@dataclass(frozen=True)
-class _Shape:
-    layers: int
-    hidden_size: int
-    attention_heads: int
-    kv_heads: int
-    ffn_hidden_size: int
 
 
 # The model sized when the customer names neither a model nor a size: its size is the
@@ -74,7 +62,7 @@ def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
         why="sets the memory and the compute",
         question=None if spec else "Which model (or at least how many parameters) will you train?",
         source=catalog
-        or f"our usual assumption: a {default_params / _BILLION:g}B decoder [Llama 2]",
+        or f"our usual assumption: a {default_params / BILLION:g}B decoder [Llama 2]",
     )
     vocab_size = rec.take(
         "model.vocab_size",
@@ -92,7 +80,7 @@ def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
     if spec:
         name = spec.name
     else:
-        name = answers.name or f"{total_params / _BILLION:.3g}B {architecture} model"
+        name = answers.name or f"{total_params / BILLION:.3g}B {architecture} model"
     return ResolvedModel(
         name=name,
         in_catalog=spec is not None,
@@ -124,7 +112,7 @@ def _shape(
     total_params: float,
     vocab_size: int,
     rec: AnswerRecorder,
-) -> _Shape:
+) -> ModelShape:
     """Each shape figure from the answers, else the catalog (``spec``: the named model, or
     the default one), else a plausible decoder."""
     generated = shape_from_params(total_params, vocab_size)
@@ -139,12 +127,13 @@ def _shape(
     ffn_hidden_size = answers.ffn_hidden_size or (
         spec.ffn_hidden_size if spec else whole("ffn_hidden_ratio") * hidden_size
     )
-    shape = _Shape(
+    shape = ModelShape(
         layers=layers,
         hidden_size=hidden_size,
         attention_heads=attention_heads,
         kv_heads=kv_heads,
         ffn_hidden_size=ffn_hidden_size,
+        vocab_size=vocab_size,
     )
     if spec and not answers.name:  # the default model's shape
         source = f"model catalog, {spec.name} (the model assumed): {spec.source}"

@@ -1,7 +1,15 @@
-"""The engine's output: a frozen :class:`Recommendation` and its JSON form.
+"""The engine's output: a frozen :class:`SizingResult` and its JSON form.
 
-:func:`recommendation_to_dict` produces exactly the output of
+(Named apart from ``pipeline.models.Recommendation``, the database row that stores this JSON,
+so a traceback says which of the two it is.)
+
+:func:`sizing_result_to_dict` produces exactly the output of
 ``docs/engine-contract.md`` plus the documented extra fields.
+
+References
+----------
+.. [1] IEEE 754-2019, Standard for Floating-Point Arithmetic, sec. 3.6: binary64 has a 53-bit
+       significand, so every whole number below 2^53 is held exactly (``_EXACT_INTEGERS``).
 """
 
 from __future__ import annotations
@@ -10,7 +18,7 @@ import math
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
-from .cost import CostOption, CostResult
+from .cost.plan import CostOption, CostResult
 from .deployment import DeploymentResult
 from .hosts import HostsResult
 from .network import NetworkResult
@@ -77,6 +85,8 @@ class ClusterResult:
     # [GPUs] needed to meet the deadline at the range's ends; (gpus, gpus) when the count is
     # given or no size meets the deadline (then the days move instead)
     gpus_range: tuple[int, int]
+    nodes_per_job: int  # [servers] one run's accelerators on whole servers (engine 2026.12.11)
+    gpus_in_service: int  # [GPUs] the cluster with its spare servers (engine 2026.12.11)
 
 
 @dataclass(frozen=True)
@@ -160,7 +170,7 @@ class Alternative:
 
 
 @dataclass(frozen=True)
-class Recommendation:
+class SizingResult:
     engine_version: str
     model_name: str
     compute: ComputeResult
@@ -227,7 +237,7 @@ def cost_to_dict(cost: CostResult) -> dict[str, Any]:
     return out
 
 
-def recommendation_to_dict(rec: Recommendation) -> dict[str, Any]:
+def sizing_result_to_dict(rec: SizingResult) -> dict[str, Any]:
     """JSON-serialisable form of ``rec`` (the contract's output object)."""
     out: dict[str, Any] = {"engine_version": rec.engine_version, "model": rec.model_name}
     for name in (

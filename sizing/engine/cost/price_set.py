@@ -1,6 +1,13 @@
 """The prices one sizing uses: picked for its accelerator and region, with the customer's own
-figures where given.  Pure data; :func:`sizing.engine.resolve_site.resolve_prices` records them
+figures where given.  Pure data; :func:`sizing.engine.resolve.site.resolve_prices` records them
 as answers, the cost model reads them and the sensitivity analysis moves them one at a time.
+
+References
+----------
+.. [1] The prices and their dates: :mod:`sizing.engine.cost.prices` and
+       :mod:`sizing.engine.cost.accelerator_prices`, each with its public source; how old a price
+       may be before the proposal says it may have moved is the assumption
+       ``price_stale_months`` (:mod:`sizing.engine.assumptions`).
 """
 
 from __future__ import annotations
@@ -9,11 +16,11 @@ import datetime
 import re
 from dataclasses import dataclass, replace
 
+from ..assumptions import value
+from ..hardware import REFERENCE_SERVER_GPUS
+from ..provenance import ESTIMATE, EU, NORTH_AMERICA, Price
 from .accelerator_prices import ACCELERATOR_PRICES
-from .assumptions import value
-from .hardware import REFERENCE_SERVER_GPUS
 from .prices import PRICES
-from .provenance import ESTIMATE, EU, NORTH_AMERICA, Price
 
 YOUR_FIGURE = "your figure"  # the flag of a price the customer gave
 

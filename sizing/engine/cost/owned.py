@@ -33,11 +33,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .assumptions import value
-from .cost_usage import HOURS_PER_YEAR, Usage
-from .network import fabric_layout
+from ..assumptions import value
+from ..hardware import AcceleratorSpec
+from ..network import FabricLayout, fabric_layout, fabric_words
+from ..resilience import spare_nodes
+from ..units import HOURS_PER_YEAR
+from .option import HARDWARE, POWER, SPACE, STAFF, SUPPORT, Priced
 from .price_set import PriceSet
-from .resilience import spare_nodes
+from .running import RunningYear, busy_power_usd_per_gpu_hour, running_year
+from .usage import Usage
 
 SERVERS = "servers"
 SWITCHES = "switches"
@@ -121,6 +125,37 @@ def bill_of_materials(
     return tuple(line for line in lines if line.quantity)
 
 
+@dataclass(frozen=True)
+class HardwareBought:
+    """What the owned option shown buys by the plan's last year: the bill's accelerators, the
+    servers that hold them and the fabric that links them all (the layout the bill's switches
+    and links are priced from), so no page derives them again."""
+
+    option: str  # the owned option whose bill this is (cost.bill_of_materials_option)
+    gpus: int  # [accelerators] the bill's servers line, hot spares included
+    servers: int  # [servers] whole servers of ``gpus_per_node`` (one, part-filled, below that)
+    fabric: FabricLayout  # switches and links for every server bought
+    fabric_words: str  # the layout in a few words (network.fabric_words)
+
+
+def hardware_bought(
+    bill: tuple[BomLine, ...], option: str, *, gpus_per_node: int, oversubscription: float = 1.0
+) -> HardwareBought | None:
+    """The hardware ``bill`` buys, or None when it buys no servers (see :class:`HardwareBought`);
+    the fabric is the one :func:`bill_of_materials` priced for the same accelerators."""
+    gpus = int(next((line.quantity for line in bill if line.item == SERVERS), 0))
+    if not gpus:
+        return None
+    fabric = fabric_layout(gpus, gpus_per_node, oversubscription)
+    return HardwareBought(
+        option=option,
+        gpus=gpus,
+        servers=max(1, gpus // gpus_per_node),
+        fabric=fabric,
+        fabric_words=fabric_words(fabric),
+    )
+
+
 def bom_total(lines: tuple[BomLine, ...], *, hardware_only: bool = False) -> float:
     """Sum of a bill [USD]; ``hardware_only`` leaves installation out."""
     return sum(
@@ -170,3 +205,79 @@ def purchases(
         owned_hw.append(hardware)
         prev_total, prev_hw = total, hardware
     return Purchases(tuple(capex), tuple(owned_hw), residual, bill)
+
+
+@dataclass(frozen=True)
+class OwnedSite:
+    """Where owned hardware runs and what it sits on."""
+
+    acc: AcceleratorSpec
+    gpus_per_node: int
+    storage_tb: float
+    colocation: bool  # a rented data centre (else the customer's own)
+    spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
+    oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
+
+
+@dataclass(frozen=True)
+class Owned:
+    """Owning ``capacity``: the money and what it buys."""
+
+    priced: Priced
+    bought: Purchases
+    running: tuple[RunningYear, ...]
+
+
+def owned(
+    usage: Usage,
+    capacity: tuple[int, ...],
+    site: OwnedSite,
+    prices: PriceSet,
+    *,
+    bought: Purchases | None = None,
+) -> Owned:
+    """Buy and run ``capacity`` for the horizon (module docstring); ``bought``: the purchases
+    when already worked out (they do not depend on where the hardware sits)."""
+    if bought is None:
+        bought = purchases(
+            capacity,
+            gpus_per_node=site.gpus_per_node,
+            storage_tb=site.storage_tb,
+            prices=prices,
+            oversubscription=site.oversubscription,
+        )
+    running = tuple(
+        running_year(
+            gpus,
+            hours,
+            hardware_usd=hardware,
+            acc=site.acc,
+            prices=prices,
+            colocation=site.colocation,
+        )
+        for gpus, hours, hardware in zip(
+            capacity, usage.gpu_hours_by_year, bought.hardware_by_year, strict=True
+        )
+    )
+    busy = busy_power_usd_per_gpu_hour(site.acc, prices, colocation=site.colocation)
+    served = sum(
+        min(hours, gpus * HOURS_PER_YEAR)
+        for gpus, hours in zip(capacity, usage.gpu_hours_by_year, strict=True)
+    )
+    priced = Priced(
+        by_year_usd=tuple(
+            c + r.total_usd for c, r in zip(bought.capex_by_year, running, strict=True)
+        ),
+        capex_usd=sum(bought.capex_by_year),
+        scales_usd=served * busy,
+        residual_usd=bought.residual_usd,
+        capacity=capacity,
+        parts_by_year_usd={
+            HARDWARE: bought.capex_by_year,
+            POWER: tuple(r.power_usd for r in running),
+            SPACE: tuple(r.space_usd for r in running),
+            SUPPORT: tuple(r.support_usd for r in running),
+            STAFF: tuple(r.staff_usd for r in running),
+        },
+    )
+    return Owned(priced, bought, running)

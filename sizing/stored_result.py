@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from sizing.engine.network import fabric_layout, fabric_words
 from sizing.engine.vocabulary import COST_OPTIONS, value_words
 
 
@@ -65,6 +66,19 @@ class Confidence:
     covered: bool  # False: outside what published runs cover, the range is widened
     outside: tuple[str, ...]
     summary: str  # in plain words
+
+
+@dataclass(frozen=True)
+class HardwareBought:
+    """What the bill of materials buys (the result's ``cost.hardware_bought``)."""
+
+    option: str  # the owned option whose bill it is
+    gpus: int  # [accelerators] hot spares included
+    servers: int
+    fabric_tiers: int  # layers of switches for every server bought (0: one server)
+    switches: int
+    oversubscription: float  # [x] network cards per leaf uplink; 1 is non-blocking
+    fabric: str  # the layout in a few words
 
 
 @dataclass(frozen=True)
@@ -130,6 +144,30 @@ class StoredResult:
     def gpus_per_job(self) -> int | None:
         value = self._number("cluster", "gpus_per_job")
         return self.gpus if value is None else int(value)
+
+    @property
+    def nodes_per_job(self) -> int | None:
+        """Servers one run uses (engine 2026.12.11; whole servers of one run's accelerators
+        for older results)."""
+        value = self._number("cluster", "nodes_per_job")
+        if value is not None:
+            return int(value)
+        per_run, per_node = self.gpus_per_job, self.gpus_per_node
+        return max(1, -(-per_run // per_node)) if per_run and per_node else None
+
+    @property
+    def gpus_in_service(self) -> int | None:
+        """The cluster with its spare servers [accelerators] (engine 2026.12.11)."""
+        value = self._number("cluster", "gpus_in_service")
+        if value is not None:
+            return int(value)
+        spares = int(self._number("cluster", "spare_nodes") or 0)
+        return None if self.gpus is None else self.gpus + spares * (self.gpus_per_node or 1)
+
+    @property
+    def runs_at_once(self) -> int:
+        """Full-size runs the cluster holds at once (``concurrency.full_size_runs``)."""
+        return int(self._number("concurrency", "full_size_runs") or 1)
 
     @property
     def wall_clock_days(self) -> float | None:
@@ -333,6 +371,40 @@ class StoredResult:
     @property
     def bill_of_materials_option(self) -> str:
         return str(self.section("cost").get("bill_of_materials_option") or "")
+
+    @property
+    def hardware_bought(self) -> HardwareBought | None:
+        """What the bill of materials buys; None when it buys no servers.  Results before
+        engine 2026.12.11 lack it: their fabric is laid out by the engine's own rule from the
+        bill's servers, as that engine priced it."""
+        stored = self.section("cost").get("hardware_bought")
+        if isinstance(stored, Mapping):
+            fabric = stored.get("fabric") or {}
+            return HardwareBought(
+                option=str(stored.get("option") or ""),
+                gpus=int(stored.get("gpus") or 0),
+                servers=int(stored.get("servers") or 0),
+                fabric_tiers=int(fabric.get("tiers") or 0),
+                switches=int(fabric.get("switches") or 0),
+                oversubscription=float(fabric.get("oversubscription") or 1.0),
+                fabric=str(stored.get("fabric_words") or ""),
+            )
+        servers = next((i for i in self.bill_of_materials if i.get("item") == "servers"), None)
+        gpus = int((servers or {}).get("quantity") or 0)
+        if not gpus or "hardware_bought" in self.section("cost"):
+            return None
+        per_node = self.gpus_per_node or 1
+        ratio = float(self.section("network").get("oversubscription") or 1.0)
+        layout = fabric_layout(gpus, per_node, ratio)
+        return HardwareBought(
+            option=self.bill_of_materials_option,
+            gpus=gpus,
+            servers=max(1, gpus // per_node),
+            fabric_tiers=layout.tiers,
+            switches=layout.switches,
+            oversubscription=layout.oversubscription,
+            fabric=fabric_words(layout),
+        )
 
     @property
     def cost_in_euros(self) -> Mapping[str, Any]:

@@ -3,13 +3,13 @@
 :func:`resolve` turns a :class:`SizingInput` into a :class:`Resolved` whose
 fields are all concrete, plus the list of assumptions (customer-provided or
 assumed) and the open questions that the defaults raise.  One function per
-concern does the work: the model in :mod:`sizing.engine.resolve_model`; the
+concern does the work: the model in :mod:`sizing.engine.resolve.model`; the
 training method, data, batch and schedule of one run in
-:mod:`sizing.engine.resolve_run`; software, hardware, network, storage,
-resilience, deployment, roadmap and prices in :mod:`sizing.engine.resolve_site`.
+:mod:`sizing.engine.resolve.run`; software, hardware, network, storage,
+resilience, deployment, roadmap and prices in :mod:`sizing.engine.resolve.site`.
 They are called in the order the recommendation lists its assumptions and
 questions.  Every default is an :class:`~sizing.engine.provenance.Assumption`
-in :mod:`sizing.engine.assumptions` or :mod:`sizing.engine.prices`.
+in :mod:`sizing.engine.assumptions` or :mod:`sizing.engine.cost.prices`.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from .hardware import training_precision
-from .inputs import ADAPTER_METHODS, SizingInput
-from .price_set import PriceSet, price_region
-from .provenance import AnswerRecorder, UsedAssumption
-from .resolve_model import resolve_model
-from .resolve_run import (
+from ..cost.price_set import PriceSet, price_region
+from ..hardware import training_precision
+from ..inputs import ADAPTER_METHODS, SizingInput
+from ..parameter_count import ModelShape
+from ..provenance import AnswerRecorder, UsedAssumption
+from .model import resolve_model
+from .run import (
     record_lora_targets,
     resolve_data,
     resolve_global_batch_tokens,
@@ -30,7 +31,7 @@ from .resolve_run import (
     resolve_sequence_length,
     resolve_training,
 )
-from .resolve_site import (
+from .site import (
     ask_about_deployment,
     resolve_hardware,
     resolve_max_lost_hours,
@@ -43,19 +44,14 @@ from .resolve_site import (
 
 
 @dataclass(frozen=True)
-class Resolved:
-    """All answers, concrete.  Units as in the contract."""
+class Resolved(ModelShape):
+    """All answers, concrete.  Units as in the contract; the model's shape is
+    :class:`ModelShape`'s six figures."""
 
     model_name: str
     architecture: str
     total_params: float
     active_params: float
-    layers: int
-    hidden_size: int
-    attention_heads: int
-    kv_heads: int
-    ffn_hidden_size: int
-    vocab_size: int
     experts: int
     experts_per_token: int
     method: str

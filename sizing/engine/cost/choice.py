@@ -1,0 +1,98 @@
+"""The recommendation, chosen in one place: the cheapest option the customer's rules allow,
+and what a rule costs.
+
+Rules (from the deployment answers) exclude options:
+
+* no internet connection (air-gapped) or hardware that is yours alone: every cloud option
+  and the hybrid;
+* where it runs: on premises keeps "buy", colocation keeps "colocation", cloud keeps the
+  cloud options, hybrid keeps "hybrid".
+
+Data residency excludes nothing; it sets the price region and the cloud region.
+
+Options are compared by their net figure (:attr:`.option.Priced.net_usd`: what is paid less
+what owned hardware is still worth at the end), the one :func:`.options.totals` gives; when
+owning pays off is :mod:`.break_even`'s (its :class:`BreakEven` result is defined here, beside
+the choice it qualifies).
+
+References
+----------
+.. [1] The options' prices: :mod:`.cloud`, :mod:`.owned` and :mod:`.hybrid`, with their
+       references.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..resolve.resolved import Resolved
+from .option import BUY, CLOUD_OPTIONS, COLOCATION, HYBRID, OPTIONS
+
+AIR_GAPPED = "air_gapped"
+DEDICATED = "dedicated_hardware"
+LOCATION = "location"
+_KEEPS = {
+    "on_prem": (BUY,),
+    "colocation": (COLOCATION,),
+    "cloud": CLOUD_OPTIONS,
+    "hybrid": (HYBRID,),
+}
+
+
+def excluded_by(r: Resolved) -> dict[str, tuple[str, ...]]:
+    """For each option the rules that exclude it (empty: allowed)."""
+    out: dict[str, list[str]] = {key: [] for key in OPTIONS}
+    for rule, applies in ((AIR_GAPPED, r.air_gapped), (DEDICATED, r.dedicated_hardware)):
+        if applies:
+            for key in (*CLOUD_OPTIONS, HYBRID):
+                out[key].append(rule)
+    if r.location in _KEEPS:
+        for key in OPTIONS:
+            if key not in _KEEPS[r.location]:
+                out[key].append(LOCATION)
+    return {key: tuple(rules) for key, rules in out.items()}
+
+
+def renting_allowed(r: Resolved) -> bool:
+    """Whether the customer's rules leave some cloud option open (:func:`excluded_by`)."""
+    excluded = excluded_by(r)
+    return any(not excluded[key] for key in CLOUD_OPTIONS)
+
+
+@dataclass(frozen=True)
+class Choice:
+    recommended: str | None  # None: no allowed option is priced
+    runner_up: str | None  # the next cheapest allowed option
+    cheapest_overall: str | None
+    binding: tuple[str, ...]  # rules that exclude the cheapest option overall
+    relax_saving_usd: float | None  # what dropping those rules would save [USD]
+
+
+def choose(option_totals: Mapping[str, float], excluded: Mapping[str, tuple[str, ...]]) -> Choice:
+    """The allowed priced option with the lowest net figure (``option_totals``: each option's
+    :attr:`cost.option.Priced.net_usd`); ties go to the earlier option of ``OPTIONS``."""
+    ranked = sorted(option_totals, key=lambda k: (option_totals[k], OPTIONS.index(k)))
+    allowed = [k for k in ranked if not excluded.get(k)]
+    best = allowed[0] if allowed else None
+    overall = ranked[0] if ranked else None
+    binding: tuple[str, ...] = ()
+    saving = None
+    if overall is not None and overall != best:
+        binding = excluded.get(overall, ())
+        if best is not None:
+            saving = option_totals[best] - option_totals[overall]
+    return Choice(
+        recommended=best,
+        runner_up=allowed[1] if len(allowed) > 1 else None,
+        cheapest_overall=overall,
+        binding=binding,
+        relax_saving_usd=saving,
+    )
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    utilisation: float | None  # [-] busy share above which owning is cheaper; None: never
+    months: float | None  # [months] until owning has paid for itself at the stated usage
+    runs_per_month: float | None  # [runs/month] the break-even utilisation in runs

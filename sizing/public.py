@@ -1,0 +1,203 @@
+"""The front door of ``sizing``: everything the other apps may use, listed once in ``__all__``.
+
+``questionnaire``, ``reports``, ``pipeline`` and ``staff`` import from here and from nowhere else in
+``sizing`` (the import-linter contract "Other apps use only the public face of sizing" in
+``pyproject.toml``; ``tests/test_architecture.py`` breaks it on purpose). What sits behind the
+door (the engine's modules, the adapter, the typed reader of a stored result, the shared words)
+can then be moved, split or renamed without touching another app, as long as this list holds.
+Tests and benchmarks may still reach inside.
+
+Why a module of its own and not ``sizing/__init__.py``: Python runs a package's ``__init__`` for
+every import below it, so a front door there would load the adapter and the readers whenever
+the pure engine is imported (``python -m sizing.engine``, ``benchmarks/same_results.py``, which
+extracts only ``sizing/__init__.py`` and ``sizing/engine`` from an older revision, and the test
+that the engine loads only the standard library).
+
+The names, by what they are for:
+
+- sizing answers: the adapter that turns questionnaire answers into engine input and back;
+- reading a stored result: the typed reader (``read_result``) and what it returns;
+- the first estimate the review page shows, and the counts of accelerators and servers;
+- catalogues the forms offer (accelerators, models) and reading a model's shape from a file;
+- the one vocabulary of labels and units, and the one number formatter;
+- the few assumptions and constants other apps quote by name.
+"""
+
+from sizing.adapters import (
+    ENGINE_VERSION,
+    NOT_GIVEN,
+    SHARED_INPUTS,
+    Conflict,
+    Decision,
+    InvalidInput,
+    answer_conflicts,
+    assumed_for_unsure_answers,
+    build_engine_input,
+    check_engine_input,
+    constraint_effects,
+    discovery_questions,
+    nest_overrides,
+    recommended_setup,
+    setup_decisions,
+    size_answers,
+    unknown_override_paths,
+)
+from sizing.counts import OWNED, plan_text, read_counts, rented_text
+from sizing.engine.assumptions import value as assumption_value
+from sizing.engine.assumptions import whole as whole_assumption
+from sizing.engine.cost.price_set import dated_note
+from sizing.engine.cost.sensitivity import USAGE_KEYS
+from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.inputs import ADAPTER_METHODS, PRETRAINING_METHODS
+from sizing.engine.models import MODEL_CATALOG, ModelSpec, find_model
+from sizing.engine.numbers import (
+    NO_VALUE,
+    format_count,
+    format_days,
+    format_days_range,
+    format_decimal,
+    format_money,
+    format_money_range,
+    format_money_short,
+    format_number,
+    format_percent,
+    format_quantity,
+    format_range,
+    format_small_percent,
+    format_times,
+    money_step,
+    round_to_add_up,
+)
+from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
+from sizing.engine.resolve.run import ASK_DATA_READY, SIZE_READ_AS_TEXT
+from sizing.engine.validation import SCHEMA, check_shape
+from sizing.engine.vocabulary import (
+    CONSTANTS,
+    COST_OPTIONS,
+    COST_PARTS,
+    OUTPUT_VALUES,
+    REGIONS,
+    RULES,
+    SHARES,
+    SOURCES,
+    VALUES,
+    describe_price,
+    describe_value,
+    in_sentence,
+    input_term,
+    net_words,
+    output_label_and_unit,
+    value_words,
+)
+from sizing.first_estimate import (
+    DEADLINE,
+    DEADLINE_MISSED,
+    FEWEST_HOURS,
+    MEMORY,
+    FirstEstimate,
+    fewest_hours_reason,
+    figures_of,
+    first_estimate,
+    size_set_by,
+)
+from sizing.stored_result import (
+    CostOption,
+    HardwareBought,
+    StoredResult,
+    UsedAssumption,
+    read_result,
+)
+
+__all__ = [
+    # sizing answers (sizing/adapters.py)
+    "ENGINE_VERSION",
+    "NOT_GIVEN",
+    "SHARED_INPUTS",
+    "Conflict",
+    "Decision",
+    "InvalidInput",
+    "answer_conflicts",
+    "assumed_for_unsure_answers",
+    "build_engine_input",
+    "check_engine_input",
+    "constraint_effects",
+    "discovery_questions",
+    "nest_overrides",
+    "recommended_setup",
+    "setup_decisions",
+    "size_answers",
+    "unknown_override_paths",
+    # reading a stored result (sizing/stored_result.py)
+    "CostOption",
+    "HardwareBought",
+    "StoredResult",
+    "UsedAssumption",
+    "read_result",
+    # the first estimate and the counts (sizing/first_estimate.py, sizing/counts.py)
+    "DEADLINE",
+    "DEADLINE_MISSED",
+    "FEWEST_HOURS",
+    "MEMORY",
+    "FirstEstimate",
+    "fewest_hours_reason",
+    "figures_of",
+    "first_estimate",
+    "size_set_by",
+    "OWNED",
+    "plan_text",
+    "read_counts",
+    "rented_text",
+    # catalogues and a model's shape
+    "ACCELERATORS",
+    "MODEL_CATALOG",
+    "ModelSpec",
+    "find_model",
+    "DecoderShape",
+    "ParameterCount",
+    "check_shape",
+    "count_parameters",
+    "ADAPTER_METHODS",
+    "PRETRAINING_METHODS",
+    "SCHEMA",
+    # the one vocabulary of labels and units
+    "CONSTANTS",
+    "COST_OPTIONS",
+    "COST_PARTS",
+    "OUTPUT_VALUES",
+    "REGIONS",
+    "RULES",
+    "SHARES",
+    "SOURCES",
+    "VALUES",
+    "describe_price",
+    "describe_value",
+    "in_sentence",
+    "input_term",
+    "net_words",
+    "output_label_and_unit",
+    "value_words",
+    # the one number formatter
+    "NO_VALUE",
+    "format_count",
+    "format_days",
+    "format_days_range",
+    "format_decimal",
+    "format_money",
+    "format_money_range",
+    "format_money_short",
+    "format_number",
+    "format_percent",
+    "format_quantity",
+    "format_range",
+    "format_small_percent",
+    "format_times",
+    "money_step",
+    "round_to_add_up",
+    "dated_note",
+    # assumptions and constants quoted by name
+    "ASK_DATA_READY",
+    "SIZE_READ_AS_TEXT",
+    "USAGE_KEYS",
+    "assumption_value",
+    "whole_assumption",
+]
