@@ -12,43 +12,15 @@ request that does not come from a trusted proxy is keyed on its socket address.
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
 
-import pytest
+from django.test import RequestFactory, override_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from django.test import RequestFactory, override_settings
-
-from config.client_address import Network, client_ip, parse_networks
+from config.client_address import client_ip, parse_networks
+from tests.config.proxy_layouts import EACH_LAYOUT, Layout
 
 MANY = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The proxies in front of gunicorn, as the settings describe them."""
-
-    trusted: tuple[Network, ...]
-    count: int
-    proxies: tuple[str, ...]  # outermost first; the last one is gunicorn's socket peer
-
-
-# As documented: one nginx on the host (README), and a TLS proxy then nginx on the compose
-# network (docker-compose.yml, .env.example).
-ONE_PROXY = Layout(parse_networks(["127.0.0.1"]), 1, ("127.0.0.1",))
-TWO_PROXIES = Layout(parse_networks(["172.30.16.0/24"]), 2, ("172.30.16.2", "172.30.16.3"))
-LAYOUTS = pytest.mark.parametrize("layout", [ONE_PROXY, TWO_PROXIES], ids=["one", "two"])
-
-
-def forwarded(sent: str | None, client: str, layout: Layout) -> tuple[str, str]:
-    """(socket address, header) as gunicorn receives them after each proxy appended its peer."""
-    header, peer = sent, client
-    for proxy in layout.proxies:
-        header = peer if header is None else f"{header}, {peer}"
-        peer = proxy
-    assert header is not None
-    return peer, header
 
 
 def key(layout: Layout, socket_address: str, header: str | None) -> str | None:
@@ -56,8 +28,7 @@ def key(layout: Layout, socket_address: str, header: str | None) -> str | None:
     meta = {"REMOTE_ADDR": socket_address}
     if header is not None:
         meta["HTTP_X_FORWARDED_FOR"] = header
-    trusted = [str(network) for network in layout.trusted]
-    with override_settings(TRUSTED_PROXIES=trusted, TRUSTED_PROXY_COUNT=layout.count):
+    with override_settings(TRUSTED_PROXIES=list(layout.trusted), TRUSTED_PROXY_COUNT=layout.count):
         return client_ip(RequestFactory().get("/", **meta))
 
 
@@ -122,36 +93,37 @@ malformed_entries = st.one_of(
     addresses.map(lambda a: f'"{a}"'),
 )
 
-@LAYOUTS
+
+@EACH_LAYOUT
 @MANY
 @given(sent=client_headers(), client=peers)
 def test_the_key_is_the_address_the_nearest_proxy_saw_whatever_the_client_wrote(
     layout, sent, client
 ):
     written, expected = client
-    assert key(layout, *forwarded(sent, written, layout)) == expected
+    assert key(layout, *layout.forwarded(written, sent)) == expected
 
 
-@LAYOUTS
+@EACH_LAYOUT
 @MANY
 @given(sent=client_headers(), other=client_headers(), client=peers)
 def test_the_key_never_depends_on_the_clients_own_text(layout, sent, other, client):
-    first = key(layout, *forwarded(sent, client[0], layout))
-    second = key(layout, *forwarded(other, client[0], layout))
+    first = key(layout, *layout.forwarded(client[0], sent))
+    second = key(layout, *layout.forwarded(client[0], other))
     assert first == second
 
 
-@LAYOUTS
+@EACH_LAYOUT
 @MANY
 @given(invented=st.lists(peers, min_size=1, max_size=4), tail=separators, client=peers)
 def test_the_key_is_never_an_address_the_client_invented(layout, invented, tail, client):
     written, real = client
     sent = ", ".join(text for text, _ in invented) + tail + '"'
-    result = key(layout, *forwarded(sent, written, layout))
+    result = key(layout, *layout.forwarded(written, sent))
     assert result not in {invented_key for _, invented_key in invented} - {real}
 
 
-@LAYOUTS
+@EACH_LAYOUT
 @MANY
 @given(sent=client_headers(), unreadable=malformed_entries)
 def test_an_unreadable_entry_from_the_nearest_proxy_gives_that_proxys_address(
@@ -159,16 +131,16 @@ def test_an_unreadable_entry_from_the_nearest_proxy_gives_that_proxys_address(
 ):
     # The outermost proxy appended something that is not an address: the client is then the
     # last hop we can read, which is a proxy (the socket peer with one, the outer one with two).
-    socket_address, header = forwarded(sent, unreadable, layout)
+    socket_address, header = layout.forwarded(unreadable, sent)
     assert key(layout, socket_address, header) == layout.proxies[0]
 
 
-@LAYOUTS
+@EACH_LAYOUT
 @MANY
 @given(sent=client_headers(), direct=addresses)
-def test_a_request_that_bypasses_the_proxies_is_keyed_on_its_socket_address(
-    layout, sent, direct
-):
-    if any(ipaddress.ip_address(canonical(direct)) in net for net in layout.trusted):
+def test_a_request_that_bypasses_the_proxies_is_keyed_on_its_socket_address(layout, sent, direct):
+    if any(
+        ipaddress.ip_address(canonical(direct)) in net for net in parse_networks(layout.trusted)
+    ):
         direct = "192.0.2.1"  # a proxy's own address is not a bypass
     assert key(layout, direct, sent) == canonical(direct)
