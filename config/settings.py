@@ -25,7 +25,11 @@ DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY") or ""
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off. On a development machine "
+            "set DJANGO_DEBUG=1, as bin/run does (this checkout then makes its own key under "
+            "var/); in production set DJANGO_SECRET_KEY (see .env.example)."
+        )
     # A developer's machine with debug on: a random key of this checkout's own, under var/.
     SECRET_KEY = debug_secret_key(VAR_DIR)
 check_secret_key(SECRET_KEY, debug=DEBUG)

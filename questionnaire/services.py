@@ -223,10 +223,13 @@ def find_draft_by_token(token: str) -> tuple[Draft | None, bool]:
     return draft, expires is None or expires <= timezone.now()
 
 
-def spend_token(token: str) -> None:
-    """Make a resume token worthless: one that travelled in a URL may sit in an access log."""
-    if token:
-        Draft.objects.filter(resume_token_hash=_hash_token(token)).update(resume_token_hash="")
+def spend_resume_token(*, draft: Draft) -> None:
+    """Make the draft's resume token worthless: one that travelled in a URL may sit in an
+    access log. The stored hash becomes that of a token nobody holds, a new link generation
+    (questionnaire.access): never the empty one of a draft that had no link yet, which would
+    re-admit the browsers the first link revoked."""
+    draft.resume_token_hash = _hash_token(secrets.token_urlsafe(32))
+    draft.save(update_fields=["resume_token_hash", "updated_at"])
 
 
 # --- submitting --------------------------------------------------------------------------------

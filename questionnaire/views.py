@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from http import HTTPStatus
 
 from django import forms
 from django.conf import settings
@@ -23,7 +22,7 @@ from questionnaire.services import (
     email_resume_link,
     find_draft_by_token,
     issue_resume_token,
-    spend_token,
+    spend_resume_token,
     start_draft,
 )
 from questionnaire.wizard import RESUMED_FLAG, WELCOME
@@ -172,18 +171,17 @@ def resume_legacy_link(request: HttpRequest, token: str) -> HttpResponse:
     """A link emailed before links put the token after ``#`` opens its questionnaire once
     (nothing is lost): the token, now in an access log, is spent as it is used, and the
     browser that used it keeps access; a new link can be asked for from the questionnaire."""
-    response = _open_with_token(request, token)
-    if response.status_code == HTTPStatus.FOUND:
-        spend_token(token)
-    return response
+    return _open_with_token(request, token, spend=True)
 
 
-def _open_with_token(request: HttpRequest, token: str) -> HttpResponse:
+def _open_with_token(request: HttpRequest, token: str, *, spend: bool = False) -> HttpResponse:
     draft, expired = find_draft_by_token(token)
     if draft is None:
         return render(request, "questionnaire/resume_unknown.html", status=404)
     if expired:
         return render(request, "questionnaire/resume_expired.html", status=410)
+    if spend:  # before the grant, so this browser holds the generation that follows
+        spend_resume_token(draft=draft)
     if draft.is_submitted:
         response = redirect("questionnaire:confirmation", draft_id=draft.pk)
     else:

@@ -1,10 +1,14 @@
 """docker-compose.yml cannot be run here (no Docker engine): check it by reading it."""
 
 import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import require
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,3 +65,63 @@ def test_dependencies_are_pinned():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     for requirement in project["dependencies"] + project["optional-dependencies"]["test"]:
         assert "==" in requirement, f"not pinned: {requirement}"
+
+
+def test_only_the_outer_proxy_publishes_a_port_and_it_drops_the_clients_forwarded_for():
+    """Finding (medium, issue 25): compose published the inner nginx on every interface, where a
+    client picked its own address with a plain X-Forwarded-For and clients without one shared
+    a bucket. Only the TLS proxy is published now; it replaces the header, the inner appends."""
+    compose = load_compose()
+    services = compose["services"]
+    published = {name for name, service in services.items() if "ports" in service}
+    assert published == {"tls"}
+    assert services["tls"]["ports"] == ["443:443", "80:80"]
+    assert services["proxy"]["expose"] == ["8000"]
+    outer = compose["configs"]["nginx-tls"]["content"].replace("$$", "$")
+    inner = compose["configs"]["nginx-web"]["content"].replace("$$", "$")
+    assert "listen 443 ssl;" in outer and "http://proxy:8000" in outer
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in outer
+    assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in inner
+    assert set(compose["secrets"]) == {"tls-certificate", "tls-certificate-key"}
+
+
+def test_the_compose_nginx_configurations_pass_nginx_t(tmp_path):
+    """Both inline configurations, as compose hands them to nginx, pass ``nginx -t`` (Debian's
+    nginx here; the containers run nginx 1.27, which reads the same directives)."""
+    require("nginx", shutil.which("nginx") is not None)
+    key, certificate = tmp_path / "key.pem", tmp_path / "certificate.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+        + ["-subj", "/CN=localhost", "-keyout", key, "-out", certificate],
+        check=True,
+        capture_output=True,
+    )
+    for name, config in load_compose()["configs"].items():
+        if not name.startswith("nginx-"):
+            continue
+        content = config["content"]
+        # Compose turns $$ into $ and would substitute a lone $ from the environment.
+        assert not re.search(r"(?<!\$)\$(?!\$)", content), name
+        server = content.replace("$$", "$")
+        server = server.replace("/run/secrets/tls-certificate-key", str(key))
+        server = server.replace("/run/secrets/tls-certificate", str(certificate))
+        (tmp_path / f"{name}.conf").write_text(server)
+        main = tmp_path / f"{name}-main.conf"
+        main.write_text(
+            f"pid {tmp_path}/nginx.pid;\nevents {{}}\nhttp {{\n  include {tmp_path}/{name}.conf;\n}}\n"
+        )
+        checked = subprocess.run(
+            [
+                "nginx",
+                "-t",
+                "-p",
+                str(tmp_path),
+                "-e",
+                str(tmp_path / "error.log"),
+                "-c",
+                str(main),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert checked.returncode == 0, checked.stderr

@@ -28,6 +28,8 @@ def test_missing_secret_key_stops_startup_when_debug_is_off(tmp_path):
     result = run_manage("check", DJANGO_VAR_DIR=str(tmp_path))
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY must be set" in result.stderr
+    # The README's handy commands outside bin/run (issue 25): the message says what to do.
+    assert "On a development machine set DJANGO_DEBUG=1, as bin/run does" in result.stderr
 
 
 def test_a_misspelt_boolean_is_refused(tmp_path):

@@ -69,6 +69,9 @@ def test_through_a_real_reverse_proxy_each_client_has_its_own_draft_allowance(
         # A header of its own does not give the same client a fresh bucket ...
         spoofing = LoopbackBrowser(port, "127.0.0.2", forwarded_for="198.51.100.1")
         assert spoofing.start_questionnaire() == 429
+        # ... nor one ending in an unclosed quote (issue 25: it swallowed the proxy's entry).
+        quoting = LoopbackBrowser(port, "127.0.0.2", forwarded_for='198.51.100.2, "')
+        assert quoting.start_questionnaire() == 429
         # ... while other clients behind the same proxy keep theirs.
         for source in ("127.0.0.3", "127.0.0.4"):
             other = LoopbackBrowser(port, source)

@@ -83,3 +83,23 @@ def test_a_link_of_the_old_shape_opens_once_and_its_logged_token_opens_nothing()
     token = ask_for_link(client, draft_id).partition("#")[2]
     assert Client().get(f"/q/resume/{token}/")["Location"] == step_url(draft_id, "welcome")
     assert Client().get(f"/q/resume/{token}/").status_code == 404
+
+
+def test_a_link_of_the_old_shape_keeps_its_user_in_and_revoked_browsers_out():
+    """Finding (low, issue 25): spending the token emptied the draft's link generation, so the
+    browser that used the link was locked out at once and every browser holding the first,
+    empty generation (revoked when the first link was issued) was let in again."""
+    owner = Client()
+    draft_id = start(owner)
+    post_step(owner, draft_id, "model", {"model_name": "Private model"})
+    copied = Client()  # the cookie of the first generation, kept (a shared computer, a copy)
+    copied.cookies[COOKIE_NAME] = owner.cookies[COOKIE_NAME].value
+    token = ask_for_link(owner, draft_id).partition("#")[2]
+    assert copied.get(step_url(draft_id, "model")).status_code == 403
+
+    laptop = Client()
+    assert laptop.get(f"/q/resume/{token}/").status_code == 302
+    page = laptop.get(step_url(draft_id, "model"))
+    assert page.status_code == 200 and 'value="Private model"' in page.content.decode()
+    assert copied.get(step_url(draft_id, "model")).status_code == 403
+    assert Client().get(f"/q/resume/{token}/").status_code == 404

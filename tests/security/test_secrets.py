@@ -3,11 +3,13 @@ production mode; the ``.env.example`` key was accepted with debug off and, with 
 key committed in the repository (with which another customer's draft cookie could be forged).
 """
 
+import secrets
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
-from config.secret_key import KNOWN_PLACEHOLDERS
+from config.secret_key import KNOWN_PLACEHOLDERS, MIN_ESTIMATED_BITS, estimated_bits
 from questionnaire.management.commands.load_demo import DEMO_PASSWORD, DEMO_USERNAME
 from tests.config.test_settings import run_manage
 
@@ -32,12 +34,31 @@ def test_load_demo_in_production_prints_no_password_and_sets_none(capsys):
 
 
 @pytest.mark.parametrize(
-    "key", ["change-me-to-a-long-random-string", "short-but-random-Qx81", "a" * 60]
+    "key", ["change-me-to-a-long-random-string", "short-but-random-Qx81", "a" * 60, "abcde" * 10]
 )
 def test_a_placeholder_or_weak_key_stops_startup_with_debug_off(tmp_path, key):
     result = run_manage("check", DJANGO_SECRET_KEY=key, DJANGO_VAR_DIR=str(tmp_path))
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "key", ["abcde" * 10, "0123456789" * 6, "Password123!" * 5, "abcdefghijklmnopqrstuvwxyz" * 2]
+)
+def test_a_key_that_repeats_itself_is_refused_with_a_message_that_says_why(tmp_path, key):
+    """Finding (low, issue 25): ``"abcde" * 10`` passed (50 characters, 5 different ones:
+    Django's own bar)."""
+    result = run_manage("check", DJANGO_SECRET_KEY=key, DJANGO_VAR_DIR=str(tmp_path))
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is too predictable: it repeats itself" in result.stderr
+    assert "secrets.token_urlsafe(50)" in result.stderr
+
+
+def test_generated_keys_pass_the_estimate_with_room_to_spare():
+    for _ in range(200):
+        assert estimated_bits(secrets.token_urlsafe(50)) > 2 * MIN_ESTIMATED_BITS
+        assert estimated_bits(secrets.token_hex(32)) > 1.5 * MIN_ESTIMATED_BITS
+    assert estimated_bits(STRONG) >= MIN_ESTIMATED_BITS
 
 
 def test_the_once_committed_debug_key_is_refused_even_with_debug_on(tmp_path):
