@@ -61,3 +61,16 @@ def test_dependencies_are_pinned():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     for requirement in project["dependencies"] + project["optional-dependencies"]["test"]:
         assert "==" in requirement, f"not pinned: {requirement}"
+
+
+def test_compose_proxy_fills_in_every_variable_of_the_repositorys_nginx_template():
+    # The smoke test (tests/production/) runs the same template under Debian's nginx.
+    compose = load_compose()
+    source = compose["configs"]["nginx-web"]["file"]
+    template = (ROOT / source).read_text()
+    proxy = compose["services"]["proxy"]
+    mounted = next(c for c in proxy["configs"] if c["source"] == "nginx-web")
+    # The nginx image fills in /etc/nginx/templates/*.template into /etc/nginx/conf.d/ at start.
+    assert mounted["target"].startswith("/etc/nginx/templates/")
+    assert mounted["target"].endswith(".conf.template")
+    assert set(re.findall(r"\$\{([A-Z_][A-Z0-9_]*)\}", template)) == set(proxy["environment"])
