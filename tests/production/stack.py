@@ -73,16 +73,17 @@ class ProductionStack:
         work_dir: Path,
         database_name: str | None = None,
         web_workers: int = 2,
-        stack_env: dict[str, str] | None = None,
     ) -> None:
         # CREATE and DROP DATABASE are sent from the server's maintenance database.
         self.admin_database_url = with_database(database_url, "postgres")
-        self.database_name = database_name or f"{urlsplit(database_url).path.strip('/')}_stack"
+        # Each stack its own database: two runs on one server never drop each other's.
+        base = urlsplit(database_url).path.strip("/")
+        self.database_name = database_name or f"{base}_stack_{os.getpid()}"
         self.database_url = with_database(database_url, self.database_name)
         self.redis_url = redis_url
         self.work_dir = work_dir
         self.web_workers = web_workers
-        self.extra_env = stack_env or {}
+        self.secret_key = secrets.token_urlsafe(50)  # this run's own, thrown away
         self.tls_port, self.inner_port, self.web_port = free_ports(3)
         self.url = f"https://{HOST}:{self.tls_port}"
         self.processes: dict[str, ServerProcess] = {}
@@ -112,10 +113,9 @@ class ProductionStack:
             "DJANGO_TRUSTED_PROXY_COUNT": "2",
             "STATIC_MANIFEST": "1",
             "PRIVATE_STORAGE_ROOT": str(var / "private"),
-            # Emails are written to the worker's log rather than sent.
+            # Emails are written to the log of the process that sends them.
             "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend",
             "LOG_LEVEL": "INFO",
-            **self.extra_env,
         }
 
     # --- start and stop ---------------------------------------------------------------------
@@ -132,7 +132,6 @@ class ProductionStack:
         self.stop()
 
     def start(self) -> None:
-        self.secret_key = secrets.token_urlsafe(50)
         (self.work_dir / "var").mkdir(parents=True, exist_ok=True)
         self._timed("database", self._create_database)
         self._flush_redis()
