@@ -17,7 +17,7 @@ import secrets
 import shutil
 import time
 from io import BytesIO
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
@@ -25,6 +25,7 @@ from pypdf import PdfReader
 
 from questionnaire.questions import QUESTIONS
 from tests.conftest import require
+from tests.pipeline.conftest import worker_database_url
 from tests.production.stack import COLLECTSTATIC, NGINX, ROOT, ProductionStack
 from tests.questionnaire.conftest import CONTACT
 from tests.security.proxy import LoopbackBrowser
@@ -44,25 +45,17 @@ pytestmark = pytest.mark.worker  # a real Celery worker (and beat) on Redis
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     require("nginx (apt-get install nginx)", shutil.which(NGINX) is not None)
-    database_url = settings.DATABASES["default"]
-    require("PostgreSQL (DATABASE_URL)", database_url["ENGINE"].endswith("postgresql"))
+    engine = settings.DATABASES["default"]["ENGINE"]
+    require("PostgreSQL (DATABASE_URL)", engine == "django.db.backends.postgresql")
     redis_url = os.environ.get("TEST_REDIS_URL", "")
     require("Redis (TEST_REDIS_URL)", bool(redis_url))
     with ProductionStack(
-        database_url=postgres_url(database_url),
+        # The server of the test run's database; the stack makes a database of its own there.
+        database_url=worker_database_url(),
         redis_url=redis_url,
         work_dir=tmp_path_factory.mktemp("production"),
     ) as running:
         yield running
-
-
-def postgres_url(database: dict) -> str:
-    auth = quote(database["USER"] or "")
-    if database.get("PASSWORD"):
-        auth += ":" + quote(database["PASSWORD"])
-    host, port = database.get("HOST") or "127.0.0.1", database.get("PORT") or "5432"
-    # NAME is the test run's database, which pytest-django renames; the stack adds a suffix.
-    return f"postgres://{auth}@{host}:{port}/{database['NAME']}"
 
 
 def browser(stack: ProductionStack, source: str) -> LoopbackBrowser:
