@@ -377,7 +377,15 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # No share-link or resume token in a log line ("Not Found: /proposals/shared/…/").
+    "filters": {"without_tokens": {"()": "config.redacted_logs.TokenRedactingFilter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["without_tokens"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
     # WeasyPrint logs every layout step of every PDF at INFO; keep its warnings only.
     "loggers": {"weasyprint.progress": {"level": "WARNING"}},

@@ -2,7 +2,8 @@
 
 WeasyPrint fetches every URL a document names (stylesheets, images, fonts, ``<link
 rel=attachment>``). Customer text is autoescaped and never becomes markup, but as a second wall
-this fetcher serves only files under ``static/reports/`` (the print stylesheet and its assets),
+this fetcher serves only files under ``static/reports/`` (the print stylesheet and its assets,
+or their hashed copies collected with ``STATIC_MANIFEST=1``),
 and any other URL — ``file://``, ``http(s)://``, ``data:``, anything — stops the render with
 ``FatalURLFetchingError`` instead of being logged and skipped (WeasyPrint's default).
 
@@ -16,6 +17,7 @@ import mimetypes
 from pathlib import Path
 
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
 from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse
 
 # The document's base URL: relative URLs such as "/static/reports/proposal.css" resolve under
@@ -59,4 +61,10 @@ class ProposalURLFetcher(URLFetcher):
         if Path(relative).suffix.lower() not in ALLOWED_SUFFIXES:
             return None
         found = finders.find(relative)
-        return Path(found) if found else None
+        if found:
+            return Path(found)
+        # With STATIC_MANIFEST=1 `{% static %}` names the hashed copy collectstatic wrote
+        # (reports/proposal.<hash>.css), which only the collected files hold.
+        if staticfiles_storage.exists(relative):
+            return Path(staticfiles_storage.path(relative))
+        return None

@@ -78,7 +78,7 @@ def test_only_the_outer_proxy_publishes_a_port_and_it_drops_the_clients_forwarde
     assert services["tls"]["ports"] == ["443:443", "80:80"]
     assert services["proxy"]["expose"] == ["8000"]
     outer = compose["configs"]["nginx-tls"]["content"].replace("$$", "$")
-    inner = compose["configs"]["nginx-web"]["content"].replace("$$", "$")
+    inner = (ROOT / compose["configs"]["nginx-web"]["file"]).read_text()
     assert "listen 443 ssl;" in outer and "http://proxy:8000" in outer
     assert "proxy_set_header X-Forwarded-For $remote_addr;" in outer
     assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in inner
@@ -86,7 +86,7 @@ def test_only_the_outer_proxy_publishes_a_port_and_it_drops_the_clients_forwarde
 
 
 def test_the_compose_nginx_configurations_pass_nginx_t(tmp_path):
-    """Both inline configurations, as compose hands them to nginx, pass ``nginx -t`` (Debian's
+    """The inline configuration(s), as compose hands them to nginx, pass ``nginx -t`` (Debian's
     nginx here; the containers run nginx 1.27, which reads the same directives)."""
     require("nginx", shutil.which("nginx") is not None)
     key, certificate = tmp_path / "key.pem", tmp_path / "certificate.pem"
@@ -97,7 +97,8 @@ def test_the_compose_nginx_configurations_pass_nginx_t(tmp_path):
         capture_output=True,
     )
     for name, config in load_compose()["configs"].items():
-        if not name.startswith("nginx-"):
+        # The inner proxy's template is run by the production smoke test (tests/production/).
+        if not name.startswith("nginx-") or "content" not in config:
             continue
         content = config["content"]
         # Compose turns $$ into $ and would substitute a lone $ from the environment.
@@ -125,3 +126,16 @@ def test_the_compose_nginx_configurations_pass_nginx_t(tmp_path):
             text=True,
         )
         assert checked.returncode == 0, checked.stderr
+
+
+def test_compose_proxy_fills_in_every_variable_of_the_repositorys_nginx_template():
+    # The smoke test (tests/production/) runs the same template under Debian's nginx.
+    compose = load_compose()
+    source = compose["configs"]["nginx-web"]["file"]
+    template = (ROOT / source).read_text()
+    proxy = compose["services"]["proxy"]
+    mounted = next(c for c in proxy["configs"] if c["source"] == "nginx-web")
+    # The nginx image fills in /etc/nginx/templates/*.template into /etc/nginx/conf.d/ at start.
+    assert mounted["target"].startswith("/etc/nginx/templates/")
+    assert mounted["target"].endswith(".conf.template")
+    assert set(re.findall(r"\$\{([A-Z_][A-Z0-9_]*)\}", template)) == set(proxy["environment"])

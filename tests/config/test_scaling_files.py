@@ -32,9 +32,15 @@ def test_web_and_worker_keep_nothing_on_their_host_and_bind_no_fixed_port():
         assert "--schedule" not in services[name]["command"]
         assert "container_name" not in services[name]
     assert "ports" not in services["web"]  # --scale web=3 would clash on one host port
-    nginx = load_compose()["configs"]["nginx-web"]["content"]
-    assert "resolver 127.0.0.11" in nginx and "http://web:8000" in nginx
-    assert "$proxy_add_x_forwarded_for" in nginx  # compose turns $$ into $
+    assert "ports" not in services["proxy"]  # only the TLS proxy is published
+    # deploy/nginx/web.conf.template, filled in from the proxy's environment at start.
+    nginx = (ROOT / load_compose()["configs"]["nginx-web"]["file"]).read_text()
+    variables = services["proxy"]["environment"]
+    assert (
+        variables["NGINX_RESOLVER"] == "127.0.0.11" and variables["NGINX_WEB"] == "http://web:8000"
+    )
+    assert "resolver ${NGINX_RESOLVER}" in nginx and "set $web ${NGINX_WEB};" in nginx
+    assert "$proxy_add_x_forwarded_for" in nginx
 
 
 def test_the_example_environment_points_storage_and_beat_at_shared_services():

@@ -6,6 +6,7 @@ request. Clients bind to other loopback addresses (127.0.0.2, 127.0.0.3, ...) to
 from __future__ import annotations
 
 import http.client
+import ssl
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlparse
@@ -48,13 +49,42 @@ def start_proxy(upstream_url: str) -> tuple[ThreadingHTTPServer, int]:
 
 
 class LoopbackBrowser:
-    """Talks HTTP from its own loopback address, keeping cookies like a browser."""
+    """Talks HTTP from its own loopback address, keeping cookies like a browser; HTTPS to
+    ``https://localhost:<port>`` when given an SSL ``context`` (tests/production/stack.py)."""
 
-    def __init__(self, port: int, source: str, forwarded_for: str | None = None):
+    def __init__(
+        self,
+        port: int,
+        source: str,
+        forwarded_for: str | None = None,
+        context: ssl.SSLContext | None = None,
+    ):
         self.port = port
         self.source = source
         self.forwarded_for = forwarded_for
+        self.context = context
         self.cookies: dict[str, str] = {}
+
+    def _connect(self) -> tuple[http.client.HTTPConnection, dict[str, str]]:
+        """A connection and the headers a browser sends on it: over HTTPS, the port in
+        ``Host`` and a same-origin ``Referer`` (Django's CSRF check asks for one)."""
+        address = {"timeout": 30, "source_address": (self.source, 0)}
+        if self.context is None:
+            return http.client.HTTPConnection("127.0.0.1", self.port, **address), {
+                "Host": "localhost"
+            }
+        origin = f"localhost:{self.port}"
+        connection = http.client.HTTPSConnection(
+            "127.0.0.1", self.port, context=self.context, **address
+        )
+        return connection, {"Host": origin, "Referer": f"https://{origin}/"}
+
+    def answers(self, path: str) -> int:
+        """The status of a GET, or 0 while nothing listens."""
+        try:
+            return self.request("GET", path).status
+        except OSError:
+            return 0
 
     def request(
         self,
@@ -63,10 +93,7 @@ class LoopbackBrowser:
         body: str | bytes = "",
         content_type: str = "application/x-www-form-urlencoded",
     ) -> http.client.HTTPResponse:
-        connection = http.client.HTTPConnection(
-            "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
-        )
-        headers = {"Host": "localhost"}
+        connection, headers = self._connect()
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if self.forwarded_for:
@@ -75,7 +102,8 @@ class LoopbackBrowser:
             headers["Content-Type"] = content_type
         connection.request(method, path, body=body or None, headers=headers)
         response = connection.getresponse()
-        response.text = response.read().decode(errors="replace")  # type: ignore[attr-defined]
+        response.body = response.read()  # type: ignore[attr-defined]
+        response.text = response.body.decode(errors="replace")  # type: ignore[attr-defined]
         for header in response.headers.get_all("Set-Cookie") or []:
             name, _, rest = header.partition("=")
             self.cookies[name.strip()] = rest.split(";", 1)[0]

@@ -1,0 +1,8 @@
+# Gunicorn reads this file from its working directory (the repository root; /app in the image),
+# so every way of starting it here (Dockerfile, docker-compose.yml, the README's by-hand
+# commands, the tests) gets these settings. Command-line options still win.
+# https://docs.gunicorn.org/en/stable/settings.html#config-file
+
+# The access log writes "[token]" in place of share-link and resume tokens
+# (config/redacted_logs.py).
+logger_class = "config.redacted_logs.TokenRedactingLogger"
