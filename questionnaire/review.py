@@ -36,7 +36,7 @@ from sizing.adapters import (
     discovery_questions,
     recommended_setup,
 )
-from sizing.first_estimate import FirstEstimate, first_estimate
+from sizing.words.estimate import FirstEstimate, first_estimate
 
 # Sizing the answers for the page takes tens of milliseconds of CPU, most of the page's cost, and
 # the same answers come back often: the customer returns here after each "Change", and customers

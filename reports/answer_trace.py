@@ -25,6 +25,7 @@ from reports.answer_checks import HONOURS, Answer
 from sizing.adapters import NOT_GIVEN, Conflict, answer_conflicts, build_engine_input
 from sizing.engine.resolve_run import ASK_DATA_READY
 from sizing.results import StoredResult
+from sizing.words.counts import open_question
 
 # The proposal section (an engine result area) each question's answers belong to.
 AREA_OF_QUESTION: dict[str, str] = {
@@ -271,6 +272,8 @@ def open_questions(
         if asked:
             questions.append(asked)
     questions += [
-        q for q in result.open_questions if not _answered(q, answers) and not _delegated(q, answers)
+        open_question(q, result)
+        for q in result.open_questions
+        if not _answered(q, answers) and not _delegated(q, answers)
     ]
     return list(dict.fromkeys(questions))

@@ -11,11 +11,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from sizing.counts import read_counts, rented_text
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.network import FabricLayout, fabric_layout, fabric_words
 from sizing.engine.numbers import format_count, format_money, format_number, format_quantity
 from sizing.results import StoredResult, UsedAssumption
+from sizing.words.counts import read_counts, rented_text
 
 TO_CONFIRM = "to be confirmed in our quotation"
 

@@ -256,7 +256,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "told": _told(input_rows(data.engine_input, fields, sources, own)),
                 "told_partial": _told_partial(key),
                 "recommend": wording.recommendation_sentence(key, result),
-                "why": wording.why_sentences(key, result)
+                "why": wording.why_sentences(key, result, data.input_sources)
                 + ([growth] if key == "network" and (growth := fabric_growth(result)) else []),
                 "figures": figures,
                 "chart": _chart_for(key, result, data.engine_input),
@@ -266,7 +266,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
     return {
         "data": data,
         "headline": headline(result),
-        "summary": executive_summary(result),
+        "summary": executive_summary(result, data.input_sources),
         "data_reading": data_reading(result),
         "sections": sections,
         "cost": cost_page(result),
@@ -276,7 +276,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "cost_reasons": list(result.cost_reasons[2:]),
         "bill": bill_of_materials(result),
         "terms": purchase_terms(result),
-        "accelerator_choice": wording.accelerator_choice(result),
+        "accelerator_choice": wording.accelerator_choice(result, data.input_sources),
         "alternatives": wording.alternative_rows(result),
         # a buyer compares the servers each accelerator needs, not only a cloud price
         "alternatives_bought": run_servers_usd(result) is not None,
@@ -292,7 +292,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),
-        "risks": wording.risk_rows(result),
+        "risks": wording.risk_rows(result, data.input_sources),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),
     }

@@ -6,19 +6,16 @@ ever passes through here as data and is autoescaped by the template.
 """
 
 import math
+from collections.abc import Mapping
 from datetime import date
 from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
 from reports.figures import accelerator_hours
-from reports.why_size import memory_tight, size_reason
 from sizing.engine.cluster import nodes_for
 from sizing.engine.inputs import ADAPTER_METHODS
 from sizing.engine.numbers import (
     format_count,
-    format_days,
-    format_days_range,
-    format_money,
     format_money_short,
     format_number,
     format_percent,
@@ -35,6 +32,12 @@ from sizing.engine.vocabulary import (
     value_words,
 )
 from sizing.results import StoredResult
+from sizing.words.cost import cost_headline
+from sizing.words.counts import read_counts, run_text
+from sizing.words.durations import run_time, run_time_range
+from sizing.words.plural import count_of, noun_for
+from sizing.words.provenance import Setter, accelerator_by, the_deadline
+from sizing.words.why_size import memory_tight, size_reason
 
 
 def _texts(items: Any) -> list[str]:
@@ -52,7 +55,7 @@ def backing(result: StoredResult) -> str:
     if sure is None:
         return ""
     if sure.covered:
-        return f"backed by {format_count(sure.published_runs)} published runs of similar scale"
+        return f"backed by {count_of(sure.published_runs, 'published run')} of similar scale"
     return "a wide range: no published run we compare with is quite like this one"
 
 
@@ -66,8 +69,8 @@ def gpus_needed(result: StoredResult) -> str:
 
 def days_with_range(result: StoredResult) -> str:
     """ "about 12.3 days (9.1–16 days)" for one run on the recommended cluster."""
-    return f"about {format_days(result.wall_clock_days or 0)}" + (
-        f" ({format_days_range(*pair)})" if (pair := result.wall_clock_days_range) else ""
+    return f"about {run_time(result.wall_clock_days or 0)}" + (
+        f" ({run_time_range(*pair)})" if (pair := result.wall_clock_days_range) else ""
     )
 
 
@@ -134,11 +137,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             spread += f", each sequence split {context}-way (context parallel)"
         # engines before 2026.12.10 stored no whole count of micro-batches per replica
         steps = p.get("micro_batches")
-        per_copy = (
-            f" and {steps} {'micro-batch' if steps == 1 else 'micro-batches'} a step on each copy"
-            if steps
-            else ""
-        )
+        per_copy = f" and {count_of(steps, 'micro-batch')} a step on each copy" if steps else ""
         copies = int(p.get("data") or 1)
         if copies > 1:
             copied = f"{split} {copies} times (data parallel){spread}"
@@ -150,17 +149,18 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         # stage 0 is no sharding at all: say so rather than name a stage
         sharding = f"ZeRO/FSDP stage {zero}" if zero else "no ZeRO/FSDP sharding"
         return (
-            f"{copied}, with {sharding}, {sequences} "
-            f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch{per_copy}."
-            + recompute
+            f"{copied}, with {sharding}, {count_of(sequences, 'sequence')} "
+            f"per micro-batch{per_copy}." + recompute
         )
     if area == "cluster":
-        nodes = result.nodes or 0
-        return (
-            f"{format_number(result.gpus)} × {accelerator} in {format_number(nodes)} "
-            f"{'node' if nodes == 1 else 'nodes'} of {format_number(result.gpus_per_node)}"
-            f"{gpus_needed(result)}."
+        counts = read_counts(result)
+        cluster = (
+            f"{format_number(result.gpus)} × {accelerator} in "
+            f"{count_of(counts.cluster_servers, 'node')} of {format_number(result.gpus_per_node)}"
         )
+        if counts.cluster > counts.per_run:  # say what one run uses, never the cluster as one
+            return f"{cluster}; each run uses {run_text(counts)}{gpus_needed(result)}."
+        return f"{cluster}{gpus_needed(result)}."
     if area == "network":
         network = result.section("network")
         if (result.nodes or 0) <= 1:
@@ -214,14 +214,10 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         words = _WHERE.get(model)
         return f"Run it {words}." if words else "Where it runs is to be agreed."
     if area == "cost":
-        best = result.recommended_cost
-        if best is None:
+        cost = cost_headline(result)
+        if not cost.priced:
             return "No option your rules allow has a public price yet; we will quote it."
-        return (
-            f"{best.label}: about {format_money(best.net_usd)} over "
-            f"{result.years} {'year' if result.years == 1 else 'years'}, "
-            f"likely between {format_money(best.low_usd)} and {format_money(best.high_usd)}."
-        )
+        return f"{cost.option}: {cost.sentence}."
     return ""
 
 
@@ -255,8 +251,11 @@ def _training_work(result: StoredResult) -> str:
     return text
 
 
-def why_sentences(area: str, result: StoredResult) -> list[str]:
-    """Why: the engine's own reasons and notes for this area, plus a sentence of context."""
+def why_sentences(
+    area: str, result: StoredResult, sources: Mapping[str, str] | None = None
+) -> list[str]:
+    """Why: the engine's own reasons and notes for this area, plus a sentence of context;
+    ``sources`` says who set each input (the deadline our engineer set is not "yours")."""
     section = result.section(area)
     reasons: list[str] = []
     if area == "compute":
@@ -267,7 +266,7 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
                 "what we assume."
             )
             reasons.append(f"{_training_work(result)} {speed}".lstrip())
-        reasons.append(size_reason(result))
+        reasons.append(size_reason(result, sources))
         # How sure we are is said once, in the executive summary.
     if area == "memory":
         reasons.append(
@@ -282,7 +281,7 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
     if area == "cluster":
         concurrent = result.section("concurrency").get("concurrent_jobs")
         if concurrent and concurrent > 1:
-            reasons.append(f"It leaves room for {format_number(concurrent)} jobs at the same time.")
+            reasons.append(f"It leaves room for {count_of(concurrent, 'job')} at the same time.")
     if area == "resilience":
         goodput = section.get("goodput")
         if goodput:
@@ -418,7 +417,9 @@ def price_rows(result: StoredResult, *, today: date, region_given: bool) -> list
     return rows
 
 
-def risk_rows(result: StoredResult) -> list[dict[str, str]]:
+def risk_rows(
+    result: StoredResult, sources: Mapping[str, str] | None = None
+) -> list[dict[str, str]]:
     """Each risk with what lowers it: the engine's risks ("risk: what to do"), then the plan's
     own (a range past the deadline, prices still to confirm)."""
     rows = []
@@ -432,8 +433,8 @@ def risk_rows(result: StoredResult) -> list[dict[str, str]]:
         rows.append(
             {
                 # the range as the summary rounds it, so one figure reads the same everywhere
-                "risk": f"A run is likely to take {format_days_range(*days)}: its slow end runs "
-                f"past your deadline of {format_days(deadline)} if the run goes as slowly as "
+                "risk": f"A run is likely to take {run_time_range(*days)}: its slow end runs "
+                f"past {the_deadline(result, sources or {})} if the run goes as slowly as "
                 "the slowest published runs like it",
                 "lower": (
                     f"Plan for up to {format_count(more)} accelerators, or measure the speed "
@@ -447,18 +448,24 @@ def risk_rows(result: StoredResult) -> list[dict[str, str]]:
     if estimates:
         rows.append(
             {
-                "risk": f"{len(estimates)} of the prices are our estimates, not published prices",
+                "risk": f"{len(estimates)} of the prices are our estimates, not published prices"
+                if len(estimates) > 1
+                else "One of the prices is our estimate, not a published price",
                 "lower": "Our quotation replaces them with firm prices before you commit",
             }
         )
     return rows
 
 
-def accelerator_choice(result: StoredResult) -> str:
-    """Why this accelerator, in one sentence: the customer's choice or our default."""
+def accelerator_choice(result: StoredResult, sources: Mapping[str, str] | None = None) -> str:
+    """Why this accelerator, in one sentence: the customer's choice, our engineer's, or our
+    default."""
     name = result.accelerator_name
-    if result.accelerator_chosen_by_customer:
+    setter = accelerator_by(result, sources or {})
+    if setter.customers:
         return f"You asked for {name}; the others below are for comparison."
+    if setter is Setter.ENGINEER:
+        return f"Our engineer chose {name}; the others below are for comparison."
     return (
         f"We sized {name}, the most widely offered training accelerator of the makers you "
         "allow. The others below would also do the job; one that is cheaper or faster is "
@@ -491,7 +498,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             # one run's accelerators and servers, as the alternatives' rows count them
             "gpus": format_count(result.gpus_per_job or 0),
             "nodes": format_count(nodes_for(result.gpus_per_job or 0, result.gpus_per_node or 1)),
-            "days": format_days(ours_days or 0),
+            "days": run_time(ours_days or 0),
             "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
             "servers": _money_or_unpriced(ours_servers),
             "note": "recommended",
@@ -521,7 +528,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
         if ours_days:
             gap = days - ours_days
             if abs(gap) * 24 >= 1:
-                notes.append(f"{format_days(abs(gap))} {'slower' if gap > 0 else 'faster'}")
+                notes.append(f"{run_time(abs(gap))} {'slower' if gap > 0 else 'faster'}")
         if cost is not None and alt.get("price_confirmed") is False:
             notes.append("price not confirmed")
         rows.append(
@@ -529,7 +536,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
                 "name": str(alt.get("name") or alt.get("accelerator") or ""),
                 "gpus": format_count(int(alt.get("gpus") or 0)),
                 "nodes": format_count(int(alt.get("nodes") or 0)),
-                "days": format_days(days),
+                "days": run_time(days),
                 "cost": "not priced" if cost is None else format_money_short(cost),
                 "servers": _money_or_unpriced(servers),
                 "note": "; ".join(notes),
@@ -557,4 +564,4 @@ def _chunks(layers: int | None, pipeline: int, chunks: int) -> str:
         if most == fewest + 1
         else f"{fewest} to {most}"
     )
-    return f"{chunks} interleaved chunks of {held} layer{'' if most == 1 else 's'}"
+    return f"{chunks} interleaved chunks of {held} {noun_for(most, 'layer')}"

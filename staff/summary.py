@@ -17,9 +17,11 @@ from questionnaire.models import Submission
 from questionnaire.paths import SHORT_PATH_COUNT, customer_numbers, delegated_slugs
 from questionnaire.questions import DISCOVERY, QUESTIONS, AnsweredQuestion, answered_questions
 from reports.answer_trace import delegated_questions
-from sizing.engine.numbers import format_money, format_money_short
+from sizing.engine.numbers import format_count, format_money_short
 from sizing.engine.vocabulary import value_words
 from sizing.results import read_result
+from sizing.words.cost import cost_headline
+from sizing.words.plural import count_of
 from staff.models import ShareLink
 from staff.workflow import AWAITING_REVIEW, FINISHED, Status, full_name
 
@@ -32,7 +34,7 @@ def recommended_cluster(recommendation: Recommendation | None) -> str:
     if not result.accelerator:
         return ""
     name = result.accelerator_name
-    return f"{result.gpus} × {name}" if result.gpus else name
+    return f"{format_count(result.gpus)} × {name}" if result.gpus else name
 
 
 def recommended_cost(recommendation: Recommendation | None, *, short: bool = False) -> str:
@@ -47,10 +49,10 @@ def recommended_cost(recommendation: Recommendation | None, *, short: bool = Fal
         return ""
     if short:
         return format_money_short(best.net_usd)
-    likely = ""
-    if best.low_usd is not None and best.high_usd is not None:
-        likely = f" (likely {format_money(best.low_usd)} to {format_money(best.high_usd)})"
-    return f"{format_money(best.net_usd)} over {result.years} years{likely}, {best.label}"
+    # the customer's headline and range (sizing.words.cost): the same measure, the same words
+    cost = cost_headline(result)
+    likely = f" (likely {cost.range})" if cost.range else ""
+    return f"{cost.amount} over {cost.years}{likely}, {cost.option}"
 
 
 def use_case(f: Facts) -> str:
@@ -122,7 +124,7 @@ def age(submission: Submission, now=None) -> str:
     days = ((now or timezone.now()) - submission.submitted_at).days
     if days <= 0:
         return "today"
-    return "1 day" if days == 1 else f"{days} days"
+    return count_of(days, "day")
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from pipeline.models import Recommendation
 from pipeline.versions import customer_version
 from questionnaire.models import Submission
 from reports.wording import backing
-from sizing.first_estimate import figures_of
 from sizing.results import read_result
+from sizing.words.estimate import figures_of
 
 register = template.Library()
 
@@ -66,19 +66,13 @@ def sizing_summary(submission) -> dict[str, Any] | None:
     recommendation = shown.recommendation
     if recommendation is None or not recommendation.result:
         return None
-    # the review page's figures, from the same reader (sizing.first_estimate.figures_of), so
-    # the count, the time and the cost do not change on sending
+    # the review page's figures, from the one room (sizing.words.estimate.figures_of), so
+    # the count, the time and the cost do not change on sending; who set each value comes
+    # from the version's recorded input sources (an engineer's override is said as such)
     result = read_result(recommendation.result)
-    figures = figures_of(result)
     return {
         "preliminary": shown.preliminary,
         "version": recommendation.version,
-        "accelerator": result.accelerator_name,
-        "plan": figures.plan,
-        "option": figures.option,
-        "days": figures.days,
-        "days_range": figures.days_range,
+        "figures": figures_of(result, recommendation.input_sources or {}),
         "backing": backing(result),
-        "cost": figures.cost,
-        "cost_range": figures.cost_range,
     }

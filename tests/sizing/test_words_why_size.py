@@ -7,7 +7,7 @@ from functools import cache
 
 from reports.demo import demo_answers, demo_data
 from reports.wording import recommendation_sentence, why_sentences
-from sizing.first_estimate import MEMORY, size_set_by
+from sizing.words.estimate import MEMORY, size_set_by
 from sizing.results import read_result
 
 TODAY = date(2026, 12, 2)

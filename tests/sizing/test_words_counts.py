@@ -10,7 +10,7 @@ from reports.bill import bill_of_materials
 from reports.demo import demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import cluster_line, decisions
-from sizing.counts import Counts, plan_text, read_counts, rented_text
+from sizing.words.counts import Counts, plan_text, read_counts, rented_text
 from sizing.results import read_result
 from tests.reports.conftest import pdf_text, squash
 
