@@ -199,7 +199,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         if isinstance(interval, int | float) and 0 < run_hours <= interval:
             saves = (
                 f"Save one checkpoint at the end of each run (a run takes about "
-                f"{format_quantity(run_hours, 'h')}, less than the "
+                f"{run_time(result.wall_clock_days or 0.0)}, less than the "
                 f"{format_quantity(interval, 'h')} between periodic checkpoints)"
             )
         else:
