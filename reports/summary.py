@@ -19,7 +19,13 @@ from sizing.words.cost import cost_headline
 from sizing.words.counts import OWNED, plan_text, read_counts
 from sizing.words.durations import run_time, run_time_range
 from sizing.words.plural import count_of, noun_for
-from sizing.words.provenance import accelerator_by, chosen_label, chosen_words, the_deadline
+from sizing.words.provenance import (
+    accelerator_by,
+    chosen_label,
+    chosen_words,
+    deadline_by,
+    the_deadline,
+)
 
 
 def owned_by_year(result: StoredResult) -> tuple[int, ...]:
@@ -55,17 +61,18 @@ def growth_line(result: StoredResult, option: CostOption | None) -> str:
     )
 
 
-def deadline_at_risk(result: StoredResult) -> str:
+def deadline_at_risk(result: StoredResult, sources: Mapping[str, str] | None = None) -> str:
     """When the central estimate meets the deadline and the slow end of the likely range runs
     past it, how far: said plainly when the slow end is well past ("" otherwise)."""
     days, deadline = result.wall_clock_days_range, result.deadline_days
     if not (result.deadline_met and days and deadline and days[1] > deadline):
         return ""
     ratio = days[1] / deadline
+    whose = "your deadline" if deadline_by(result, sources or {}).customers else "the deadline"
     if ratio < WELL_PAST_DEADLINE:
         return "the slow end of the range runs past it"
     return (
-        f"the slow end of the range is {format_number(round(ratio, 1))} times the deadline, "
+        f"the slow end of the range is {format_number(round(ratio, 1))} times {whose}, "
         "so missing it is a real risk (the risks say what lowers it)"
     )
 
@@ -264,7 +271,7 @@ def executive_summary(
         "deadline_met": result.deadline_met,
         "does_not_fit": does_not_fit(result),
         # met at the central estimate while the slow end of the likely range runs past it
-        "deadline_at_risk": deadline_at_risk(result),
+        "deadline_at_risk": deadline_at_risk(result, sources),
         "years": result.years,
         "years_text": cost.years,
         # the net figure and the likely range of that same figure (sizing.words.cost)

@@ -181,9 +181,9 @@ def test_the_review_confirmation_and_proposal_state_the_same_figures(customer, p
     proposal = proposal_text(submission.recommendations.get())
     surfaces = {"review": stated(review), "confirmation": stated(confirmation)}
     surfaces["proposal"] = stated(proposal)
+    assert_same(surfaces)
     read = surfaces["review"]
     assert read.days and read.bought and read.accelerator_by, read  # the figures were read
-    assert_same(surfaces)
 
 
 # The proposal: an engineer changed the accelerator (and the deadline) after sending.
