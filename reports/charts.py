@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from sizing.engine.numbers import format_count, format_days, format_money_short, format_quantity
+from sizing.words.plural import noun_for
 
 WIDTH, HEIGHT = 640, 300
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 24, 50
@@ -227,7 +228,7 @@ def timeline_chart(
             _text(
                 left + plot_w,
                 top + 10,
-                f"{off_chart} smaller {'size' if off_chart == 1 else 'sizes'}, slower than "
+                f"{off_chart} smaller {noun_for(off_chart, 'size')}, slower than "
                 f"{format_days(focus * OFF_CHART_FACTOR)}, left off",
                 anchor="end",
                 size=9,

@@ -63,4 +63,6 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
     # A discovery page left empty is optional, not a gap: the summary then opens with the
     # recommendation, never with "you did not tell us about your project", which read as a
     # reproach beside the paragraphs the customer wrote on the questions themselves.
-    return brief if any(brief[key] for key in ("facts", "effects", "questions", "recommend")) else None
+    return (
+        brief if any(brief[key] for key in ("facts", "effects", "questions", "recommend")) else None
+    )

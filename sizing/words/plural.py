@@ -35,6 +35,13 @@ NOUNS: dict[str, str] = {
     "published run": "published runs",
     "full-size run": "full-size runs",
     "second": "seconds",
+    "GPU": "GPUs",
+    "GPU-hour": "GPU-hours",
+    "CPU core": "CPU cores",
+    "core": "cores",
+    "interruption": "interruptions",
+    "hour": "hours",
+    "detail": "details",
 }
 
 

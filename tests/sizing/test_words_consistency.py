@@ -14,8 +14,8 @@ the deadline and who set it, the cost headline and its likely range. They must b
 from __future__ import annotations
 
 import re
-from html import unescape
 from dataclasses import dataclass
+from html import unescape
 from io import BytesIO
 
 import pytest
@@ -250,4 +250,3 @@ def test_generated_answers_state_the_same_figures_on_every_surface(published, da
             "proposal": stated(proposal),
         }
     )
-
