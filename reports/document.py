@@ -42,6 +42,7 @@ from sizing.engine.numbers import (
 )
 from sizing.engine.vocabulary import SOURCES, output_label_and_unit
 from sizing.results import StoredResult, read_result
+from sizing.words import ranges, rows
 
 
 @dataclass(frozen=True)
@@ -150,13 +151,13 @@ def _ranges(result: StoredResult) -> dict[str, str]:
     return {
         "days_text": format_number(result.wall_clock_days),
         "days_range_text": format_range(*days, "days") if days else "",
-        "gpus_needed_text": wording.gpus_needed(result),
+        "gpus_needed_text": ranges.gpus_needed(result),
         "gpu_hours_text": format_number(result.gpu_hours),
         "gpu_hours_range_text": format_range(*hours) if hours else "",
         "run_cost_label": output_label_and_unit("one_run_cloud_usd")[0],
         "run_cost_text": format_money(run_cost) if run_cost is not None else "",
         "run_cost_range_text": format_money_range(*run_cost_range) if run_cost_range else "",
-        "backing_text": wording.backing(result),
+        "backing_text": ranges.backing(result),
         "confidence_summary": sure.summary if sure else "",
     }
 
@@ -276,15 +277,15 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "cost_reasons": list(result.cost_reasons[2:]),
         "bill": bill_of_materials(result),
         "terms": purchase_terms(result),
-        "accelerator_choice": wording.accelerator_choice(result, data.input_sources),
+        "accelerator_choice": rows.accelerator_choice(result, data.input_sources),
         "alternatives": wording.alternative_rows(result),
         # a buyer compares the servers each accelerator needs, not only a cloud price
         "alternatives_bought": run_servers_usd(result) is not None,
-        "excluded_accelerators": wording.excluded_groups(result),
-        "assumptions": (assumptions := wording.assumption_rows(result, sources)),
+        "excluded_accelerators": rows.excluded_groups(result),
+        "assumptions": (assumptions := rows.assumption_rows(result, sources)),
         "assumptions_not_sure": any(row["not_sure"] for row in assumptions),
         "assumptions_delegated": any(row["delegated"] for row in assumptions),
-        "prices": wording.price_rows(
+        "prices": rows.price_rows(
             result,
             today=data.issued_on,
             region_given=bool((data.engine_input.get("deployment") or {}).get("data_residency")),
@@ -292,7 +293,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),
-        "risks": wording.risk_rows(result, data.input_sources),
+        "risks": rows.risk_rows(result, data.input_sources),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),
     }

@@ -15,9 +15,9 @@ from django import template
 from pipeline.models import Recommendation
 from pipeline.versions import customer_version
 from questionnaire.models import Submission
-from reports.wording import backing
 from sizing.results import read_result
 from sizing.words.estimate import figures_of
+from sizing.words.ranges import backing
 
 register = template.Library()
 

@@ -50,7 +50,7 @@ def noun_for(count: float, singular: str) -> str:
     plural = NOUNS[singular]
     # ngettext takes a whole number; a fraction (0.5 runs) reads as plural, as English has it
     whole = int(count) if float(count).is_integer() else 2
-    return ngettext(singular, plural, whole)
+    return str(ngettext(singular, plural, whole))
 
 
 def count_of(count: float, singular: str) -> str:
