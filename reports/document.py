@@ -43,6 +43,7 @@ from sizing.engine.numbers import (
 from sizing.engine.vocabulary import SOURCES, output_label_and_unit
 from sizing.results import StoredResult, read_result
 from sizing.words import ranges, rows
+from sizing.words.provenance import credited
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,8 @@ def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 
 
 def build_context(data: ProposalData) -> dict[str, Any]:
-    result = read_result(data.result)
+    # the engine's own sentences credit whoever set each value (an engineer's override)
+    result = credited(read_result(data.result), data.input_sources)
     sources = answer_trace.customer_sources(data.answers, data.input_sources)
 
     def own(path: str) -> str | None:

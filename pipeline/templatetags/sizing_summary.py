@@ -17,6 +17,7 @@ from pipeline.versions import customer_version
 from questionnaire.models import Submission
 from sizing.results import read_result
 from sizing.words.estimate import figures_of
+from sizing.words.provenance import credited
 from sizing.words.ranges import backing
 
 register = template.Library()
@@ -69,7 +70,7 @@ def sizing_summary(submission) -> dict[str, Any] | None:
     # the review page's figures, from the one room (sizing.words.estimate.figures_of), so
     # the count, the time and the cost do not change on sending; who set each value comes
     # from the version's recorded input sources (an engineer's override is said as such)
-    result = read_result(recommendation.result)
+    result = credited(read_result(recommendation.result), recommendation.input_sources)
     return {
         "preliminary": shown.preliminary,
         "version": recommendation.version,

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from sizing.engine.numbers import format_days
-from sizing.results import StoredResult
+from sizing.results import StoredResult, read_result
 
 ACCELERATOR = "hardware.accelerator"
 DEADLINE = "schedule.deadline_days"
@@ -54,24 +55,30 @@ def who_set(path: str, sources: Mapping[str, str], result: StoredResult) -> Sett
     return Setter.ASSUMED
 
 
-def chosen_words(setter: Setter) -> str:
-    """How a sentence says who chose a value it names: "you asked for", "our engineer chose",
-    "we sized"."""
+# How a sentence names who chose a value it states: (inside a sentence, as a label beside it).
+_CHOSEN: dict[str, tuple[str, str]] = {
+    "customer": ("you asked for", "your choice"),
+    "engineer": ("our engineer chose", "chosen by our engineer"),
+    "us": ("we sized", "chosen by us"),
+}
+
+
+def _chooser(setter: Setter) -> str:
     if setter.customers:
-        return "you asked for"
-    if setter is Setter.ENGINEER:
-        return "our engineer chose"
-    return "we sized"
+        return "customer"
+    return "engineer" if setter is Setter.ENGINEER else "us"
+
+
+def chosen_words(setter: Setter) -> str:
+    """Who chose a value, inside a sentence: "the H200 you asked for", "… our engineer chose",
+    "… we sized"."""
+    return _CHOSEN[_chooser(setter)][0]
 
 
 def chosen_label(setter: Setter) -> str:
     """Who chose a value, as a label beside it: "your choice", "chosen by our engineer",
     "chosen by us"."""
-    if setter.customers:
-        return "your choice"
-    if setter is Setter.ENGINEER:
-        return "chosen by our engineer"
-    return "chosen by us"
+    return _CHOSEN[_chooser(setter)][1]
 
 
 def accelerator_by(result: StoredResult, sources: Mapping[str, str]) -> Setter:
@@ -111,3 +118,43 @@ def the_deadline(result: StoredResult, sources: Mapping[str, str]) -> str:
     """:func:`deadline_words` of ``result``'s deadline ("" when there is none)."""
     days = deadline_days(result)
     return "" if days is None else deadline_words(days, deadline_by(result, sources))
+
+
+# The engine writes some sentences itself (drivers, reasons, notes, risks, questions) and credits
+# the customer with the inputs it was given ("on the 320 accelerators you gave"): it cannot know
+# that our engineer set one. For an input our engineer set, its words are said so.
+# (input, the engine's words for the customer's value, the words for our engineer's)
+_ENGINE_CREDITS: tuple[tuple[str, str, str], ...] = (
+    ("hardware.count", "accelerators you gave", "accelerators our engineer set"),
+    ("hardware.count", "accelerator you gave", "accelerator our engineer set"),
+    ("schedule.scheduler", "as you chose", "as our engineer set"),
+    ("hardware.vendors", "you asked for", "our engineer allowed"),
+    ("roadmap.hours_per_run", "the run length you gave us", "the run length our engineer set"),
+)
+
+
+def engine_sentence(text: str, sources: Mapping[str, str] | None) -> str:
+    """One of the engine's sentences with the customer's credit for a value our engineer set
+    given to our engineer ("the 320 accelerators our engineer set")."""
+    for path, customers, engineers in _ENGINE_CREDITS:
+        if (sources or {}).get(path) == "override":
+            text = text.replace(customers, engineers)
+    return text
+
+
+def credited(result: StoredResult, sources: Mapping[str, str] | None) -> StoredResult:
+    """``result`` with every sentence the engine wrote crediting whoever set each value
+    (:func:`engine_sentence`); the same result when our engineer set none of those inputs."""
+    if not any((sources or {}).get(path) == "override" for path, _, _ in _ENGINE_CREDITS):
+        return result
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return engine_sentence(value, sources)
+        if isinstance(value, Mapping):
+            return {key: walk(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [walk(item) for item in value]
+        return value
+
+    return read_result(walk(result.raw))

@@ -146,7 +146,8 @@ CREDITS: dict[str, tuple[str, ...]] = {
         r"{name}[^.;]{{0,5}}your choice",
     ),
     "schedule.deadline_days": (r"\byour deadline\b", r"\byour \d[\d.]*-day deadline"),
-    "hardware.count": (r"\byou gave\b",),
+    "hardware.count": (r"\baccelerators? you gave\b",),
+    "schedule.scheduler": (r"\bas you chose\b",),
 }
 
 
@@ -193,6 +194,7 @@ OVERRIDES = {
         "hardware": {"accelerator": "h200"},
         "schedule": {"deadline_days": 20.0},
     },
+    "count and scheduler": {"hardware": {"count": 256}, "schedule": {"scheduler": "kubernetes"}},
 }
 
 
@@ -212,14 +214,16 @@ def test_after_an_engineers_override_the_status_page_and_the_proposal_agree_and_
     assert "checked by our engineer" in status_html
     status = page_text(status_html, 'class="submission-status"')
     proposal = proposal_text(checked)
-    accelerator = value_words("hardware.accelerator", overrides["hardware"]["accelerator"])
+    chosen = overrides["hardware"].get("accelerator")
+    accelerator = value_words("hardware.accelerator", chosen) if chosen else "(none)"
     for surface, text in (("status page", status), ("proposal", proposal)):
         credited = credited_to_the_customer(text, overrides, accelerator)
         assert not credited, f"the {surface} credits the customer: {credited}"
     surfaces = {"status": stated(status), "proposal": stated(proposal)}
     assert_same(surfaces)
-    assert surfaces["status"].accelerator_by == "chosen by our engineer"
-    if "schedule" in overrides:
+    if chosen:
+        assert surfaces["status"].accelerator_by == "chosen by our engineer"
+    if "deadline_days" in overrides.get("schedule", {}):
         assert surfaces["status"].deadline == "the deadline our engineer set, 20 days"
 
 
