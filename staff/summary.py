@@ -17,10 +17,10 @@ from questionnaire.models import Submission
 from questionnaire.paths import SHORT_PATH_COUNT, customer_numbers, delegated_slugs
 from questionnaire.questions import DISCOVERY, QUESTIONS, AnsweredQuestion, answered_questions
 from reports.answer_trace import delegated_questions
-from sizing.engine.numbers import format_count, format_money_short
 from sizing.engine.vocabulary import value_words
 from sizing.results import read_result
-from sizing.words.cost import cost_headline
+from sizing.words.cost import cost_line
+from sizing.words.counts import cluster_short
 from sizing.words.plural import count_of
 from staff.models import ShareLink
 from staff.workflow import AWAITING_REVIEW, FINISHED, Status, full_name
@@ -30,29 +30,15 @@ def recommended_cluster(recommendation: Recommendation | None) -> str:
     """E.g. "64 × NVIDIA H100 SXM5 80GB"; "" while the version is not finished."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
-    result = read_result(recommendation.result)
-    if not result.accelerator:
-        return ""
-    name = result.accelerator_name
-    return f"{format_count(result.gpus)} × {name}" if result.gpus else name
+    return cluster_short(read_result(recommendation.result))
 
 
 def recommended_cost(recommendation: Recommendation | None, *, short: bool = False) -> str:
-    """The recommended option's net figure over the horizon (what the proposal compares), e.g. "$9.49 million over 3 years
-    (likely $5.89 million to $15.90 million), GPU cloud, three-year reservation"; "$9.49M" when
-    short; "" when there is none."""
+    """The customer's cost headline and range in one line (``sizing.words.cost.cost_line``);
+    "" while the version is not finished or nothing is priced."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
-    result = read_result(recommendation.result)
-    best = result.recommended_cost
-    if best is None or best.net_usd is None:
-        return ""
-    if short:
-        return format_money_short(best.net_usd)
-    # the customer's headline and range (sizing.words.cost): the same measure, the same words
-    cost = cost_headline(result)
-    likely = f" (likely {cost.range})" if cost.range else ""
-    return f"{cost.amount} over {cost.years}{likely}, {cost.option}"
+    return cost_line(read_result(recommendation.result), short=short)
 
 
 def use_case(f: Facts) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sizing.engine.numbers import format_money
+from sizing.engine.numbers import format_money, format_money_short
 from sizing.engine.vocabulary import net_words
 from sizing.results import StoredResult
 from sizing.words.plural import count_of
@@ -66,3 +66,17 @@ def cost_headline(result: StoredResult) -> CostHeadline:
         nets=net_words(result.years) if owns else "",
         paid=format_money(best.total_usd) if owns else "",
     )
+
+
+def cost_line(result: StoredResult, *, short: bool = False) -> str:
+    """The headline in one line, for the staff pages and the CSV: "$9.49 million over 3 years
+    (likely $5.89 million to $15.90 million), GPU cloud, three-year reservation"; "$9.49M"
+    when ``short``; "" when nothing is priced."""
+    best = result.recommended_cost
+    if best is None or best.net_usd is None:
+        return ""
+    if short:
+        return format_money_short(best.net_usd)
+    cost = cost_headline(result)
+    likely = f" (likely {cost.range})" if cost.range else ""
+    return f"{cost.amount} over {cost.years}{likely}, {cost.option}"

@@ -221,3 +221,12 @@ def open_question(question: str, result: StoredResult) -> str:
     if question.startswith(_ENGINE_CONCURRENCY_QUESTION):
         return concurrency_question(result) or question
     return question
+
+
+def cluster_short(result: StoredResult) -> str:
+    """The cluster in a few words, for the staff list and the CSV: "64 × NVIDIA H100 SXM5
+    80GB" ("" for a result without an accelerator)."""
+    if not result.accelerator:
+        return ""
+    name = result.accelerator_name
+    return f"{format_count(result.gpus)} × {name}" if result.gpus else name
