@@ -25,7 +25,9 @@ DEADLINE = "schedule.deadline_days"
 class Setter(StrEnum):
     """Who chose a value."""
 
-    CUSTOMER = "customer"  # their answer
+    # their answer: typed, or read from their file or sentence and confirmed by them on the
+    # question's page (questionnaire.prefill saves it as their answer, the file named in notes)
+    CUSTOMER = "customer"
     WORKED_OUT = "derived"  # worked out from their answers (a date becomes days)
     ASSUMED = "assumed"  # our assumption: they were not sure, or left it to us
     ENGINEER = "override"  # our engineer set it on a re-run
