@@ -8,14 +8,13 @@ from collections.abc import Callable
 from typing import Any
 
 from sizing.engine.numbers import (
-    format_number,
     format_percent,
     format_quantity,
-    format_range,
     format_times,
 )
 from sizing.engine.vocabulary import OUTPUT_VALUES, SHARES, SOURCES, describe_value, input_term
 from sizing.engine.vocabulary import output_label_and_unit as label_and_unit
+from sizing.words.durations import accelerator_hours
 
 # The figures each area shows in its table, in order; the rest of a section stays in the stored
 # result (and the staff pages). Sentences, charts and tables of their own cover the others.
@@ -63,16 +62,6 @@ KEY_FIGURES: dict[str, tuple[str, ...]] = {
 }
 # Counts of things shown with their noun, so "1 nodes" can never be written.
 _RATES = {"expected_interruptions": ("interruption", "run")}
-
-
-def accelerator_hours(value: float, pair: tuple[float, float] | None = None) -> str:
-    """Accelerator-hours, with their range: "153,776 accelerator-hours (110,000–180,000)"; a
-    tiny run in accelerator-minutes ("16 accelerator-minutes (6–41)")."""
-    unit, scale = ("accelerator-hours", 1) if value >= 1 else ("accelerator-minutes", 60)
-    text = f"{format_number(round(value * scale) if scale > 1 else value)} {unit}"
-    if pair:
-        text += f" ({format_range(pair[0] * scale, pair[1] * scale)})"
-    return text
 
 
 def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:

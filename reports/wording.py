@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
-from reports.figures import accelerator_hours
 from sizing.engine.cluster import nodes_for
 from sizing.engine.inputs import ADAPTER_METHODS
 from sizing.engine.numbers import (
@@ -28,7 +27,7 @@ from sizing.engine.vocabulary import value_words
 from sizing.results import StoredResult
 from sizing.words.cost import cost_headline
 from sizing.words.counts import read_counts, run_text
-from sizing.words.durations import run_time
+from sizing.words.durations import accelerator_hours, run_time
 from sizing.words.plural import count_of, noun_for
 from sizing.words.ranges import days_with_range, gpus_needed
 from sizing.words.why_size import memory_tight, size_reason

@@ -8,7 +8,7 @@ seconds, and its range then read "0.12–0.78 minutes" and its time "about under
 
 from __future__ import annotations
 
-from sizing.engine.numbers import format_days, format_days_range, format_range
+from sizing.engine.numbers import format_days, format_days_range, format_number, format_range
 from sizing.words.plural import count_of
 
 _SECONDS_PER_DAY = 24 * 60 * 60
@@ -33,3 +33,27 @@ def run_time_range(low: float, high: float) -> str:
             max(1, round(low * _SECONDS_PER_DAY)), max(1, round(high * _SECONDS_PER_DAY)), "seconds"
         )
     return f"under a minute to {format_days(high)}"
+
+
+# Accelerator time in the unit that keeps it a whole-looking number: (unit, per hour).
+_ACCELERATOR_TIME = (
+    ("accelerator-hours", 1),
+    ("accelerator-minutes", 60),
+    ("accelerator-seconds", 3600),
+)
+
+
+def accelerator_hours(value: float, pair: tuple[float, float] | None = None) -> str:
+    """Accelerator time [accelerator-h], with its range: "153,776 accelerator-hours
+    (110,000–180,000)"; a tiny run in accelerator-minutes ("16 accelerator-minutes (6–41)") or
+    seconds ("30 accelerator-seconds (7–47)"), chosen by the smaller of the figure and the low
+    end of its range, so neither reads "0" or "0.12"."""
+    least = min(value, pair[0]) if pair else value
+    unit, scale = next(
+        ((unit, scale) for unit, scale in _ACCELERATOR_TIME if least * scale >= 1),
+        _ACCELERATOR_TIME[-1],
+    )
+    text = f"{format_number(round(value * scale) if scale > 1 else value)} {unit}"
+    if pair:
+        text += f" ({format_range(pair[0] * scale, pair[1] * scale)})"
+    return text
