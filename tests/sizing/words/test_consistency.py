@@ -104,9 +104,21 @@ def page_text(html: str, marker: str) -> str:
     return unescape(strip_tags(html[start:]))
 
 
+_TAGGED = re.compile(r'data-figure-(\w+)="([^"]*)"')
+
+
+def tagged(html: str, marker: str) -> dict[str, str]:
+    """The figures a page tags on the element that states them (``data-figure-…``)."""
+    start = html.index(marker)
+    return {
+        key: unescape(value) for key, value in _TAGGED.findall(html[start : html.index(">", start)])
+    }
+
+
 def review_and_confirmation(client: Client, answers: dict) -> tuple[str, str, Submission]:
     """Walk the wizard with ``answers`` (form data by question), read the review page, send,
-    size as the pipeline does, and read the confirmation page."""
+    size as the pipeline does, and read the confirmation page; the figures both tag (from the
+    one room, ``sizing.words.estimate.Figures``) are the same."""
     draft_id = walk_to_review(client, answers)
     review = client.get(step_url(draft_id, "review")).content.decode()
     response = post_step(client, draft_id, "review", {})
@@ -115,6 +127,8 @@ def review_and_confirmation(client: Client, answers: dict) -> tuple[str, str, Su
     recommendation = services.schedule_sizing(submission=submission)
     services.run_sizing(recommendation_id=recommendation.pk)
     confirmation = client.get(response["Location"]).content.decode()
+    review_tags = tagged(review, 'class="first-estimate-figures"')
+    assert review_tags == tagged(confirmation, 'class="row sizing-summary"')
     return (
         page_text(review, 'class="first-estimate-figures"'),
         page_text(confirmation, 'class="submission-status"'),
