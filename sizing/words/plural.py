@@ -34,6 +34,7 @@ NOUNS: dict[str, str] = {
     "email": "emails",
     "published run": "published runs",
     "full-size run": "full-size runs",
+    "full run": "full runs",
     "second": "seconds",
     "GPU": "GPUs",
     "GPU-hour": "GPU-hours",
