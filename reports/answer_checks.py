@@ -18,6 +18,7 @@ from typing import Any
 from sizing.public import (
     ACCELERATORS,
     StoredResult,
+    count_of,
     format_number,
     format_quantity,
 )
@@ -46,10 +47,6 @@ class Honour:
     question: str = ""
 
 
-def _plural(count: float, word: str) -> str:
-    return f"{format_number(count)} {word}{'' if count == 1 else 's'}"
-
-
 def _under_scheduler(result: StoredResult) -> str:
     """How jobs are started: " under Slurm", or ", started by hand" without a scheduler."""
     scheduler = str(result.section("concurrency").get("scheduler") or "your scheduler")
@@ -76,7 +73,7 @@ def queue_time(answer: Answer, result: StoredResult) -> Honour:
     if answer.get("queue_time_hours") == 0:
         return Honour(
             f"{held}. Starting every run at once would need a larger cluster.",
-            f"Runs must start at once, and the cluster holds {_plural(runs, 'full-size run')} "
+            f"Runs must start at once, and the cluster holds {count_of(runs, 'full-size run')} "
             "at a time: how many runs may need to start together?",
         )
     return Honour(f"{held}; our engineer sets your limit as the scheduler's queue policy.")
@@ -161,9 +158,9 @@ def existing_distributed_code(answer: Answer, result: StoredResult) -> Honour:
     if servers == 1:
         return Honour("One run fits in one server, so no code for several machines is needed.")
     if answer.get("existing_distributed_code") == "yes":
-        return Honour(f"Your distributed code runs the plan across {_plural(servers, 'server')}.")
+        return Honour(f"Your distributed code runs the plan across {count_of(servers, 'server')}.")
     return Honour(
-        f"One run spans {_plural(servers, 'server')}: your code must first learn to train "
+        f"One run spans {count_of(servers, 'server')}: your code must first learn to train "
         "across machines (FSDP, DeepSpeed or Megatron, for example). Allow time for that "
         "before the cluster is fully used."
     )
@@ -253,10 +250,10 @@ def cpu_threads(answer: Answer, result: StoredResult) -> Honour:
     if not isinstance(threads, int | float) or not isinstance(cores, int | float):
         return Honour("")
     if threads <= cores:
-        return Honour(f"The plan has {_plural(cores, 'CPU core')} per accelerator: enough.")
+        return Honour(f"The plan has {count_of(cores, 'CPU core')} per accelerator: enough.")
     per_node = threads * (result.gpus_per_node or 1)
     return Honour(
-        f"That is more than the {_plural(cores, 'core')} per accelerator of our standard "
+        f"That is more than the {count_of(cores, 'core')} per accelerator of our standard "
         f"server: the servers we quote have at least {format_number(per_node)} cores each."
     )
 
@@ -296,7 +293,7 @@ def restart(answer: Answer, result: StoredResult) -> Honour:
     if interruptions >= 1:
         return Honour(
             "Failed runs restart by hand from the last checkpoint. The plan expects about "
-            f"{_plural(round(interruptions), 'interruption')} per run: automatic restart "
+            f"{count_of(round(interruptions), 'interruption')} per run: automatic restart "
             "would save the wait for someone to notice."
         )
     return Honour("Failed runs restart by hand from the last checkpoint; failures are rare.")
@@ -306,7 +303,7 @@ def spare_nodes(answer: Answer, result: StoredResult) -> Honour:
     spare = result.section("cluster").get("spare_nodes") or 0
     if answer.get("spare_nodes") == "yes":
         if spare:
-            return Honour(f"The plan includes {_plural(spare, 'spare server')}, as you asked.")
+            return Honour(f"The plan includes {count_of(spare, 'spare server')}, as you asked.")
         return Honour(
             "The plan has no spare server: it runs in the cloud, where the provider "
             "replaces a failed one."
@@ -315,7 +312,7 @@ def spare_nodes(answer: Answer, result: StoredResult) -> Honour:
         return Honour("No spare servers, as you asked: a failed server waits for its repair.")
     if spare:
         return Honour(
-            f"The plan includes {_plural(spare, 'spare server')} for fast repairs; you can "
+            f"The plan includes {count_of(spare, 'spare server')} for fast repairs; you can "
             f"leave {'it' if spare == 1 else 'them'} out."
         )
     return Honour("No spare servers are planned.")
@@ -342,7 +339,7 @@ def export_policy(answer: Answer, result: StoredResult) -> Honour:
 def _duration(days: float) -> str:
     """A run's length for the reader: hours under two days, else days."""
     if days < 2:
-        return _plural(round(days * 24) or 1, "hour")
+        return count_of(round(days * 24) or 1, "hour")
     return f"{format_number(days)} days"
 
 
@@ -399,11 +396,11 @@ def phases(answer: Answer, result: StoredResult) -> Honour:
         return Honour("")
     if isinstance(experiments, int | float) and experiments:
         return Honour(
-            f"Counted within the {_plural(experiments, 'run')} you expect (your experiments "
+            f"Counted within the {count_of(experiments, 'run')} you expect (your experiments "
             "answer): we price those runs, and each phase is one of them."
         )
     return Honour(
-        f"With no number of experiments given, we price {_plural(given, 'full run')}: one per phase."
+        f"With no number of experiments given, we price {count_of(given, 'full run')}: one per phase."
     )
 
 

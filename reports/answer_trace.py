@@ -29,6 +29,7 @@ from sizing.public import (
     StoredResult,
     answer_conflicts,
     build_engine_input,
+    open_question,
 )
 
 # The proposal section (an engine result area) each question's answers belong to.
@@ -276,6 +277,8 @@ def open_questions(
         if asked:
             questions.append(asked)
     questions += [
-        q for q in result.open_questions if not _answered(q, answers) and not _delegated(q, answers)
+        open_question(q, result)
+        for q in result.open_questions
+        if not _answered(q, answers) and not _delegated(q, answers)
     ]
     return list(dict.fromkeys(questions))

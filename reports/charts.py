@@ -17,6 +17,7 @@ from sizing.public import (
     format_days,
     format_money_short,
     format_quantity,
+    noun_for,
 )
 
 WIDTH, HEIGHT = 640, 300
@@ -232,7 +233,7 @@ def timeline_chart(
             _text(
                 left + plot_w,
                 top + 10,
-                f"{off_chart} smaller {'size' if off_chart == 1 else 'sizes'}, slower than "
+                f"{off_chart} smaller {noun_for(off_chart, 'size')}, slower than "
                 f"{format_days(focus * OFF_CHART_FACTOR)}, left off",
                 anchor="end",
                 size=9,

@@ -21,6 +21,8 @@ from sizing.public import (
     CostOption,
     StoredResult,
     assumption_value,
+    cost_headline,
+    count_of,
     describe_price,
     format_money,
     format_money_short,
@@ -89,7 +91,9 @@ def _term_note(result: StoredResult, option: CostOption) -> str:
     share = option.commitment_used_share
     if result.usage_known or share is None or share >= 1:
         return ""
-    term = "year" if option.commitment_years == 1 else f"{option.commitment_years} years"
+    term = (
+        "year" if option.commitment_years == 1 else count_of(option.commitment_years or 0, "year")
+    )
     return (
         f"paid for the whole {term}, of which your planned runs use {format_small_percent(share)}: "
         "worth it only if you use it afterwards"
@@ -169,7 +173,7 @@ def _by_year(best: CostOption, years_planned: int) -> dict[str, Any]:
         "residual": f"−{format_money_short(residual)}" if best.residual_value_usd else "",
         "residual_label": f"Still worth at the end of year {years_planned}",
         "net": format_money_short(total - residual),
-        "net_label": f"Net over {years_planned} {'year' if years_planned == 1 else 'years'}",
+        "net_label": f"Net over {count_of(years_planned, 'year')}",
         "rounding": _rounding_note(
             step,
             (total, headline),
@@ -270,15 +274,16 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         ]
     )
     by_year = _by_year(best, result.years) if best else {}
+    headline = cost_headline(result)  # the summary's figure and range, said the same way
     return {
         "priced": best is not None,
         "label": best.label if best else "",
-        "total": format_money(best.net_usd) if best else NO_VALUE,
+        "total": headline.amount or NO_VALUE,
         # what the figures compared net, said once for the whole page ("" when nothing is owned)
         "net_words": net_words(result.years) if _nets(result) else "",
         # the same, for the recommended option's own figure ("" when it owns nothing)
-        "best_net_words": net_words(result.years) if best and best.residual_value_usd else "",
-        "range": _range(best.low_usd, best.high_usd) if best else NO_VALUE,
+        "best_net_words": headline.nets,
+        "range": headline.range or NO_VALUE,
         "euro": _euro_note(result),
         "by_year": by_year,
         "purchases_note": _purchases_note(result, best) if best else "",

@@ -36,13 +36,21 @@ from sizing.public import (
     NO_VALUE,
     SOURCES,
     StoredResult,
+    accelerator_choice,
+    assumption_rows,
+    backing,
+    credited,
+    excluded_groups,
     format_money,
     format_money_range,
     format_number,
     format_quantity,
     format_range,
+    gpus_needed,
     output_label_and_unit,
+    price_rows,
     read_result,
+    risk_rows,
 )
 
 
@@ -152,13 +160,13 @@ def _ranges(result: StoredResult) -> dict[str, str]:
     return {
         "days_text": format_number(result.wall_clock_days),
         "days_range_text": format_range(*days, "days") if days else "",
-        "gpus_needed_text": wording.gpus_needed(result),
+        "gpus_needed_text": gpus_needed(result),
         "gpu_hours_text": format_number(result.gpu_hours),
         "gpu_hours_range_text": format_range(*hours) if hours else "",
         "run_cost_label": output_label_and_unit("one_run_cloud_usd")[0],
         "run_cost_text": format_money(run_cost) if run_cost is not None else "",
         "run_cost_range_text": format_money_range(*run_cost_range) if run_cost_range else "",
-        "backing_text": wording.backing(result),
+        "backing_text": backing(result),
         "confidence_summary": sure.summary if sure else "",
     }
 
@@ -235,7 +243,8 @@ def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 
 
 def build_context(data: ProposalData) -> dict[str, Any]:
-    result = read_result(data.result)
+    # the engine's own sentences credit whoever set each value (an engineer's override)
+    result = credited(read_result(data.result), data.input_sources)
     sources = answer_trace.customer_sources(data.answers, data.input_sources)
 
     def own(path: str) -> str | None:
@@ -258,7 +267,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "told": _told(input_rows(data.engine_input, fields, sources, own)),
                 "told_partial": _told_partial(key),
                 "recommend": wording.recommendation_sentence(key, result),
-                "why": wording.why_sentences(key, result)
+                "why": wording.why_sentences(key, result, data.input_sources)
                 + ([growth] if key == "network" and (growth := fabric_growth(result)) else []),
                 "figures": figures,
                 "chart": _chart_for(key, result, data.engine_input),
@@ -268,7 +277,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
     return {
         "data": data,
         "headline": headline(result),
-        "summary": executive_summary(result),
+        "summary": executive_summary(result, data.input_sources),
         "data_reading": data_reading(result),
         "sections": sections,
         "cost": cost_page(result),
@@ -278,15 +287,15 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "cost_reasons": list(result.cost_reasons[2:]),
         "bill": bill_of_materials(result),
         "terms": purchase_terms(result),
-        "accelerator_choice": wording.accelerator_choice(result),
+        "accelerator_choice": accelerator_choice(result, data.input_sources),
         "alternatives": wording.alternative_rows(result),
         # a buyer compares the servers each accelerator needs, not only a cloud price
         "alternatives_bought": run_servers_usd(result) is not None,
-        "excluded_accelerators": wording.excluded_groups(result),
-        "assumptions": (assumptions := wording.assumption_rows(result, sources)),
+        "excluded_accelerators": excluded_groups(result),
+        "assumptions": (assumptions := assumption_rows(result, sources)),
         "assumptions_not_sure": any(row["not_sure"] for row in assumptions),
         "assumptions_delegated": any(row["delegated"] for row in assumptions),
-        "prices": wording.price_rows(
+        "prices": price_rows(
             result,
             today=data.issued_on,
             region_given=bool((data.engine_input.get("deployment") or {}).get("data_residency")),
@@ -294,7 +303,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),
-        "risks": wording.risk_rows(result),
+        "risks": risk_rows(result, data.input_sources),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),
     }

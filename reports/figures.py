@@ -11,16 +11,13 @@ from sizing.public import (
     OUTPUT_VALUES,
     SHARES,
     SOURCES,
+    accelerator_hours,
     describe_value,
-    format_number,
     format_percent,
     format_quantity,
-    format_range,
     format_times,
     input_term,
-)
-from sizing.public import (
-    output_label_and_unit as label_and_unit,
+    output_label_and_unit,
 )
 
 # The figures each area shows in its table, in order; the rest of a section stays in the stored
@@ -71,16 +68,6 @@ KEY_FIGURES: dict[str, tuple[str, ...]] = {
 _RATES = {"expected_interruptions": ("interruption", "run")}
 
 
-def accelerator_hours(value: float, pair: tuple[float, float] | None = None) -> str:
-    """Accelerator-hours, with their range: "153,776 accelerator-hours (110,000–180,000)"; a
-    tiny run in accelerator-minutes ("16 accelerator-minutes (6–41)")."""
-    unit, scale = ("accelerator-hours", 1) if value >= 1 else ("accelerator-minutes", 60)
-    text = f"{format_number(round(value * scale) if scale > 1 else value)} {unit}"
-    if pair:
-        text += f" ({format_range(pair[0] * scale, pair[1] * scale)})"
-    return text
-
-
 def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
     """The key figures of one result section as (label, formatted value) rows."""
     rows = []
@@ -88,7 +75,7 @@ def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
         value = section.get(name)
         if value is None or isinstance(value, dict | list | tuple):
             continue
-        label, unit = label_and_unit(name)
+        label, unit = output_label_and_unit(name)
         if name.endswith("gpu_hours") and isinstance(value, int | float):
             rows.append((label, accelerator_hours(value)))
         elif name in _RATES and isinstance(value, int | float):

@@ -155,6 +155,8 @@ _RAW_VALUE = re.compile(
 _CLAIMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
     (re.compile(r"(?<![\d.,])(\d[\d,]*) nodes? of (\d+)\b"), ("nodes", "gpus_per_node")),
     (re.compile(r"sets the cluster at (\d[\d,]*) accelerators"), ("gpus_per_job",)),
+    # one run's count, said in a sentence or a table row: never the cluster's
+    (re.compile(r"\b(?:[Oo]ne|[Ee]ach) run uses (\d[\d,]*) accelerators?\b"), ("gpus_per_job",)),
     (re.compile(r"(?<![\d.,])(\d[\d,]*) × [A-Z][\w ]*? in (\d[\d,]*) nodes?\b"), ("gpus", "nodes")),
 )
 # Words that say the plan fits in one server (wrong beside a plan of several).

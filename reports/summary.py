@@ -8,6 +8,7 @@ here so the template only places them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
@@ -15,29 +16,24 @@ from sizing.public import (
     OWNED,
     CostOption,
     StoredResult,
+    accelerator_by,
+    chosen_label,
+    chosen_words,
+    cost_headline,
+    count_of,
+    deadline_by,
     format_count,
-    format_days,
-    format_days_range,
     format_money,
     format_number,
     format_percent,
     in_sentence,
-    net_words,
+    noun_for,
     plan_text,
     read_counts,
+    run_time,
+    run_time_range,
+    the_deadline,
 )
-
-
-def _servers(count: int | None) -> str:
-    return f"{format_count(count or 0)} {'server' if count == 1 else 'servers'}"
-
-
-def _accelerators(count: int | None) -> str:
-    return f"{format_count(count or 0)} {'accelerator' if count == 1 else 'accelerators'}"
-
-
-def _years(count: int) -> str:
-    return f"{count} {'year' if count == 1 else 'years'}"
 
 
 def owned_by_year(result: StoredResult) -> tuple[int, ...]:
@@ -73,17 +69,18 @@ def growth_line(result: StoredResult, option: CostOption | None) -> str:
     )
 
 
-def deadline_at_risk(result: StoredResult) -> str:
+def deadline_at_risk(result: StoredResult, sources: Mapping[str, str] | None = None) -> str:
     """When the central estimate meets the deadline and the slow end of the likely range runs
     past it, how far: said plainly when the slow end is well past ("" otherwise)."""
     days, deadline = result.wall_clock_days_range, result.deadline_days
     if not (result.deadline_met and days and deadline and days[1] > deadline):
         return ""
     ratio = days[1] / deadline
+    whose = "your deadline" if deadline_by(result, sources or {}).customers else "the deadline"
     if ratio < WELL_PAST_DEADLINE:
         return "the slow end of the range runs past it"
     return (
-        f"the slow end of the range is {format_number(round(ratio, 1))} times your deadline, "
+        f"the slow end of the range is {format_number(round(ratio, 1))} times {whose}, "
         "so missing it is a real risk (the risks say what lowers it)"
     )
 
@@ -122,14 +119,16 @@ def network_line(result: StoredResult) -> str:
     )
 
 
-def decisions(result: StoredResult) -> list[str]:
-    """What the customer must decide before we quote, most consequential first."""
+def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) -> list[str]:
+    """What the customer must decide before we quote, most consequential first; ``sources``
+    says who set each input (the accelerator our engineer chose is never "you asked for")."""
     out = []
     best = result.recommended_cost
+    chosen = chosen_words(accelerator_by(result, sources or {}))
     if best is not None:
         out.append(
             f"Whether to go ahead with our recommendation, “{in_sentence(best.label)}”, for "
-            f"about {format_money(best.net_usd)} over {_years(result.years)}"
+            f"about {cost_headline(result).amount} over {count_of(result.years, 'year')}"
             # the headline above says what the net figure subtracts
             + (" (net, as above)." if best.residual_value_usd else ".")
         )
@@ -158,7 +157,6 @@ def decisions(result: StoredResult) -> list[str]:
     cheaper = [] if best is not None and best.key in OWNED else cheaper_alternatives(result)
     if to_buy:
         alt, ours_usd = to_buy[0]
-        ours = "you asked for" if result.accelerator_chosen_by_customer else "we sized"
         counts = read_counts(result)
         # like for like: one run's servers on each side, and said so, never one run's against
         # the cluster or what is bought over the plan
@@ -170,24 +168,24 @@ def decisions(result: StoredResult) -> list[str]:
         )
         out.append(
             f"Whether to quote the {alt['name']} instead: for one run, "
-            f"{_accelerators(alt['gpus'])} in {_servers(alt['nodes'])} would take about "
-            f"{format_days(float(alt['wall_clock_days']))} and cost about "
+            f"{count_of(alt['gpus'], 'accelerator')} in {count_of(alt['nodes'], 'server')} would "
+            f"take about {run_time(float(alt['wall_clock_days']))} and cost about "
             f"{format_money(alt['servers_usd'])} in servers, "
             f"{format_money(ours_usd - float(alt['servers_usd']))} less than one run's "
-            f"{format_count(counts.per_run)} {result.accelerator_name} {ours} "
+            f"{format_count(counts.per_run)} {result.accelerator_name} {chosen} "
             f"({format_money(ours_usd)}, list prices){of_all}."
         )
     if cheaper:
         alt = cheaper[0]
         saving = float(result.one_run_cloud_usd or 0) - float(alt["run_cost_usd"])
         ours = (
-            "you asked for"
-            if result.accelerator_chosen_by_customer
-            else "we sized (the most widely offered, so the easiest to obtain)"
+            f"{chosen} (the most widely offered, so the easiest to obtain)"
+            if chosen == "we sized"
+            else chosen
         )
         out.append(
             f"Whether to quote the {alt['name']} instead: one run would take about "
-            f"{format_days(float(alt['wall_clock_days']))} and cost "
+            f"{run_time(float(alt['wall_clock_days']))} and cost "
             f"{format_money(alt['run_cost_usd'])} in the cloud, {format_money(saving)} less than "
             f"one run on the {result.accelerator_name} {ours}."
         )
@@ -203,14 +201,13 @@ def does_not_fit(result: StoredResult) -> str:
     accelerators that hold the model would take; "" when it fits."""
     if result.fits:
         return ""
-    gpus = result.gpus_per_job or 0
-    on = f"{format_count(gpus)} accelerator{'' if gpus == 1 else 's'}"
+    on = count_of(result.gpus_per_job or 0, "accelerator")
     least, days = result.min_gpus, result.min_gpus_days
     if not least or days is None:
         return f"it cannot start: the model does not fit in memory on {on}, nor on any size"
     return (
         f"it cannot start: the model does not fit in memory on {on}; it needs at least "
-        f"{format_count(least)}, on which one run takes about {format_days(days)}"
+        f"{format_count(least)}, on which one run takes about {run_time(days)}"
     )
 
 
@@ -245,42 +242,53 @@ def cheaper_alternatives(result: StoredResult) -> list[dict[str, Any]]:
     ]
 
 
-def executive_summary(result: StoredResult) -> dict[str, Any]:
-    """Everything the two summary pages show, as words and formatted figures."""
+def executive_summary(
+    result: StoredResult, sources: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Everything the two summary pages show, as words and formatted figures; ``sources`` says
+    who set each input (``sizing.words.provenance``)."""
+    sources = sources or {}
     best = result.recommended_cost
+    cost = cost_headline(result)
     days = result.wall_clock_days_range
     sure = result.confidence
-    per_job = result.gpus_per_job
-    concurrent = int(result.section("concurrency").get("full_size_runs") or 1)
+    counts = read_counts(result)
     return {
-        "option": best.label if best else "",
-        "priced": best is not None,
+        "option": cost.option,
+        "priced": cost.priced,
         "cluster": cluster_line(result),
         "growth": growth_line(result, best),
-        "gpus": format_count(result.gpus or 0),
-        "gpus_word": "accelerator" if result.gpus == 1 else "accelerators",
-        "gpus_per_job": format_count(per_job or 0),
-        "several_runs": concurrent > 1 and per_job != result.gpus,
-        "concurrent": concurrent,
-        "nodes": format_count(result.nodes or 0),
-        "servers_word": "server" if result.nodes == 1 else "servers",
-        "gpus_per_node": format_count(result.gpus_per_node or 0),
+        "gpus": format_count(counts.cluster),
+        "gpus_word": noun_for(counts.cluster, "accelerator"),
+        "gpus_per_job": format_count(counts.per_run),
+        # the cluster holds more than one run (runs at once, or room for other jobs): the
+        # row says the cluster and what one run uses of it, never the cluster as one run
+        "beyond_one_run": counts.cluster > counts.per_run,
+        "several_runs": counts.runs_at_once > 1 and counts.cluster > counts.per_run,
+        "concurrent": count_of(counts.runs_at_once, "run"),
+        "nodes": format_count(counts.cluster_servers),
+        "servers_word": noun_for(counts.cluster_servers, "server"),
+        "gpus_per_node": format_count(counts.per_node),
         "accelerator": result.accelerator_name,
-        "days": format_days(result.wall_clock_days or 0),
-        "days_range": format_days_range(*days) if days else "",
-        "deadline": format_days(result.deadline_days) if result.deadline_days else "",
+        "accelerator_by": chosen_label(accelerator_by(result, sources)),
+        "days": run_time(result.wall_clock_days or 0),
+        "days_range": run_time_range(*days) if days else "",
+        # the deadline with who set it: "your deadline of 21 days", "the deadline our
+        # engineer set, 20 days" ("" when none was given or set)
+        "deadline": the_deadline(result, sources) if result.deadline_days else "",
         "deadline_met": result.deadline_met,
         "does_not_fit": does_not_fit(result),
         # met at the central estimate while the slow end of the likely range runs past it
-        "deadline_at_risk": deadline_at_risk(result),
+        "deadline_at_risk": deadline_at_risk(result, sources),
         "years": result.years,
-        "years_text": _years(result.years),
-        "total": format_money(best.net_usd) if best else "",
+        "years_text": cost.years,
+        # the net figure and the likely range of that same figure (sizing.words.cost)
+        "total": cost.amount,
         # what the figure nets, and what is paid before that ("" when nothing is owned)
-        "net_words": net_words(result.years) if best and best.residual_value_usd else "",
-        "paid": format_money(best.total_usd) if best and best.residual_value_usd else "",
-        "low": format_money(best.low_usd) if best else "",
-        "high": format_money(best.high_usd) if best else "",
+        "net_words": cost.nets,
+        "paid": cost.paid,
+        "low": cost.low,
+        "high": cost.high,
         "up_front": format_money(best.capex_usd) if best and best.capex_usd else "",
         "residual": residual_value(result, best),
         "why": why_this_option(result),
@@ -288,5 +296,5 @@ def executive_summary(result: StoredResult) -> dict[str, Any]:
         "backing": sure.summary if sure else "",
         "covered": bool(sure and sure.covered),
         "drivers": [d[:1].upper() + d[1:] for d in result.drivers[:3]],
-        "decisions": decisions(result),
+        "decisions": decisions(result, sources),
     }

@@ -1,71 +1,44 @@
-"""The proposal's words: plain-language sentences around the engine's figures, the assumptions
-the engine made, and the sources it cited.
+"""The proposal's sentences for each area (compute, memory, the split of the work, the cluster,
+network, storage, hosts, checkpoints, where it runs, cost) and the table of other accelerators.
 
-Every sentence is built from the result; none holds a number of its own. Customer text only
-ever passes through here as data and is autoescaped by the template.
+These stay beside the proposal because they read what the bill of materials buys
+(``reports.bill``: the fabric bought for every server, one run's servers at list price), which
+the engine does not output yet; every count, time, cost and provenance in them is said by the
+one room for words (``sizing.words``). Customer text only ever passes through here as data and
+is autoescaped by the template.
 """
 
 import math
-from datetime import date
+from collections.abc import Mapping
 from typing import Any
 
 from reports.bill import fabric_bought, run_servers_usd
-from reports.figures import accelerator_hours
-from reports.why_size import memory_tight, size_reason
 from sizing.public import (
     ADAPTER_METHODS,
-    REGIONS,
-    SOURCES,
     StoredResult,
-    dated_note,
-    describe_value,
+    accelerator_hours,
+    cost_headline,
+    count_of,
+    days_with_range,
     format_count,
-    format_days,
-    format_days_range,
-    format_money,
     format_money_short,
     format_number,
     format_percent,
     format_quantity,
-    format_range,
     format_times,
-    input_term,
+    gpus_needed,
+    memory_tight,
+    noun_for,
+    read_counts,
+    run_text,
+    run_time,
+    size_reason,
     value_words,
 )
 
 
 def _texts(items: Any) -> list[str]:
     return [str(item) for item in items or [] if item]
-
-
-def _in_brackets(pair: tuple[float, float] | None, unit: str = "") -> str:
-    """ " (9.1–16 days)" after a figure, or nothing for a result without ranges."""
-    return f" ({format_range(*pair, unit)})" if pair else ""
-
-
-def backing(result: StoredResult) -> str:
-    """What backs the ranges, in a few words: "backed by 25 published runs of similar scale"."""
-    sure = result.confidence
-    if sure is None:
-        return ""
-    if sure.covered:
-        return f"backed by {format_count(sure.published_runs)} published runs of similar scale"
-    return "a wide range: no published run we compare with is quite like this one"
-
-
-def gpus_needed(result: StoredResult) -> str:
-    """ " (80–112 to meet the deadline)" when the count needed moves with the range, else ""."""
-    pair = result.gpus_range
-    if not pair or pair[0] == pair[1]:
-        return ""
-    return f" ({format_range(*pair)} to meet the deadline)"
-
-
-def days_with_range(result: StoredResult) -> str:
-    """ "about 12.3 days (9.1–16 days)" for one run on the recommended cluster."""
-    return f"about {format_days(result.wall_clock_days or 0)}" + (
-        f" ({format_days_range(*pair)})" if (pair := result.wall_clock_days_range) else ""
-    )
 
 
 _HOURS_PER_DAY = 24.0
@@ -131,11 +104,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             spread += f", each sequence split {context}-way (context parallel)"
         # engines before 2026.12.10 stored no whole count of micro-batches per replica
         steps = p.get("micro_batches")
-        per_copy = (
-            f" and {steps} {'micro-batch' if steps == 1 else 'micro-batches'} a step on each copy"
-            if steps
-            else ""
-        )
+        per_copy = f" and {count_of(steps, 'micro-batch')} a step on each copy" if steps else ""
         copies = int(p.get("data") or 1)
         if copies > 1:
             copied = f"{split} {copies} times (data parallel){spread}"
@@ -147,17 +116,18 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         # stage 0 is no sharding at all: say so rather than name a stage
         sharding = f"ZeRO/FSDP stage {zero}" if zero else "no ZeRO/FSDP sharding"
         return (
-            f"{copied}, with {sharding}, {sequences} "
-            f"{'sequence' if sequences == 1 else 'sequences'} per micro-batch{per_copy}."
-            + recompute
+            f"{copied}, with {sharding}, {count_of(sequences, 'sequence')} "
+            f"per micro-batch{per_copy}." + recompute
         )
     if area == "cluster":
-        nodes = result.nodes or 0
-        return (
-            f"{format_number(result.gpus)} × {accelerator} in {format_number(nodes)} "
-            f"{'node' if nodes == 1 else 'nodes'} of {format_number(result.gpus_per_node)}"
-            f"{gpus_needed(result)}."
+        counts = read_counts(result)
+        cluster = (
+            f"{format_number(result.gpus)} × {accelerator} in "
+            f"{count_of(counts.cluster_servers, 'node')} of {format_number(result.gpus_per_node)}"
         )
+        if counts.cluster > counts.per_run:  # say what one run uses, never the cluster as one
+            return f"{cluster}; each run uses {run_text(counts)}{gpus_needed(result)}."
+        return f"{cluster}{gpus_needed(result)}."
     if area == "network":
         network = result.section("network")
         if (result.nodes or 0) <= 1:
@@ -196,7 +166,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         if isinstance(interval, int | float) and 0 < run_hours <= interval:
             saves = (
                 f"Save one checkpoint at the end of each run (a run takes about "
-                f"{format_quantity(run_hours, 'h')}, less than the "
+                f"{run_time(result.wall_clock_days or 0.0)}, less than the "
                 f"{format_quantity(interval, 'h')} between periodic checkpoints)"
             )
         else:
@@ -211,14 +181,10 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         words = _WHERE.get(model)
         return f"Run it {words}." if words else "Where it runs is to be agreed."
     if area == "cost":
-        best = result.recommended_cost
-        if best is None:
+        cost = cost_headline(result)
+        if not cost.priced:
             return "No option your rules allow has a public price yet; we will quote it."
-        return (
-            f"{best.label}: about {format_money(best.net_usd)} over "
-            f"{result.years} {'year' if result.years == 1 else 'years'}, "
-            f"likely between {format_money(best.low_usd)} and {format_money(best.high_usd)}."
-        )
+        return f"{cost.option}: {cost.sentence}."
     return ""
 
 
@@ -252,8 +218,11 @@ def _training_work(result: StoredResult) -> str:
     return text
 
 
-def why_sentences(area: str, result: StoredResult) -> list[str]:
-    """Why: the engine's own reasons and notes for this area, plus a sentence of context."""
+def why_sentences(
+    area: str, result: StoredResult, sources: Mapping[str, str] | None = None
+) -> list[str]:
+    """Why: the engine's own reasons and notes for this area, plus a sentence of context;
+    ``sources`` says who set each input (the deadline our engineer set is not "yours")."""
     section = result.section(area)
     reasons: list[str] = []
     if area == "compute":
@@ -264,7 +233,7 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
                 "what we assume."
             )
             reasons.append(f"{_training_work(result)} {speed}".lstrip())
-        reasons.append(size_reason(result))
+        reasons.append(size_reason(result, sources))
         # How sure we are is said once, in the executive summary.
     if area == "memory":
         reasons.append(
@@ -279,7 +248,7 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
     if area == "cluster":
         concurrent = result.section("concurrency").get("concurrent_jobs")
         if concurrent and concurrent > 1:
-            reasons.append(f"It leaves room for {format_number(concurrent)} jobs at the same time.")
+            reasons.append(f"It leaves room for {count_of(concurrent, 'job')} at the same time.")
     if area == "resilience":
         goodput = section.get("goodput")
         if goodput:
@@ -300,184 +269,6 @@ def why_sentences(area: str, result: StoredResult) -> list[str]:
     return [r if r.endswith((".", "?", "!", ")")) else f"{r}." for r in reasons]
 
 
-def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[str, Any]]:
-    """Each value the engine assumed (not the customer's own answers, which have their section),
-    marked where the customer told us they were not sure, those first, then those of a set-up
-    they left to us ("we chose it for you")."""
-    rows = []
-    for item in result.assumptions:
-        # The customer's answers are told back in their area; engine constants go to the
-        # method appendix; prices have their own table.
-        if item.provided_by in ("customer", "default") or item.key.startswith("prices."):
-            continue
-        rows.append(
-            {
-                "key": item.key,
-                "label": input_term(item.key).label,
-                "value": describe_value(item.key, item.value, engine_unit=item.unit),
-                "source": _source(item.source, sources.get(item.key)),
-                "rationale": item.rationale,
-                "not_sure": sources.get(item.key) in ("not_sure", "unusable"),
-                "unusable": sources.get(item.key) == "unusable",
-                "delegated": sources.get(item.key) == "delegated",
-            }
-        )
-    rows = _model_shape_in_one_row(rows)
-    rows.sort(key=lambda row: (not row["not_sure"], not row["delegated"]))
-    return rows
-
-
-def _source(source: str, given: str | None) -> str:
-    """An assumption's source; "you told us you have no preference" where that is why the
-    engine chose (keeping what it chose: "… : accelerators of every maker are compared")."""
-    if given != "no_preference":
-        return source
-    detail = source.partition(": ")[2] if source.startswith("our usual assumption") else ""
-    return SOURCES["no_preference"] + (f": {detail}" if detail else "")
-
-
-_SHAPE = (
-    "model.layers",
-    "model.hidden_size",
-    "model.attention_heads",
-    "model.kv_heads",
-    "model.ffn_hidden_size",
-)
-
-
-def _model_shape_in_one_row(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The model's shape (layers, widths, heads), read from one catalog entry, as one row."""
-    shape = [row for row in rows if row["key"] in _SHAPE]
-    if len(shape) < 2 or len({row["source"] for row in shape}) != 1:
-        return rows
-    merged = {
-        **shape[0],
-        "key": "model.shape",
-        "label": "Model shape",
-        "value": ", ".join(f"{row['label'].lower()} {row['value']}" for row in shape),
-    }
-    return [merged] + [row for row in rows if row["key"] not in _SHAPE]
-
-
-def source_rows(result: StoredResult) -> list[str]:
-    """Every distinct source the engine cited (assumptions and prices), in order of appearance;
-    a price's source once, with its value, date, region and firmness."""
-    seen: dict[str, None] = {}
-    priced = [str(price.get("source") or "") for price in result.price_sources]
-    for item in result.assumptions:
-        if item.source and not any(p and item.source.startswith(p) for p in priced):
-            seen.setdefault(item.source, None)
-    for price in result.price_sources:
-        region = REGIONS.get(str(price.get("region") or ""), "")
-        when = "; ".join(str(v) for v in (price.get("as_of"), region, price.get("flag")) if v)
-        text = f"{price.get('item')}: {price.get('value')} — {price.get('source')}" + (
-            f" ({when})" if when else ""
-        )
-        seen.setdefault(text, None)
-    return list(seen)
-
-
-def price_rows(result: StoredResult, *, today: date, region_given: bool) -> list[dict[str, str]]:
-    """Each price the cost rests on: what, the value, how firm, as of when and where from.
-
-    A price older than the engine's rule allows on ``today`` (the date of the answers) says
-    so ("dated 2024-08, may have moved": :func:`sizing.engine.cost.price_set.dated_note`).  When the
-    customer named no region (``region_given`` false) a first row says which region's power
-    and space prices were assumed.
-    """
-    rows = []
-    cost_region = str(result.section("cost").get("region") or "")
-    if not region_given and cost_region in REGIONS:
-        rows.append(
-            {
-                "item": "Region assumed for power and space prices",
-                "value": REGIONS[cost_region],
-                "flag": "our assumption",
-                "as_of": "",
-                "source": "you did not say where the training data must stay, so the "
-                f"electricity and data-centre space prices below are {REGIONS[cost_region]}'s; "
-                "tell us the country and we re-price them",
-            }
-        )
-    for price in result.price_sources:
-        region = REGIONS.get(str(price.get("region") or ""), "")
-        as_of = str(price.get("as_of") or "")
-        dated = dated_note(as_of, today) if as_of else ""
-        rows.append(
-            {
-                "item": str(price.get("item") or ""),
-                "value": str(price.get("value") or ""),
-                "flag": str(price.get("flag") or ""),
-                "as_of": "; ".join(v for v in (as_of, region, dated) if v),
-                "source": str(price.get("source") or ""),
-            }
-        )
-    return rows
-
-
-def risk_rows(result: StoredResult) -> list[dict[str, str]]:
-    """Each risk with what lowers it: the engine's risks ("risk: what to do"), then the plan's
-    own (a range past the deadline, prices still to confirm)."""
-    rows = []
-    for risk in result.risks:
-        what, _, lower = risk.partition(": ")
-        rows.append({"risk": what[:1].upper() + what[1:], "lower": lower[:1].upper() + lower[1:]})
-    days = result.wall_clock_days_range
-    deadline = result.deadline_days
-    if days and deadline and days[1] > deadline:
-        more = result.gpus_range[1] if result.gpus_range else None
-        rows.append(
-            {
-                # the range as the summary rounds it, so one figure reads the same everywhere
-                "risk": f"A run is likely to take {format_days_range(*days)}: its slow end runs "
-                f"past your deadline of {format_days(deadline)} if the run goes as slowly as "
-                "the slowest published runs like it",
-                "lower": (
-                    f"Plan for up to {format_count(more)} accelerators, or measure the speed "
-                    "in a short trial run before committing"
-                    if more and more > (result.gpus_per_job or 0)
-                    else "Measure the speed in a short trial run before committing"
-                ),
-            }
-        )
-    estimates = [p for p in result.price_sources if "estimate" in str(p.get("flag") or "")]
-    if estimates:
-        rows.append(
-            {
-                "risk": f"{len(estimates)} of the prices are our estimates, not published prices",
-                "lower": "Our quotation replaces them with firm prices before you commit",
-            }
-        )
-    return rows
-
-
-def accelerator_choice(result: StoredResult) -> str:
-    """Why this accelerator, in one sentence: the customer's choice or our default."""
-    name = result.accelerator_name
-    if result.accelerator_chosen_by_customer:
-        return f"You asked for {name}; the others below are for comparison."
-    return (
-        f"We sized {name}, the most widely offered training accelerator of the makers you "
-        "allow. The others below would also do the job; one that is cheaper or faster is "
-        "worth a quotation if you can get it."
-    )
-
-
-def excluded_groups(result: StoredResult) -> list[str]:
-    """The accelerators left out, grouped by the reason ("AMD Instinct MI300X 192GB and AMD
-    Instinct MI325X 256GB (made by AMD; you asked for NVIDIA accelerators only)"), so a reason
-    shared by several is written once."""
-    groups: dict[str, list[str]] = {}
-    for text in result.excluded_accelerators:
-        name, _, reason = text.partition(": ")
-        groups.setdefault(reason, []).append(name)
-    out = []
-    for reason, names in groups.items():
-        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-        out.append(f"{listed} ({reason})" if reason else listed)
-    return out
-
-
 def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
     """The recommended accelerator first, then up to six others, each against it."""
     ours_cost, ours_days = result.one_run_cloud_usd, result.wall_clock_days
@@ -488,7 +279,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             # one run's accelerators and servers, as the alternatives' rows count them
             "gpus": format_count(result.gpus_per_job or 0),
             "nodes": format_count(result.nodes_per_job or 1),
-            "days": format_days(ours_days or 0),
+            "days": run_time(ours_days or 0),
             "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
             "servers": _money_or_unpriced(ours_servers),
             "note": "recommended",
@@ -518,7 +309,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
         if ours_days:
             gap = days - ours_days
             if abs(gap) * 24 >= 1:
-                notes.append(f"{format_days(abs(gap))} {'slower' if gap > 0 else 'faster'}")
+                notes.append(f"{run_time(abs(gap))} {'slower' if gap > 0 else 'faster'}")
         if cost is not None and alt.get("price_confirmed") is False:
             notes.append("price not confirmed")
         rows.append(
@@ -526,7 +317,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
                 "name": str(alt.get("name") or alt.get("accelerator") or ""),
                 "gpus": format_count(int(alt.get("gpus") or 0)),
                 "nodes": format_count(int(alt.get("nodes") or 0)),
-                "days": format_days(days),
+                "days": run_time(days),
                 "cost": "not priced" if cost is None else format_money_short(cost),
                 "servers": _money_or_unpriced(servers),
                 "note": "; ".join(notes),
@@ -554,4 +345,4 @@ def _chunks(layers: int | None, pipeline: int, chunks: int) -> str:
         if most == fewest + 1
         else f"{fewest} to {most}"
     )
-    return f"{chunks} interleaved chunks of {held} layer{'' if most == 1 else 's'}"
+    return f"{chunks} interleaved chunks of {held} {noun_for(most, 'layer')}"

@@ -17,7 +17,8 @@ The names, by what they are for:
 
 - sizing answers: the adapter that turns questionnaire answers into engine input and back;
 - reading a stored result: the typed reader (``read_result``) and what it returns;
-- the first estimate the review page shows, and the counts of accelerators and servers;
+- the one room for words (``sizing/words/``): every figure and sentence other apps show about a
+  result, from the review page's first estimate to the proposal's tables;
 - catalogues the forms offer (accelerators, models) and reading a model's shape from a file;
 - the one vocabulary of labels and units, and the one number formatter;
 - the few assumptions and constants other apps quote by name.
@@ -42,7 +43,6 @@ from sizing.adapters import (
     size_answers,
     unknown_override_paths,
 )
-from sizing.counts import OWNED, plan_text, read_counts, rented_text
 from sizing.engine.assumptions import value as assumption_value
 from sizing.engine.assumptions import whole as whole_assumption
 from sizing.engine.cost.price_set import dated_note
@@ -89,7 +89,32 @@ from sizing.engine.vocabulary import (
     output_label_and_unit,
     value_words,
 )
-from sizing.first_estimate import (
+from sizing.stored_result import (
+    CostOption,
+    HardwareBought,
+    StoredResult,
+    UsedAssumption,
+    read_result,
+)
+from sizing.words.cost import (
+    cost_headline,
+    cost_line,
+)
+from sizing.words.counts import (
+    OWNED,
+    cluster_short,
+    open_question,
+    plan_text,
+    read_counts,
+    rented_text,
+    run_text,
+)
+from sizing.words.durations import (
+    accelerator_hours,
+    run_time,
+    run_time_range,
+)
+from sizing.words.estimate import (
     DEADLINE,
     DEADLINE_MISSED,
     FEWEST_HOURS,
@@ -100,12 +125,33 @@ from sizing.first_estimate import (
     first_estimate,
     size_set_by,
 )
-from sizing.stored_result import (
-    CostOption,
-    HardwareBought,
-    StoredResult,
-    UsedAssumption,
-    read_result,
+from sizing.words.plural import (
+    count_of,
+    noun_for,
+)
+from sizing.words.provenance import (
+    accelerator_by,
+    chosen_label,
+    chosen_words,
+    credited,
+    deadline_by,
+    the_deadline,
+)
+from sizing.words.ranges import (
+    backing,
+    days_with_range,
+    gpus_needed,
+)
+from sizing.words.rows import (
+    accelerator_choice,
+    assumption_rows,
+    excluded_groups,
+    price_rows,
+    risk_rows,
+)
+from sizing.words.why_size import (
+    memory_tight,
+    size_reason,
 )
 
 __all__ = [
@@ -133,7 +179,14 @@ __all__ = [
     "StoredResult",
     "UsedAssumption",
     "read_result",
-    # the first estimate and the counts (sizing/first_estimate.py, sizing/counts.py)
+    # the one room for words (sizing/words/): every figure and sentence about a result
+    "OWNED",
+    "cluster_short",
+    "open_question",
+    "plan_text",
+    "read_counts",
+    "rented_text",
+    "run_text",
     "DEADLINE",
     "DEADLINE_MISSED",
     "FEWEST_HOURS",
@@ -143,10 +196,29 @@ __all__ = [
     "figures_of",
     "first_estimate",
     "size_set_by",
-    "OWNED",
-    "plan_text",
-    "read_counts",
-    "rented_text",
+    "cost_headline",
+    "cost_line",
+    "accelerator_hours",
+    "run_time",
+    "run_time_range",
+    "count_of",
+    "noun_for",
+    "accelerator_by",
+    "chosen_label",
+    "chosen_words",
+    "credited",
+    "deadline_by",
+    "the_deadline",
+    "backing",
+    "days_with_range",
+    "gpus_needed",
+    "accelerator_choice",
+    "assumption_rows",
+    "excluded_groups",
+    "price_rows",
+    "risk_rows",
+    "memory_tight",
+    "size_reason",
     # catalogues and a model's shape
     "ACCELERATORS",
     "MODEL_CATALOG",

@@ -120,12 +120,6 @@ class StoredResult:
         return str(stored) if stored else value_words("hardware.accelerator", self.accelerator)
 
     @property
-    def accelerator_chosen_by_customer(self) -> bool:
-        """Whether the customer named the accelerator (else the engine picked its default)."""
-        chosen = next((a for a in self.assumptions if a.key == "hardware.accelerator"), None)
-        return chosen is None or chosen.provided_by == "customer"
-
-    @property
     def gpus(self) -> int | None:
         value = self._number("cluster", "gpus")
         return None if value is None else int(value)

@@ -12,10 +12,11 @@ from pipeline.models import Recommendation
 from pipeline.versions import describe_changes
 from sizing.public import (
     StoredResult,
+    cost_headline,
+    count_of,
     describe_value,
     format_days,
     format_money,
-    format_number,
     format_quantity,
     input_term,
     read_result,
@@ -30,24 +31,18 @@ class Change:
 
 
 def _cost(result: StoredResult) -> str:
-    best = result.recommended_cost
-    if best is None or best.net_usd is None:
-        return "—"
-    return f"{format_money(best.net_usd)} over {result.years} years ({best.label})"
+    """The customer's headline (``sizing.words.cost``): the net figure over the plan."""
+    cost = cost_headline(result)
+    return f"{cost.amount} over {cost.years} ({cost.option})" if cost.priced else "—"
 
 
 def _cost_range(result: StoredResult) -> str:
-    best = result.recommended_cost
-    if best is None or best.low_usd is None or best.high_usd is None:
-        return "—"
-    return f"{format_money(best.low_usd)} to {format_money(best.high_usd)}"
+    return cost_headline(result).range or "—"
 
 
 def _count(value: float | None, noun: str) -> str:
     """ "1 node", "3 nodes"; "—" when missing."""
-    if value is None:
-        return "—"
-    return f"{format_number(value)} {noun}" + ("" if value == 1 else "s")
+    return "—" if value is None else count_of(value, noun)
 
 
 # (label, reader) in the order a customer cares about; the reader gives words with units.

@@ -18,8 +18,9 @@ from questionnaire.paths import SHORT_PATH_COUNT, customer_numbers, delegated_sl
 from questionnaire.questions import DISCOVERY, QUESTIONS, AnsweredQuestion, answered_questions
 from reports.answer_trace import delegated_questions
 from sizing.public import (
-    format_money,
-    format_money_short,
+    cluster_short,
+    cost_line,
+    count_of,
     read_result,
     value_words,
 )
@@ -31,29 +32,15 @@ def recommended_cluster(recommendation: Recommendation | None) -> str:
     """E.g. "64 × NVIDIA H100 SXM5 80GB"; "" while the version is not finished."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
-    result = read_result(recommendation.result)
-    if not result.accelerator:
-        return ""
-    name = result.accelerator_name
-    return f"{result.gpus} × {name}" if result.gpus else name
+    return cluster_short(read_result(recommendation.result))
 
 
 def recommended_cost(recommendation: Recommendation | None, *, short: bool = False) -> str:
-    """The recommended option's net figure over the horizon (what the proposal compares), e.g. "$9.49 million over 3 years
-    (likely $5.89 million to $15.90 million), GPU cloud, three-year reservation"; "$9.49M" when
-    short; "" when there is none."""
+    """The customer's cost headline and range in one line (``sizing.words.cost.cost_line``);
+    "" while the version is not finished or nothing is priced."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
-    result = read_result(recommendation.result)
-    best = result.recommended_cost
-    if best is None or best.net_usd is None:
-        return ""
-    if short:
-        return format_money_short(best.net_usd)
-    likely = ""
-    if best.low_usd is not None and best.high_usd is not None:
-        likely = f" (likely {format_money(best.low_usd)} to {format_money(best.high_usd)})"
-    return f"{format_money(best.net_usd)} over {result.years} years{likely}, {best.label}"
+    return cost_line(read_result(recommendation.result), short=short)
 
 
 def use_case(f: Facts) -> str:
@@ -125,7 +112,7 @@ def age(submission: Submission, now=None) -> str:
     days = ((now or timezone.now()) - submission.submitted_at).days
     if days <= 0:
         return "today"
-    return "1 day" if days == 1 else f"{days} days"
+    return count_of(days, "day")
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ def test_an_upward_import_breaks_a_contract(copy_of_the_code, module, upward_imp
         ("questionnaire/review.py", "import sizing.engine.core"),
         ("pipeline/services.py", "from sizing import adapters"),
         ("staff/summary.py", "from sizing.stored_result import read_result"),
-        ("reports/summary.py", "from sizing.counts import read_counts"),
+        ("reports/summary.py", "from sizing.words.counts import read_counts"),
     ],
 )
 def test_an_import_past_the_front_door_breaks_a_contract(copy_of_the_code, module, inside_import):

@@ -15,8 +15,9 @@ from django import template
 from pipeline.models import Recommendation
 from pipeline.versions import customer_version
 from questionnaire.models import Submission
-from reports.wording import backing
 from sizing.public import (
+    backing,
+    credited,
     figures_of,
     read_result,
 )
@@ -68,19 +69,13 @@ def sizing_summary(submission) -> dict[str, Any] | None:
     recommendation = shown.recommendation
     if recommendation is None or not recommendation.result:
         return None
-    # the review page's figures, from the same reader (sizing.first_estimate.figures_of), so
-    # the count, the time and the cost do not change on sending
-    result = read_result(recommendation.result)
-    figures = figures_of(result)
+    # the review page's figures, from the one room (sizing.words.estimate.figures_of), so
+    # the count, the time and the cost do not change on sending; who set each value comes
+    # from the version's recorded input sources (an engineer's override is said as such)
+    result = credited(read_result(recommendation.result), recommendation.input_sources)
     return {
         "preliminary": shown.preliminary,
         "version": recommendation.version,
-        "accelerator": result.accelerator_name,
-        "plan": figures.plan,
-        "option": figures.option,
-        "days": figures.days,
-        "days_range": figures.days_range,
+        "figures": figures_of(result, recommendation.input_sources or {}),
         "backing": backing(result),
-        "cost": figures.cost,
-        "cost_range": figures.cost_range,
     }

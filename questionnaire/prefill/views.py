@@ -29,6 +29,9 @@ from questionnaire.prefill.reading import MAX_FILE_BYTES, UnreadableFile
 from questionnaire.prefill.services import fill_answers_from_file
 from questionnaire.prefill.uploads import InMemoryCappedUpload
 from questionnaire.wizard import ALREADY_SUBMITTED_MESSAGE, QUESTION_SLUGS
+from sizing.public import (
+    count_of,
+)
 
 # Reading a YAML file of the largest accepted size takes a noticeable share of a second of CPU;
 # an hour's worth for one client address is far more than a customer ever uploads.
@@ -170,7 +173,7 @@ def check_file_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse:
             filled = sum(len(q.changes) for q in changes.questions)
             messages.success(
                 request,
-                f"We filled {filled} answer{'s' if filled != 1 else ''} from {pending['file']}. "
+                f"We filled {count_of(filled, 'answer')} from {pending['file']}. "
                 "Check them on each question.",
             )
             return redirect(back_url)

@@ -30,7 +30,8 @@ _QUOTED = ("use_case", "decider", "runs_training", "constraint", "success")
 
 @register.simple_tag
 def discovery_brief(data: Any) -> dict[str, Any] | None:
-    """What ``reports/_discovery.html`` shows; None for answers without a discovery page."""
+    """What ``reports/_discovery.html`` shows; None for answers without a discovery page, or
+    with one that says nothing."""
     answers = dict(data.answers or {})
     discovery = answers.get(DISCOVERY.slug)
     if not isinstance(discovery, dict):
@@ -51,7 +52,7 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
             for slug in EXPERT_SLUGS
             if slug in lines
         ]
-    return {
+    brief = {
         "facts": facts,
         "effects": constraint_effects(answers),
         "questions": discovery_questions(answers),
@@ -59,3 +60,9 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
         "setup_unsure": setup_unsure(answers),
         "decided": decided,
     }
+    # A discovery page left empty is optional, not a gap: the summary then opens with the
+    # recommendation, never with "you did not tell us about your project", which read as a
+    # reproach beside the paragraphs the customer wrote on the questions themselves.
+    return (
+        brief if any(brief[key] for key in ("facts", "effects", "questions", "recommend")) else None
+    )

@@ -4,6 +4,9 @@ from django.contrib import admin, messages
 
 from pipeline.models import OutgoingEmail
 from pipeline.outbox import retry_email
+from sizing.public import (
+    count_of,
+)
 from staff.admin.read_only import ReadOnlyMixin
 from staff.admin.submission_views import EMAIL_RETRY_PERMISSION
 
@@ -36,4 +39,4 @@ class OutgoingEmailAdmin(ReadOnlyMixin, admin.ModelAdmin):
     @admin.action(description="Send failed emails again", permissions=["retry"])
     def retry_failed_emails(self, request, queryset):
         retried = sum(retry_email(email=email) for email in queryset)
-        self.message_user(request, f"Sending {retried} email(s) again.", messages.SUCCESS)
+        self.message_user(request, f"Sending {count_of(retried, 'email')} again.", messages.SUCCESS)

@@ -10,6 +10,7 @@ from pipeline.versions import previous_version
 from sizing.public import (
     describe_value,
     input_term,
+    noun_for,
 )
 from staff.admin.read_only import ReadOnlyMixin
 from staff.diff import diff_versions
@@ -35,11 +36,10 @@ def change_summary(recommendation: Recommendation) -> str:
     body = format_html_join("", '<tr><th scope="row">{}</th><td>{}</td><td>{}</td></tr>', rows)
     more = ""
     if diff.other_outputs:
-        s = "s" if diff.other_outputs > 1 else ""
         more = format_html(
-            '<p class="what-changed-more">and {} other detail{} changed (see the version page)</p>',
+            '<p class="what-changed-more">and {} other {} changed (see the version page)</p>',
             diff.other_outputs,
-            s,
+            noun_for(diff.other_outputs, "detail"),
         )
     return format_html(
         '<table class="what-changed"><thead><tr><th scope="col">What</th>'

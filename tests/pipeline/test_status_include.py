@@ -11,7 +11,7 @@ from pipeline import services
 from reports.demo import demo_answers
 from sizing.engine.numbers import format_days, format_days_range
 from sizing.engine.numbers import format_number as number
-from sizing.first_estimate import first_estimate
+from sizing.words.estimate import first_estimate
 from tests.reports.factories import make_submission
 
 pytestmark = pytest.mark.django_db

@@ -56,3 +56,15 @@ def test_hardware_already_owned_is_asked_in_the_opening():
 
 def test_answers_from_before_the_discovery_page_open_as_before():
     assert 'id="project"' not in render_html(demo_data(answers=demo_answers(), today=TODAY))
+
+
+def test_an_empty_discovery_page_opens_with_the_recommendation_not_a_reproach():
+    # every submission whose customer skipped the optional page (all four demo customers, who
+    # wrote paragraphs on the questions themselves) opened "You did not tell us about your
+    # project yet; our engineer will ask"
+    empty = _discovery(
+        use_case="", decider="", runs_training="", constraint="", success="", setup_known=""
+    )
+    html = render_html(demo_data(answers={**demo_answers(), DISCOVERY.slug: empty}, today=TODAY))
+    assert "did not tell us about your project" not in html
+    assert 'id="project"' not in html

@@ -103,3 +103,47 @@ def test_the_examples_and_a_mostly_unsure_customer_render_without_a_finding(answ
 def test_each_sample_proposal_names_its_own_customer_and_reference():
     covers = {(d.company, d.reference) for d in (demo_data(scenario=s) for s in ["", *SCENARIOS])}
     assert len(covers) == 1 + len(SCENARIOS)
+
+
+def _extreme(**changes: dict) -> dict:
+    data = {slug: dict(values) for slug, values in DEMO_FORM_DATA.items()}
+    for slug, values in changes.items():
+        data[slug] = {**data.get(slug, {}), **values}
+    return answers_from(data)
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        # one full-size run of 16,384 beside two smaller jobs: "1 jobs of 16,384 accelerators"
+        pytest.param(
+            _extreme(
+                model={"model_name": "", "architecture": "dense", "total_params": "1T"},
+                method={"method": "pretrain", "phases": "1", "experiments": "1"},
+                data={"dataset_size": "30T tokens"},
+                timeline={"run_time_hours": "60 days", "runs_per_month": "1"},
+                teams={"teams": "3", "concurrent_jobs": "3"},
+            ),
+            id="very large, one run among three jobs",
+        ),
+        # a run of seconds on one accelerator beside four jobs: "1 accelerators for the other
+        # 4 of 5 jobs", "about under a minute (likely 0.12–0.78 minutes)"
+        pytest.param(
+            _extreme(
+                model={
+                    "model_name": "Qwen2.5 0.5B",
+                    "architecture": "dense",
+                    "total_params": "0.5B",
+                },
+                method={"method": "lora", "phases": "1", "experiments": "1"},
+                data={"dataset_size": "1M tokens"},
+                timeline={"run_time_hours": "1 hour", "runs_per_month": "1"},
+                teams={"teams": "1", "concurrent_jobs": "5"},
+            ),
+            id="very small, a run of seconds among five jobs",
+        ),
+    ],
+)
+def test_very_large_and_very_small_answers_pass_the_checker(answers):
+    rendered = render_data(demo_data(answers=answers, today=TODAY))
+    assert [str(f) for f in rendered.findings] == []

@@ -14,16 +14,11 @@ from reports.cost_page import cost_page
 from reports.demo import SCENARIOS, demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import OWNED, cheaper_to_buy, decisions
-from reports.wording import (
-    alternative_rows,
-    price_rows,
-    recommendation_sentence,
-    risk_rows,
-    why_sentences,
-)
+from reports.wording import alternative_rows, recommendation_sentence, why_sentences
 from sizing.engine import size_dict
 from sizing.engine.numbers import format_money, format_money_short, format_number, format_quantity
 from sizing.stored_result import read_result
+from sizing.words.rows import price_rows, risk_rows
 from tests.reports.conftest import pdf_text, squash
 from tests.reports.factories import edited_answers
 

@@ -1,6 +1,6 @@
 """The first estimate on the review page names the answer that set the size."""
 
-from sizing.first_estimate import first_estimate
+from sizing.words.estimate import first_estimate
 
 
 def test_a_deadline_the_customer_gave_sets_the_size_and_points_to_question_5():

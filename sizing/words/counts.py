@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from sizing.engine.numbers import format_count
 from sizing.stored_result import StoredResult
+from sizing.words.plural import count_of
 
 # The options that buy hardware (the rest rent it by the hour).
 OWNED = ("buy", "colocation", "hybrid")
@@ -21,10 +22,6 @@ OWNED = ("buy", "colocation", "hybrid")
 # Accelerators in the cloud instances the major clouds rent for one 8-way server's accelerators
 # (Google Cloud's A3 machine types a3-highgpu-1g/-2g/-4g/-8g; Lambda's 1x, 2x, 4x, 8x H100).
 CLOUD_INSTANCE_SIZES = (1, 2, 4, 8)
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{format_count(count)} {noun}{'' if count == 1 else 's'}"
 
 
 @dataclass(frozen=True)
@@ -96,15 +93,15 @@ def read_counts(result: StoredResult) -> Counts:
 
 def servers_text(count: int, per_node: int) -> str:
     """ "26 servers of 8"."""
-    return f"{_plural(count, 'server')} of {format_count(per_node)}"
+    return f"{count_of(count, 'server')} of {format_count(per_node)}"
 
 
 def run_text(counts: Counts) -> str:
     """What one run uses: "96 accelerators in 12 servers", "2 accelerators of one server"."""
     if counts.per_run < counts.per_node:
-        return f"{_plural(counts.per_run, 'accelerator')} of one server"
+        return f"{count_of(counts.per_run, 'accelerator')} of one server"
     return (
-        f"{_plural(counts.per_run, 'accelerator')} in {_plural(counts.per_run_servers, 'server')}"
+        f"{count_of(counts.per_run, 'accelerator')} in {count_of(counts.per_run_servers, 'server')}"
     )
 
 
@@ -112,13 +109,13 @@ def cluster_text(counts: Counts) -> str:
     """The cluster for the runs held at once, with its spares: "192 accelerators in 24 servers
     of 8 for 2 runs at once, plus 2 spare servers"."""
     text = (
-        f"{_plural(counts.cluster, 'accelerator')} in "
+        f"{count_of(counts.cluster, 'accelerator')} in "
         f"{servers_text(counts.cluster_servers, counts.per_node)}"
     )
     if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
         text += f" for {format_count(counts.runs_at_once)} runs at once"
     if counts.spare_servers:
-        text += f", plus {_plural(counts.spare_servers, 'spare server')}"
+        text += f", plus {count_of(counts.spare_servers, 'spare server')}"
     return text
 
 
@@ -133,7 +130,7 @@ def rented_text(counts: Counts) -> str:
         )
     servers = counts.cluster_servers or 1
     return (
-        f"{_plural(servers, 'cloud instance')} of {format_count(counts.per_node)} × "
+        f"{count_of(servers, 'cloud instance')} of {format_count(counts.per_node)} × "
         f"{counts.accelerator}"
     )
 
@@ -153,7 +150,7 @@ def bought_text(counts: Counts) -> str:
         text += ", spare servers included"
     if counts.total > counts.year_one:
         text += (
-            f", and {format_count(counts.total)} ({_plural(counts.total // counts.per_node, 'server')})"
+            f", and {format_count(counts.total)} ({count_of(counts.total // counts.per_node, 'server')})"
             f" by year {counts.grown_by} as your training work grows"
         )
     return text
@@ -166,7 +163,7 @@ def uses_text(counts: Counts) -> str:
     # a cloud option rents no spare server: a failed instance is replaced, not kept idle
     spares = counts.spare_servers if counts.owned else 0
     if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
-        text = f"each run uses {run}, {format_count(counts.runs_at_once)} runs at once"
+        text = f"each run uses {run}, {count_of(counts.runs_at_once, 'run')} at once"
     elif not spares and (
         counts.per_run == counts.total or (not counts.owned and counts.per_run == counts.cluster)
     ):
@@ -174,7 +171,7 @@ def uses_text(counts: Counts) -> str:
     else:
         text = f"one run uses {run}"
     if spares:
-        text += f", plus {_plural(spares, 'spare server')}"
+        text += f", plus {count_of(spares, 'spare server')}"
     return text
 
 
@@ -184,3 +181,52 @@ def plan_text(counts: Counts) -> str:
     accelerators in 12 servers, 2 runs at once, plus 2 spare servers"."""
     uses = uses_text(counts)
     return f"{bought_text(counts)}; {uses}" if uses else bought_text(counts)
+
+
+# The engine's question about how concurrent jobs share the cluster starts so
+# (``sizing.engine.core._open_questions``); :func:`concurrency_question` says it instead.
+_ENGINE_CONCURRENCY_QUESTION = "The cluster holds "
+
+
+def concurrency_question(result: StoredResult) -> str:
+    """How the concurrent jobs share the cluster, asked with every count agreeing with its noun
+    ("The cluster holds 1 full-size run at once (one job of 16,384 accelerators, as many as
+    the planned runs) and 4,096 accelerators for the other 2 of 3 jobs: …"); "" when the
+    customer runs one job at a time."""
+    concurrency = result.section("concurrency")
+    jobs = int(concurrency.get("concurrent_jobs") or 1)
+    runs = int(concurrency.get("full_size_runs") or 1)
+    per_run = int(concurrency.get("gpus_per_job") or result.gpus_per_job or 0)
+    headroom = int(concurrency.get("headroom_gpus") or 0)
+    if jobs <= 1:
+        return ""
+    held = f"The cluster holds {count_of(runs, 'full-size run')} at once"
+    each = count_of(per_run, "accelerator")
+    if runs >= jobs:
+        return (
+            f"{held} ({count_of(jobs, 'job')} of {each} each): are some of them smaller "
+            "experiments that need less?"
+        )
+    full = f"one job of {each}" if runs == 1 else f"{count_of(runs, 'job')} of {each} each"
+    return (
+        f"{held} ({full}, as many as the planned runs) and {count_of(headroom, 'accelerator')} "
+        f"for the other {jobs - runs} of {count_of(jobs, 'job')}: are those smaller "
+        "experiments, or more full runs?"
+    )
+
+
+def open_question(question: str, result: StoredResult) -> str:
+    """One of the engine's open questions as the proposal asks it: the question about
+    concurrent jobs in this room's words (:func:`concurrency_question`), others as they are."""
+    if question.startswith(_ENGINE_CONCURRENCY_QUESTION):
+        return concurrency_question(result) or question
+    return question
+
+
+def cluster_short(result: StoredResult) -> str:
+    """The cluster in a few words, for the staff list and the CSV: "64 × NVIDIA H100 SXM5
+    80GB" ("" for a result without an accelerator)."""
+    if not result.accelerator:
+        return ""
+    name = result.accelerator_name
+    return f"{format_count(result.gpus)} × {name}" if result.gpus else name

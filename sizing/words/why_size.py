@@ -1,21 +1,23 @@
 """Why one run's cluster is this size, and whether its memory plan is tight: the sentences the
 proposal says about it, from the same reader as the review page's first estimate
-(:func:`sizing.first_estimate.size_set_by`), so the document gives one reason, not two.
+(:func:`sizing.words.estimate.size_set_by`), so the document gives one reason, not two.
 """
 
-from sizing.public import (
-    ACCELERATORS,
+from collections.abc import Mapping
+
+from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.numbers import format_quantity
+from sizing.stored_result import StoredResult
+from sizing.words.estimate import (
     DEADLINE,
     DEADLINE_MISSED,
     FEWEST_HOURS,
     MEMORY,
-    StoredResult,
     fewest_hours_reason,
-    format_count,
-    format_days,
-    format_quantity,
     size_set_by,
 )
+from sizing.words.plural import count_of
+from sizing.words.provenance import deadline_by, deadline_days, deadline_words
 
 # [x] a plan using more than this share of the usable memory is said to fit tightly: what is
 # left is less than the allocator's own variation from step to step, so a trial run decides
@@ -48,37 +50,32 @@ def memory_tight(result: StoredResult) -> str:
     )
 
 
-def size_reason(result: StoredResult) -> str:
+def size_reason(result: StoredResult, sources: Mapping[str, str] | None = None) -> str:
     """Why one run's cluster is this size, in one sentence, from the one reader the review page
-    uses too (:func:`sizing.first_estimate.size_set_by`)."""
+    uses too (:func:`sizing.words.estimate.size_set_by`); the deadline says who set it."""
     set_by = size_set_by(dict(result.raw))
-    deadline = result.deadline_days
-    used = next((a for a in result.assumptions if a.key == "schedule.deadline_days"), None)
-    whose = (
-        "the deadline we assumed,"
-        if used and used.provided_by != "customer"
-        else "your deadline of"
-    )
+    days = deadline_days(result)
+    deadline = deadline_words(days, deadline_by(result, sources or {})) if days else ""
     if set_by == DEADLINE_MISSED and deadline:
         return (
-            f"No size finishes a run within {whose} {format_days(deadline)}: the cluster stops "
+            f"No size finishes a run within {deadline}: the cluster stops "
             "where more accelerators stop shortening the run."
         )
     if set_by == FEWEST_HOURS:
         return (
-            f"The cluster is sized for the fewest accelerator-hours within {whose} "
-            f"{format_days(deadline or 0)}: {fewest_hours_reason(dict(result.raw))}."
+            f"The cluster is sized for the fewest accelerator-hours within {deadline}: "
+            f"{fewest_hours_reason(dict(result.raw))}."
         )
     if set_by == MEMORY and (result.gpus_per_job or 0) <= 1:
         return "One accelerator holds the model and is the smallest cluster" + (
-            f"; it finishes a run within {whose} {format_days(deadline)}." if deadline else "."
+            f"; it finishes a run within {deadline}." if deadline else "."
         )
     if set_by == MEMORY:
         return (
-            f"The memory the model needs sets the cluster at {format_count(result.gpus_per_job or 0)} "
-            "accelerators for one run"
-            + (f"; {whose} {format_days(deadline)} alone would need fewer." if deadline else ".")
+            f"The memory the model needs sets the cluster at "
+            f"{count_of(result.gpus_per_job or 0, 'accelerator')} for one run"
+            + (f"; {deadline} alone would need fewer." if deadline else ".")
         )
     if set_by == DEADLINE and deadline:
-        return f"The cluster is sized to finish a run within {whose} {format_days(deadline)}."
+        return f"The cluster is sized to finish a run within {deadline}."
     return "The cluster is sized to the computing one run needs."

@@ -10,8 +10,8 @@ from reports.bill import bill_of_materials
 from reports.demo import demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import cluster_line, decisions
-from sizing.counts import Counts, plan_text, read_counts, rented_text
 from sizing.stored_result import read_result
+from sizing.words.counts import Counts, plan_text, read_counts, rented_text
 from tests.reports.conftest import pdf_text, squash
 
 TODAY = date(2026, 12, 2)

@@ -1,18 +1,32 @@
-"""The first estimate a customer sees before sending their answers, and the answer that set it.
+"""The first estimate a customer sees before sending their answers, the answer that set it, and
+the figures every surface states of one result (:class:`Figures`).
 
 The review page shows the size the answers lead to and names the one answer that set it, with
 a link to change it there: the deadline (or the one we assumed), or the memory the model
 needs. It reads the engine's result for the answers
 (:func:`sizing.adapters.size_answers`) and the question each engine field came from.
+The confirmation and status pages, the proposal's summary and the staff pages state the same
+:class:`Figures`, so a figure cannot differ between two of them.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sizing.adapters import InvalidInput, SizedAnswers, size_answers
-from sizing.counts import plan_text, read_counts
-from sizing.engine.numbers import format_days, format_days_range, format_money
+from sizing.engine.numbers import format_count
 from sizing.stored_result import StoredResult, read_result
+from sizing.words.cost import cost_headline
+from sizing.words.counts import plan_text, read_counts
+from sizing.words.durations import run_time, run_time_range
+from sizing.words.provenance import (
+    Setter,
+    accelerator_by,
+    chosen_label,
+    deadline_by,
+    deadline_days,
+    deadline_words,
+)
 
 # The questions whose answers set the size, by the engine field they feed (the questionnaire's
 # slugs, as the adapters record them in ``question_of``); used when the field was left unset.
@@ -22,31 +36,48 @@ _MODEL_QUESTION = "model"
 
 @dataclass(frozen=True)
 class Figures:
-    """What the customer reads of one engine result, the same on the review page before sending
-    and on the confirmation page after: what is bought or rented and how a run uses it
-    (``sizing.counts``, as the proposal says it), one run's time and the recommended option's
-    cost, in the proposal's formatters."""
+    """What a person reads of one engine result, the same on every surface: the review page
+    before sending, the confirmation and status pages after, the proposal and the staff pages.
+    What is bought or rented and how a run uses it (``sizing.words.counts``), one run's time,
+    the deadline and who set it, and the recommended option's cost (``sizing.words.cost``).
+    Each field is also tagged ``data-figure`` on the pages, so a test can compare them."""
 
     plan: str  # "208 × NVIDIA H100 SXM5 80GB (26 servers of 8) bought in year 1, …"
+    accelerator: str  # "NVIDIA H100 SXM5 80GB"
+    accelerator_by: str  # "your choice", "chosen by our engineer", "chosen by us"
+    per_run: str  # accelerators one run uses: "96"
+    bought: str  # accelerators bought in year 1 (or rented while a run goes): "208"
     days: str  # "about 6.49 days", "about 1.3 hours"
     days_range: str  # "2.5–17 days", "31 minutes–3.4 hours" ("" when not known)
+    deadline: str  # "your deadline of 21 days", "the deadline our engineer set, 20 days" ("")
     option: str  # "Buy, in your own data centre" ("" when no option is priced)
-    cost: str  # "about $16.25 million over 5 years"
-    cost_range: str  # "$13.2 million to $19.1 million"
+    cost: str  # "about $16.25 million over 5 years" (the net figure, with what it nets)
+    cost_amount: str  # "$16.25 million"
+    cost_range: str  # "$13.2 million to $19.1 million": the same figure's likely range
 
 
-def figures_of(result: StoredResult) -> Figures:
-    """:class:`Figures` of a stored engine result."""
-    best = result.recommended_cost
+def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -> Figures:
+    """:class:`Figures` of a stored engine result; ``sources`` says where each input field
+    came from (an engineer's override: ``"override"``)."""
+    sources = sources or {}
     days = result.wall_clock_days_range
-    years = f"{result.years} {'year' if result.years == 1 else 'years'}"
+    cost = cost_headline(result)
+    counts = read_counts(result)
+    deadline = deadline_days(result)
+    cost_text = f"about {cost.amount} over {cost.years}" if cost.priced else ""
     return Figures(
-        plan=plan_text(read_counts(result)),
-        days=f"about {format_days(result.wall_clock_days or 0)}",
-        days_range=format_days_range(*days) if days else "",
-        option=best.label if best else "",
-        cost=f"about {format_money(best.total_usd)} over {years}" if best else "",
-        cost_range=f"{format_money(best.low_usd)} to {format_money(best.high_usd)}" if best else "",
+        plan=plan_text(counts),
+        accelerator=result.accelerator_name,
+        accelerator_by=chosen_label(accelerator_by(result, sources)),
+        per_run=format_count(counts.per_run),
+        bought=format_count(counts.year_one if counts.owned else counts.cluster),
+        days=f"about {run_time(result.wall_clock_days or 0)}",
+        days_range=run_time_range(*days) if days else "",
+        deadline="" if deadline is None else deadline_words(deadline, deadline_by(result, sources)),
+        option=cost.option,
+        cost=cost_text + (f" {cost.nets}" if cost.nets else ""),
+        cost_amount=cost.amount,
+        cost_range=cost.range,
     )
 
 
@@ -92,15 +123,15 @@ def size_set_by(result: dict[str, Any]) -> str:
     engineer's override does)."""
     cluster, timeline = result["cluster"], result["timeline"]
     gpus = int(cluster["gpus_per_job"])
-    deadline_days = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
-    if (timeline.get("deadline") or {}).get("met") is False and deadline_days:
+    deadline = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
+    if (timeline.get("deadline") or {}).get("met") is False and deadline:
         return DEADLINE_MISSED
     if _fewer_meeting_the_deadline(timeline, gpus):
         return FEWEST_HOURS
     min_gpus = (result.get("memory") or {}).get("min_gpus")
     if min_gpus and gpus <= min_gpus:
         return MEMORY
-    return DEADLINE if deadline_days else COMPUTE
+    return DEADLINE if deadline else COMPUTE
 
 
 def estimate_of(sized: SizedAnswers) -> FirstEstimate:
@@ -108,14 +139,15 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
     result = sized.result
     cluster, timeline = result["cluster"], result["timeline"]
     gpus = int(cluster["gpus_per_job"])
-    deadline_days = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
+    stored = read_result(result)
     deadline_question = sized.question_of.get("schedule.deadline_days", _DEADLINE_QUESTION)
-    given = sized.sources.get("schedule.deadline_days") in ("customer", "derived")
+    setter = deadline_by(stored, sized.sources)
+    given = setter.customers
+    deadline = deadline_days(stored) or 0.0
     set_by = size_set_by(result)
     if set_by == DEADLINE_MISSED:
-        whose = "your deadline of" if given else "the deadline we assumed,"
         reason = (
-            f"no size finishes within {whose} {format_days(deadline_days)}, so this is "
+            f"no size finishes within {deadline_words(deadline, setter)}, so this is "
             "where more accelerators stop shortening the run"
         )
         question = deadline_question
@@ -128,22 +160,22 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
     elif set_by == COMPUTE:
         reason = "the computing one run needs"
         question = ""
-    elif given:
-        reason = f"your deadline of {format_days(deadline_days)} for one run"
+    elif given or setter is Setter.ENGINEER:
+        reason = f"{deadline_words(deadline, setter)} for one run"
         question = deadline_question
     else:
         reason = (
-            f"the deadline we assumed for one run ({format_days(deadline_days)}), because you "
+            f"the deadline we assumed for one run ({run_time(deadline)}), because you "
             "did not give one; a later or earlier deadline changes the size"
         )
         question = deadline_question
     return FirstEstimate(
         gpus=gpus,
         accelerator=str(cluster.get("accelerator_name") or cluster.get("accelerator")),
-        days=f"about {format_days(float(timeline['wall_clock_days']))}",
+        days=f"about {run_time(float(timeline['wall_clock_days']))}",
         reason=reason,
         question=question,
-        figures=figures_of(read_result(result)),
+        figures=figures_of(stored, sized.sources),
     )
 
 

@@ -7,8 +7,8 @@ from functools import cache
 
 from reports.demo import demo_answers, demo_data
 from reports.wording import recommendation_sentence, why_sentences
-from sizing.first_estimate import MEMORY, size_set_by
 from sizing.stored_result import read_result
+from sizing.words.estimate import MEMORY, size_set_by
 
 TODAY = date(2026, 12, 2)
 

@@ -1,0 +1,187 @@
+"""The proposal's tables in words: what we assumed (and where from), the prices and sources,
+the risks with what lowers them, why this accelerator and which were left out.
+
+Who set each value comes in as plain data (``sources``: ``sizing.words.provenance``), so a row
+never says "you asked for" of a value our engineer chose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from sizing.engine.cost.price_set import dated_note
+from sizing.engine.numbers import format_count
+from sizing.engine.vocabulary import REGIONS, SOURCES, describe_value, input_term
+from sizing.stored_result import StoredResult
+from sizing.words.durations import run_time_range
+from sizing.words.provenance import Setter, accelerator_by, the_deadline
+
+
+def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[str, Any]]:
+    """Each value the engine assumed (not the customer's own answers, which have their section),
+    marked where the customer told us they were not sure, those first, then those of a set-up
+    they left to us ("we chose it for you")."""
+    rows = []
+    for item in result.assumptions:
+        # The customer's answers are told back in their area; engine constants go to the
+        # method appendix; prices have their own table.
+        if item.provided_by in ("customer", "default") or item.key.startswith("prices."):
+            continue
+        rows.append(
+            {
+                "key": item.key,
+                "label": input_term(item.key).label,
+                "value": describe_value(item.key, item.value, engine_unit=item.unit),
+                "source": _source(item.source, sources.get(item.key)),
+                "rationale": item.rationale,
+                "not_sure": sources.get(item.key) in ("not_sure", "unusable"),
+                "unusable": sources.get(item.key) == "unusable",
+                "delegated": sources.get(item.key) == "delegated",
+            }
+        )
+    rows = _model_shape_in_one_row(rows)
+    rows.sort(key=lambda row: (not row["not_sure"], not row["delegated"]))
+    return rows
+
+
+def _source(source: str, given: str | None) -> str:
+    """An assumption's source; "you told us you have no preference" where that is why the
+    engine chose (keeping what it chose: "… : accelerators of every maker are compared")."""
+    if given != "no_preference":
+        return source
+    detail = source.partition(": ")[2] if source.startswith("our usual assumption") else ""
+    return SOURCES["no_preference"] + (f": {detail}" if detail else "")
+
+
+_SHAPE = (
+    "model.layers",
+    "model.hidden_size",
+    "model.attention_heads",
+    "model.kv_heads",
+    "model.ffn_hidden_size",
+)
+
+
+def _model_shape_in_one_row(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The model's shape (layers, widths, heads), read from one catalog entry, as one row."""
+    shape = [row for row in rows if row["key"] in _SHAPE]
+    if len(shape) < 2 or len({row["source"] for row in shape}) != 1:
+        return rows
+    merged = {
+        **shape[0],
+        "key": "model.shape",
+        "label": "Model shape",
+        "value": ", ".join(f"{row['label'].lower()} {row['value']}" for row in shape),
+    }
+    return [merged] + [row for row in rows if row["key"] not in _SHAPE]
+
+
+def price_rows(result: StoredResult, *, today: date, region_given: bool) -> list[dict[str, str]]:
+    """Each price the cost rests on: what, the value, how firm, as of when and where from.
+
+    A price older than the engine's rule allows on ``today`` (the date of the answers) says
+    so ("dated 2024-08, may have moved": :func:`sizing.engine.cost.price_set.dated_note`).  When the
+    customer named no region (``region_given`` false) a first row says which region's power
+    and space prices were assumed.
+    """
+    rows = []
+    cost_region = str(result.section("cost").get("region") or "")
+    if not region_given and cost_region in REGIONS:
+        rows.append(
+            {
+                "item": "Region assumed for power and space prices",
+                "value": REGIONS[cost_region],
+                "flag": "our assumption",
+                "as_of": "",
+                "source": "you did not say where the training data must stay, so the "
+                f"electricity and data-centre space prices below are {REGIONS[cost_region]}'s; "
+                "tell us the country and we re-price them",
+            }
+        )
+    for price in result.price_sources:
+        region = REGIONS.get(str(price.get("region") or ""), "")
+        as_of = str(price.get("as_of") or "")
+        dated = dated_note(as_of, today) if as_of else ""
+        rows.append(
+            {
+                "item": str(price.get("item") or ""),
+                "value": str(price.get("value") or ""),
+                "flag": str(price.get("flag") or ""),
+                "as_of": "; ".join(v for v in (as_of, region, dated) if v),
+                "source": str(price.get("source") or ""),
+            }
+        )
+    return rows
+
+
+def risk_rows(
+    result: StoredResult, sources: Mapping[str, str] | None = None
+) -> list[dict[str, str]]:
+    """Each risk with what lowers it: the engine's risks ("risk: what to do"), then the plan's
+    own (a range past the deadline, prices still to confirm)."""
+    rows = []
+    for risk in result.risks:
+        what, _, lower = risk.partition(": ")
+        rows.append({"risk": what[:1].upper() + what[1:], "lower": lower[:1].upper() + lower[1:]})
+    days = result.wall_clock_days_range
+    deadline = result.deadline_days
+    if days and deadline and days[1] > deadline:
+        more = result.gpus_range[1] if result.gpus_range else None
+        rows.append(
+            {
+                # the range as the summary rounds it, so one figure reads the same everywhere
+                "risk": f"A run is likely to take {run_time_range(*days)}: its slow end runs "
+                f"past {the_deadline(result, sources or {})} if the run goes as slowly as "
+                "the slowest published runs like it",
+                "lower": (
+                    f"Plan for up to {format_count(more)} accelerators, or measure the speed "
+                    "in a short trial run before committing"
+                    if more and more > (result.gpus_per_job or 0)
+                    else "Measure the speed in a short trial run before committing"
+                ),
+            }
+        )
+    estimates = [p for p in result.price_sources if "estimate" in str(p.get("flag") or "")]
+    if estimates:
+        rows.append(
+            {
+                "risk": f"{len(estimates)} of the prices are our estimates, not published prices"
+                if len(estimates) > 1
+                else "One of the prices is our estimate, not a published price",
+                "lower": "Our quotation replaces them with firm prices before you commit",
+            }
+        )
+    return rows
+
+
+def accelerator_choice(result: StoredResult, sources: Mapping[str, str] | None = None) -> str:
+    """Why this accelerator, in one sentence: the customer's choice, our engineer's, or our
+    default."""
+    name = result.accelerator_name
+    setter = accelerator_by(result, sources or {})
+    if setter.customers:
+        return f"You asked for {name}; the others below are for comparison."
+    if setter is Setter.ENGINEER:
+        return f"Our engineer chose {name}; the others below are for comparison."
+    return (
+        f"We sized {name}, the most widely offered training accelerator of the makers you "
+        "allow. The others below would also do the job; one that is cheaper or faster is "
+        "worth a quotation if you can get it."
+    )
+
+
+def excluded_groups(result: StoredResult) -> list[str]:
+    """The accelerators left out, grouped by the reason ("AMD Instinct MI300X 192GB and AMD
+    Instinct MI325X 256GB (made by AMD; you asked for NVIDIA accelerators only)"), so a reason
+    shared by several is written once."""
+    groups: dict[str, list[str]] = {}
+    for text in result.excluded_accelerators:
+        name, _, reason = text.partition(": ")
+        groups.setdefault(reason, []).append(name)
+    out = []
+    for reason, names in groups.items():
+        listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        out.append(f"{listed} ({reason})" if reason else listed)
+    return out
