@@ -3,7 +3,7 @@
 :mod:`sizing.engine.measured_error_table` holds one :class:`MeasuredError` per slice of the
 published runs (scale band, accelerator generation, architecture, precision, all rows), one
 :class:`Coverage` and one :class:`RangeCalibration`, all written by
-``benchmarks/calibration.py --write-ranges`` from the leave-one-source-out cross-validation in
+``benchmarks/range_table.py`` from the leave-one-source-out cross-validation in
 ``docs/calibration.md``.  :mod:`sizing.engine.ranges` turns them into the
 ranges on a recommendation's headline figures.
 """

@@ -2,7 +2,7 @@
 
 The engine's accelerator-hours were off by a measured amount on published runs whose source
 (paper, model card, README) was left out of its fit (:mod:`sizing.engine.measured_error_table`,
-written by ``benchmarks/calibration.py --write-ranges``).  :func:`confidence` reads the slices of
+written by ``benchmarks/range_table.py``).  :func:`confidence` reads the slices of
 that table that describe one run, its **regime**, and returns the factors of its range:
 
 * the **scale band** of the run's accelerator count (up to 64, 65 to 1,024, more than 1,024);
