@@ -67,12 +67,15 @@ def test_every_row_has_a_source_and_a_group() -> None:
     assert all(r.data["source"] and r.source for r in rows)
 
 
-def test_a_fifth_of_the_sources_is_set_aside_with_a_fixed_seed(rows: list[Row]) -> None:
+def test_about_a_fifth_of_the_sources_is_set_aside_with_a_fixed_seed(rows: list[Row]) -> None:
     sources = {r.source for r in rows}
     aside = set_aside_sources(rows)
-    assert len(aside) == round(len(sources) / 5)
+    assert 0.1 <= len(aside) / len(sources) <= 0.3
     assert set(aside) < sources
-    assert set_aside_sources(list(reversed(rows))) == aside  # the draw does not hang on order
+    # A source's fate hangs on its own id only: neither the order nor another source moves it.
+    assert set_aside_sources(list(reversed(rows))) == aside
+    added = replace(rows[0], source="a-source-added-later")
+    assert set(aside) <= set(set_aside_sources([*rows, added]))
     assert CALIBRATION.set_aside_seed == SET_ASIDE_SEED
     assert CALIBRATION.set_aside_sources == aside
 
