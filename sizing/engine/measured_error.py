@@ -6,6 +6,13 @@ published runs (scale band, accelerator generation, architecture, precision, all
 ``benchmarks/range_table.py`` from the leave-one-source-out cross-validation in
 ``docs/calibration.md``.  :mod:`sizing.engine.ranges` turns them into the
 ranges on a recommendation's headline figures.
+
+References
+----------
+.. [1] T. Hastie, R. Tibshirani and J. Friedman, The Elements of Statistical Learning, 2nd
+       edition (2009), sec. 7.10 (cross-validation, leaving out one group at a time).
+.. [2] ``docs/calibration.md``: the published runs the errors are measured on, with their
+       sources.
 """
 
 from __future__ import annotations

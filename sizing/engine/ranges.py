@@ -23,6 +23,13 @@ in both directions: the engine has no evidence that it does better there.
 Accelerator-hours, days and the cost of one run scale with these factors.  The accelerators
 needed to meet the deadline scale with them too (:func:`gpus_needed`), when the engine sized
 the cluster for a deadline it meets; otherwise the count stays and the days move.
+
+References
+----------
+.. [1] T. Hastie, R. Tibshirani and J. Friedman, The Elements of Statistical Learning, 2nd
+       edition (2009), sec. 7.10: cross-validation, the error measured on data left out of the
+       fit, as ``benchmarks/calibration.py`` measures it by source of published runs.
+.. [2] ``docs/calibration.md``: the published runs (each with its paper) and the error table.
 """
 
 from __future__ import annotations
