@@ -284,12 +284,12 @@ def _summary(
                 f"Estimates for {_KINDS[e.key]} are less certain: on {format_count(e.runs)} "
                 f"published ones ours were {_within(e)}, so the ranges are wider."
             )
-    for e in measured.thin:
-        if e.key in _KINDS:
-            text.append(
-                f"Too few published {_KINDS[e.key]} ({format_count(e.runs)}) to measure our "
-                "error on them alone, so the ranges also span our error on every published run."
-            )
+    thin = [f"{_KINDS[e.key]} ({format_count(e.runs)})" for e in measured.thin if e.key in _KINDS]
+    if thin:
+        text.append(
+            f"Too few published {' or '.join(thin)} to measure our error on them alone, so the "
+            "ranges also span our error on every published run."
+        )
     if outside:
         reasons = " or ".join(_outside_words(r, reason) for reason in outside)
         text.append(

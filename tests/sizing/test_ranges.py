@@ -299,3 +299,13 @@ def test_mixture_of_experts_too_few_to_measure_alone_takes_the_pooled_error(
     used = [_table(s["slice"], s["key"]) for s in out["confidence"]["slices"]]
     assert _factors(out) == (min(e.low for e in used), max(e.high for e in used))
     assert "Too few published mixture-of-experts models" in out["confidence"]["summary"]
+
+
+def test_moe_in_fp8_says_once_that_both_are_too_few_to_measure_alone() -> None:
+    moe_fp8 = _with(CASES["lab_mixtral_moe"], "training", precision="fp8")
+    moe_fp8 = _with(moe_fp8, "hardware", accelerator="h100-sxm")
+    moe, fp8 = _table("architecture", "moe"), _table("precision", "fp8")
+    assert moe.runs < CALIBRATION.min_runs and fp8.sources < CALIBRATION.min_sources
+    summary = size_dict(moe_fp8)["confidence"]["summary"]
+    assert summary.count("Too few published") == 1
+    assert f"mixture-of-experts models ({moe.runs}) or runs in FP8 ({fp8.runs})" in summary
