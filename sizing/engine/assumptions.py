@@ -188,14 +188,14 @@ _LISTED: dict[str, Assumption] = {
     "eff_matmul_ceiling": Assumption(
         0.6,
         "-",
-        "fitted by leave-one-group-out cross-validation over 62 published rows (our calibration, available on request); cf. cuBLAS large-GEMM efficiency ~0.8 of peak",
+        "fitted by leave-one-source-out cross-validation over 57 published rows, about a fifth of the sources set aside (our calibration, available on request); cf. cuBLAS large-GEMM efficiency ~0.8 of peak",
         "2026-12-02",
         "share of peak that large GEMMs reach end to end",
     ),
     "eff_memory_bound_coefficient": Assumption(
         7.0,
         "-",
-        "fitted by leave-one-group-out cross-validation over 62 published rows (our calibration, available on request)",
+        "fitted by leave-one-source-out cross-validation over 57 published rows, about a fifth of the sources set aside (our calibration, available on request)",
         "2026-12-02",
         "time of memory-bound kernels per FLOP scales with 1/(bandwidth x (h + s/6))",
     ),
@@ -219,7 +219,7 @@ _LISTED: dict[str, Assumption] = {
     "eff_moe_factor": Assumption(
         0.6,
         "-",
-        "fitted by leave-one-group-out cross-validation over 62 published rows (our calibration, available on request); cf. DeepSeek-V2 vs DeepSeek 67B on the same cluster (arXiv 2405.04434, sec. 3.5)",
+        "fitted by leave-one-source-out cross-validation over 57 published rows, about a fifth of the sources set aside (our calibration, available on request); cf. DeepSeek-V2 vs DeepSeek 67B on the same cluster (arXiv 2405.04434, sec. 3.5)",
         "2026-12-02",
         "MoE routing, permutation and load imbalance (small expert GEMMs are modelled separately)",
     ),
@@ -299,7 +299,7 @@ _LISTED: dict[str, Assumption] = {
     "run_overhead_share": Assumption(
         0.15,
         "-",
-        "fitted by leave-one-group-out cross-validation (our calibration); bracketed by "
+        "fitted by leave-one-source-out cross-validation (our calibration); bracketed by "
         "BLOOM-176B (one slow GPU cost 5 %, bigscience tr11 chronicles, 2022) and OLMo 3 32B "
         "(1,587 achieved vs 1,900 tokens/s/GPU capability, 16.5 % including its restarts; "
         "allenai, 2025)",

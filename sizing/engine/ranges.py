@@ -1,17 +1,24 @@
-"""Ranges on the headline figures, from the engine's cross-validated error on published runs.
+"""Ranges on the headline figures, from the engine's error on published runs it had not seen.
 
-The engine's accelerator-hours were off by a measured amount on published runs it had not been
-fitted on (:mod:`sizing.engine.measured_error_table`, written by
-``benchmarks/calibration.py --write-ranges``).  :func:`confidence` picks the slices of that
-table that describe one run and returns the factors of its range:
+The engine's accelerator-hours were off by a measured amount on published runs whose source
+(paper, model card, README) was left out of its fit (:mod:`sizing.engine.measured_error_table`,
+written by ``benchmarks/range_table.py``).  :func:`confidence` reads the slices of
+that table that describe one run, its **regime**, and returns the factors of its range:
 
 * the **scale band** of the run's accelerator count (up to 64, 65 to 1,024, more than 1,024);
-* the **mixture-of-experts** slice for an MoE model and the **FP8** slice for FP8 training,
-  which the engine predicts less well; the range spans every slice used (the widest ends);
-* **outside** what the published runs cover (a training method, kind of data, precision or
-  accelerator no published run used; fewer or more accelerators, or a smaller or larger model,
-  than any of them), the range spans at least the worst error on any published run, in both
-  directions: the engine has no evidence that it does better there.
+* the **accelerator generation** (Ampere, Hopper) of the published runs on the same one;
+* **dense or mixture-of-experts**, and the training **precision** (BF16, FP8).
+
+Each of the four contributes its slice's range when the slice holds enough runs from enough
+sources to measure (:class:`~sizing.engine.measured_error.RangeCalibration` ``min_runs``,
+``min_sources``); one that does not contributes the errors of every published run (the pooled
+slice) instead, and the words say so.  The range spans the widest ends of what the four
+contribute.  The percentiles of each slice were chosen so that ranges built this way held the
+stated share of runs, measured leave-one-source-out (``CALIBRATION.measured_coverage``, quoted
+in the words).  **Outside** what the published runs cover (a training method, kind of data,
+precision or accelerator no published run used; fewer or more accelerators, or a smaller or
+larger model, than any of them) the range spans at least the worst error on any published run,
+in both directions: the engine has no evidence that it does better there.
 
 Accelerator-hours, days and the cost of one run scale with these factors.  The accelerators
 needed to meet the deadline scale with them too (:func:`gpus_needed`), when the engine sized
@@ -21,7 +28,7 @@ References
 ----------
 .. [1] T. Hastie, R. Tibshirani and J. Friedman, The Elements of Statistical Learning, 2nd
        edition (2009), sec. 7.10: cross-validation, the error measured on data left out of the
-       fit, as ``benchmarks/calibration.py`` measures it by group of published runs.
+       fit, as ``benchmarks/calibration.py`` measures it by source of published runs.
 .. [2] ``docs/calibration.md``: the published runs (each with its paper) and the error table.
 """
 
@@ -31,8 +38,8 @@ import math
 from dataclasses import dataclass
 
 from .hardware import ACCELERATORS
-from .measured_error import MeasuredError
-from .measured_error_table import COVERAGE, MEASURED_ERRORS
+from .measured_error import MeasuredError, RangeCalibration
+from .measured_error_table import CALIBRATION, COVERAGE, MEASURED_ERRORS
 from .numbers import format_count, format_percent
 from .resolve.resolved import Resolved
 from .vocabulary import value_words
@@ -42,6 +49,80 @@ from .vocabulary import value_words
 # train adapters on a frozen model and are not covered.
 _SAME_WORK_AS = {"continued_pretrain": "pretrain", "full_finetune": "pretrain"}
 _EVERY_COUNT = 10**9  # the top band's upper bound in the table
+
+# NVIDIA architecture generation of the accelerators (NVIDIA A100, H100, H800 and H200 datasheets:
+# A100 and RTX A6000 are Ampere, H100, H800 and H200 Hopper): the regime "generation" of the error
+# table.  Others have no published run in the table and fall outside (``accelerator``).
+GENERATIONS = {
+    "a100-40gb": "ampere",
+    "a100-80gb": "ampere",
+    "rtx-a6000": "ampere",
+    "h100-sxm": "hopper",
+    "h100-pcie": "hopper",
+    "h800": "hopper",
+    "h200": "hopper",
+}
+# The slices of a regime, in the order the words name them.
+REGIME_SLICES = ("band", "generation", "architecture", "precision")
+
+
+@dataclass(frozen=True)
+class Regime:
+    """What about one run picks the slices of the error table: its key in each slice."""
+
+    band: str  # "up_to_64" | "64_to_1024" | "above_1024"
+    generation: str | None  # "ampere" | "hopper"; None for another accelerator
+    architecture: str  # "dense" | "moe"
+    precision: str  # "bf16" | "fp8" | ...
+
+    def key(self, slice_: str) -> str | None:
+        return {
+            "band": self.band,
+            "generation": self.generation,
+            "architecture": self.architecture,
+            "precision": self.precision,
+        }[slice_]
+
+
+@dataclass(frozen=True)
+class RegimeRange:
+    """The factors of one regime's range and the slices behind them."""
+
+    low: float  # [x] at most 1
+    high: float  # [x] at least 1
+    used: tuple[MeasuredError, ...]  # slices whose errors set the range (the pooled one last)
+    thin: tuple[MeasuredError, ...]  # the regime's slices with too few runs or sources alone
+
+
+def regime_range(
+    regime: Regime, errors: tuple[MeasuredError, ...], *, min_runs: int, min_sources: int
+) -> RegimeRange:
+    """The range of a run of ``regime`` from the error table ``errors``.
+
+    Each slice of the regime with at least ``min_runs`` runs from ``min_sources`` sources gives
+    its range; a slice with fewer (or none: no published run of that kind) gives the pooled
+    range of every run instead.  The range spans the widest ends.
+    """
+
+    def slice_of(slice_: str) -> MeasuredError | None:
+        key = regime.key(slice_)
+        return next((e for e in errors if e.slice == slice_ and e.key == key), None)
+
+    def enough(e: MeasuredError) -> bool:
+        return e.runs >= min_runs and e.sources >= min_sources
+
+    found = [slice_of(s) for s in REGIME_SLICES]
+    used = [e for e in found if e is not None and enough(e)]
+    thin = tuple(e for e in found if e is not None and not enough(e))
+    pooled = next(e for e in errors if e.slice == "all")
+    if len(used) < len(REGIME_SLICES):
+        used.append(pooled)
+    return RegimeRange(
+        low=min(1.0, *(e.low for e in used)),
+        high=max(1.0, *(e.high for e in used)),
+        used=tuple(used),
+        thin=thin,
+    )
 
 
 @dataclass(frozen=True)
@@ -63,12 +144,9 @@ class ConfidenceResult:
     summary: str  # in plain words
 
 
-def _slice(slice_: str, key: str) -> MeasuredError | None:
-    return next((e for e in MEASURED_ERRORS if e.slice == slice_ and e.key == key), None)
-
-
-def _band(gpus: int) -> MeasuredError:
-    bands = sorted((e for e in MEASURED_ERRORS if e.slice == "band"), key=lambda e: e.gpus_up_to)
+def band_of(gpus: int, errors: tuple[MeasuredError, ...]) -> MeasuredError:
+    """The scale band of ``gpus`` accelerators in the error table ``errors``."""
+    bands = sorted((e for e in errors if e.slice == "band"), key=lambda e: e.gpus_up_to)
     return next((e for e in bands if gpus <= e.gpus_up_to), bands[-1])
 
 
@@ -90,18 +168,25 @@ def outside_coverage(r: Resolved, gpus: int) -> tuple[str, ...]:
 
 def confidence(r: Resolved, gpus: int) -> ConfidenceResult:
     """The range factors of one run on ``gpus`` accelerators, and what backs them."""
-    band = _band(gpus)
-    extra = (
-        _slice("architecture", "moe") if r.architecture == "moe" else None,
-        _slice("precision", "fp8") if r.precision == "fp8" else None,
+    band = band_of(gpus, MEASURED_ERRORS)
+    regime = Regime(
+        band=band.key,
+        generation=GENERATIONS.get(r.accelerator),
+        architecture=r.architecture,
+        precision=r.precision,
     )
-    used = (band, *(e for e in extra if e is not None))
-    low, high = min(e.low for e in used), max(e.high for e in used)
+    measured = regime_range(
+        regime,
+        MEASURED_ERRORS,
+        min_runs=CALIBRATION.min_runs,
+        min_sources=CALIBRATION.min_sources,
+    )
+    low, high, used = measured.low, measured.high, measured.used
     outside = outside_coverage(r, gpus)
-    every = _slice("all", "all") or band
+    every = next(e for e in MEASURED_ERRORS if e.slice == "all")
     if outside:
         low, high = min(low, 1.0 / every.worst), max(high, every.worst)
-        used = (*used, every)
+        used = used if every in used else (*used, every)
     return ConfidenceResult(
         band=band.key,
         published_runs=band.runs,
@@ -111,7 +196,7 @@ def confidence(r: Resolved, gpus: int) -> ConfidenceResult:
         covered=not outside,
         outside=outside,
         slices=used,
-        summary=_summary(r, band, used[1:], outside, every.worst),
+        summary=_summary(r, band, measured, outside, every.worst),
     )
 
 
@@ -150,8 +235,18 @@ def _within(e: MeasuredError) -> str:
     return f"typically within {format_percent(e.typical - 1.0)}"
 
 
-def _share(e: MeasuredError) -> str:
-    return "8 in 10 of them" if e.statistic.startswith("10th") else "all of them"
+def coverage_words(c: RangeCalibration) -> str:
+    """How much ranges built this way held on runs they had not seen, as measured."""
+    return (
+        f"Ranges built this way held the published figure of "
+        f"{format_percent(c.measured_coverage)} of {format_count(c.measured_runs)} published runs "
+        f"when each run's source was left out of our fit (we aim for "
+        f"{format_percent(c.stated_coverage)})."
+    )
+
+
+# The regimes the words name when their own errors widen a range, or are too few to measure.
+_KINDS = {"moe": "mixture-of-experts models", "fp8": "runs in FP8"}
 
 
 def _outside_words(r: Resolved, reason: str) -> str:
@@ -173,23 +268,28 @@ def _outside_words(r: Resolved, reason: str) -> str:
 def _summary(
     r: Resolved,
     band: MeasuredError,
-    others: tuple[MeasuredError, ...],
+    measured: RegimeRange,
     outside: tuple[str, ...],
     worst: float,
 ) -> str:
     """What backs the range, in plain words."""
     text = [
         f"The ranges are backed by {format_count(band.runs)} published training runs on "
-        f"{band_words(band)}: our estimates of their accelerator-hours were {_within(band)}, "
-        f"and the ranges cover {_share(band)}."
+        f"{band_words(band)}: our estimates of their accelerator-hours were {_within(band)}.",
+        coverage_words(CALIBRATION),
     ]
-    kinds = {"moe": "mixture-of-experts models", "fp8": "runs in FP8"}
-    for e in others:
-        if e.key in kinds:
+    for e in measured.used:
+        if e.key in _KINDS:
             text.append(
-                f"Estimates for {kinds[e.key]} are less certain: on {format_count(e.runs)} "
+                f"Estimates for {_KINDS[e.key]} are less certain: on {format_count(e.runs)} "
                 f"published ones ours were {_within(e)}, so the ranges are wider."
             )
+    thin = [f"{_KINDS[e.key]} ({format_count(e.runs)})" for e in measured.thin if e.key in _KINDS]
+    if thin:
+        text.append(
+            f"Too few published {' or '.join(thin)} to measure our error on them alone, so the "
+            "ranges also span our error on every published run."
+        )
     if outside:
         reasons = " or ".join(_outside_words(r, reason) for reason in outside)
         text.append(

@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
-from benchmarks.calibration import Result, Row, measured_errors
+from benchmarks.calibration import Result, Row
+from benchmarks.range_table import measured_errors
 from sizing.engine import ACCELERATORS, ranges, size_dict
 from sizing.engine.measured_error import MeasuredError
-from sizing.engine.measured_error_table import COVERAGE, MEASURED_ERRORS
+from sizing.engine.measured_error_table import CALIBRATION, COVERAGE, MEASURED_ERRORS
+from sizing.engine.numbers import format_percent
 from tests.sizing.test_deadline import LLAMA_405B_15T_30D, _with
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "sizing" / "engine" / "examples"
@@ -95,17 +97,50 @@ def test_every_range_contains_its_figure(sized: dict[str, dict[str, Any]], case:
 
 
 @pytest.mark.parametrize("count", [32, 256, 2048])
-def test_a_covered_run_takes_the_measured_error_of_its_scale_band(count: int) -> None:
+def test_a_covered_run_takes_the_widest_measured_error_of_its_regime(count: int) -> None:
+    """A dense BF16 run on H100: its scale band, Hopper, dense and BF16 slices, all measured."""
     out = size_dict(_with(DENSE_7B, "hardware", count=count))
     band = _band_for(count)
+    regime = (band, _table("generation", "hopper"), _table("architecture", "dense"))
+    regime += (_table("precision", "bf16"),)
+    assert all(e.runs >= CALIBRATION.min_runs for e in regime)
     sure = out["confidence"]
     assert sure["covered"] and sure["outside"] == []
     assert (sure["band"], sure["published_runs"]) == (band.key, band.runs)
-    assert _factors(out) == (band.low, band.high)
+    low_factor, high_factor = min(e.low for e in regime), max(e.high for e in regime)
+    assert _factors(out) == (low_factor, high_factor)
+    assert [s["key"] for s in sure["slices"]] == [band.key, "hopper", "dense", "bf16"]
     low, high = out["compute"]["gpu_hours_range"]
     hours = out["compute"]["gpu_hours"]
-    assert low == pytest.approx(hours * band.low, rel=1e-5)
-    assert high == pytest.approx(hours * band.high, rel=1e-5)
+    assert low == pytest.approx(hours * low_factor, rel=1e-5)
+    assert high == pytest.approx(hours * high_factor, rel=1e-5)
+
+
+def test_the_words_quote_the_measured_coverage(sized: dict[str, dict[str, Any]]) -> None:
+    summary = sized["dense-7b-sized"]["confidence"]["summary"]
+    assert "8 in 10" not in summary  # the old claim, never measured
+    assert f"{format_percent(CALIBRATION.measured_coverage)} of " in summary
+    assert f"{CALIBRATION.measured_runs} published runs" in summary
+
+
+def test_a_regime_with_too_few_runs_takes_the_pooled_errors() -> None:
+    """Too few runs, or runs from too few sources, to measure a slice alone: pooled instead."""
+    pooled = replace(_table("all", "all"), low=0.8, high=1.3)
+    band = replace(_table("band", "up_to_64"), low=0.9, high=1.1, runs=12, sources=5)
+    few_runs = replace(_table("architecture", "dense"), key="moe", low=0.2, high=5.0, runs=6)
+    one_paper = replace(_table("precision", "bf16"), key="fp8", low=0.3, high=4.0, sources=1)
+    regime = ranges.Regime(band="up_to_64", generation=None, architecture="moe", precision="fp8")
+    got = ranges.regime_range(
+        regime, (pooled, band, few_runs, one_paper), min_runs=10, min_sources=3
+    )
+    assert (got.low, got.high) == (0.8, 1.3)
+    assert got.used == (band, pooled)
+    assert got.thin == (few_runs, one_paper)
+    measured = replace(few_runs, runs=10, sources=3)
+    got = ranges.regime_range(
+        regime, (pooled, band, measured, one_paper), min_runs=10, min_sources=3
+    )
+    assert (got.low, got.high) == (0.2, 5.0)
 
 
 def _band(key: str, low: float, high: float, above: int, up_to: int) -> MeasuredError:
@@ -121,7 +156,7 @@ def test_a_band_with_more_cross_validated_error_gives_a_wider_range(
         _band("up_to_64", 0.9, 1.1, 0, 64),
         _band("64_to_1024", 0.5, 2.0, 64, 1024),
         _band("above_1024", 0.8, 1.25, 1024, 10**9),
-        _table("all", "all"),
+        replace(_table("all", "all"), low=0.95, high=1.05),
     )
     monkeypatch.setattr(ranges, "MEASURED_ERRORS", table)
     widths = {}
@@ -137,6 +172,7 @@ def _row(band: str, group: str) -> Row:
     return Row(
         id=f"{band}-{group}",
         group=group,
+        source=group,
         metric="gpu_hours",
         observed=1.0,
         rule=1.0,
@@ -155,18 +191,20 @@ def test_the_harness_reads_a_wider_range_from_larger_errors() -> None:
         for band, e in errors.items()
         for i, k in enumerate((-1.0, -0.5, 0.0, 0.5, 1.0) * 2)
     ]
-    table = {m.key: m for m in measured_errors(results, "2026-12-02")}
+    table = {m.key: m for m in measured_errors(results, "2026-12-02", (10.0, 90.0))}
     small, large = table["up_to_64"], table["64_to_1024"]
     assert large.low < small.low < 1.0 < small.high < large.high
-    assert (large.runs, large.statistic) == (10, "10th-90th percentile")
+    assert (large.runs, large.sources, large.statistic) == (10, 10, "10th-90th percentile")
     # A speed metric (MFU) that the engine overestimates means too few hours: the range goes up.
     fast = [
         Result(row=replace(_row("up to 64 GPUs", f"g{i}"), metric="mfu"), predicted=p, fitted=())
         for i, p in enumerate((1.2, 1.3, 1.4))
     ]
-    (too_fast,) = (m for m in measured_errors(fast, "2026-12-02") if m.key == "up_to_64")
+    (too_fast,) = (
+        m for m in measured_errors(fast, "2026-12-02", (0.0, 100.0)) if m.key == "up_to_64"
+    )
     assert too_fast.low == 1.0 and too_fast.high == pytest.approx(1.4, rel=1e-2)
-    assert too_fast.statistic == "smallest-largest"
+    assert too_fast.statistic == "0th-100th percentile"
 
 
 def test_a_given_count_stays_and_the_days_move(sized: dict[str, dict[str, Any]]) -> None:
@@ -250,11 +288,24 @@ def test_an_accelerator_no_published_run_used_is_outside() -> None:
     assert _factors(out)[1] > _factors(covered)[1]
 
 
-def test_mixture_of_experts_takes_the_wider_of_its_band_and_the_moe_error(
+def test_mixture_of_experts_too_few_to_measure_alone_takes_the_pooled_error(
     sized: dict[str, dict[str, Any]],
 ) -> None:
     out = sized["lab_mixtral_moe"]
-    band, moe = _band_for(out["cluster"]["gpus_per_job"]), _table("architecture", "moe")
-    assert _factors(out) == (min(band.low, moe.low), max(band.high, moe.high))
-    assert "mixture-of-experts" in out["confidence"]["summary"]
-    assert [s["key"] for s in out["confidence"]["slices"]] == [band.key, "moe"]
+    moe = _table("architecture", "moe")
+    assert moe.runs < CALIBRATION.min_runs or moe.sources < CALIBRATION.min_sources
+    keys = [s["key"] for s in out["confidence"]["slices"]]
+    assert "moe" not in keys and keys[-1] == "all"
+    used = [_table(s["slice"], s["key"]) for s in out["confidence"]["slices"]]
+    assert _factors(out) == (min(e.low for e in used), max(e.high for e in used))
+    assert "Too few published mixture-of-experts models" in out["confidence"]["summary"]
+
+
+def test_moe_in_fp8_says_once_that_both_are_too_few_to_measure_alone() -> None:
+    moe_fp8 = _with(CASES["lab_mixtral_moe"], "training", precision="fp8")
+    moe_fp8 = _with(moe_fp8, "hardware", accelerator="h100-sxm")
+    moe, fp8 = _table("architecture", "moe"), _table("precision", "fp8")
+    assert moe.runs < CALIBRATION.min_runs and fp8.sources < CALIBRATION.min_sources
+    summary = size_dict(moe_fp8)["confidence"]["summary"]
+    assert summary.count("Too few published") == 1
+    assert f"mixture-of-experts models ({moe.runs}) or runs in FP8 ({fp8.runs})" in summary
