@@ -548,6 +548,18 @@ _UNLISTED: dict[str, Assumption] = {
         "2022",
         "compute-optimal pre-training data when the token count is not given",
     ),
+    "pretrain_min_tokens_per_param": Assumption(
+        1.0,
+        "tokens/param",
+        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table D.1 (175B parameters on 300B "
+        "tokens: 1.7 per parameter, the fewest of the well-known pre-training runs); "
+        + _CHINCHILLA
+        + " (20 per parameter is compute-optimal)",
+        "2022",
+        "below one training token per parameter a model is not pre-trained from scratch: "
+        "when the customer has not said how they train, such data is sized as adapting an "
+        "existing model",
+    ),
     "continued_pretrain_data_share": Assumption(
         0.1,
         "x compute-optimal tokens",

@@ -128,13 +128,21 @@ def drivers(
                 f"({run.gpu_hours:,.0f} against {fewest.gpu_hours:,.0f})",
             )
         )
+    elif set_by_memory and run.gpus <= 1:
+        out.append(
+            (
+                2.6,
+                f"one accelerator holds the model ({run.plan.memory.total_gb:.0f} GB in the "
+                "chosen plan) and is the smallest cluster",
+            )
+        )
     elif set_by_memory:
         out.append(
             (
                 2.6,
                 f"memory sets the cluster at {chosen} "
                 f"({run.plan.memory.total_gb:.0f} GB per accelerator in the chosen plan); "
-                f"{_the_deadline(r)} alone would need fewer",
+                f"fewer would meet {_the_deadline(r)}",
             )
         )
     elif r.deadline_given or r.deadline_days < value("deadline_days_pretraining_scale"):

@@ -50,6 +50,9 @@ class Figures:
     days: str  # "about 6.49 days", "about 1.3 hours"
     days_range: str  # "2.5–17 days", "31 minutes–3.4 hours" ("" when not known)
     deadline: str  # "your deadline of 21 days", "the deadline our engineer set, 20 days" ("")
+    # How the run stands to the deadline, the words before it: "sized to" when the deadline
+    # sets the size (:func:`size_set_by`), otherwise "within" or "past" it.
+    against_deadline: str
     option: str  # "Buy, in your own data centre" ("" when no option is priced)
     cost: str  # "about $16.25 million over 5 years" (the net figure, with what it nets)
     cost_amount: str  # "$16.25 million"
@@ -74,11 +77,22 @@ def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -
         days=f"about {run_time(result.wall_clock_days or 0)}",
         days_range=run_time_range(*days) if days else "",
         deadline="" if deadline is None else deadline_words(deadline, deadline_by(result, sources)),
+        against_deadline=_against_deadline(result),
         option=cost.option,
         cost=cost_text + (f" {cost.nets}" if cost.nets else ""),
         cost_amount=cost.amount,
         cost_range=cost.range,
     )
+
+
+def _against_deadline(result: StoredResult) -> str:
+    """ "sized to", "within" or "past": how one run stands to its deadline, so that a size set
+    by memory is never said to be sized to the deadline."""
+    raw = dict(result.raw)
+    if size_set_by(raw) == DEADLINE:
+        return "sized to"
+    met = ((raw.get("timeline") or {}).get("deadline") or {}).get("met")
+    return "past" if met is False else "within"
 
 
 @dataclass(frozen=True)
@@ -111,7 +125,7 @@ DEADLINE_MISSED = "deadline_missed"  # no size meets the deadline
 # fewer accelerators also meet the deadline, but these finish sooner in clearly fewer
 # accelerator-hours (the engine's ``core._cheapest_listed_size``)
 FEWEST_HOURS = "fewest_hours"
-MEMORY = "memory"  # the memory the model needs, the deadline alone would need fewer
+MEMORY = "memory"  # the memory the model needs; fewer would meet the deadline
 DEADLINE = "deadline"  # the deadline, given or assumed
 COMPUTE = "compute"  # no deadline: the computing one run needs
 

@@ -74,7 +74,7 @@ def size_reason(result: StoredResult, sources: Mapping[str, str] | None = None) 
         return (
             f"The memory the model needs sets the cluster at "
             f"{count_of(result.gpus_per_job or 0, 'accelerator')} for one run"
-            + (f"; {deadline} alone would need fewer." if deadline else ".")
+            + (f"; fewer would meet {deadline}." if deadline else ".")
         )
     if set_by == DEADLINE and deadline:
         return f"The cluster is sized to finish a run within {deadline}."

@@ -85,3 +85,27 @@ def test_a_sequence_length_given_beyond_the_models_context_is_kept_with_a_warnin
 def test_a_model_with_a_long_context_keeps_the_usual_default_length():
     result = size_dict({"model": {"name": "Llama 3.1 8B"}, "training": {"method": "lora"}})
     assert assumed(result, "batch.sequence_length") == 4096
+
+
+def _method_of(data: dict, model: dict | None = None) -> tuple[str, str]:
+    result = size_dict({"model": model or {}, "training": {}, "data": data})
+    (item,) = [a for a in result["assumptions"] if a["key"] == "training.method"]
+    return item["value"], item["source"]
+
+
+def test_a_model_of_their_own_with_far_too_little_data_to_pretrain_is_adapted_with_lora():
+    """Customer 8 of the scenarios: 50,000 support tickets and no idea about models. 51.2M
+    tokens is 0.007 tokens a parameter of the 7B assumed; GPT-3 pre-trained on 1.7 and
+    Chinchilla's optimum is 20, so nobody pre-trains on this: LoRA on an open model."""
+    method, source = _method_of({"samples": 50_000})
+    assert method == "lora"
+    assert "far too little to pre-train" in source
+
+
+def test_a_model_of_their_own_with_pretraining_data_is_still_pretrained():
+    assert _method_of({"tokens": 2e12})[0] == "pretrain"  # 285 tokens a parameter of 7B
+    assert _method_of({})[0] == "pretrain"  # no data given: the tokens follow the method
+
+
+def test_a_public_model_with_little_data_is_still_fine_tuned_in_full():
+    assert _method_of({"samples": 50_000}, {"name": "Llama 3.1 8B"})[0] == "full_finetune"

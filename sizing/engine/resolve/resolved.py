@@ -30,6 +30,7 @@ from .run import (
     resolve_schedule,
     resolve_sequence_length,
     resolve_training,
+    tokens_given,
 )
 from .site import (
     ask_about_deployment,
@@ -132,7 +133,13 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
     """
     rec = AnswerRecorder(as_of=today.isoformat())
     model = resolve_model(answers.model, rec)
-    training = resolve_training(answers.training, model_in_catalog=model.in_catalog, rec=rec)
+    training = resolve_training(
+        answers.training,
+        model_in_catalog=model.in_catalog,
+        total_params=model.total_params,
+        tokens_given=tokens_given(answers.data),
+        rec=rec,
+    )
     if training.method in ADAPTER_METHODS:
         record_lora_targets(rec, moe=model.architecture == "moe", experts=model.experts)
     sequence_length = resolve_sequence_length(

@@ -61,14 +61,43 @@ class ResolvedTraining:
 
 
 def resolve_training(
-    answers: TrainingInput, *, model_in_catalog: bool, rec: AnswerRecorder
+    answers: TrainingInput,
+    *,
+    model_in_catalog: bool,
+    total_params: float,
+    tokens_given: float | None,
+    rec: AnswerRecorder,
 ) -> ResolvedTraining:
     """Method, precision, optimizer, adapter rank and number of runs.
 
     Fine-tuning of a kind not yet decided is sized as full fine-tuning, the larger of the
-    two, and said as an assumption with the question that settles it.
+    two, and said as an assumption with the question that settles it. With no method at all, a
+    model of the customer's own is pre-trained, unless their data (``tokens_given`` [tokens])
+    is below ``pretrain_min_tokens_per_param`` tokens a parameter of ``total_params``: nobody
+    pre-trains a model on that little [1]_ [3]_, so an existing model is adapted with LoRA.
     """
-    if answers.method == FINETUNE_UNSURE:
+    too_little_to_pretrain = (
+        answers.method is None
+        and not model_in_catalog
+        and tokens_given is not None
+        and tokens_given < value("pretrain_min_tokens_per_param") * total_params
+    )
+    if too_little_to_pretrain:
+        method = rec.take(
+            "training.method",
+            None,
+            "lora",
+            unit="-",
+            why="sets which weights train, and so the memory and the compute",
+            question="Pre-training, full fine-tuning or LoRA/QLoRA? With this much data we "
+            "sized LoRA adapters on an existing open model; full fine-tuning needs several "
+            "times the memory.",
+            source=f"your data, about {format_count(tokens_given or 0)} tokens, is far too "
+            f"little to pre-train a {format_quantity(total_params, 'params')} model "
+            "(published pre-training uses 20 tokens a parameter or more): adapting an "
+            "existing open model with LoRA is sized",
+        )
+    elif answers.method == FINETUNE_UNSURE:
         method = rec.take(
             "training.method",
             None,
@@ -251,6 +280,20 @@ def resolve_data(
         growth=float(growth),
         preprocessing=str(preprocessing),
     )
+
+
+def tokens_given(answers: DataInput) -> float | None:
+    """The training tokens per epoch the customer's data answers give [tokens] (their figure,
+    their samples at the usual length, or their text's size), before any default; None when
+    they give none. The same reading as :func:`resolve_data`, which records it."""
+    modality = answers.modality or _DEFAULT_MODALITY
+    if answers.tokens is not None:
+        return float(answers.tokens)
+    if answers.samples:
+        return answers.samples * _tokens_per_sample(modality)
+    if answers.dataset_size_tb and modality == "text":
+        return answers.dataset_size_tb * _TB / value("raw_text_bytes_per_token")
+    return None
 
 
 def _tokens_per_sample(modality: str) -> float:

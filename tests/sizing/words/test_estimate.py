@@ -58,3 +58,30 @@ def test_a_deadline_no_size_meets_is_said_plainly():
     assert estimate is not None
     assert estimate.reason.startswith("no size finishes within your deadline of 24 hours")
     assert estimate.question == "timeline"
+
+
+def test_a_size_memory_sets_is_within_the_deadline_not_sized_to_it():
+    """Review, confirmation and status pages said "sized to the deadline we assumed" where the
+    memory set the size (the review page's own reason said memory): one relation, one reader."""
+    answers = {
+        "model": {"model_name": "Llama 3.1 70B"},
+        "method": {"method": "lora"},
+        "data": {"dataset_size": 1e6, "dataset_unit": "tokens"},
+        "timeline": {"not_sure": True},
+    }
+    estimate = first_estimate(answers)
+    assert estimate is not None
+    assert estimate.reason.startswith("the memory your model needs")
+    assert estimate.figures.against_deadline == "within"
+
+
+def test_a_size_the_deadline_sets_is_sized_to_it():
+    answers = {
+        "model": {"model_name": "Llama 3.1 70B"},
+        "method": {"method": "full_finetune"},
+        "data": {"dataset_size": 2e10, "dataset_unit": "tokens"},
+        "timeline": {"run_time_hours": 72},
+    }
+    estimate = first_estimate(answers)
+    assert estimate is not None
+    assert estimate.figures.against_deadline == "sized to"

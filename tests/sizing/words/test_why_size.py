@@ -33,7 +33,7 @@ def test_a_memory_bound_plan_gives_memory_as_its_one_reason_not_the_deadline():
     why = " ".join(why_sentences("compute", read_result(result)))
     assert "is sized to finish a run within your deadline" not in why
     assert "The memory the model needs sets the cluster at 2 accelerators for one run" in why
-    assert "2 days alone would need fewer" in why
+    assert "; fewer would meet your deadline of 2 days." in why
 
 
 def test_a_deadline_bound_plan_says_the_deadline_sets_it():
