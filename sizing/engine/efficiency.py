@@ -30,7 +30,9 @@ add compute-bound attention work, so small hidden sizes are not over-penalised.
 and of a plan, with exposed communication and the pipeline bubble::
 
     MFU = HFU_0 * (model FLOPs / hardware FLOPs) * moe * method
-          / (1 + t_tp/t + t_ep/t + max(0, t_dp - overlap*t)/t + t_dq/t) * m / (m + p - 1)
+          / (1 + t_tp/t + t_ep/t + max(0, t_dp - overlap*t)/t + t_dq/t) * (1 - bubble)
+
+with the bubble of :func:`pipeline_bubble` (``(p-1)/(v m + p-1)`` once ``m >= p``)
 
 with ``t_dq`` QLoRA's de-quantisation of its 4-bit frozen weights, a memory-bound pass
 per micro-batch before the forward and the backward GEMMs [9]_.
@@ -38,8 +40,9 @@ per micro-batch before the forward and the backward GEMMs [9]_.
 References
 ----------
 .. [1] S. Williams, A. Waterman, D. Patterson, "Roofline", CACM 52(4), 2009.
-.. [2] Narayanan et al., Megatron-LM PTD-P, arXiv 2104.04473 (2021), sec. 3
-       (pipeline bubble (p-1)/m, tensor-parallel all-reduces per layer).
+.. [2] Narayanan et al., Megatron-LM PTD-P, arXiv 2104.04473 (2021), sec. 2.2 (pipeline
+       bubble (p-1)/m of the 1F1B schedule, (p-1)/(v m) interleaved, for a pipeline the
+       micro-batches fill) and sec. 3 (tensor-parallel all-reduces per layer).
 .. [3] nccl-tests doc/PERFORMANCE.md: a ring all-reduce moves 2 (n-1)/n of the buffer.
 .. [4] Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 7: 16-bit gradients;
        stage 3 moves 1.5x the data-parallel volume.
@@ -372,7 +375,9 @@ class StepCostModel:
           gradients are reduced over ``d cp`` ranks.
 
         The interleaved schedule with ``v`` model chunks per stage shrinks the
-        bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
+        bubble to ``(p-1) / (v m + p-1)`` of the step [2]_ when a replica has at least
+        as many micro-batches as stages, and no further than ``(p-m)/p`` when it has
+        fewer (:func:`pipeline_bubble`).
         """
         # the same arithmetic as written out above, with few lookups and calls: a search
         # costs hundreds of plans
@@ -417,8 +422,9 @@ class StepCostModel:
             vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
             vol = vol * tokens_per_rank / tp
             t_pp = vol / (up if tp * cp * pp <= self.gpus_per_node else out)
-            chunks = balanced_chunks(layers // pp, virtual_stages)
-            bubble = (pp - 1) / (chunks * micro_batches + pp - 1)
+            bubble = pipeline_bubble(
+                pp, micro_batches, balanced_chunks(layers // pp, virtual_stages)
+            )
         exposed_cp = 0.0
         if cp > 1:
             # ring attention: each rank passes its keys and values on cp - 1 times forward,
@@ -445,6 +451,42 @@ class StepCostModel:
         )
         mfu *= self.factor
         return hfu, t_tp / t_comp, t_dp / t_comp, t_ep / t_comp, bubble, mfu
+
+
+def pipeline_bubble(stages: int, micro_batches: float, chunks: float = 1.0) -> float:
+    """Share of a step each pipeline stage idles, with ``m`` micro-batches a step over ``p``
+    stages of ``v`` model chunks each (1F1B, interleaved when ``v > 1``) [-] [2]_.
+
+    Let ``t`` be the time one stage takes for the forward and backward of one
+    micro-batch; one model chunk takes ``t / v``.  A stage's own work is ``m t``.
+
+    * ``m >= p``: the schedule fills the pipeline; warm-up and cool-down leave
+      ``(p-1) t / v`` idle (Narayanan et al. 2021, sec. 2.2.1 for ``v = 1``, 2.2.2 for
+      the interleaved schedule), so the step takes ``(m + (p-1)/v) t`` and the bubble is
+      ``(p-1) / (v m + p-1)``.
+    * ``m < p``: the pipeline never fills.  Micro-batch ``j`` enters model chunk ``k``
+      (of ``p v``, round the stages ``v`` times) at ``(j + k) t / v``: the first needs
+      ``p v`` chunk-times to pass every chunk, the last follows ``m - 1`` chunk-times
+      behind, and no two meet on a stage (``j + k`` differ while ``j < m < p``).  The
+      step takes ``(p + (m-1)/v) t``, so the bubble is::
+
+          1 - m / (p + (m-1)/v) = (v (p-m) + m-1) / (v p + m-1)
+
+      at least ``(p-m)/p`` however many chunks: 4 micro-batches over 8 stages idle
+      at least half of each step, where ``(p-1)/(v m + p-1)`` gave 18 % with 8 chunks.
+
+    Both cases agree at ``m = p``, and with one chunk both are ``(p-1)/(m+p-1)``.
+    ``m`` is the average replica's (whole micro-batches are counted by
+    :func:`parallelism.whole_micro_batches`); at least one.
+    """
+    if stages <= 1:
+        return 0.0
+    m = micro_batches if micro_batches > 1.0 else 1.0
+    v = chunks if chunks > 1.0 else 1.0
+    p = float(stages)
+    if m >= p:
+        return (p - 1.0) / (v * m + p - 1.0)
+    return (v * (p - m) + m - 1.0) / (v * p + m - 1.0)
 
 
 def balanced_chunks(layers_per_stage: int, chunks: int) -> float:

@@ -35,7 +35,13 @@ from typing import NamedTuple
 
 from .assumptions import value
 from .compute import flops_per_token, lora_params, recompute_flops_per_token
-from .efficiency import StepCost, StepCostModel, expert_width, gemm_intensity
+from .efficiency import (
+    StepCost,
+    StepCostModel,
+    expert_width,
+    gemm_intensity,
+    pipeline_bubble,
+)
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .memory import (
@@ -740,7 +746,7 @@ class _Search:
         chunks = self._most_chunks.get(p)
         if chunks is None:
             chunks = self._most_chunks[p] = max(_virtual_stage_options(w, layout))
-        least = (p - 1) / (chunks * micro_batches + p - 1)
+        least = pipeline_bubble(p, micro_batches, chunks)
         return ratios[5] / (1.0 - ratios[4]) * (1.0 - least)
 
     def plan(self, scored: _Scored) -> Plan:
