@@ -60,6 +60,11 @@ References
        to perform the forward and backward pass"); the measured cost per micro-batch:
        QwenLM/Qwen README, "Profiling of Memory and Speed" (assumption
        ``qlora_dequant_bandwidth_share``).
+.. [10] PyTorch FSDP (Zhao et al., arXiv 2304.11277, 2023), sec. 3.2: with full sharding each
+       unit's parameters are all-gathered before its forward and again before its backward,
+       frozen or not (``requires_grad=False`` parameters are sharded and gathered the same);
+       Answer.AI's FSDP-QLoRA (2024) gathers the 4-bit base the same way.  DeepSpeed ZeRO-3
+       likewise fetches every partitioned parameter for each micro-batch's forward and backward.
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
 """
@@ -90,6 +95,9 @@ EP_ALL_TO_ALLS_PER_LAYER = 4.0  # expert dispatch and combine, forward and backw
 # ZeRO-3 gathers the weights for forward and backward and reduce-scatters the gradients of
 # every micro-batch: 3 half all-reduces each (the paper's 1.5x all-reduce for one) [4]_
 ZERO3_UNITS_PER_MICRO_BATCH = 3.0
+# Frozen weights (the LoRA/QLoRA base) sharded by ZeRO-3/FSDP are gathered for the forward and
+# again for the backward of every micro-batch, but have no gradient to reduce-scatter [4]_ [10]_
+FROZEN_GATHERS_PER_MICRO_BATCH = 2.0
 # Context parallelism passes each rank's keys and values round the ring once forward and, with
 # their gradients, twice backward [8]_
 CP_KV_PASSES = 3.0
@@ -346,6 +354,7 @@ class StepCostModel:
         params_per_gpu: float,
         virtual_stages: int,
         cp: int = 1,
+        frozen_bytes_per_gpu: float = 0.0,
     ) -> tuple[float, float, float, float, float, float]:
         """The fields of the :class:`StepCost` of one plan, in order (a tuple: a plan search
         compares tens of thousands); its MFU is the model FLOPs utilisation (see module
@@ -360,7 +369,10 @@ class StepCostModel:
           reduce once per step (2 units); ZeRO-2 reduce-scatters the gradients of
           every micro-batch and gathers the weights once (``m + 1``); ZeRO-3 also
           gathers the weights for every micro-batch's forward and backward
-          (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  A share
+          (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  Under ZeRO-3
+          the ``frozen_bytes_per_gpu`` of a LoRA/QLoRA base (its share of the
+          frozen weights, in their stored bytes) are gathered too, forward and
+          backward, every micro-batch (:func:`data_parallel_bytes`) [10]_.  A share
           ``eff_comm_overlap`` of compute time can hide it;
         * expert parallel: dispatch and combine, forward and backward, of the
           ``top_k`` copies of each token; ``eff_ep_overlap`` of it is hidden
@@ -407,8 +419,9 @@ class StepCostModel:
         t_dp = 0.0
         reducers = dp * cp  # gradients are reduced over the context ranks too [8]_
         if reducers > 1:
-            units = data_parallel_units(zero_stage, micro_batches)
-            vol = units * (reducers - 1) / reducers * BYTES_PER_VALUE * params_per_gpu
+            vol = data_parallel_bytes(
+                zero_stage, micro_batches, reducers, params_per_gpu, frozen_bytes_per_gpu
+            )
             t_dp = vol / (out if gpus > self.gpus_per_node else up)
         t_ep = 0.0
         moe = self.moe
@@ -540,6 +553,33 @@ def data_parallel_units(zero_stage: int, micro_batches: float) -> float:
     if zero_stage == 2:
         return micro_batches + 1.0
     return RING_ALL_REDUCE
+
+
+def data_parallel_bytes(
+    zero_stage: int,
+    micro_batches: float,
+    reducers: int,
+    trainable_params: float,
+    frozen_bytes: float = 0.0,
+) -> float:
+    """Bytes one accelerator moves over its data-parallel group per step [B] [4]_ [10]_.
+
+    ``trainable_params`` [param] are the rank's trained weights (16-bit gradients and
+    weights, :func:`data_parallel_units`); ``frozen_bytes`` [B] its share of frozen weights
+    in the bytes they are stored in (a LoRA base 2 B/param, QLoRA's NF4 0.516), which only
+    ZeRO-3 shards, so only ZeRO-3 gathers them, forward and backward, every micro-batch::
+
+        V = (n-1)/n (units 2 B N_train + [ZeRO-3] 2 m B_frozen)
+
+    over ``n`` ranks.  DeepSeek-V3 (671B) LoRA on 32 H200 in ZeRO-3: each rank gathers
+    31/32 x 1.34 TB twice a micro-batch, 2.6 TB, 52 s at 50 GB/s (400 Gb/s).
+    """
+    if reducers <= 1:
+        return 0.0
+    units = data_parallel_units(zero_stage, micro_batches) * BYTES_PER_VALUE * trainable_params
+    if zero_stage >= 3:
+        units += FROZEN_GATHERS_PER_MICRO_BATCH * micro_batches * frozen_bytes
+    return units * (reducers - 1) / reducers
 
 
 def expert_width(expert_params: float, experts: int, layers: int, hidden: int) -> float:

@@ -673,6 +673,8 @@ class _Search:
         self.costs = _cost_model(w, acc, fabric, hfu_cache) if costs is None else costs
         self._hardware_flops: dict[str, float] = {}
         self._most_chunks: dict[int, int] = {}  # by pipeline degree
+        # [B/param] of a LoRA/QLoRA base's frozen weights (none otherwise)
+        self.frozen_bytes = frozen_base_bytes(w.method) if w.method in ADAPTER_METHODS else 0.0
 
     def hardware_flops_per_token(self, recompute: str) -> float:
         found = self._hardware_flops.get(recompute)
@@ -701,10 +703,11 @@ class _Search:
         """The :class:`StepCost` fields of one candidate (:meth:`StepCostModel.ratios`)."""
         w = self.w
         tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
+        params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
+        frozen = 0.0
         if w.method in ADAPTER_METHODS:  # only the adapters' gradients are reduced
+            frozen = params_rank * self.frozen_bytes  # gathered too under ZeRO-3
             params_rank = w.adapter_params / (tp * pp)
-        else:
-            params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
         flops = self._hardware_flops.get(recompute)
         if flops is None:
             flops = self.hardware_flops_per_token(recompute)
@@ -720,6 +723,7 @@ class _Search:
             params_rank,
             virtual_stages,
             layout.context,
+            frozen,
         )
 
     def bound(
