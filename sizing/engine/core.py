@@ -319,7 +319,7 @@ def _compute_result(
     """
     plan = run.plan
     hardware_flops_per_token = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, plan.recompute
+        w.active_params, w.layers, w.hidden, w.seq, plan.recompute, w.causal
     )
     peak = peak_tflops(acc, r.precision)
     tokens_per_s = run.gpus * peak * _FLOPS_PER_TFLOP * plan.mfu / w.model_flops_per_token

@@ -67,7 +67,7 @@ def deadline_result(
     run = sizing.run
     fastest = sizing.fastest
     share = _share_within_deadline(r, acc, run, total_flops)
-    attention = attention_flops_per_token(w.layers, w.hidden, w.seq)
+    attention = attention_flops_per_token(w.layers, w.hidden, w.seq, w.causal)
     param_flops = w.model_flops_per_token - attention
     param_share = max(0.0, (share * w.model_flops_per_token - attention) / param_flops)
     return DeadlineResult(

@@ -16,16 +16,18 @@ Hardware utilisation of the compute itself is a roofline sum of times per
 FLOP [1]_ [5]_::
 
     1 / (P HFU_0) = (1 - a - e) / (eta P) + a / (eta P_16)
-                    + e * max(1 / (eta P), 1 / (B I_e)) + c / (B (h + s/6))
+                    + e * max(1 / (eta P), 1 / (B I_e)) + c / (B (h + k/6))
 
 with P the peak of the training precision (FP8 peak for FP8: linear layers run
 in FP8 [6]_), P_16 the BF16 peak (attention stays in BF16 [6]_), a the share of
-FLOPs in attention (``12 L h s``), e the share in expert GEMMs, and I_e the
+FLOPs in attention (``12 L h k`` for ``k`` keys a query attends to: ``s / 2`` under a
+causal mask, ``compute.attended_keys``), e the share in expert GEMMs, and I_e the
 arithmetic intensity of one expert GEMM of ``m`` routed tokens,
 ``2 m h n / (bytes (m h + h n + m n))`` [FLOP/B].  Memory-bound kernels move
-``O(h)`` bytes per token and layer against ``72 h^2 + 12 h s = 72 h (h + s/6)``
-FLOPs (PaLM's count with ``N = 12 L h^2``), hence ``h + s/6``: long sequences
-add compute-bound attention work, so small hidden sizes are not over-penalised.
+``O(h)`` bytes per token and layer against ``72 h^2 + 12 h k = 72 h (h + k/6)``
+FLOPs (PaLM's count with ``N = 12 L h^2``, ``k = s`` in PaLM's full count), hence
+``h + k/6``: long sequences add compute-bound attention work, so small hidden sizes
+are not over-penalised.
 
 and of a plan, with exposed communication and the pipeline bubble::
 
@@ -75,7 +77,7 @@ import math
 from dataclasses import dataclass
 
 from .assumptions import value
-from .compute import FLOPS_PER_PARAM_TOKEN, attention_flops_per_token
+from .compute import FLOPS_PER_PARAM_TOKEN, attended_keys, attention_flops_per_token
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 
@@ -111,7 +113,7 @@ EXPERT_MATRICES = 3.0
 # micro-batch, and once more when full recomputation re-runs the forward [9]_
 DEQUANT_PASSES = 2.0
 DEQUANT_PASSES_RECOMPUTE = 3.0
-# FLOPs per token per layer are 72 h^2 + 12 h s = 72 h (h + s / 6) [5]_
+# FLOPs per token per layer are 72 h^2 + 12 h k = 72 h (h + k / 6), k keys attended [5]_
 ATTENTION_SEQ_PER_HIDDEN = 6.0
 
 
@@ -132,7 +134,7 @@ def base_hfu(
     precision: str,
     hidden: int,
     *,
-    seq: int = 0,
+    keys: float = 0.0,
     attention_share: float = 0.0,
     expert_share: float = 0.0,
     expert_intensity: float = math.inf,
@@ -147,8 +149,9 @@ def base_hfu(
     precision : str
     hidden : int
         Model hidden size [-].
-    seq : int
-        Sequence length [tokens].
+    keys : float
+        Keys each query attends to, on average [tokens] (half the sequence under a
+        causal mask, :func:`compute.attended_keys`).
     attention_share, expert_share : float
         Shares of the FLOPs in attention scores and in expert GEMMs [-].
     expert_intensity, dense_intensity : float
@@ -168,7 +171,7 @@ def base_hfu(
     expert = max(gemm, 1.0 / (bw * expert_intensity))
     dense = max(gemm, 1.0 / (bw * dense_intensity))
     dense_share = max(0.0, 1.0 - attention_share - expert_share)
-    memory_bound = c / (bw * (hidden + seq / ATTENTION_SEQ_PER_HIDDEN))
+    memory_bound = c / (bw * (hidden + keys / ATTENTION_SEQ_PER_HIDDEN))
     seconds_per_tflop = (
         dense_share * dense
         + attention_share / (eta * p16)
@@ -237,6 +240,7 @@ class StepCostModel:
         kv_hidden: float = 0.0,
         hfu_cache: dict[tuple[int, int, int, bool, int], float] | None = None,
         quantised_params: float = 0.0,
+        causal: bool = True,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -254,8 +258,9 @@ class StepCostModel:
         self.gpus_per_node = gpus_per_node
         self.kv_hidden = kv_hidden or hidden  # [-] width of the keys (and of the values)
         self.attention = min(
-            1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token
+            1.0, attention_flops_per_token(layers, hidden, seq, causal) / model_flops_per_token
         )
+        self.keys = attended_keys(seq, causal)  # [tokens] each query attends to
         self.routed_experts = moe and experts > 1 and expert_params > 0
         self.peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP  # [FLOP/s]
         self.up = scale_up_bytes_per_s(acc)
@@ -305,7 +310,7 @@ class StepCostModel:
             self.acc,
             self.precision,
             hidden,
-            seq=self.seq,
+            keys=self.keys,
             attention_share=self.attention,
             expert_share=expert_share,
             expert_intensity=intensity,

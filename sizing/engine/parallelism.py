@@ -34,7 +34,12 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .assumptions import value
-from .compute import flops_per_token, lora_params, recompute_flops_per_token
+from .compute import (
+    attends_causally,
+    flops_per_token,
+    lora_params,
+    recompute_flops_per_token,
+)
 from .efficiency import (
     StepCost,
     StepCostModel,
@@ -99,6 +104,7 @@ class Workload:
     active_params: float
     model_flops_per_token: float
     bpp: BytesPerParam
+    causal: bool = True  # causal attention (a decoder): half the score FLOPs of full attention
 
 
 def workload(r: Resolved) -> Workload:
@@ -119,8 +125,15 @@ def workload(r: Resolved) -> Workload:
         active_adapters = lora_params(
             *shape, r.lora_rank, experts=r.experts_per_token if moe else 1, router_experts=router
         )
+    causal = attends_causally(r.modality)
     per_token = flops_per_token(
-        r.active_params, r.layers, r.hidden_size, r.sequence_length, r.method, active_adapters
+        r.active_params,
+        r.layers,
+        r.hidden_size,
+        r.sequence_length,
+        r.method,
+        active_adapters,
+        causal,
     )
     return Workload(
         method=r.method,
@@ -143,6 +156,7 @@ def workload(r: Resolved) -> Workload:
         active_params=r.active_params,
         model_flops_per_token=per_token,
         bpp=bytes_per_param(r.precision, r.optimizer),
+        causal=causal,
     )
 
 
@@ -648,6 +662,7 @@ def _cost_model(
         kv_hidden=w.hidden * w.kv_heads / w.heads if w.kv_heads else 0.0,
         hfu_cache=hfu_cache,
         quantised_params=w.dense_params + w.expert_params if w.method == "qlora" else 0.0,
+        causal=w.causal,
     )
 
 
@@ -681,7 +696,7 @@ class _Search:
         if found is None:
             w = self.w
             found = w.model_flops_per_token + recompute_flops_per_token(
-                w.active_params, w.layers, w.hidden, w.seq, recompute
+                w.active_params, w.layers, w.hidden, w.seq, recompute, w.causal
             )
             self._hardware_flops[recompute] = found
         return found
@@ -934,7 +949,7 @@ def mfu_ceiling_from(
     sequences = max(1.0, w.tokens_per_step / w.seq)
     costs = _cost_model(w, acc, fabric, hfu_cache)
     flops = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, "none"
+        w.active_params, w.layers, w.hidden, w.seq, "none", w.causal
     )
     micro_batch = r.micro_batch_size or _MICRO_BATCHES[-1]
     split = _model_split_limit(w)
