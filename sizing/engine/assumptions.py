@@ -877,6 +877,15 @@ _UNLISTED: dict[str, Assumption] = {
         "2026-12-02",
         "more users than this share GPUs through Kubernetes with a batch scheduler",
     ),
+    "checkpoint_interval_waste_warning_share": Assumption(
+        0.03,
+        "x wall-clock",
+        _CHOICE,
+        "2026-12-04",
+        "a customer's checkpoint interval that makes the run this much longer than the interval "
+        "we would choose (Young 1974, Daly 2006) gets a warning with that interval: about the "
+        "spread of the run overhead itself",
+    ),
 }
 
 UNLISTED_ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(_UNLISTED)

@@ -33,6 +33,7 @@ from .deployment import plan_deployment
 from .explain import (
     DISCOVERY_QUESTIONS,
     accelerators,
+    checkpoint_interval_warning,
     concurrency,
     context_warning,
     deadline_warnings,
@@ -223,6 +224,9 @@ def _run_warnings(
         warnings.extend(deadline_warnings(r, run, deadline))
     if r.precision != r.precision_asked:
         warnings.append(precision_fallback_warning(r, acc))
+    interval = checkpoint_interval_warning(r, run)
+    if interval:
+        warnings.append(interval)
     if r.max_context is not None and r.sequence_length > r.max_context:
         warnings.append(context_warning(r))
     excluded = exclusion_of(r, acc)
