@@ -109,7 +109,10 @@ def plan_resilience(
         goodput   = effective / (1 + run_overhead)
 
     ``run_overhead`` (evaluation, data stalls, slow nodes) excludes restarts
-    and checkpoints, which the first line already counts.
+    and checkpoints, which the first line already counts.  The customer's own
+    interval is compared with the one the engine would choose
+    (``advised_interval_hours``): ``interval_waste_share`` is how much longer it
+    makes the run (:func:`explain.checkpoint_interval_warning` says so past a few per cent).
     """
     mtbf = job_mtbf_hours(gpus)
     stall = min(write_hours, value("checkpoint_snapshot_seconds") / _SECONDS_PER_HOUR)
