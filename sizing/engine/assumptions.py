@@ -193,11 +193,12 @@ _LISTED: dict[str, Assumption] = {
         "share of peak that large GEMMs reach end to end",
     ),
     "eff_memory_bound_coefficient": Assumption(
-        7.0,
+        10.0,
         "-",
         "fitted by leave-one-group-out cross-validation over 62 published rows (our calibration, available on request)",
-        "2026-12-02",
-        "time of memory-bound kernels per FLOP scales with 1/(bandwidth x (h + s/6))",
+        "2026-12-04",
+        "time of memory-bound kernels per FLOP scales with 1/(bandwidth x (h + k/6)), k the keys "
+        "a query attends to (s/2 causal); refitted (7 -> 10) when attention FLOPs became causal",
     ),
     "eff_comm_overlap": Assumption(
         0.7,
