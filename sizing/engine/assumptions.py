@@ -254,19 +254,19 @@ _LISTED: dict[str, Assumption] = {
         "share of the modelled utilisation that the CUDA software stack reaches (the reference the others are measured against)",
     ),
     "eff_software_rocm": Assumption(
-        0.74,
+        0.73,
         "-",
         _MLPERF_ROCM,
-        "2026-12-02",
+        "2026-12-04",
         "ROCm kernels and libraries reach a smaller share of peak than CUDA: geometric mean of "
         "measured / modelled per-GPU speed over the comparisons; these are vendor-tuned "
         "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
     ),
     "eff_software_gaudi": Assumption(
-        0.82,
+        0.78,
         "-",
         _GAUDI_VS_NEMO,
-        "2026-12-02",
+        "2026-12-04",
         "Intel Gaudi software reaches a smaller share of peak than CUDA: geometric mean of "
         "measured / modelled per-accelerator speed over the comparisons (Gaudi 2: no public "
         "Gaudi 3 training throughput was found, so Gaudi 3 uses the stack's factor)",
