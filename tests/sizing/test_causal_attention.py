@@ -83,3 +83,18 @@ def test_a_long_context_8b_run_counts_the_causal_flops() -> None:
     full = flops_per_token(r.active_params, 32, 4096, 131072, "continued_pretrain", causal=False)
     assert full / causal == pytest.approx((6 * r.active_params + 12 * 32 * 4096 * 131072) / causal)
     assert full / causal > 1.6
+
+
+def test_a_video_diffusion_transformer_keeps_the_full_attention_count() -> None:
+    # DiT attends every patch to every patch (Peebles and Xie, arXiv 2212.09748): 12 L h s
+    data = {
+        "model": {"total_params": 3e9, "layers": 28, "hidden_size": 3072, "attention_heads": 24},
+        "training": {"method": "pretrain"},
+        "data": {"tokens": 1e10, "modality": "video"},
+        "batch": {"sequence_length": 4096},
+    }
+    w = workload(resolve(parse_input(data), today=TODAY))
+    assert not w.causal
+    expected = flops_per_token(w.active_params, 28, 3072, 4096, "pretrain", causal=False)
+    assert w.model_flops_per_token == pytest.approx(expected)
+    assert expected - 6 * w.active_params == pytest.approx(12 * 28 * 3072 * 4096)
