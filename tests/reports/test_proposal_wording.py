@@ -116,7 +116,7 @@ def test_the_moe_split_names_its_expert_parallelism():
 
 
 def test_the_slow_end_of_the_run_time_is_one_figure_and_said_plainly_when_well_past():
-    # MoE lab: about 61.5 days against a 66-day deadline, likely 34–150 days (engine 2026.12.11)
+    # MoE lab: about 61.5 days against a 66-day deadline, likely 34–150 days (engine 2026.12.13)
     page = squash(text("moe-pretrain"))
     assert squash("(likely 34–150 days), within your deadline of 66 days") in page
     assert squash("the slow end of the range is 2.2 times your deadline") in page
