@@ -60,7 +60,8 @@ def test_broker_down_at_submit_keeps_the_commit_and_the_row_pending(
     assert Recommendation.objects.get(pk=recommendation.pk).status == "pending"
     assert Submission.objects.filter(pk=submission.pk).exists()
     assert warnings == [
-        f"could not publish pipeline.run_sizing({recommendation.pk},); the sweeper will re-queue it"
+        f"could not publish pipeline.run_sizing({recommendation.pk},); "
+        "the sweeper will re-queue it"
     ]
 
 

@@ -18,7 +18,9 @@ def test_every_scheduled_beat_task_is_a_registered_task():
     assert app.conf.beat_schedule["sweep-pipeline"]["schedule"] <= 60
 
 
-@pytest.mark.parametrize("task", [start_pipeline_task, run_sizing_task, render_proposal_task])
+@pytest.mark.parametrize(
+    "task", [start_pipeline_task, run_sizing_task, render_proposal_task]
+)
 def test_pipeline_tasks_retry_with_backoff_and_jitter_beyond_the_row_cap(task):
     assert task.autoretry_for == (Exception,)
     assert task.retry_backoff and task.retry_jitter
