@@ -40,7 +40,11 @@ from typing import Any
 
 from sizing.engine import assumptions
 from sizing.engine.cluster import estimate_run, size_cluster
-from sizing.engine.compute import recompute_flops_per_token, training_flops
+from sizing.engine.compute import (
+    attention_flops_per_token,
+    recompute_flops_per_token,
+    training_flops,
+)
 from sizing.engine.hardware import ACCELERATORS, peak_tflops
 from sizing.engine.parallelism import workload
 from sizing.engine.resolve.resolved import resolve
@@ -191,17 +195,23 @@ def predict(row: Row) -> float:
         run = estimate_run(w, r, acc, r.count, flops)
     else:
         run = size_cluster(w, r, acc, flops).run
-    mfu = run.plan.mfu
     if row.metric in ("gpu_hours", "gpu_hours_per_trillion_tokens"):
         return run.gpu_hours
+    tokens_per_s = peak_tflops(acc, r.precision) * 1e12 * run.plan.mfu / w.model_flops_per_token
     if row.metric == "tokens_per_s_per_gpu":
-        return peak_tflops(acc, r.precision) * 1e12 * mfu / w.model_flops_per_token
+        return tokens_per_s
+    # A published utilisation counts attention in full, every query against every key (PaLM
+    # app. B; Megatron-LM's 72 B s L h^2 (1 + s/6h + V/12hL)), where the engine counts the
+    # half a causal mask leaves: the same speed in the row's convention.
+    full = w.model_flops_per_token + sum(
+        attention_flops_per_token(w.layers, w.hidden, w.seq, causal) * sign
+        for causal, sign in ((False, 1.0), (w.causal, -1.0))
+    )
     if row.metric == "hfu":
-        extra = recompute_flops_per_token(
-            w.active_params, w.layers, w.hidden, w.seq, run.plan.recompute
+        full += recompute_flops_per_token(
+            w.active_params, w.layers, w.hidden, w.seq, run.plan.recompute, causal=False
         )
-        return mfu * (w.model_flops_per_token + extra) / w.model_flops_per_token
-    return mfu
+    return tokens_per_s * full / (peak_tflops(acc, r.precision) * 1e12)
 
 
 def grid() -> list[tuple[float, ...]]:

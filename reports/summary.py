@@ -80,8 +80,8 @@ def deadline_at_risk(result: StoredResult, sources: Mapping[str, str] | None = N
     if ratio < WELL_PAST_DEADLINE:
         return "the slow end of the range runs past it"
     return (
-        f"the slow end of the range is {format_number(round(ratio, 1))} times {whose}, "
-        "so missing it is a real risk (the risks say what lowers it)"
+        f"the slow end of the range is {format_number(round(ratio, 1))} times {whose}: "
+        "a real risk (see the risks)"
     )
 
 

@@ -193,11 +193,13 @@ _LISTED: dict[str, Assumption] = {
         "share of peak that large GEMMs reach end to end",
     ),
     "eff_memory_bound_coefficient": Assumption(
-        7.0,
+        10.0,
         "-",
-        "fitted by leave-one-source-out cross-validation over 57 published rows, about a fifth of the sources set aside (our calibration, available on request)",
-        "2026-12-02",
-        "time of memory-bound kernels per FLOP scales with 1/(bandwidth x (h + s/6))",
+        "fitted by leave-one-source-out cross-validation over 57 published rows, about a fifth "
+        "of the sources set aside (our calibration, available on request)",
+        "2026-12-04",
+        "time of memory-bound kernels per FLOP scales with 1/(bandwidth x (h + k/6)), k the keys "
+        "a query attends to (s/2 causal); refitted (7 -> 10) when attention FLOPs became causal",
     ),
     "eff_comm_overlap": Assumption(
         0.7,
@@ -253,19 +255,19 @@ _LISTED: dict[str, Assumption] = {
         "share of the modelled utilisation that the CUDA software stack reaches (the reference the others are measured against)",
     ),
     "eff_software_rocm": Assumption(
-        0.74,
+        0.73,
         "-",
         _MLPERF_ROCM,
-        "2026-12-02",
+        "2026-12-04",
         "ROCm kernels and libraries reach a smaller share of peak than CUDA: geometric mean of "
         "measured / modelled per-GPU speed over the comparisons; these are vendor-tuned "
         "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
     ),
     "eff_software_gaudi": Assumption(
-        0.82,
+        0.78,
         "-",
         _GAUDI_VS_NEMO,
-        "2026-12-02",
+        "2026-12-04",
         "Intel Gaudi software reaches a smaller share of peak than CUDA: geometric mean of "
         "measured / modelled per-accelerator speed over the comparisons (Gaudi 2: no public "
         "Gaudi 3 training throughput was found, so Gaudi 3 uses the stack's factor)",
@@ -888,6 +890,15 @@ _UNLISTED: dict[str, Assumption] = {
         _CHOICE,
         "2026-12-02",
         "more users than this share GPUs through Kubernetes with a batch scheduler",
+    ),
+    "checkpoint_interval_waste_warning_share": Assumption(
+        0.03,
+        "x wall-clock",
+        _CHOICE,
+        "2026-12-04",
+        "a customer's checkpoint interval that makes the run this much longer than the interval "
+        "we would choose (Young 1974, Daly 2006) gets a warning with that interval: about the "
+        "spread of the run overhead itself",
     ),
 }
 

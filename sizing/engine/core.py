@@ -34,6 +34,7 @@ from .deployment import plan_deployment
 from .explain import (
     DISCOVERY_QUESTIONS,
     accelerators,
+    checkpoint_interval_warning,
     concurrency,
     context_warning,
     deadline_warnings,
@@ -225,6 +226,9 @@ def _run_warnings(
         warnings.extend(deadline_warnings(r, run, deadline))
     if r.precision != r.precision_asked:
         warnings.append(precision_fallback_warning(r, acc))
+    interval = checkpoint_interval_warning(r, run)
+    if interval:
+        warnings.append(interval)
     if r.max_context is not None and r.sequence_length > r.max_context:
         warnings.append(context_warning(r))
     excluded = exclusion_of(r, acc)
@@ -321,7 +325,7 @@ def _compute_result(
     """
     plan = run.plan
     hardware_flops_per_token = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, plan.recompute
+        w.active_params, w.layers, w.hidden, w.seq, plan.recompute, w.causal
     )
     peak = peak_tflops(acc, r.precision)
     tokens_per_s = run.gpus * peak * _FLOPS_PER_TFLOP * plan.mfu / w.model_flops_per_token

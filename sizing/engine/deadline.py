@@ -9,7 +9,7 @@ what would fit in the deadline on that cluster instead:
   ``D' = D * deadline / t(D)``; one step when goodput does not depend on
   the length of the run);
 * a smaller model: the same fixed point on the parameter FLOPs per token
-  (``6 N`` of ``6 N + 12 L h s`` [1]_), at the utilisation of the
+  (``6 N`` of ``6 N + 6 L h s``, causal attention [1]_), at the utilisation of the
   recommended plan; an estimate, since a smaller model runs a different plan;
 * more time: the recommended run's days, and the fastest any size achieves.
 
@@ -67,7 +67,7 @@ def deadline_result(
     run = sizing.run
     fastest = sizing.fastest
     share = _share_within_deadline(r, acc, run, total_flops)
-    attention = attention_flops_per_token(w.layers, w.hidden, w.seq)
+    attention = attention_flops_per_token(w.layers, w.hidden, w.seq, w.causal)
     param_flops = w.model_flops_per_token - attention
     param_share = max(0.0, (share * w.model_flops_per_token - attention) / param_flops)
     return DeadlineResult(

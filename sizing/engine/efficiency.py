@@ -16,21 +16,25 @@ Hardware utilisation of the compute itself is a roofline sum of times per
 FLOP [1]_ [5]_::
 
     1 / (P HFU_0) = (1 - a - e) / (eta P) + a / (eta P_16)
-                    + e * max(1 / (eta P), 1 / (B I_e)) + c / (B (h + s/6))
+                    + e * max(1 / (eta P), 1 / (B I_e)) + c / (B (h + k/6))
 
 with P the peak of the training precision (FP8 peak for FP8: linear layers run
 in FP8 [6]_), P_16 the BF16 peak (attention stays in BF16 [6]_), a the share of
-FLOPs in attention (``12 L h s``), e the share in expert GEMMs, and I_e the
+FLOPs in attention (``12 L h k`` for ``k`` keys a query attends to: ``s / 2`` under a
+causal mask, ``compute.attended_keys``), e the share in expert GEMMs, and I_e the
 arithmetic intensity of one expert GEMM of ``m`` routed tokens,
 ``2 m h n / (bytes (m h + h n + m n))`` [FLOP/B].  Memory-bound kernels move
-``O(h)`` bytes per token and layer against ``72 h^2 + 12 h s = 72 h (h + s/6)``
-FLOPs (PaLM's count with ``N = 12 L h^2``), hence ``h + s/6``: long sequences
-add compute-bound attention work, so small hidden sizes are not over-penalised.
+``O(h)`` bytes per token and layer against ``72 h^2 + 12 h k = 72 h (h + k/6)``
+FLOPs (PaLM's count with ``N = 12 L h^2``, ``k = s`` in PaLM's full count), hence
+``h + k/6``: long sequences add compute-bound attention work, so small hidden sizes
+are not over-penalised.
 
 and of a plan, with exposed communication and the pipeline bubble::
 
     MFU = HFU_0 * (model FLOPs / hardware FLOPs) * moe * method
-          / (1 + t_tp/t + t_ep/t + max(0, t_dp - overlap*t)/t + t_dq/t) * m / (m + p - 1)
+          / (1 + t_tp/t + t_ep/t + max(0, t_dp - overlap*t)/t + t_dq/t) * (1 - bubble)
+
+with the bubble of :func:`pipeline_bubble` (``(p-1)/(v m + p-1)`` once ``m >= p``)
 
 with ``t_dq`` QLoRA's de-quantisation of its 4-bit frozen weights, a memory-bound pass
 per micro-batch before the forward and the backward GEMMs [9]_.
@@ -38,8 +42,9 @@ per micro-batch before the forward and the backward GEMMs [9]_.
 References
 ----------
 .. [1] S. Williams, A. Waterman, D. Patterson, "Roofline", CACM 52(4), 2009.
-.. [2] Narayanan et al., Megatron-LM PTD-P, arXiv 2104.04473 (2021), sec. 3
-       (pipeline bubble (p-1)/m, tensor-parallel all-reduces per layer).
+.. [2] Narayanan et al., Megatron-LM PTD-P, arXiv 2104.04473 (2021), sec. 2.2 (pipeline
+       bubble (p-1)/m of the 1F1B schedule, (p-1)/(v m) interleaved, for a pipeline the
+       micro-batches fill) and sec. 3 (tensor-parallel all-reduces per layer).
 .. [3] nccl-tests doc/PERFORMANCE.md: a ring all-reduce moves 2 (n-1)/n of the buffer.
 .. [4] Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 7: 16-bit gradients;
        stage 3 moves 1.5x the data-parallel volume.
@@ -57,6 +62,11 @@ References
        to perform the forward and backward pass"); the measured cost per micro-batch:
        QwenLM/Qwen README, "Profiling of Memory and Speed" (assumption
        ``qlora_dequant_bandwidth_share``).
+.. [10] PyTorch FSDP (Zhao et al., arXiv 2304.11277, 2023), sec. 3.2: with full sharding each
+       unit's parameters are all-gathered before its forward and again before its backward,
+       frozen or not (``requires_grad=False`` parameters are sharded and gathered the same);
+       Answer.AI's FSDP-QLoRA (2024) gathers the 4-bit base the same way.  DeepSpeed ZeRO-3
+       likewise fetches every partitioned parameter for each micro-batch's forward and backward.
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
 """
@@ -67,7 +77,7 @@ import math
 from dataclasses import dataclass
 
 from .assumptions import value
-from .compute import FLOPS_PER_PARAM_TOKEN, attention_flops_per_token
+from .compute import FLOPS_PER_PARAM_TOKEN, attended_keys, attention_flops_per_token
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .units import BITS_PER_BYTE, BYTES_PER_GB
@@ -86,6 +96,9 @@ EP_ALL_TO_ALLS_PER_LAYER = 4.0  # expert dispatch and combine, forward and backw
 # ZeRO-3 gathers the weights for forward and backward and reduce-scatters the gradients of
 # every micro-batch: 3 half all-reduces each (the paper's 1.5x all-reduce for one) [4]_
 ZERO3_UNITS_PER_MICRO_BATCH = 3.0
+# Frozen weights (the LoRA/QLoRA base) sharded by ZeRO-3/FSDP are gathered for the forward and
+# again for the backward of every micro-batch, but have no gradient to reduce-scatter [4]_ [10]_
+FROZEN_GATHERS_PER_MICRO_BATCH = 2.0
 # Context parallelism passes each rank's keys and values round the ring once forward and, with
 # their gradients, twice backward [8]_
 CP_KV_PASSES = 3.0
@@ -99,7 +112,7 @@ EXPERT_MATRICES = 3.0
 # micro-batch, and once more when full recomputation re-runs the forward [9]_
 DEQUANT_PASSES = 2.0
 DEQUANT_PASSES_RECOMPUTE = 3.0
-# FLOPs per token per layer are 72 h^2 + 12 h s = 72 h (h + s / 6) [5]_
+# FLOPs per token per layer are 72 h^2 + 12 h k = 72 h (h + k / 6), k keys attended [5]_
 ATTENTION_SEQ_PER_HIDDEN = 6.0
 
 
@@ -120,7 +133,7 @@ def base_hfu(
     precision: str,
     hidden: int,
     *,
-    seq: int = 0,
+    keys: float = 0.0,
     attention_share: float = 0.0,
     expert_share: float = 0.0,
     expert_intensity: float = math.inf,
@@ -135,8 +148,9 @@ def base_hfu(
     precision : str
     hidden : int
         Model hidden size [-].
-    seq : int
-        Sequence length [tokens].
+    keys : float
+        Keys each query attends to, on average [tokens] (half the sequence under a
+        causal mask, :func:`compute.attended_keys`).
     attention_share, expert_share : float
         Shares of the FLOPs in attention scores and in expert GEMMs [-].
     expert_intensity, dense_intensity : float
@@ -156,7 +170,7 @@ def base_hfu(
     expert = max(gemm, 1.0 / (bw * expert_intensity))
     dense = max(gemm, 1.0 / (bw * dense_intensity))
     dense_share = max(0.0, 1.0 - attention_share - expert_share)
-    memory_bound = c / (bw * (hidden + seq / ATTENTION_SEQ_PER_HIDDEN))
+    memory_bound = c / (bw * (hidden + keys / ATTENTION_SEQ_PER_HIDDEN))
     seconds_per_tflop = (
         dense_share * dense
         + attention_share / (eta * p16)
@@ -225,6 +239,7 @@ class StepCostModel:
         kv_hidden: float = 0.0,
         hfu_cache: dict[tuple[int, int, int, bool, int], float] | None = None,
         quantised_params: float = 0.0,
+        causal: bool = True,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -242,8 +257,9 @@ class StepCostModel:
         self.gpus_per_node = gpus_per_node
         self.kv_hidden = kv_hidden or hidden  # [-] width of the keys (and of the values)
         self.attention = min(
-            1.0, attention_flops_per_token(layers, hidden, seq) / model_flops_per_token
+            1.0, attention_flops_per_token(layers, hidden, seq, causal) / model_flops_per_token
         )
+        self.keys = attended_keys(seq, causal)  # [tokens] each query attends to
         self.routed_experts = moe and experts > 1 and expert_params > 0
         self.peak = peak_tflops(acc, precision) * _FLOPS_PER_TFLOP  # [FLOP/s]
         self.up = scale_up_bytes_per_s(acc)
@@ -293,7 +309,7 @@ class StepCostModel:
             self.acc,
             self.precision,
             hidden,
-            seq=self.seq,
+            keys=self.keys,
             attention_share=self.attention,
             expert_share=expert_share,
             expert_intensity=intensity,
@@ -342,6 +358,7 @@ class StepCostModel:
         params_per_gpu: float,
         virtual_stages: int,
         cp: int = 1,
+        frozen_bytes_per_gpu: float = 0.0,
     ) -> tuple[float, float, float, float, float, float]:
         """The fields of the :class:`StepCost` of one plan, in order (a tuple: a plan search
         compares tens of thousands); its MFU is the model FLOPs utilisation (see module
@@ -356,7 +373,10 @@ class StepCostModel:
           reduce once per step (2 units); ZeRO-2 reduce-scatters the gradients of
           every micro-batch and gathers the weights once (``m + 1``); ZeRO-3 also
           gathers the weights for every micro-batch's forward and backward
-          (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  A share
+          (``3 m``; the paper's 1.5x all-reduce is ``m = 1``) [4]_.  Under ZeRO-3
+          the ``frozen_bytes_per_gpu`` of a LoRA/QLoRA base (its share of the
+          frozen weights, in their stored bytes) are gathered too, forward and
+          backward, every micro-batch (:func:`data_parallel_bytes`) [10]_.  A share
           ``eff_comm_overlap`` of compute time can hide it;
         * expert parallel: dispatch and combine, forward and backward, of the
           ``top_k`` copies of each token; ``eff_ep_overlap`` of it is hidden
@@ -371,7 +391,9 @@ class StepCostModel:
           gradients are reduced over ``d cp`` ranks.
 
         The interleaved schedule with ``v`` model chunks per stage shrinks the
-        bubble to ``(p-1) / (v m + p-1)`` of the step [2]_.
+        bubble to ``(p-1) / (v m + p-1)`` of the step [2]_ when a replica has at least
+        as many micro-batches as stages, and no further than ``(p-m)/p`` when it has
+        fewer (:func:`pipeline_bubble`).
         """
         # the same arithmetic as written out above, with few lookups and calls: a search
         # costs hundreds of plans
@@ -401,8 +423,9 @@ class StepCostModel:
         t_dp = 0.0
         reducers = dp * cp  # gradients are reduced over the context ranks too [8]_
         if reducers > 1:
-            units = data_parallel_units(zero_stage, micro_batches)
-            vol = units * (reducers - 1) / reducers * BYTES_PER_VALUE * params_per_gpu
+            vol = data_parallel_bytes(
+                zero_stage, micro_batches, reducers, params_per_gpu, frozen_bytes_per_gpu
+            )
             t_dp = vol / (out if gpus > self.gpus_per_node else up)
         t_ep = 0.0
         moe = self.moe
@@ -416,8 +439,9 @@ class StepCostModel:
             vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
             vol = vol * tokens_per_rank / tp
             t_pp = vol / (up if tp * cp * pp <= self.gpus_per_node else out)
-            chunks = balanced_chunks(layers // pp, virtual_stages)
-            bubble = (pp - 1) / (chunks * micro_batches + pp - 1)
+            bubble = pipeline_bubble(
+                pp, micro_batches, balanced_chunks(layers // pp, virtual_stages)
+            )
         exposed_cp = 0.0
         if cp > 1:
             # ring attention: each rank passes its keys and values on cp - 1 times forward,
@@ -444,6 +468,42 @@ class StepCostModel:
         )
         mfu *= self.factor
         return hfu, t_tp / t_comp, t_dp / t_comp, t_ep / t_comp, bubble, mfu
+
+
+def pipeline_bubble(stages: int, micro_batches: float, chunks: float = 1.0) -> float:
+    """Share of a step each pipeline stage idles, with ``m`` micro-batches a step over ``p``
+    stages of ``v`` model chunks each (1F1B, interleaved when ``v > 1``) [-] [2]_.
+
+    Let ``t`` be the time one stage takes for the forward and backward of one
+    micro-batch; one model chunk takes ``t / v``.  A stage's own work is ``m t``.
+
+    * ``m >= p``: the schedule fills the pipeline; warm-up and cool-down leave
+      ``(p-1) t / v`` idle (Narayanan et al. 2021, sec. 2.2.1 for ``v = 1``, 2.2.2 for
+      the interleaved schedule), so the step takes ``(m + (p-1)/v) t`` and the bubble is
+      ``(p-1) / (v m + p-1)``.
+    * ``m < p``: the pipeline never fills.  Micro-batch ``j`` enters model chunk ``k``
+      (of ``p v``, round the stages ``v`` times) at ``(j + k) t / v``: the first needs
+      ``p v`` chunk-times to pass every chunk, the last follows ``m - 1`` chunk-times
+      behind, and no two meet on a stage (``j + k`` differ while ``j < m < p``).  The
+      step takes ``(p + (m-1)/v) t``, so the bubble is::
+
+          1 - m / (p + (m-1)/v) = (v (p-m) + m-1) / (v p + m-1)
+
+      at least ``(p-m)/p`` however many chunks: 4 micro-batches over 8 stages idle
+      at least half of each step, where ``(p-1)/(v m + p-1)`` gave 18 % with 8 chunks.
+
+    Both cases agree at ``m = p``, and with one chunk both are ``(p-1)/(m+p-1)``.
+    ``m`` is the average replica's (whole micro-batches are counted by
+    :func:`parallelism.whole_micro_batches`); at least one.
+    """
+    if stages <= 1:
+        return 0.0
+    m = micro_batches if micro_batches > 1.0 else 1.0
+    v = chunks if chunks > 1.0 else 1.0
+    p = float(stages)
+    if m >= p:
+        return (p - 1.0) / (v * m + p - 1.0)
+    return (v * (p - m) + m - 1.0) / (v * p + m - 1.0)
 
 
 def balanced_chunks(layers_per_stage: int, chunks: int) -> float:
@@ -497,6 +557,33 @@ def data_parallel_units(zero_stage: int, micro_batches: float) -> float:
     if zero_stage == 2:
         return micro_batches + 1.0
     return RING_ALL_REDUCE
+
+
+def data_parallel_bytes(
+    zero_stage: int,
+    micro_batches: float,
+    reducers: int,
+    trainable_params: float,
+    frozen_bytes: float = 0.0,
+) -> float:
+    """Bytes one accelerator moves over its data-parallel group per step [B] [4]_ [10]_.
+
+    ``trainable_params`` [param] are the rank's trained weights (16-bit gradients and
+    weights, :func:`data_parallel_units`); ``frozen_bytes`` [B] its share of frozen weights
+    in the bytes they are stored in (a LoRA base 2 B/param, QLoRA's NF4 0.516), which only
+    ZeRO-3 shards, so only ZeRO-3 gathers them, forward and backward, every micro-batch::
+
+        V = (n-1)/n (units 2 B N_train + [ZeRO-3] 2 m B_frozen)
+
+    over ``n`` ranks.  DeepSeek-V3 (671B) LoRA on 32 H200 in ZeRO-3: each rank gathers
+    31/32 x 1.34 TB twice a micro-batch, 2.6 TB, 52 s at 50 GB/s (400 Gb/s).
+    """
+    if reducers <= 1:
+        return 0.0
+    units = data_parallel_units(zero_stage, micro_batches) * BYTES_PER_VALUE * trainable_params
+    if zero_stage >= 3:
+        units += FROZEN_GATHERS_PER_MICRO_BATCH * micro_batches * frozen_bytes
+    return units * (reducers - 1) / reducers
 
 
 def expert_width(expert_params: float, experts: int, layers: int, hidden: int) -> float:

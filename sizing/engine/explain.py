@@ -13,7 +13,7 @@ from .cluster import RunEstimate
 from .cost.option import OWNED_OPTIONS
 from .hardware import ACCELERATORS, AcceleratorSpec
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
-from .numbers import format_count, format_days, format_times
+from .numbers import format_count, format_days, format_hours, format_percent, format_times
 from .output import ConcurrencyResult, DeadlineResult
 from .platforms import limits
 from .resolve.resolved import Resolved
@@ -340,4 +340,25 @@ def context_warning(r: Resolved) -> str:
         f"a sequence length of {format_count(r.sequence_length)} tokens exceeds "
         f"{r.model_name}'s context of {format_count(r.max_context or 0)} positions: extend "
         "its positions first (for instance RoPE scaling) or train at its context"
+    )
+
+
+def checkpoint_interval_warning(r: Resolved, run: RunEstimate) -> str | None:
+    """Advice when the customer's checkpoint interval lengthens the run by more than
+    ``checkpoint_interval_waste_warning_share`` over the interval the engine would choose
+    (:func:`resilience.plan_resilience`: Young 1974 and Daly 2006 within the acceptable lost
+    work), with that interval; ``None`` otherwise."""
+    res = run.resilience
+    waste = res.interval_waste_share
+    if not r.checkpoint_interval_hours or waste <= value("checkpoint_interval_waste_warning_share"):
+        return None
+    lost_days = run.wall_clock_days * waste
+    return (
+        f"checkpointing every {format_hours(res.checkpoint_interval_hours)} makes the run about "
+        f"{format_percent(waste)} longer than it needs to be ({format_days(lost_days)} of "
+        f"{format_days(run.wall_clock_days)}): on {run.gpus:,} accelerators a job is interrupted "
+        f"about every {format_hours(res.job_mtbf_hours)} "
+        f"({format_times(res.expected_interruptions, 'interruption', 'run')}), and each one "
+        f"repeats half an interval of work; a checkpoint every "
+        f"{format_hours(res.advised_interval_hours)} wastes least (Young 1974, Daly 2006)"
     )

@@ -3,7 +3,8 @@
 Per-step bytes each accelerator sends, by parallelism kind (ring
 collectives move ``2 (n-1)/n`` of the buffer for all-reduce)::
 
-    data     2 (d-1)/d * 2 B * params_per_gpu          (x1.5 with ZeRO-3)
+    data     2 (d-1)/d * 2 B * params_per_gpu          (x1.5 with ZeRO-3; and under ZeRO-3 the
+             frozen LoRA/QLoRA base gathered forward and backward every micro-batch)
     tensor   4 * 2 (t-1)/t * 2 B * s*b*h * L/p * micro-batches
     pipeline 2 * 2 B * s*b*h * micro-batches          (activations + gradients)
     expert   4 * k * 2 B * h * tokens * (e-1)/e * L/p
@@ -68,10 +69,11 @@ from .efficiency import (
     PP_TRANSFERS_PER_CHUNK,
     RING_ALL_REDUCE,
     TP_ALL_REDUCES_PER_LAYER,
-    data_parallel_units,
+    data_parallel_bytes,
 )
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
+from .memory import frozen_base_bytes
 from .numbers import format_percent
 from .parallelism import Plan, Workload, cost_on_fabric
 from .units import BITS_PER_BYTE, BYTES_PER_GB
@@ -236,14 +238,15 @@ def plan_network(
     tokens_rep /= cp  # each context rank holds 1 / cp of every sequence
     reducers = dp * cp  # gradients are reduced over the data and context ranks
     params_gpu = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
-    if w.method in ADAPTER_METHODS:
+    frozen_bytes = 0.0
+    if w.method in ADAPTER_METHODS:  # the frozen base is gathered under ZeRO-3
+        frozen_bytes = params_gpu * frozen_base_bytes(w.method)
         params_gpu = w.adapter_params / (tp * pp)
-    units = data_parallel_units(plan.zero_stage, micro_batches)
     ring, value_bytes = RING_ALL_REDUCE, BYTES_PER_VALUE
     vol = {  # [B] per step and accelerator
-        "data": (units * (reducers - 1) / reducers * value_bytes * params_gpu)
-        if reducers > 1
-        else 0.0,
+        "data": data_parallel_bytes(
+            plan.zero_stage, micro_batches, reducers, params_gpu, frozen_bytes
+        ),
         "tensor": (
             TP_ALL_REDUCES_PER_LAYER
             * ring

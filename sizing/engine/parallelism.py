@@ -34,8 +34,19 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .assumptions import value
-from .compute import flops_per_token, lora_params, recompute_flops_per_token
-from .efficiency import StepCost, StepCostModel, expert_width, gemm_intensity
+from .compute import (
+    attends_causally,
+    flops_per_token,
+    lora_params,
+    recompute_flops_per_token,
+)
+from .efficiency import (
+    StepCost,
+    StepCostModel,
+    expert_width,
+    gemm_intensity,
+    pipeline_bubble,
+)
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .memory import (
@@ -93,6 +104,7 @@ class Workload:
     active_params: float
     model_flops_per_token: float
     bpp: BytesPerParam
+    causal: bool = True  # causal attention (a decoder): half the score FLOPs of full attention
 
 
 def workload(r: Resolved) -> Workload:
@@ -113,8 +125,15 @@ def workload(r: Resolved) -> Workload:
         active_adapters = lora_params(
             *shape, r.lora_rank, experts=r.experts_per_token if moe else 1, router_experts=router
         )
+    causal = attends_causally(r.modality)
     per_token = flops_per_token(
-        r.active_params, r.layers, r.hidden_size, r.sequence_length, r.method, active_adapters
+        r.active_params,
+        r.layers,
+        r.hidden_size,
+        r.sequence_length,
+        r.method,
+        active_adapters,
+        causal,
     )
     return Workload(
         method=r.method,
@@ -137,6 +156,7 @@ def workload(r: Resolved) -> Workload:
         active_params=r.active_params,
         model_flops_per_token=per_token,
         bpp=bytes_per_param(r.precision, r.optimizer),
+        causal=causal,
     )
 
 
@@ -642,6 +662,7 @@ def _cost_model(
         kv_hidden=w.hidden * w.kv_heads / w.heads if w.kv_heads else 0.0,
         hfu_cache=hfu_cache,
         quantised_params=w.dense_params + w.expert_params if w.method == "qlora" else 0.0,
+        causal=w.causal,
     )
 
 
@@ -667,13 +688,15 @@ class _Search:
         self.costs = _cost_model(w, acc, fabric, hfu_cache) if costs is None else costs
         self._hardware_flops: dict[str, float] = {}
         self._most_chunks: dict[int, int] = {}  # by pipeline degree
+        # [B/param] of a LoRA/QLoRA base's frozen weights (none otherwise)
+        self.frozen_bytes = frozen_base_bytes(w.method) if w.method in ADAPTER_METHODS else 0.0
 
     def hardware_flops_per_token(self, recompute: str) -> float:
         found = self._hardware_flops.get(recompute)
         if found is None:
             w = self.w
             found = w.model_flops_per_token + recompute_flops_per_token(
-                w.active_params, w.layers, w.hidden, w.seq, recompute
+                w.active_params, w.layers, w.hidden, w.seq, recompute, w.causal
             )
             self._hardware_flops[recompute] = found
         return found
@@ -695,10 +718,11 @@ class _Search:
         """The :class:`StepCost` fields of one candidate (:meth:`StepCostModel.ratios`)."""
         w = self.w
         tp, pp, ep = layout.tensor, layout.pipeline, layout.expert
+        params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
+        frozen = 0.0
         if w.method in ADAPTER_METHODS:  # only the adapters' gradients are reduced
+            frozen = params_rank * self.frozen_bytes  # gathered too under ZeRO-3
             params_rank = w.adapter_params / (tp * pp)
-        else:
-            params_rank = w.dense_params / (tp * pp) + w.expert_params / (tp * pp * ep)
         flops = self._hardware_flops.get(recompute)
         if flops is None:
             flops = self.hardware_flops_per_token(recompute)
@@ -714,6 +738,7 @@ class _Search:
             params_rank,
             virtual_stages,
             layout.context,
+            frozen,
         )
 
     def bound(
@@ -740,7 +765,7 @@ class _Search:
         chunks = self._most_chunks.get(p)
         if chunks is None:
             chunks = self._most_chunks[p] = max(_virtual_stage_options(w, layout))
-        least = (p - 1) / (chunks * micro_batches + p - 1)
+        least = pipeline_bubble(p, micro_batches, chunks)
         return ratios[5] / (1.0 - ratios[4]) * (1.0 - least)
 
     def plan(self, scored: _Scored) -> Plan:
@@ -924,7 +949,7 @@ def mfu_ceiling_from(
     sequences = max(1.0, w.tokens_per_step / w.seq)
     costs = _cost_model(w, acc, fabric, hfu_cache)
     flops = w.model_flops_per_token + recompute_flops_per_token(
-        w.active_params, w.layers, w.hidden, w.seq, "none"
+        w.active_params, w.layers, w.hidden, w.seq, "none", w.causal
     )
     micro_batch = r.micro_batch_size or _MICRO_BATCHES[-1]
     split = _model_split_limit(w)

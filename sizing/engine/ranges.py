@@ -238,9 +238,8 @@ def _within(e: MeasuredError) -> str:
 def coverage_words(c: RangeCalibration) -> str:
     """How much ranges built this way held on runs they had not seen, as measured."""
     return (
-        f"Ranges built this way held the published figure of "
-        f"{format_percent(c.measured_coverage)} of {format_count(c.measured_runs)} published runs "
-        f"when each run's source was left out of our fit (we aim for "
+        f"Ranges built this way held {format_percent(c.measured_coverage)} of "
+        f"{format_count(c.measured_runs)} published runs left out of our fit (we aim for "
         f"{format_percent(c.stated_coverage)})."
     )
 

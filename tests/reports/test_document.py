@@ -137,7 +137,7 @@ def test_the_summary_gives_the_headline_figures_their_ranges_and_what_backs_them
     if days[1] / deadline < WELL_PAST_DEADLINE:
         assert squash("the slow end of the range runs past it") in flat
     else:  # how far past is said, and that it is a real risk
-        assert squash("times your deadline, so missing it is a real risk") in flat
+        assert squash("times your deadline: a real risk (see the risks)") in flat
 
 
 def test_a_run_unlike_any_published_one_says_its_range_is_wide():

@@ -8,9 +8,12 @@ from sizing.engine import size_dict
 from sizing.engine.compute import flops_per_token, recompute_flops_per_token
 
 
-def test_palm_flops_per_token_is_6n_plus_12lhs() -> None:
-    # PaLM appendix B: 6N + 12 L H Q T with H*Q = h
-    assert flops_per_token(7e9, 32, 4096, 4096, "pretrain") == 6 * 7e9 + 12 * 32 * 4096 * 4096
+def test_palm_flops_per_token_is_6n_plus_12lhs_when_every_query_sees_every_key() -> None:
+    # PaLM appendix B: 6N + 12 L H Q T with H*Q = h; a causal mask halves the attention
+    # term (FlashAttention-2, sec. 4.1): 6N + 6 L h s
+    full = flops_per_token(7e9, 32, 4096, 4096, "pretrain", causal=False)
+    assert full == 6 * 7e9 + 12 * 32 * 4096 * 4096
+    assert flops_per_token(7e9, 32, 4096, 4096, "pretrain") == 6 * 7e9 + 6 * 32 * 4096 * 4096
 
 
 def test_lora_skips_weight_gradients() -> None:
@@ -20,7 +23,10 @@ def test_lora_skips_weight_gradients() -> None:
 
 
 def test_recomputation_is_hardware_work_not_model_work() -> None:
-    assert recompute_flops_per_token(7e9, 32, 4096, 2048, "full") == 2 * 7e9 + 4 * 32 * 4096 * 2048
+    # a forward pass again: 2 N and a third of the attention (4 L h s in full, 2 causal)
+    assert recompute_flops_per_token(7e9, 32, 4096, 2048, "full") == 2 * 7e9 + 2 * 32 * 4096 * 2048
+    full_attention = recompute_flops_per_token(7e9, 32, 4096, 2048, "full", causal=False)
+    assert full_attention == 2 * 7e9 + 4 * 32 * 4096 * 2048
     out = size_dict(
         {
             "model": {"name": "Llama 2 7B"},
