@@ -47,12 +47,13 @@ def test_upload_check_and_use_fills_the_model_question(client):
     assert response["Location"] == step_url(draft_id, "model")
     saved = Draft.objects.get(pk=draft_id).step_data["model"]
     assert saved == {
+        "model-model_name": ["Mixtral 8x7B"],
         "model-architecture": ["moe"],
         "model-total_params": ["46.7B"],
         "model-active_params": ["12.9B"],
     }
     page = client.get(step_url(draft_id, "model")).content.decode()
-    assert "We filled 3 answers from mixtral_8x7b_config.json" in page
+    assert "We filled 4 answers from mixtral_8x7b_config.json" in page
     assert 'value="46.7B"' in page
 
 
