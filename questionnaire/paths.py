@@ -105,8 +105,7 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     # a rule of one maker changes the answer, so the short path asks it; the software folds away
     "software": ("accelerator_vendor",),
     "resilience": ("max_lost_hours",),
-    # the rules that rule options out: where the data must stay, and an air gap
-    "deployment": ("location", "data_residency", "internet"),
+    "deployment": ("location", "data_residency"),
     "roadmap": ("future_runs_per_month", "budget_years"),
 }
 

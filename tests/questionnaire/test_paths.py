@@ -281,7 +281,9 @@ def test_the_short_path_asks_the_maker_rule_unfolded(client):
     post_step(client, draft_id, DISCOVERY.slug, SHORT)
     page = client.get(step_url(draft_id, "software")).content.decode()
     shown = page[: page.index('<details class="more-fields"')]
-    assert 'name="software-accelerator_vendor"' in shown
+    # the five makers' choices and no "not sure" of its own: the question's one sits below
+    assert shown.count('name="software-accelerator_vendor"') == 5
+    assert 'name="software-not_sure"' in shown
     assert 'id="id_software-frameworks_0"' not in shown  # the software parts fold away
 
 
