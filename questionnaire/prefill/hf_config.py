@@ -170,7 +170,11 @@ def read_hf_config(settings: Settings) -> Found:
         names = " and ".join(spec.name for spec in known)
         found.remarks.append(
             f"Its shape is the same as {names} in our list of known models."
-            + ("" if own or len(known) == 1 else " If it is one of them, type its name on question 1.")
+            + (
+                ""
+                if own or len(known) == 1
+                else " If it is one of them, type its name on question 1."
+            )
         )
     for key, why in (
         ("torch_dtype", "the number format the weights are saved in, not the one you train in"),
