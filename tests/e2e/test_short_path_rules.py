@@ -14,10 +14,14 @@ from pipeline.models import Recommendation
 from pipeline.services import proposal_data
 from questionnaire.models import Submission
 from questionnaire.paths import recommends_setup
-from questionnaire.questions import DISCOVERY, EXPERT_SLUGS
+from questionnaire.questions import DISCOVERY
 from reports import document
 from sizing.public import read_result
-from tests.e2e.test_non_expert_path import continue_to_next
+from tests.e2e.test_non_expert_path import (
+    continue_to_next,
+    send_contact_to_review,
+    walk_short_path_questions,
+)
 from tests.reports.conftest import pdf_text, squash
 
 pytestmark = pytest.mark.e2e
@@ -39,11 +43,7 @@ def test_an_amd_only_buyer_not_sure_of_the_set_up_gets_amd_on_the_review_page_an
     page.check("input[name='discovery-setup_known'][value='not_sure']")
     continue_to_next(page)
 
-    asked = []
-    while "/contact/" not in page.url:
-        slug = page.url.rstrip("/").rsplit("/", 1)[-1]
-        assert slug not in EXPERT_SLUGS, f"the short path asked {slug}"
-        asked.append(slug)
+    def answer(slug: str) -> None:
         if slug == "model":
             page.fill("#id_model-model_name", "Llama 3.1 70B")
         elif slug == "software":
@@ -53,16 +53,11 @@ def test_an_amd_only_buyer_not_sure_of_the_set_up_gets_amd_on_the_review_page_an
             maker.check()
         else:
             page.check(f"#id_{slug}-not_sure")
-        continue_to_next(page)
+
+    asked = walk_short_path_questions(page, answer)
     assert "software" in asked
 
-    page.fill("#id_contact-name", "Ada Example")
-    page.fill("#id_contact-email", "ada@amd-only.example")
-    page.fill("#id_contact-company", "AMD-only Example Ltd")
-    page.check("#id_contact-consent")
-    continue_to_next(page)
-
-    assert page.locator("h1").inner_text() == "Check your answers before sending"
+    send_contact_to_review(page, "Ada Example", "ada@amd-only.example", "AMD-only Example Ltd")
     estimate = first_estimate(page)
     assert "AMD" in estimate and "NVIDIA" not in estimate, estimate
 
