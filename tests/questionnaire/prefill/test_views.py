@@ -8,7 +8,9 @@ from django.urls import reverse
 from questionnaire.models import Draft
 from questionnaire.prefill.reading import MAX_FILE_BYTES
 from questionnaire.prefill.views import CANCELLED_MESSAGE
-from tests.questionnaire.conftest import post_step, start, step_url
+from questionnaire.services import collect_answers
+from sizing.public import size_answers
+from tests.questionnaire.conftest import post_step, start, step_url, walk_to_review
 from tests.questionnaire.prefill.files import example
 
 pytestmark = pytest.mark.django_db
@@ -196,3 +198,18 @@ def test_fill_from_file_saves_what_was_typed_then_shows_it_as_the_answer_now(cli
     client.post(check_url(draft_id), {"action": "cancel"})
     page = client.get(step_url(draft_id, "model")).content.decode()
     assert 'value="Our clinical Llama"' in page and 'value="70B"' in page
+
+
+def test_a_405b_config_confirmed_on_the_full_path_keeps_its_shape_to_the_engine(client):
+    # A customer's Llama 3.1 405B config.json (126 layers, 8 KV heads, vocabulary 128,256) was
+    # confirmed, then sized on the full path as a generic 127 layers and 128 KV heads.
+    draft_id = walk_to_review(client)
+    upload(client, draft_id, "llama31_405b_config.json")
+    use(client, draft_id)
+    review = client.get(step_url(draft_id, "review")).content.decode()
+    assert "Llama 3.1 405B" in review and "406B" in review
+    answers, missing = collect_answers(Draft.objects.get(pk=draft_id))
+    assert not missing
+    sized = size_answers(answers=answers)
+    assert sized.engine_input["model"]["name"] == "Llama 3.1 405B"
+    assert sized.result["parallelism"]["layers"] == 126
