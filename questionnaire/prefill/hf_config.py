@@ -96,7 +96,8 @@ def _add_own_name(found: Found, own: tuple[str, str] | None, known: list[ModelSp
     from the bare parameter count (Llama 3.1 405B's 126 layers and 8 KV heads became 127 and 128)."""
     if own is None:
         if known is not None and len(known) == 1:
-            found.add("model", "model_name", known[0].name, _SHAPE_OF.format(known[0].name))
+            name = known[0].name
+            found.add("model", "model_name", name, _SHAPE_OF.format(name), guessed=True)
         return
     name, key = own
     spec = known_model(name)

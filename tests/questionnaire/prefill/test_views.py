@@ -203,7 +203,7 @@ def test_fill_from_file_saves_what_was_typed_then_shows_it_as_the_answer_now(cli
 def test_a_405b_config_confirmed_on_the_full_path_keeps_its_shape_to_the_engine(client):
     # A customer's Llama 3.1 405B config.json (126 layers, 8 KV heads, vocabulary 128,256) was
     # confirmed, then sized on the full path as a generic 127 layers and 128 KV heads.
-    draft_id = walk_to_review(client)
+    draft_id = walk_to_review(client, {"model": {"not_sure": "on"}})  # the file answers it
     upload(client, draft_id, "llama31_405b_config.json")
     use(client, draft_id)
     review = client.get(step_url(draft_id, "review")).content.decode()
@@ -213,3 +213,16 @@ def test_a_405b_config_confirmed_on_the_full_path_keeps_its_shape_to_the_engine(
     sized = size_answers(answers=answers)
     assert sized.engine_input["model"]["name"] == "Llama 3.1 405B"
     assert sized.result["parallelism"]["layers"] == 126
+
+
+def test_a_name_guessed_from_the_shape_never_replaces_the_name_typed(client):
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    post_step(client, draft_id, "discovery", {})
+    post_step(client, draft_id, "model", {"model_name": "Our in-house Mixtral"})
+    assert Draft.objects.get(pk=draft_id).step_data["model"]["model-model_name"]
+    upload(client, draft_id, "mixtral_8x7b_config.json")
+    use(client, draft_id)
+    saved = Draft.objects.get(pk=draft_id).step_data["model"]
+    assert saved["model-model_name"] == ["Our in-house Mixtral"]
+    assert saved["model-total_params"] == ["46.7B"]
