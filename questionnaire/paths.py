@@ -74,8 +74,8 @@ SHORT_PATH_COUNT = sum(1 for question in QUESTIONS if not question.expert)
 def question_numbers(step_data: Mapping[str, Any] | None) -> dict[str, int]:
     """Each asked question's number as the customer sees it on this draft's path.
 
-    The registry's numbers (1 to 15) on the detailed path; 1 to 8 on the short path, the same
-    numbers the pages count with ("Question 4 of 8"), so the review page, its error summary and
+    The registry's numbers (1 to 15) on the detailed path; 1 to 9 on the short path, the same
+    numbers the pages count with ("Question 4 of 9"), so the review page, its error summary and
     every "question N" agree with them. A skipped set-up question has no number.
     """
     asked = [question for question in QUESTIONS if shows_step(question.slug, step_data)]
@@ -84,7 +84,7 @@ def question_numbers(step_data: Mapping[str, Any] | None) -> dict[str, int]:
 
 def customer_numbers(answers: Mapping[str, Any] | None) -> dict[str, int]:
     """Each question's number as the customer saw it, from stored answers: the same numbers
-    as ``question_numbers`` gave their draft (1 to 8 on the short path); a set-up question
+    as ``question_numbers`` gave their draft (1 to 9 on the short path); a set-up question
     left to us has none."""
     delegated = delegated_slugs(answers)
     asked = [question for question in QUESTIONS if question.slug not in delegated]
@@ -102,6 +102,8 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     "timeline": ("run_time_hours", "deadline", "runs_per_month"),
     # the heading asks about both: "How many teams ..., and how many jobs ...?"
     "teams": ("teams", "concurrent_jobs"),
+    # a rule of one maker changes the answer, so the short path asks it; the software folds away
+    "software": ("accelerator_vendor",),
     "resilience": ("max_lost_hours",),
     "deployment": ("location", "data_residency"),
     "roadmap": ("future_runs_per_month", "budget_years"),

@@ -266,7 +266,7 @@ QUESTIONS: tuple[Question, ...] = (
         number=8,
         slug="software",
         title="Software and accelerators",
-        text="Which software do you train with, and which [[accelerator]] makers can you use?",
+        text="Which [[accelerator]] makers and software can you use?",
         why_it_matters="Some software only runs on NVIDIA hardware, for example custom [[CUDA|cuda]] code. AMD accelerators use [[ROCm|rocm]] instead and can cost less.",
         in_simple_terms="Tell us what your team uses today, for example PyTorch with the Hugging Face [[PEFT|peft]] library. If you run training in [[containers|container]], moving to new hardware is easier.",
         what_to_capture="Frameworks and versions, custom kernels, containers, accelerator maker constraints.",
@@ -282,7 +282,8 @@ QUESTIONS: tuple[Question, ...] = (
         ),
         glossary_terms=("accelerator", "cuda", "rocm", "peft", "container"),
         form_class=SoftwareForm,
-        expert=True,
+        # Not a set-up question: a maker rule changes the answer, so the short path asks it too
+        # (only the maker is shown there; the software parts fold away, paths.KEY_FIELDS).
     ),
     Question(
         number=9,

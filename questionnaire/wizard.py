@@ -294,7 +294,7 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         context.update(
             draft=self.draft,
             question=question,
-            # "Question 4 of 8" on the short path: the skipped questions are not counted.
+            # "Question 4 of 9" on the short path: the skipped questions are not counted.
             question_position=position,
             total_questions=len(numbers),
             question_count=len(QUESTIONS),

@@ -10,7 +10,7 @@ from questionnaire.fields import NOT_SURE, AnswerFieldMixin, LongTextAnswerField
 
 # The question-level box. Each part's own "Not sure yet" choice has another label, so the
 # message names the box by its label, and the error summary links to it.
-NOT_SURE_QUESTION_LABEL = "I am not sure about this question yet"
+NOT_SURE_QUESTION_LABEL = "Not sure about this question yet"
 NOT_ANSWERED_MESSAGE = (
     f"Answer at least one part of this question, or tick “{NOT_SURE_QUESTION_LABEL}”."
 )

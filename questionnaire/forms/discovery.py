@@ -65,8 +65,8 @@ class DiscoveryForm(QuestionForm):
     )
     setup_known = RadioAnswerField(
         does=Noted(
-            "Chooses the questions: with “no”, we skip the seven set-up questions (number "
-            "format, batch, software, splitting the work, network, storage, data preparation), "
+            "Chooses the questions: with “no”, we skip the six set-up questions (number "
+            "format, batch, splitting the work, network, storage, data preparation), "
             "recommend them for you, and the review page and the proposal say what we chose and "
             "why."
         ),

@@ -101,10 +101,14 @@ def prefill_changes(values: Iterable[FoundValue], draft: Draft) -> PrefillChange
     step_data: dict[str, StepData] = {}
     numbers = question_numbers(draft.step_data)
     for question in QUESTIONS:
-        found = [v for v in by_slug.get(question.slug, []) if _is_field(question, v.field)]
+        old = draft.step_data.get(question.slug) or {}
+        found = [
+            v
+            for v in by_slug.get(question.slug, [])
+            if _is_field(question, v.field) and not (v.guessed and _typed(old, question.slug, v))
+        ]
         if not found:
             continue
-        old = draft.step_data.get(question.slug) or {}
         result = _question_changes(question, found, old, numbers.get(question.slug))
         refused.extend(result.refused)
         if result.changes:
@@ -194,6 +198,11 @@ def _question_changes(
     result.changes = QuestionChanges(number, title, slug, tuple(changes))
     result.step_data = new
     return result
+
+
+def _typed(old: StepData, slug: str, value: FoundValue) -> bool:
+    """Whether the customer already typed an answer to the part ``value`` fills."""
+    return any(v.strip() for v in old.get(_key(slug, value.field), []))
 
 
 def _key(slug: str, name: str) -> str:

@@ -46,6 +46,8 @@ class FoundValue:
     field: str
     value: FormValue
     source: str
+    # worked out, not read (a name from the shape alone): never replaces what the customer typed
+    guessed: bool = False
 
 
 @dataclass
@@ -57,9 +59,11 @@ class Found:
     ignored: list[str] = field(default_factory=list)
     remarks: list[str] = field(default_factory=list)
 
-    def add(self, slug: str, name: str, value: FormValue | None, source: str) -> None:
+    def add(
+        self, slug: str, name: str, value: FormValue | None, source: str, *, guessed: bool = False
+    ) -> None:
         if value not in (None, "", []):
-            self.values.append(FoundValue(slug, name, value, source))
+            self.values.append(FoundValue(slug, name, value, source, guessed))
 
     def add_choices(self, slug: str, name: str, choices: list[str], source: str) -> None:
         """Several choices of one checkbox question, merged with any already found."""

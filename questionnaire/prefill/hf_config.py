@@ -63,6 +63,9 @@ _EXPERTS_KEYS = (
 )  # DeepSeek's latent attention: not the formula's shape
 
 
+_SHAPE_OF = "Its shape is that of {} in our list of known models"
+
+
 def is_hf_config(settings: Settings) -> bool:
     return any(settings.peek(key) is not None for key in MARKERS)
 
@@ -87,8 +90,14 @@ def _own_name(settings: Settings) -> tuple[str, str] | None:
 
 def _add_own_name(found: Found, own: tuple[str, str] | None, known: list[ModelSpec] | None) -> None:
     """The name from the file: the catalog's spelling when it is that model (of the same shape,
-    when ``known`` lists the catalog models of the file's shape), else as written."""
+    when ``known`` lists the catalog models of the file's shape), else as written. A file without
+    a name whose shape is one catalog model's is named after it: the name is what carries the
+    shape (layers, KV heads, vocabulary) to the engine, which otherwise guesses a generic shape
+    from the bare parameter count (Llama 3.1 405B's 126 layers and 8 KV heads became 127 and 128)."""
     if own is None:
+        if known is not None and len(known) == 1:
+            name = known[0].name
+            found.add("model", "model_name", name, _SHAPE_OF.format(name), guessed=True)
         return
     name, key = own
     spec = known_model(name)
@@ -162,7 +171,11 @@ def read_hf_config(settings: Settings) -> Found:
         names = " and ".join(spec.name for spec in known)
         found.remarks.append(
             f"Its shape is the same as {names} in our list of known models."
-            + ("" if own else " If it is that model, you can type its name on question 1.")
+            + (
+                ""
+                if own or len(known) == 1
+                else " If it is one of them, type its name on question 1."
+            )
         )
     for key, why in (
         ("torch_dtype", "the number format the weights are saved in, not the one you train in"),

@@ -136,7 +136,9 @@ def _pending(found: Found, filename: str, back: str) -> dict[str, Any]:
     return {
         "format": found.format_name,
         "file": (filename or "")[:NAME_SHOWN],
-        "values": [[v.slug, v.field, v.value, v.source[:NAME_SHOWN]] for v in found.values],
+        "values": [
+            [v.slug, v.field, v.value, v.source[:NAME_SHOWN], v.guessed] for v in found.values
+        ],
         "ignored": [name[:NAME_SHOWN] for name in found.ignored[:IGNORED_SHOWN]],
         "ignored_more": max(0, len(found.ignored) - IGNORED_SHOWN),
         "remarks": found.remarks,

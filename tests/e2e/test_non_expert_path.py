@@ -16,6 +16,8 @@ questions, reaches the review page and sends its answers. On the way the test:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from questionnaire.models import Submission
@@ -71,6 +73,28 @@ def continue_to_next(page) -> None:
         ).first.click()
 
 
+def walk_short_path_questions(page, answer: Callable[[str], None]) -> list[str]:
+    """From the first question to the contact page: ``answer`` fills each page the short path
+    asks (never a set-up question); returns their slugs in order."""
+    asked = []
+    while "/contact/" not in page.url:
+        slug = page.url.rstrip("/").rsplit("/", 1)[-1]
+        assert slug not in EXPERT_SLUGS, f"the short path asked {slug}"
+        asked.append(slug)
+        answer(slug)
+        continue_to_next(page)
+    return asked
+
+
+def send_contact_to_review(page, name: str, email: str, company: str) -> None:
+    page.fill("#id_contact-name", name)
+    page.fill("#id_contact-email", email)
+    page.fill("#id_contact-company", company)
+    page.check("#id_contact-consent")
+    continue_to_next(page)
+    assert page.locator("h1").inner_text() == "Check your answers before sending"
+
+
 def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_or_assumed(
     browser, live_server, screenshot_dir
 ):
@@ -106,11 +130,7 @@ def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_
     page.screenshot(path=str(screenshot_dir / "paths-discovery.png"), full_page=True)
     continue_to_next(page)
 
-    asked = []
-    while "/contact/" not in page.url:
-        slug = page.url.rstrip("/").rsplit("/", 1)[-1]
-        assert slug not in EXPERT_SLUGS, f"the short path asked {slug}"
-        asked.append(slug)
+    def answer(slug: str) -> None:
         read(slug)
         if slug in TYPED:
             for selector, text in TYPED[slug].items():
@@ -119,17 +139,14 @@ def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_
             page.check(CHOSEN[slug])
         else:
             page.check(f"#id_{slug}-not_sure")
-        continue_to_next(page)
+
+    asked = walk_short_path_questions(page, answer)
     assert asked == [q.slug for q in QUESTIONS if not q.expert]
 
     read("contact")
-    page.fill("#id_contact-name", "Dana Keller")
-    page.fill("#id_contact-email", "dana@hospital.example")
-    page.fill("#id_contact-company", "Example Regional Hospitals")
-    page.check("#id_contact-consent")
-    continue_to_next(page)
-
-    assert page.locator("h1").inner_text() == "Check your answers before sending"
+    send_contact_to_review(
+        page, "Dana Keller", "dana@hospital.example", "Example Regional Hospitals"
+    )
     read("review")
     page.screenshot(path=str(screenshot_dir / "paths-review.png"), full_page=True)  # opened
     main = page.locator("main").inner_text()

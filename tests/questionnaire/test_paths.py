@@ -9,6 +9,7 @@ from questionnaire.models import Draft, Submission
 from questionnaire.paths import KEY_FIELDS, recommended_answer, recommends_setup, shows_step
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from questionnaire.services import Contact, collect_answers, submit_answers
+from sizing.public import build_engine_input
 from tests.questionnaire.conftest import CONTACT, post_step, start, step_url, walk_to_review
 
 pytestmark = pytest.mark.django_db
@@ -29,9 +30,9 @@ def walk_short_path(client, discovery=SHORT):
     return draft_id
 
 
-def test_the_expert_questions_are_the_seven_set_up_pages():
+def test_the_expert_questions_are_the_six_set_up_pages():
     numbers = [get_question(slug).number for slug in EXPERT_SLUGS]
-    assert numbers == [3, 6, 8, 9, 10, 11, 12]
+    assert numbers == [3, 6, 9, 10, 11, 12]
 
 
 def test_discovery_comes_right_after_welcome(client):
@@ -61,8 +62,8 @@ def test_the_short_path_counts_only_the_questions_it_asks(client):
     draft_id = start(client)
     post_step(client, draft_id, DISCOVERY.slug, SHORT)
     page = client.get(step_url(draft_id, "data")).content.decode()
-    assert "Question 3 of 8" in page
-    assert '<progress max="8" value="3"' in page
+    assert "Question 3 of 9" in page
+    assert '<progress max="9" value="3"' in page
 
 
 def test_back_from_a_page_after_a_skipped_one_goes_to_the_page_before_it(client):
@@ -227,7 +228,7 @@ def test_an_empty_discovery_page_reads_as_optional_on_the_review(client):
     assert 'id="attention-title"' not in page  # nothing blocks sending
 
 
-def test_the_short_path_numbers_its_questions_1_to_8_everywhere(client):
+def test_the_short_path_numbers_its_questions_1_to_9_everywhere(client):
     # Reader 2: pages said "Question 1 of 8", the review 1, 2, 4, 5, 7, 13, 14, 15, and
     # "Answer it yourself: questions 3, 6, 8, 9, 10, 11 and 12".
     draft_id = walk_short_path(client)
@@ -239,7 +240,7 @@ def test_the_short_path_numbers_its_questions_1_to_8_everywhere(client):
     assert "questions 3, 6, 8" not in page
     assert 'Answer it yourself<span class="visually-hidden">: ' in page
     data = client.get(step_url(draft_id, "data")).content.decode()
-    assert "Question 3 of 8" in data
+    assert "Question 3 of 9" in data
 
 
 def test_a_question_missing_on_the_short_path_is_named_by_its_number_on_that_path(client):
@@ -249,16 +250,16 @@ def test_a_question_missing_on_the_short_path_is_named_by_its_number_on_that_pat
     draft.save()
     page = client.get(step_url(draft_id, "review")).content.decode()
     roadmap = get_question("roadmap")
-    assert f"Question 8, {roadmap.title}" in page
+    assert f"Question 9, {roadmap.title}" in page
     assert f"Question {roadmap.number}," not in page
 
 
 def test_the_home_and_welcome_pages_promise_what_each_path_asks(client):
     home = client.get(reverse("questionnaire:home")).content.decode()
-    assert "Answer 8 to 15 questions" in home
+    assert "Answer 9 to 15 questions" in home
     draft_id = start(client)
     welcome = client.get(step_url(draft_id, "welcome")).content.decode()
-    assert "8 to 15 short questions" in welcome
+    assert "9 to 15 short questions" in welcome
 
 
 def test_the_short_path_shows_the_teams_its_heading_asks_about(client):
@@ -269,3 +270,38 @@ def test_the_short_path_shows_the_teams_its_heading_asks_about(client):
     assert "How many teams will use the hardware" in page
     shown = page[: page.index('<details class="more-fields"')]
     assert 'id="id_teams-teams"' in shown and 'id="id_teams-concurrent_jobs"' in shown
+
+
+AMD_ONLY = {"accelerator_vendor": "amd_only"}
+
+
+def test_the_short_path_asks_the_maker_rule_unfolded(client):
+    # Customer 7 and a bank's "NVIDIA only": the short path had no question about makers.
+    draft_id = start(client)
+    post_step(client, draft_id, DISCOVERY.slug, SHORT)
+    page = client.get(step_url(draft_id, "software")).content.decode()
+    shown = page[: page.index('<details class="more-fields"')]
+    # the five makers' choices and no "not sure" of its own: the question's one sits below
+    assert shown.count('name="software-accelerator_vendor"') == 5
+    assert 'name="software-not_sure"' in shown
+    assert 'id="id_software-frameworks_0"' not in shown  # the software parts fold away
+
+
+def test_an_amd_only_buyer_on_the_short_path_is_sized_on_amd_from_the_first_estimate(client):
+    # "Not sure" of the set-up and AMD only: the first estimate recommended NVIDIA.
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    post_step(client, draft_id, DISCOVERY.slug, {**SHORT, "setup_known": "not_sure"})
+    for slug in ASKED_ON_SHORT_PATH:
+        data = AMD_ONLY if slug == "software" else get_question(slug).example.data
+        post_step(client, draft_id, slug, data)
+    post_step(client, draft_id, "contact", CONTACT)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    start_at = page.index('class="first-estimate-figures"')
+    figures = page[start_at : page.index("</p>", start_at)]
+    assert "AMD" in figures and "NVIDIA" not in figures
+    answers, missing = collect_answers(Draft.objects.get(pk=draft_id))
+    assert not missing and recommends_setup(answers)
+    built = build_engine_input(answers=answers)
+    assert built.engine_input["hardware"]["vendors"] == ["amd"]
+    assert built.sources["hardware.vendors"] == "customer"

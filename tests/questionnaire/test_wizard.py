@@ -289,13 +289,13 @@ def test_each_question_page_offers_a_shortcut_to_not_sure_above_its_fields(clien
 
 def test_the_nothing_answered_error_names_the_not_sure_box_by_its_label_and_links_to_it(client):
     # Reader 2: the message said "tick 'Not sure yet' at the end of the page", but the box is
-    # labelled "I am not sure about this question yet" and sits above "Anything else".
+    # labelled "Not sure about this question yet" and sits above "Anything else".
     draft_id = start(client)
     post_step(client, draft_id, "welcome", {})
     post_step(client, draft_id, "discovery", {})
     response = post_step(client, draft_id, "precision", {"notes": ""})
     page = response.content.decode()
-    label = "I am not sure about this question yet"
+    label = "Not sure about this question yet"
     box = re.search(rf'<label class="form-check-label" for="([\w-]+)">{label}</label>', page)
     assert box, "the question-level box keeps its label"
     assert (

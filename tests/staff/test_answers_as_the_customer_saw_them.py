@@ -36,9 +36,9 @@ def _short_path_answers() -> dict:
 def test_the_short_path_is_numbered_as_the_customer_saw_it():
     rows = {row.heading.split(" (")[0]: row for row in staff_questions(_short_path_answers())}
     data = next(row for heading, row in rows.items() if heading.endswith("Your training data"))
-    assert data.heading.startswith("3 of 8. ")
+    assert data.heading.startswith("3 of 9. ")
     assert "(question 4 in the full list)" in data.heading
-    assert any(heading == "1 of 8. Your model" for heading in rows)
+    assert any(heading == "1 of 9. Your model" for heading in rows)
 
 
 def test_a_set_up_question_never_shown_is_not_a_not_sure_answer():

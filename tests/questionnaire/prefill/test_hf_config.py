@@ -4,9 +4,11 @@ import json
 
 import pytest
 
+from questionnaire.forms.workload import ModelForm
 from questionnaire.prefill.formats import read_answers
 from questionnaire.prefill.found import Found
 from questionnaire.prefill.hf_config import FORMAT_NAME
+from sizing.public import find_model, size_answers
 from tests.questionnaire.prefill.files import example
 
 
@@ -20,14 +22,34 @@ def answers(found: Found) -> dict[tuple[str, str], object]:
         # Published sizes: Llama 3.1 8B 8.03B (model card); Mixtral 8x7B 46.7B total, 12.9B
         # active (Jiang et al. 2024); Qwen2-7B 7.62B (model card); DeepSeek-V3 671B / 37B.
         ("llama31_8b_config.json", {"architecture": "dense", "total_params": "8.03B"}),
+        # A file without a name whose shape is one catalog model's is named after it (the name
+        # carries the shape to the engine); the check page shows why, so a look-alike is unticked.
         (
             "mixtral_8x7b_config.json",
-            {"architecture": "moe", "total_params": "46.7B", "active_params": "12.9B"},
+            {
+                "model_name": "Mixtral 8x7B",
+                "architecture": "moe",
+                "total_params": "46.7B",
+                "active_params": "12.9B",
+            },
         ),
-        ("qwen2_7b_config.json", {"architecture": "dense", "total_params": "7.62B"}),
+        (
+            "qwen2_7b_config.json",
+            {"model_name": "Qwen2.5 7B", "architecture": "dense", "total_params": "7.62B"},
+        ),
         (
             "deepseek_v3_config.json",
-            {"architecture": "moe", "total_params": "671B", "active_params": "37B"},
+            {
+                "model_name": "DeepSeek-V3",
+                "architecture": "moe",
+                "total_params": "671B",
+                "active_params": "37B",
+            },
+        ),
+        # Meta's config.json of Llama 3.1 405B: 126 layers, 8 KV heads, vocabulary 128,256
+        (
+            "llama31_405b_config.json",
+            {"model_name": "Llama 3.1 405B", "architecture": "dense", "total_params": "406B"},
         ),
     ],
 )
@@ -86,3 +108,25 @@ def test_a_known_model_s_path_fills_its_catalog_name():
 def test_a_path_without_a_name_fills_no_name(path):
     found = read_answers(with_own_name("llama31_8b_config.json", path))
     assert ("model", "model_name") not in answers(found)
+
+
+def test_a_file_shaped_like_two_catalog_models_names_neither_and_says_so():
+    found = read_answers(example("llama31_8b_config.json"))  # Llama 3 8B and Llama 3.1 8B
+    assert ("model", "model_name") not in answers(found)
+    assert any("If it is one of them, type its name" in remark for remark in found.remarks)
+
+
+def test_the_405b_file_s_shape_reaches_the_engine_not_a_generic_one():
+    # A customer's Llama 3.1 405B config.json was sized as 127 layers, 128 KV heads and a
+    # 32,000 vocabulary: only the parameter count reached the engine.
+    found = read_answers(example("llama31_405b_config.json"))
+    form = ModelForm(data={v.field: v.value for v in found.values if v.slug == "model"})
+    assert form.is_valid(), form.errors
+    name = next(v for v in found.values if v.field == "model_name")
+    assert "shape" in name.source
+    sized = size_answers(answers={"model": form.to_answer()})
+    assert sized.engine_input["model"]["name"] == "Llama 3.1 405B"
+    assert sized.sources["model.name"] == "customer"  # confirmed by them on the check page
+    spec = find_model("Llama 3.1 405B")
+    assert (spec.layers, spec.kv_heads, spec.vocab_size) == (126, 8, 128_256)
+    assert sized.result["parallelism"]["layers"] == 126

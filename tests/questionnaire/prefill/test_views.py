@@ -8,7 +8,9 @@ from django.urls import reverse
 from questionnaire.models import Draft
 from questionnaire.prefill.reading import MAX_FILE_BYTES
 from questionnaire.prefill.views import CANCELLED_MESSAGE
-from tests.questionnaire.conftest import post_step, start, step_url
+from questionnaire.services import collect_answers
+from sizing.public import size_answers
+from tests.questionnaire.conftest import post_step, start, step_url, walk_to_review
 from tests.questionnaire.prefill.files import example
 
 pytestmark = pytest.mark.django_db
@@ -47,12 +49,13 @@ def test_upload_check_and_use_fills_the_model_question(client):
     assert response["Location"] == step_url(draft_id, "model")
     saved = Draft.objects.get(pk=draft_id).step_data["model"]
     assert saved == {
+        "model-model_name": ["Mixtral 8x7B"],
         "model-architecture": ["moe"],
         "model-total_params": ["46.7B"],
         "model-active_params": ["12.9B"],
     }
     page = client.get(step_url(draft_id, "model")).content.decode()
-    assert "We filled 3 answers from mixtral_8x7b_config.json" in page
+    assert "We filled 4 answers from mixtral_8x7b_config.json" in page
     assert 'value="46.7B"' in page
 
 
@@ -195,3 +198,31 @@ def test_fill_from_file_saves_what_was_typed_then_shows_it_as_the_answer_now(cli
     client.post(check_url(draft_id), {"action": "cancel"})
     page = client.get(step_url(draft_id, "model")).content.decode()
     assert 'value="Our clinical Llama"' in page and 'value="70B"' in page
+
+
+def test_a_405b_config_confirmed_on_the_full_path_keeps_its_shape_to_the_engine(client):
+    # A customer's Llama 3.1 405B config.json (126 layers, 8 KV heads, vocabulary 128,256) was
+    # confirmed, then sized on the full path as a generic 127 layers and 128 KV heads.
+    draft_id = walk_to_review(client, {"model": {"not_sure": "on"}})  # the file answers it
+    upload(client, draft_id, "llama31_405b_config.json")
+    use(client, draft_id)
+    review = client.get(step_url(draft_id, "review")).content.decode()
+    assert "Llama 3.1 405B" in review and "406B" in review
+    answers, missing = collect_answers(Draft.objects.get(pk=draft_id))
+    assert not missing
+    sized = size_answers(answers=answers)
+    assert sized.engine_input["model"]["name"] == "Llama 3.1 405B"
+    assert sized.result["parallelism"]["layers"] == 126
+
+
+def test_a_name_guessed_from_the_shape_never_replaces_the_name_typed(client):
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    post_step(client, draft_id, "discovery", {})
+    post_step(client, draft_id, "model", {"model_name": "Our in-house Mixtral"})
+    assert Draft.objects.get(pk=draft_id).step_data["model"]["model-model_name"]
+    upload(client, draft_id, "mixtral_8x7b_config.json")
+    use(client, draft_id)
+    saved = Draft.objects.get(pk=draft_id).step_data["model"]
+    assert saved["model-model_name"] == ["Our in-house Mixtral"]
+    assert saved["model-total_params"] == ["46.7B"]
