@@ -93,9 +93,9 @@ def resolve_training(
             "sized LoRA adapters on an existing open model; full fine-tuning needs several "
             "times the memory.",
             source=f"your data, about {format_count(tokens_given or 0)} tokens, is far too "
-            f"little to pre-train a {format_quantity(total_params, 'params')} model "
-            "(published pre-training uses 20 tokens a parameter or more): adapting an "
-            "existing open model with LoRA is sized",
+            f"little to pre-train a model of {format_quantity(total_params, 'parameters')} "
+            "(compute-optimal pre-training uses about 20 tokens a parameter; GPT-3 used 1.7), "
+            "so we sized adapting an existing open model with LoRA",
         )
     elif answers.method == FINETUNE_UNSURE:
         method = rec.take(
