@@ -5,12 +5,14 @@ there is no default secret key outside debug, and HTTPS-only cookies and HSTS ar
 debug is on. Every variable read here is listed in ``.env.example``.
 """
 
+import os
 from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from config import embedded_services
 from config.client_address import parse_networks
 from config.env import env_bool, env_int, env_list, env_str
 from config.secret_key import check_secret_key, debug_secret_key
@@ -33,6 +35,22 @@ if not SECRET_KEY:
     # A developer's machine with debug on: a random key of this checkout's own, under var/.
     SECRET_KEY = debug_secret_key(VAR_DIR)
 check_secret_key(SECRET_KEY, debug=DEBUG)
+# Rotating the key: the previous keys listed here still verify what they signed (share links,
+# the draft-access cookie, sessions) until it expires, while only SECRET_KEY signs anew.
+# https://docs.djangoproject.com/en/5.2/ref/settings/#secret-key-fallbacks
+SECRET_KEY_FALLBACKS = env_list("DJANGO_SECRET_KEY_FALLBACKS", [])
+for _previous_key in SECRET_KEY_FALLBACKS:
+    check_secret_key(_previous_key, debug=DEBUG)
+
+# The development fallbacks (SQLite, a per-process cache, Celery in the request, PDFs on this
+# disk) stop start-up with debug off unless DJANGO_EMBEDDED_SERVICES names them
+# (config/embedded_services.py); `check --deploy` warns about each one in use.
+EMBEDDED_SERVICES_IN_USE = [s.name for s in embedded_services.missing(os.environ)]
+embedded_services.refuse_unless_accepted(
+    [s for s in embedded_services.SERVICES if s.name in EMBEDDED_SERVICES_IN_USE],
+    embedded_services.accepted(env_list(embedded_services.VARIABLE, [])),
+    debug=DEBUG,
+)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -56,6 +74,7 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
+    "config",
     "questionnaire",
     "sizing",
     "reports",
@@ -326,6 +345,8 @@ EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+# A mail server that stops answering must not hold a worker (or a web request) for ever [s].
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL") or "sizing@example.com"
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 ACCOUNT_MANAGER_EMAILS = env_list("ACCOUNT_MANAGER_EMAILS", [])

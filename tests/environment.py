@@ -11,6 +11,9 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-used-anywhe
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("DJANGO_SECURE_COOKIES", "0")
+# The suite runs on the development fallbacks where a test brings no service of its own
+# (config/embedded_services.py); the tests of that guard set their own value.
+os.environ.setdefault("DJANGO_EMBEDDED_SERVICES", "all")
 os.environ.setdefault("DJANGO_VAR_DIR", tempfile.mkdtemp(prefix="sizing-test-var-"))
 os.makedirs(os.path.join(os.environ["DJANGO_VAR_DIR"], "staticfiles"), exist_ok=True)
 # Tests opt in to a real broker explicitly (TEST_REDIS_URL); everything else runs tasks in-process.

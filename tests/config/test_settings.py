@@ -10,9 +10,21 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+# What a production deployment configures (nothing is reached by `check`): no development fallback.
+PRODUCTION_SERVICES = {
+    "DJANGO_EMBEDDED_SERVICES": "",
+    "DATABASE_URL": "postgres://sizing@db.example.com:5432/sizing",
+    "CACHE_URL": "redis://redis.example.com:6379/1",
+    "CELERY_BROKER_URL": "redis://redis.example.com:6379/0",
+    "S3_BUCKET": "proposals",
+}
+
+
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     clean.pop("DATABASE_URL", None)
+    # A test of the fallback guard sets its own; the others run on the fallbacks knowingly.
+    clean["DJANGO_EMBEDDED_SERVICES"] = "all"
     clean.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -52,6 +64,7 @@ def test_check_deploy_is_clean_with_production_settings(tmp_path, proxy):
         DJANGO_SECRET_KEY="a-long-random-production-secret-" + "x7Qp2Lm9" * 6,
         DJANGO_ALLOWED_HOSTS="sizing.example.com",
         DJANGO_VAR_DIR=str(tmp_path),
+        **PRODUCTION_SERVICES,
         **proxy,
     )
     assert result.returncode == 0, result.stdout + result.stderr

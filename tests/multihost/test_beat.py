@@ -30,6 +30,7 @@ def start_beat(name: str, broker: str, tmp_path: Path) -> ServerProcess:
         "PYTHONPATH": str(ROOT),
         "DJANGO_SECRET_KEY": "beat-test-secret-Rt5wK8mQ-h3Vn9cXz-Lp2Yd7Fs-Jq4Wb6Gu-Mk8Ta1Ee",
         "DJANGO_VAR_DIR": str(cwd / "var"),
+        "DJANGO_EMBEDDED_SERVICES": "all",  # beat needs only the broker
         "CELERY_BROKER_URL": broker,
         "CELERY_BEAT_LOCK_TIMEOUT": str(LOCK_TIMEOUT_S),
         "PYTHONUNBUFFERED": "1",

@@ -125,6 +125,8 @@ def live_env():
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
             "DJANGO_SECURE_SSL_REDIRECT": "0",
             "DJANGO_SECURE_COOKIES": "0",
+            # Each host names the services it shares through **extra; the rest fall back.
+            "DJANGO_EMBEDDED_SERVICES": "all",
             "EMAIL_BACKEND": "django.core.mail.backends.dummy.EmailBackend",
             "CELERY_TASK_SOFT_TIME_LIMIT": "50",
             "CELERY_TASK_TIME_LIMIT": "60",

@@ -105,6 +105,8 @@ class ProductionStack:
             "DJANGO_CSRF_TRUSTED_ORIGINS": self.url,
             "SITE_URL": self.url,
             "DJANGO_VAR_DIR": str(var),
+            # One host: the PDFs on its disk, as docs/scaling.md allows; the rest is shared.
+            "DJANGO_EMBEDDED_SERVICES": "storage",
             "DATABASE_URL": self.database_url,
             "CACHE_URL": self.redis_url,
             "CELERY_BROKER_URL": self.redis_url,

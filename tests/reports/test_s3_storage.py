@@ -60,6 +60,7 @@ def test_the_settings_put_proposals_in_the_bucket_when_s3_is_configured(
         **{k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "S3_"))},
         "DJANGO_SECRET_KEY": "a-long-random-production-secret-" + "x7Qp2Lm9" * 6,
         "DJANGO_VAR_DIR": str(tmp_path / "var"),
+        "DJANGO_EMBEDDED_SERVICES": "database,cache,broker",
         **s3_service.settings_env(s3_bucket),
     }
     result = subprocess.run(
