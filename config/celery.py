@@ -9,6 +9,7 @@ import logging
 import os
 
 from celery import Celery
+from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -20,19 +21,52 @@ app.autodiscover_tasks()
 
 DAY_SECONDS = 24 * 60 * 60.0
 
+# Four queues, so that a render (seconds of WeasyPrint each, and a burst of them after a busy
+# hour) never delays a customer's email or the sweeper. A worker started without -Q consumes all
+# four (bin/run, the tests); docker-compose.yml gives rendering its own workers.
+SIZING_QUEUE = "sizing"
+RENDER_QUEUE = "render"
+MAIL_QUEUE = "mail"
+HOUSEKEEPING_QUEUE = "housekeeping"
+QUEUES = (SIZING_QUEUE, RENDER_QUEUE, MAIL_QUEUE, HOUSEKEEPING_QUEUE)
+app.conf.task_default_queue = SIZING_QUEUE
+app.conf.task_queues = [Queue(name, routing_key=name) for name in QUEUES]
+app.conf.task_routes = {
+    "pipeline.render_proposal": {"queue": RENDER_QUEUE},
+    "pipeline.deliver_email": {"queue": MAIL_QUEUE},
+    "pipeline.sweep_pipeline": {"queue": HOUSEKEEPING_QUEUE},
+    "questionnaire.purge_expired_drafts_and_sessions": {"queue": HOUSEKEEPING_QUEUE},
+    "staff.purge_closed_submissions": {"queue": HOUSEKEEPING_QUEUE},
+}  # pipeline.start_pipeline and pipeline.run_sizing: the default queue, sizing
+
+
+def _expires_before_the_next(schedule: float) -> dict[str, float]:
+    """A scheduled message not run before the next one is due is dropped, not piled up [s].
+
+    A worker that was down for a day must not find 1,440 sweeps waiting for it.
+    """
+    return {"expires": 0.9 * schedule}
+
+
 app.conf.beat_schedule = {
     # Re-queue sizing and render work that is pending (broker was down at submit time, a message
     # was lost with a Redis restart) or stuck past the hard time limit (a dead worker).
-    "sweep-pipeline": {"task": "pipeline.sweep_pipeline", "schedule": 60.0},
+    "sweep-pipeline": {
+        "task": "pipeline.sweep_pipeline",
+        "schedule": 60.0,
+        "options": _expires_before_the_next(60.0),
+    },
     # Expired sessions and abandoned drafts hold customer answers: remove them daily.
     "purge-expired-drafts-and-sessions": {
         "task": "questionnaire.purge_expired_drafts_and_sessions",
         "schedule": DAY_SECONDS,
+        "options": _expires_before_the_next(DAY_SECONDS),
     },
     # Won, lost and closed submissions past CLOSED_SUBMISSION_RETENTION_DAYS, with their PDFs.
     "purge-closed-submissions": {
         "task": "staff.purge_closed_submissions",
         "schedule": DAY_SECONDS,
+        "options": _expires_before_the_next(DAY_SECONDS),
     },
 }
 

@@ -370,7 +370,17 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180, minimum=2)
 # long task is never handed to a second worker while the first is still running it.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 4 * CELERY_TASK_TIME_LIMIT}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_DEFAULT_QUEUE = "sizing"
+CELERY_TASK_DEFAULT_QUEUE = "sizing"  # the queues and routes: config/celery.py
+# A render child grows with each PDF (WeasyPrint's fonts and layout caches): replace it once it
+# holds this many KiB, after its task ends. A process peaked at 135 MB after one demo render
+# and 142 MB after four (measured here, December 2026): 400 MB leaves room for larger proposals.
+# https://docs.celeryq.dev/en/stable/userguide/workers.html#max-memory-per-child-setting
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_PER_CHILD_KB", 400_000)
+# On a warm shutdown (a deploy, docker stop) running tasks get this long to finish before the
+# worker stops them; with late acknowledgement an unfinished one goes back to the queue [s].
+# https://docs.celeryq.dev/en/stable/userguide/workers.html#soft-shutdown
+CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = float(env_int("CELERY_WORKER_SOFT_SHUTDOWN_SECONDS", 30))
+CELERY_WORKER_ENABLE_SOFT_SHUTDOWN_ON_IDLE = True
 # Celery beat keeps its schedule (when each job last ran) in Redis, not in a file on one host,
 # and takes a lock there: a second beat started by mistake, or a standby on another host, waits
 # for the lock and takes over only when the first has been gone for CELERY_BEAT_LOCK_TIMEOUT

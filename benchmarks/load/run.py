@@ -40,6 +40,7 @@ import redis
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from config.celery import QUEUES  # noqa: E402 - the worker consumes every queue
 from tests.s3 import SeaweedServer  # noqa: E402 - the object store of --s3
 
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -285,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
                 if phase.name == "c-burst":
                     worker = [
                         "nice", "-n", str(args.worker_nice),
-                        str(VENV_BIN / "celery"), "-A", "config", "worker", "-Q", "sizing",
+                        str(VENV_BIN / "celery"), "-A", "config", "worker", "-Q", ",".join(QUEUES),
                         "-c", str(args.worker_concurrency), "--loglevel", "WARNING",
                         "-n", f"load-{os.getpid()}@%h", "--without-gossip", "--without-mingle",
                     ]  # fmt: skip

@@ -1,6 +1,15 @@
 """Task names follow one style: the app, a dot, and the one service the task calls."""
 
-from config.celery import app, registered_task
+from config.celery import (
+    HOUSEKEEPING_QUEUE,
+    MAIL_QUEUE,
+    QUEUES,
+    RENDER_QUEUE,
+    SIZING_QUEUE,
+    app,
+    registered_task,
+)
+from tests.config.test_deployment_files import load_compose
 
 OUR_APPS = ("questionnaire", "pipeline", "staff")
 
@@ -25,3 +34,44 @@ def test_every_task_is_named_after_its_app_and_the_service_it_calls():
 def test_every_scheduled_job_names_a_registered_task():
     for entry in app.conf.beat_schedule.values():
         assert registered_task(entry["task"]).name == entry["task"]
+
+
+def test_renders_mail_and_housekeeping_each_have_a_queue_of_their_own():
+    router = app.amqp.router
+    queue_of = {name: router.route({}, name)["queue"].name for name in _our_tasks()}
+    assert queue_of["pipeline.render_proposal"] == RENDER_QUEUE
+    assert queue_of["pipeline.deliver_email"] == MAIL_QUEUE
+    assert queue_of["pipeline.run_sizing"] == queue_of["pipeline.start_pipeline"] == SIZING_QUEUE
+    for name in ("pipeline.sweep_pipeline", "staff.purge_closed_submissions"):
+        assert queue_of[name] == HOUSEKEEPING_QUEUE
+    # A worker started without -Q (bin/run, the tests' workers) consumes every one of them.
+    assert set(app.amqp.queues) == set(QUEUES) == set(queue_of.values())
+
+
+def test_every_queue_is_consumed_by_a_compose_worker_and_mail_never_shares_with_renders():
+    services = load_compose()["services"]
+    consumed: dict[str, set[str]] = {}
+    for name, service in services.items():
+        command = service.get("command") or []
+        if command[:4] == ["celery", "-A", "config", "worker"]:
+            queues = set(command[command.index("-Q") + 1].split(","))
+            consumed[name] = queues
+            assert "inspect ping" in " ".join(service["healthcheck"]["test"]), name
+            assert "stop_grace_period" in service, name
+    assert set().union(*consumed.values()) == set(QUEUES)
+    for queues in consumed.values():
+        assert not (RENDER_QUEUE in queues and MAIL_QUEUE in queues), consumed
+    assert "config.beat_health" in " ".join(services["beat"]["healthcheck"]["test"])
+
+
+def test_a_scheduled_message_expires_before_the_next_one_is_due():
+    for name, entry in app.conf.beat_schedule.items():
+        assert 0 < entry["options"]["expires"] < entry["schedule"], name
+
+
+def test_workers_recycle_their_children_and_shut_down_softly():
+    from django.conf import settings
+
+    assert app.conf.worker_max_memory_per_child == settings.CELERY_WORKER_MAX_MEMORY_PER_CHILD
+    assert 100_000 <= app.conf.worker_max_memory_per_child <= 2_000_000  # KiB
+    assert app.conf.worker_soft_shutdown_timeout > 0

@@ -8,6 +8,8 @@ step; nothing else differs from production.
 import hashlib
 import os
 import signal
+import socket
+import subprocess
 import time
 from datetime import timedelta
 from io import BytesIO
@@ -27,7 +29,7 @@ from questionnaire.questions import QUESTIONS
 from questionnaire.services import Contact, issue_resume_token, submit_answers
 from reports.demo import DEMO_FORM_DATA
 from tests.conftest import PUBLISHERS
-from tests.pipeline.conftest import DEAD_BROKER, use_broker
+from tests.pipeline.conftest import CELERY, DEAD_BROKER, use_broker
 
 RENDER_TASK = RENDERING.task_name
 
@@ -196,3 +198,23 @@ def test_storage_write_failure_is_retried_then_failed_with_no_file_marked_done(
     assert (proposal.status, proposal.attempts) == ("failed", MAX_ATTEMPTS)
     assert (proposal.pdf.name, proposal.sha256, proposal.size_bytes) == ("", "", None)
     assert "Not a directory" in proposal.error
+
+
+def test_the_compose_health_check_pings_this_worker_and_no_other(start_worker, broker):
+    """docker-compose.yml's worker health check: ``celery inspect ping -d <name>@$HOSTNAME``."""
+    start_worker()
+    env = {**os.environ, "CELERY_BROKER_URL": broker}
+
+    def ping(name: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [str(CELERY), "-A", "config", "inspect", "ping", "--timeout", "5", "-d", name],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    alive = ping(f"test-{os.getpid()}@{socket.gethostname()}")
+    assert alive.returncode == 0, alive.stdout + alive.stderr
+    assert "pong" in alive.stdout
+    assert ping(f"nobody-{os.getpid()}@{socket.gethostname()}").returncode != 0
