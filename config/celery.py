@@ -9,6 +9,7 @@ import logging
 import os
 
 from celery import Celery
+from celery.signals import task_failure
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -18,6 +19,18 @@ logger = logging.getLogger(__name__)
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_failure.connect
+def _report_task_failure(**kwargs: object) -> None:
+    """A task that failed for good reaches ADMINS (Sentry's own integration reports it there)."""
+    from django.conf import settings
+
+    from config.error_reports import report_task_failure
+
+    if not settings.SENTRY_DSN:
+        report_task_failure(**kwargs)
+
 
 DAY_SECONDS = 24 * 60 * 60.0
 

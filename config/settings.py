@@ -12,7 +12,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config import embedded_services
+from config import embedded_services, error_reports
 from config.client_address import parse_networks
 from config.env import env_bool, env_int, env_list, env_str
 from config.secret_key import check_secret_key, debug_secret_key
@@ -403,23 +403,53 @@ DRAFT_RETENTION_DAYS = env_int("DRAFT_RETENTION_DAYS", 60, minimum=1)
 CLOSED_SUBMISSION_RETENTION_DAYS = env_int("CLOSED_SUBMISSION_RETENTION_DAYS", 365, minimum=1)
 SHARE_LINK_DAYS = env_int("SHARE_LINK_DAYS", 7, minimum=1)
 
+# --- Errors reach a person (config/error_reports.py) -------------------------------------------
+# With SENTRY_DSN: Sentry (web, Celery, Redis), no request bodies, no personal data. Without it:
+# an email to DJANGO_ADMINS ("Name <address>, ...") for each web 500 and each task that fails
+# for good.
+SENTRY_DSN = env_str("SENTRY_DSN") or ""
+ADMINS = error_reports.parse_admins(env_str("DJANGO_ADMINS") or "")
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.error_reports.AnswersHiddenFilter"
+if SENTRY_DSN:
+    error_reports.start_sentry(
+        SENTRY_DSN,
+        environment=env_str("SENTRY_ENVIRONMENT") or "production",
+        release=env_str("SENTRY_RELEASE") or None,
+    )
+
 # --- Logging -------------------------------------------------------------------------------
+_error_handlers = [] if SENTRY_DSN else ["mail_admins"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     # No share-link or resume token in a log line ("Not Found: /proposals/shared/…/").
-    "filters": {"without_tokens": {"()": "config.redacted_logs.TokenRedactingFilter"}},
+    "filters": {
+        "without_tokens": {"()": "config.redacted_logs.TokenRedactingFilter"},
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+    },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
             "formatter": "plain",
             "filters": ["without_tokens"],
-        }
+        },
+        "mail_admins": {
+            "level": "ERROR",
+            "class": "config.error_reports.RedactedAdminEmailHandler",
+            "filters": ["require_debug_false"],
+        },
     },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL") or "INFO"},
-    # WeasyPrint logs every layout step of every PDF at INFO; keep its warnings only.
-    "loggers": {"weasyprint.progress": {"level": "WARNING"}},
+    "loggers": {
+        # WeasyPrint logs every layout step of every PDF at INFO; keep its warnings only.
+        "weasyprint.progress": {"level": "WARNING"},
+        # Django's default emails ADMINS from "django" without redacting tokens: ours instead.
+        "django": {"handlers": [], "level": "INFO"},
+        # A web 500 (Django logs it here) and a task failed for good (config/celery.py).
+        "django.request": {"handlers": _error_handlers},
+        error_reports.TASK_FAILURES_LOGGER: {"handlers": _error_handlers},
+    },
 }
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
