@@ -71,8 +71,30 @@ def test_create_bucket_makes_the_bucket_once_and_is_safe_to_run_again(s3_service
     ]
     try:
         assert [run.returncode for run in runs] == [0, 0], runs[0].stderr + runs[1].stderr
-        assert runs[0].stdout.strip() == f"bucket {bucket} created"
-        assert runs[1].stdout.strip() == f"bucket {bucket} exists"
-        s3_service.client().head_bucket(Bucket=bucket)
+        kept = "versioning on: earlier versions kept 30 days"
+        assert runs[0].stdout.split("\n")[:2] == [f"bucket {bucket} created", kept]
+        assert runs[1].stdout.split("\n")[:2] == [f"bucket {bucket} exists", kept]
+        client = s3_service.client()
+        assert client.get_bucket_versioning(Bucket=bucket)["Status"] == "Enabled"
+        (rule,) = client.get_bucket_lifecycle_configuration(Bucket=bucket)["Rules"]
+        assert rule["NoncurrentVersionExpiration"]["NoncurrentDays"] == 30
+        # The PDFs' backup: a proposal overwritten, then deleted, can still be read back.
+        client.put_object(Bucket=bucket, Key="proposals/p/v1-proposal.pdf", Body=b"%PDF-first")
+        client.put_object(Bucket=bucket, Key="proposals/p/v1-proposal.pdf", Body=b"%PDF-second")
+        client.delete_object(Bucket=bucket, Key="proposals/p/v1-proposal.pdf")
+        versions = client.list_object_versions(Bucket=bucket)["Versions"]
+        bodies = {
+            client.get_object(Bucket=bucket, Key=v["Key"], VersionId=v["VersionId"])["Body"].read()
+            for v in versions
+        }
+        assert bodies == {b"%PDF-first", b"%PDF-second"}
     finally:
-        s3_service.delete_bucket(bucket)
+        _delete_every_version(s3_service, bucket)
+
+
+def _delete_every_version(s3_service, bucket: str) -> None:
+    client = s3_service.client()
+    listing = client.list_object_versions(Bucket=bucket)
+    for entry in listing.get("Versions", []) + listing.get("DeleteMarkers", []):
+        client.delete_object(Bucket=bucket, Key=entry["Key"], VersionId=entry["VersionId"])
+    client.delete_bucket(Bucket=bucket)
