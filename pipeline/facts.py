@@ -8,6 +8,7 @@ show them, and the emails name the model in their subjects.
 import logging
 from dataclasses import dataclass
 
+from pipeline.models import SubmissionFacts
 from questionnaire.models import Submission
 from sizing.public import (
     build_engine_input,
@@ -72,3 +73,54 @@ def model_and_size(f: Facts) -> str:
     if f.architecture == "moe":
         parts.append("MoE")
     return " · ".join(parts)
+
+
+def stored_facts(submission: Submission) -> Facts:
+    """What was stored when the submission was saved (read from the answers if it was not)."""
+    try:
+        row = submission.facts
+    except SubmissionFacts.DoesNotExist:
+        return facts(submission)
+    return Facts(
+        model_name=row.model_name or None,
+        total_params=row.total_params,
+        architecture=row.architecture or None,
+        method=row.method or None,
+        deployment=row.deployment or None,
+    )
+
+
+def stored_columns(f: Facts) -> dict[str, object]:
+    """The stored row: "" where the customer was not sure (None for the size)."""
+    return {
+        "model_name": f.model_name or "",
+        "total_params": f.total_params,
+        "architecture": f.architecture or "",
+        "method": f.method or "",
+        "deployment": f.deployment or "",
+    }
+
+
+def record_facts(submission: Submission) -> None:
+    """Store what ``submission``'s answers say, for the staff list's filters and search."""
+    SubmissionFacts.objects.update_or_create(
+        submission=submission, defaults=stored_columns(facts(submission))
+    )
+
+
+def record_facts_of_many(submissions: list[Submission]) -> None:
+    """The same for many at once (a migration, a bulk import), in one query per 1,000."""
+    rows = [SubmissionFacts(submission=s, **stored_columns(facts(s))) for s in submissions]
+    SubmissionFacts.objects.bulk_create(
+        rows,
+        batch_size=1000,
+        update_conflicts=True,
+        unique_fields=["submission"],
+        update_fields=list(stored_columns(Facts())),
+    )
+
+
+def record_facts_on_save(sender, instance: Submission, created: bool, update_fields=None, **kwargs):
+    """``post_save`` of Submission: the facts follow the answers (pipeline/apps.py)."""
+    if created or update_fields is None or "answers" in update_fields:
+        record_facts(instance)

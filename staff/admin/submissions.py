@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.html import format_html
 
-from pipeline.facts import facts, model_and_size
+from pipeline.facts import model_and_size, stored_facts
 from pipeline.models import OutgoingEmail, Proposal, Recommendation
 from pipeline.versions import latest_approved
 from questionnaire.models import Submission
@@ -81,7 +81,7 @@ class SubmissionAdmin(SubmissionViews, admin.ModelAdmin):
     ]
     search_fields = ["reference", "company", "contact_name", "contact_email"]
     search_help_text = "Company, reference, contact, model (Llama) or accelerator (H100)."
-    list_select_related = ["assignee"]
+    list_select_related = ["assignee", "facts"]
     list_per_page = 50
     date_hierarchy = "submitted_at"
     fieldsets = [
@@ -153,11 +153,7 @@ class SubmissionAdmin(SubmissionViews, admin.ModelAdmin):
         found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
         term = search_term.strip().lower()
         if term:
-            by_model = [
-                s.pk
-                for s in queryset.select_related(None).prefetch_related(None).only("pk", "answers")
-                if term in (facts(s).model_name or "").lower()
-            ]
+            by_model = queryset.filter(facts__model_name__icontains=term).values("pk")
             done = Recommendation.objects.filter(status=Recommendation.Status.DONE)
             by_accelerator = done.filter(
                 Q(result__cluster__accelerator_name__icontains=term)
@@ -168,7 +164,7 @@ class SubmissionAdmin(SubmissionViews, admin.ModelAdmin):
 
     def _facts(self, obj: Submission):
         if not hasattr(obj, "_staff_facts"):
-            obj._staff_facts = facts(obj)
+            obj._staff_facts = stored_facts(obj)
         return obj._staff_facts
 
     @admin.display(description="Model")
