@@ -96,13 +96,20 @@ def render_data(data: ProposalData) -> RenderedPdf:
     return html_to_pdf(render_html(data))
 
 
+# Tagged for screen readers as PDF/UA-1 (ISO 14289-1): a structure tree of headings, lists,
+# tables and figures in reading order, the document's title shown as its name and its language
+# (from <title> and <html lang>); each chart is a figure whose alternative text is its SVG
+# <title>. WeasyPrint 70, "PDF variants" and ``weasyprint/pdf/tags.py``.
+PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1"}
+
+
 def html_to_pdf(html: str) -> RenderedPdf:
     """Lay out HTML as a PDF with the locked-down fetcher and check what was laid out; a blocked
     URL raises BlockedResource."""
     fetcher = ProposalURLFetcher()
     try:
         document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render()
-        pdf = document.write_pdf()
+        pdf = document.write_pdf(**PDF_OPTIONS)
     except FatalURLFetchingError as exc:  # a BaseException: turn it into an ordinary error
         raise BlockedResource(str(exc)) from None
     findings = tuple(check_proposal(html=html, pages=document.pages))
