@@ -45,7 +45,7 @@ from weasyprint import HTML  # noqa: E402
 from pipeline.services import schedule_sizing  # noqa: E402
 from questionnaire.models import Submission  # noqa: E402
 from reports.demo import demo_answers, demo_data  # noqa: E402
-from reports.document import build_context, render_data, render_html  # noqa: E402
+from reports.document import PDF_OPTIONS, build_context, render_data, render_html  # noqa: E402
 from reports.fetcher import BASE_URL, ProposalURLFetcher  # noqa: E402
 from reports.proposal_check import check_proposal  # noqa: E402
 
@@ -81,7 +81,7 @@ def time_stages(data) -> dict[str, float]:
     marks.append(time.perf_counter())
     document = HTML(string=html, base_url=BASE_URL, url_fetcher=ProposalURLFetcher()).render()
     marks.append(time.perf_counter())
-    document.write_pdf()
+    document.write_pdf(**PDF_OPTIONS)
     marks.append(time.perf_counter())
     check_proposal(html=html, pages=document.pages)
     marks.append(time.perf_counter())

@@ -8,7 +8,7 @@ internal until it is approved itself.
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.models import Recommendation
+from pipeline.models import Proposal, Recommendation
 
 
 def previous_version(recommendation: Recommendation) -> Recommendation | None:
@@ -61,6 +61,18 @@ def customer_version(submission) -> CustomerVersion:
         return CustomerVersion(approved, preliminary=False, first=first)
     shown = first if first is not None and first.status == Recommendation.Status.DONE else None
     return CustomerVersion(shown, preliminary=True, first=first)
+
+
+def customer_proposal(submission) -> Proposal | None:
+    """The finished proposal of the version the customer may see (:func:`customer_version`),
+    or None: its web version is what the customer's page links to. Only a proposal that passed
+    the checker is finished, so a failed one is never shown."""
+    recommendation = customer_version(submission).recommendation
+    if recommendation is None:
+        return None
+    return Proposal.objects.filter(
+        recommendation=recommendation, status=Proposal.Status.DONE
+    ).first()
 
 
 def describe_changes(previous: Recommendation, current: Recommendation) -> dict[str, Any]:

@@ -10,6 +10,8 @@ import math
 from datetime import date
 from typing import Any
 
+from django.utils.safestring import SafeString
+
 from reports import charts
 from reports.summary import owned_by_year, residual_value
 from sizing.public import (
@@ -259,20 +261,6 @@ def _nets(result: StoredResult) -> bool:
 def cost_page(result: StoredResult) -> dict[str, Any]:
     """Everything the cost page shows, as words and formatted figures."""
     best = result.recommended_cost
-    options = result.all_cost_options
-    chart = charts.cost_range_chart(
-        [
-            charts.RangeBar(
-                label=o.label,
-                total=o.net_usd,
-                low=o.low_usd,
-                high=o.high_usd,
-                state="recommended" if o.recommended else "ruled_out" if o.ruled_out_by else "",
-            )
-            for o in options
-            if o.total_usd is not None
-        ]
-    )
     by_year = _by_year(best, result.years) if best else {}
     headline = cost_headline(result)  # the summary's figure and range, said the same way
     return {
@@ -294,5 +282,24 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "sensitivity": _sensitivity(result),
         "sensitivity_note": _sensitivity_note(result),
         "options": _options(result),
-        "chart": chart,
+        "chart": cost_chart(result),
     }
+
+
+def cost_chart(result: StoredResult) -> SafeString:
+    """Each priced option's net figure and likely range, the recommended one in the accent
+    colour and those the customer's rules leave out grey (the review and confirmation pages
+    show the same chart)."""
+    return charts.cost_range_chart(
+        [
+            charts.RangeBar(
+                label=o.label,
+                total=o.net_usd,
+                low=o.low_usd,
+                high=o.high_usd,
+                state="recommended" if o.recommended else "ruled_out" if o.ruled_out_by else "",
+            )
+            for o in result.all_cost_options
+            if o.total_usd is not None
+        ]
+    )

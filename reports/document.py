@@ -13,6 +13,7 @@ from typing import Any
 
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
+from django.utils.safestring import SafeString
 from weasyprint import HTML
 from weasyprint.urls import FatalURLFetchingError
 
@@ -81,19 +82,29 @@ class ProposalData:
     overrides: dict[str, Any] = field(default_factory=dict)
 
 
-def render_html(data: ProposalData) -> str:
-    """The proposal as HTML: the body first, then the glossary of the terms the body uses."""
+def proposal_context(data: ProposalData) -> dict[str, Any]:
+    """The template context of the proposal's body (``reports/_proposal_body.html``), the
+    glossary of the terms the body uses included: the PDF and the web version both render it."""
     context = build_context(data)
-    body = render_to_string("reports/proposal.html", {**context, "glossary": None})
+    body = render_to_string("reports/_proposal_body.html", {**context, "glossary": None})
     glossary = glossary_for(body)
-    return render_to_string(
-        "reports/proposal.html",
-        {**context, "glossary": glossary, "glossary_columns": glossary_columns(glossary)},
-    )
+    return {**context, "glossary": glossary, "glossary_columns": glossary_columns(glossary)}
+
+
+def render_html(data: ProposalData) -> str:
+    """The proposal as HTML for the PDF: the body, then the glossary of the terms it uses."""
+    return render_to_string("reports/proposal.html", proposal_context(data))
 
 
 def render_data(data: ProposalData) -> RenderedPdf:
     return html_to_pdf(render_html(data))
+
+
+# Tagged for screen readers as PDF/UA-1 (ISO 14289-1): a structure tree of headings, lists,
+# tables and figures in reading order, the document's title shown as its name and its language
+# (from <title> and <html lang>); each chart is a figure whose alternative text is its SVG
+# <title>. WeasyPrint 70, "PDF variants" and ``weasyprint/pdf/tags.py``.
+PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1"}
 
 
 def html_to_pdf(html: str) -> RenderedPdf:
@@ -102,7 +113,7 @@ def html_to_pdf(html: str) -> RenderedPdf:
     fetcher = ProposalURLFetcher()
     try:
         document = HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render()
-        pdf = document.write_pdf()
+        pdf = document.write_pdf(**PDF_OPTIONS)
     except FatalURLFetchingError as exc:  # a BaseException: turn it into an ordinary error
         raise BlockedResource(str(exc)) from None
     findings = tuple(check_proposal(html=html, pages=document.pages))
@@ -349,18 +360,24 @@ def glossary_columns(terms: list[Any], count: int = 3) -> list[list[Any]]:
 _ENTRY_OVERHEAD_CHARS = 60
 
 
+def timeline_chart_of(result: StoredResult, engine_input: dict[str, Any]) -> SafeString:
+    """One run's wall-clock days against the number of accelerators, as the compute chapter
+    draws it (the review and confirmation pages show the same chart)."""
+    # A size that does not fit in memory cannot run: it has no time to draw.
+    points = [
+        (o.get("gpus"), o.get("wall_clock_days"))
+        for o in result.timeline_options
+        if o.get("fits", True)
+    ]
+    deadline = result.deadline_days or (engine_input.get("schedule") or {}).get("deadline_days")
+    return charts.timeline_chart(
+        points, deadline_days=deadline, recommended_gpus=result.gpus_per_job
+    )
+
+
 def _chart_for(key: str, result: StoredResult, engine_input: dict[str, Any]):
     if key == "compute":
-        # A size that does not fit in memory cannot run: it has no time to draw.
-        points = [
-            (o.get("gpus"), o.get("wall_clock_days"))
-            for o in result.timeline_options
-            if o.get("fits", True)
-        ]
-        deadline = result.deadline_days or (engine_input.get("schedule") or {}).get("deadline_days")
-        return charts.timeline_chart(
-            points, deadline_days=deadline, recommended_gpus=result.gpus_per_job
-        )
+        return timeline_chart_of(result, engine_input)
     if key == "memory":
         memory = result.section("memory")
         return charts.memory_chart(

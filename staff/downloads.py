@@ -2,8 +2,8 @@
 
 Engineers (``staff.download_proposal``) download any version; account managers
 (``staff.download_approved_proposal``) the approved ones; customers need an active share link,
-which opens a short page about their proposal (recording that they opened it) with the PDF
-behind it. Every download is recorded. Refusals give the same answer whether or not the
+which opens their proposal on screen (``staff.on_screen``, recording that they opened it) with
+the PDF behind it. Every download is recorded. Refusals give the same answer whether or not the
 proposal exists.
 """
 
@@ -14,15 +14,12 @@ from uuid import UUID
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.cache import never_cache
+from django.http import FileResponse, Http404, HttpRequest
 from django.views.decorators.http import require_safe
 
 from pipeline.models import Proposal
 from staff.sending import record_view
 from staff.sharing import record_download, resolve_share_link
-from staff.workflow import full_name
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +89,7 @@ def download_proposal(request: HttpRequest, public_id: UUID, version: int) -> Fi
     return response
 
 
-def _shared_link(signed: str):
+def shared_link(signed: str):
     link = resolve_share_link(signed)
     if link is None:
         logger.info("share link refused (bad, expired or revoked)")
@@ -100,33 +97,10 @@ def _shared_link(signed: str):
     return link
 
 
-@never_cache
-@require_safe
-def shared_proposal(request: HttpRequest, signed: str) -> HttpResponse:
-    """The customer's page behind an emailed link: their proposal, the note, the PDF link."""
-    link = _shared_link(signed)
-    record_view(link=link)
-    proposal = link.proposal
-    response = render(
-        request,
-        "staff/shared_proposal.html",
-        {
-            "link": link,
-            "proposal": proposal,
-            "submission": proposal.submission,
-            "sender_name": full_name(link.created_by) if link.created_by else "",
-            "signed": signed,
-        },
-    )
-    response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"
-    return response
-
-
 @require_safe
 def shared_proposal_pdf(request: HttpRequest, signed: str) -> FileResponse:
     """The PDF behind a valid share link (opening it counts as viewing, too)."""
-    link = _shared_link(signed)
+    link = shared_link(signed)
     record_view(link=link)
     response = pdf_response(link.proposal)
     record_download(proposal=link.proposal, share_link=link)

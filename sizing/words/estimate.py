@@ -10,7 +10,7 @@ The confirmation and status pages, the proposal's summary and the staff pages st
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sizing.adapters import InvalidInput, SizedAnswers, size_answers
@@ -109,6 +109,9 @@ class FirstEstimate:
     reason: str
     question: str
     figures: Figures  # what the confirmation page shows after sending, from the same result
+    # The sizing itself, for the review page's charts (drawn by the proposal's chart code).
+    result: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    engine_input: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 def first_estimate(answers: dict[str, Any]) -> FirstEstimate | None:
@@ -190,6 +193,8 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
         reason=reason,
         question=question,
         figures=figures_of(stored, sized.sources),
+        result=result,
+        engine_input=sized.engine_input,
     )
 
 

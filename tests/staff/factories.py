@@ -10,6 +10,8 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.core.files.base import ContentFile
+from django.http import HttpResponse
+from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 from django_otp.oath import hotp
@@ -17,6 +19,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from pypdf import PdfWriter
 
 from pipeline.models import OutgoingEmail, Proposal, Recommendation
+from questionnaire import access
 from questionnaire.models import Submission
 from questionnaire.questions import QUESTIONS
 from sizing.adapters import size_answers
@@ -189,6 +192,14 @@ def make_proposal(recommendation: Recommendation, *, with_file: bool = True, **f
         proposal.pdf.save("proposal.pdf", ContentFile(content), save=False)
     proposal.save()
     return proposal
+
+
+def access_cookie(draft) -> str:
+    """The cookie value a browser holds after the questionnaire's private link opened ``draft``
+    (``questionnaire.access``): that customer's own pages open for it."""
+    response = HttpResponse()
+    access.grant(RequestFactory().get("/"), response, draft)
+    return response.cookies[access.COOKIE_NAME].value
 
 
 def make_ready_submission(**fields) -> tuple[Submission, Recommendation, Proposal]:
