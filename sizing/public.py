@@ -83,6 +83,7 @@ from sizing.engine.vocabulary import (
     VALUES,
     describe_price,
     describe_value,
+    form_label,
     in_sentence,
     input_term,
     net_words,
@@ -97,6 +98,7 @@ from sizing.stored_result import (
     read_result,
 )
 from sizing.words.cost import (
+    cost_figures,
     cost_headline,
     cost_line,
 )
@@ -196,6 +198,7 @@ __all__ = [
     "figures_of",
     "first_estimate",
     "size_set_by",
+    "cost_figures",
     "cost_headline",
     "cost_line",
     "accelerator_hours",
@@ -243,6 +246,7 @@ __all__ = [
     "VALUES",
     "describe_price",
     "describe_value",
+    "form_label",
     "in_sentence",
     "input_term",
     "net_words",
