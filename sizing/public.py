@@ -72,6 +72,7 @@ from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_pa
 from sizing.engine.resolve.run import ASK_DATA_READY, SIZE_READ_AS_TEXT
 from sizing.engine.validation import SCHEMA, check_shape
 from sizing.engine.vocabulary import (
+    BOM_ITEMS,
     CONSTANTS,
     COST_OPTIONS,
     COST_PARTS,
@@ -235,6 +236,7 @@ __all__ = [
     "PRETRAINING_METHODS",
     "SCHEMA",
     # the one vocabulary of labels and units
+    "BOM_ITEMS",
     "CONSTANTS",
     "COST_OPTIONS",
     "COST_PARTS",
