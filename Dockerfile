@@ -18,6 +18,7 @@ USER app
 
 # collectstatic signs nothing, but settings refuse a weak key: a random one that is thrown away.
 RUN DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+    SITE_URL=https://build.invalid \
     STATIC_MANIFEST=1 python manage.py collectstatic --noinput
 
 EXPOSE 8000

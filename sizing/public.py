@@ -98,6 +98,7 @@ from sizing.stored_result import (
     UsedAssumption,
     read_result,
 )
+from sizing.words.approval import Checked, InputChange, change_from_first
 from sizing.words.cost import (
     cost_figures,
     cost_headline,
@@ -122,6 +123,7 @@ from sizing.words.estimate import (
     DEADLINE_MISSED,
     FEWEST_HOURS,
     MEMORY,
+    Figures,
     FirstEstimate,
     fewest_hours_reason,
     figures_of,
@@ -194,11 +196,15 @@ __all__ = [
     "DEADLINE_MISSED",
     "FEWEST_HOURS",
     "MEMORY",
+    "Figures",
     "FirstEstimate",
     "fewest_hours_reason",
     "figures_of",
     "first_estimate",
     "size_set_by",
+    "Checked",
+    "InputChange",
+    "change_from_first",
     "cost_figures",
     "cost_headline",
     "cost_line",

@@ -11,6 +11,8 @@ os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-used-anywhe
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
 os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("DJANGO_SECURE_COOKIES", "0")
+# The address links in emails use (required when DEBUG is off); the tests' own server's.
+os.environ.setdefault("SITE_URL", "http://127.0.0.1:8000")
 os.environ.setdefault("DJANGO_VAR_DIR", tempfile.mkdtemp(prefix="sizing-test-var-"))
 os.makedirs(os.path.join(os.environ["DJANGO_VAR_DIR"], "staticfiles"), exist_ok=True)
 # Tests opt in to a real broker explicitly (TEST_REDIS_URL); everything else runs tasks in-process.

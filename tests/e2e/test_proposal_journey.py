@@ -205,6 +205,13 @@ def test_review_approve_send_and_the_customer_opens_it(
     assert diff.index("Recommended cost") < diff.index("Accelerator") < diff.index("Input:")
     with staff.expect_navigation():
         staff.click("input.approve-version")
+    # a confirmation first: what the customer will see, and that no email goes to them
+    confirm = staff.content()
+    assert (
+        "The customer sees this at once" in confirm and "No email goes to the customer" in confirm
+    )
+    with staff.expect_navigation():
+        staff.click("input.confirm-approval")
     assert "Version 2 approved" in staff.content()
 
     shown = customer_sees()

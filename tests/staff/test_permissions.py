@@ -193,7 +193,7 @@ def post_actions(s) -> dict[str, tuple[str, dict]]:
         "rerun": (f"{base}/pipeline/rerun/", {}),
         "regenerate": (f"{base}/pipeline/regenerate/", {}),
         "retry": (f"{base}/pipeline/retry/", {}),
-        "approve": (f"{base}/approve/2/", {}),
+        "approve": (f"{base}/approve/2/", {"confirmed": "yes"}),
         "send": (f"{base}/send/1/", {"note": "Here it is."}),
         "outcome": (f"{base}/outcome/close/", {}),
         "revoke": (f"{base}/share-links/{ShareLink.objects.get().pk}/revoke/", {}),
