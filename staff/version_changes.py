@@ -64,7 +64,10 @@ def version_changes(previous: Recommendation, current: Recommendation) -> list[C
             if old == new:
                 continue
             section = title if title == "Engine input" else _words(path[0])
-            label = " › ".join(_words(part) for part in path[1 if section != title else 0 :])
+            in_cost = title != "Engine input" and path[0] == "cost"
+            label = " › ".join(
+                _words(part, in_cost=in_cost) for part in path[1 if section != title else 0 :]
+            )
             groups.setdefault(section, []).append(Change(label or section, old, new))
     return [ChangeGroup(title, changes) for title, changes in groups.items()]
 
@@ -148,10 +151,14 @@ def _figure(path: tuple[str, ...], value: Any) -> str:
     return format_number(value)
 
 
-def _words(part: str) -> str:
-    """One part of a path in words, from the vocabulary (a cost option, a part of a year's
-    cost, a bill-of-materials line, a constant, an input, an accelerator, an output field)."""
-    for table in (COST_OPTIONS, COST_PARTS, BOM_ITEMS, CONSTANTS):
+def _words(part: str, *, in_cost: bool = False) -> str:
+    """One part of a path in words, from the vocabulary (a cost option, and inside the cost a
+    part of a year's cost or a bill-of-materials line; a constant, an input, an accelerator,
+    an output field): "storage" is "Rented storage" only as a part of a cost."""
+    for table in (COST_OPTIONS, COST_PARTS, BOM_ITEMS) if in_cost else ():
+        if part in table:
+            return table[part]
+    for table in (COST_OPTIONS, CONSTANTS):
         if part in table:
             return table[part]
     if part in ACCELERATORS:

@@ -65,6 +65,9 @@ def test_the_version_page_shows_every_changed_figure_in_words(engineer):
     ) in changes
     assert "NVIDIA H100 SXM5 80GB" in changes and "NVIDIA A100 SXM4 80GB" in changes
     assert "84 accelerator-hours" in changes
+    # a section is named as the result names it; cost words only inside the cost
+    assert "<h3>Storage</h3>" in changes and "<h3>Rented storage</h3>" not in changes
+    assert "Parts by year › Rented accelerator time" in changes
     # words, not engine keys or JSON
     for raw in ("net_usd", "gpus_per_job", "parts_by_year_usd", "h100-sxm", "{"):
         assert raw not in changes, raw
