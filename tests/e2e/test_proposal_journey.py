@@ -210,6 +210,7 @@ def test_review_approve_send_and_the_customer_opens_it(
     assert (
         "The customer sees this at once" in confirm and "No email goes to the customer" in confirm
     )
+    staff.screenshot(path=str(screenshot_dir / "issue28-approve-confirmation.png"), full_page=True)
     with staff.expect_navigation():
         staff.click("input.confirm-approval")
     assert "Version 2 approved" in staff.content()
