@@ -19,6 +19,7 @@ USER app
 # collectstatic signs nothing and reaches no service, but settings refuse a weak key and the
 # development fallbacks: a random key that is thrown away, and the fallbacks named as meant.
 RUN DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+    SITE_URL=https://build.invalid \
     DJANGO_EMBEDDED_SERVICES=all STATIC_MANIFEST=1 python manage.py collectstatic --noinput
 
 EXPOSE 8000

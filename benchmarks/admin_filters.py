@@ -65,6 +65,7 @@ def main() -> int:
         DJANGO_SECURE_SSL_REDIRECT="0",
         DJANGO_SECURE_COOKIES="0",
         DJANGO_EMBEDDED_SERVICES="cache,broker,storage",
+        SITE_URL="http://testserver",
     )
     try:
         return _measure(args.count, args.runs)

@@ -55,8 +55,17 @@ embedded_services.refuse_unless_accepted(
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
-# The public address used in links inside emails (resume links, staff notifications).
-SITE_URL = (env_str("SITE_URL") or "http://127.0.0.1:8000").rstrip("/")
+# The public address every link in an email points to (resume links, the proposal link, staff
+# notifications). Outside debug there is no default: a forgotten SITE_URL would send customers
+# links to http://127.0.0.1:8000.
+SITE_URL = (env_str("SITE_URL") or "").rstrip("/")
+if not SITE_URL:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SITE_URL must be set when DJANGO_DEBUG is off: the address the links in emails "
+            "point to, e.g. https://sizing.example.com (see .env.example)."
+        )
+    SITE_URL = "http://127.0.0.1:8000"  # the development server bin/run starts
 
 INSTALLED_APPS = [
     "django.contrib.admin",

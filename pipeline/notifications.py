@@ -24,6 +24,8 @@ from django.utils import timezone
 from pipeline.facts import facts, model_and_size
 from pipeline.models import OutgoingEmail, Recommendation
 from pipeline.outbox import queue_email, unique_addresses
+from pipeline.versions import checked
+from sizing.public import Figures, credited, figures_of, read_result
 
 logger = logging.getLogger(__name__)
 
@@ -186,7 +188,11 @@ def send_proposal_email(
     sender_name: str,
     expires_at: datetime,
 ) -> None:
-    """The customer: their approved proposal, a personal note and the expiring link."""
+    """The customer: their approved proposal, a personal note and the expiring link, with who
+    checked it, what changed from the first estimate and its headline figures (the status
+    page's, from ``sizing.words``)."""
+    recommendation = submission.recommendations.filter(version=version).first()
+    approval = checked(recommendation) if recommendation is not None else None
     _customer_email(
         Kind.PROPOSAL,
         submission,
@@ -198,4 +204,18 @@ def send_proposal_email(
         sender_name=sender_name,
         expires_at=timezone.localtime(expires_at),
         model=model_and_size(facts(submission)),
+        checked=approval.sentence if approval else "",
+        figures=headline_figures(recommendation),
     )
+
+
+def headline_figures(recommendation: Recommendation | None) -> Figures | None:
+    """The figures the customer's status page shows for a version (``sizing.words.estimate``),
+    None when the version holds no result."""
+    if recommendation is None:
+        return None
+    result = read_result(recommendation.result)
+    if result.wall_clock_days is None:  # not a finished sizing: nothing to state
+        return None
+    sources = recommendation.input_sources or {}
+    return figures_of(credited(result, sources), sources)

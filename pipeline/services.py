@@ -34,6 +34,7 @@ from pipeline.steps import (
     set_pipeline_status,
     stale_row_ids,
 )
+from pipeline.versions import checked
 from questionnaire.models import Submission
 from questionnaire.services import START_PIPELINE_TASK
 from reports import document
@@ -51,7 +52,10 @@ from sizing.public import (
 logger = logging.getLogger(__name__)
 
 SWEEP_TASK = "pipeline.sweep_pipeline"
+CHECKED_RENDER_TASK = "pipeline.render_checked_proposal"
 PDF_FILENAME = "proposal.pdf"
+# An approved version's PDF, its cover saying who checked it (``render_checked_proposal``).
+CHECKED_PDF_FILENAME = "proposal-checked.pdf"
 # Pending rows older than this are re-queued by the sweeper [s]; a just-scheduled row is left
 # to its own message.
 PENDING_GRACE_SECONDS = 120
@@ -226,9 +230,55 @@ def _proposal_ready(proposal: Proposal) -> None:
         notify_needs_review(proposal.recommendation)
 
 
+def schedule_checked_proposal(recommendation: Recommendation) -> None:
+    """After an approval commits, write the approved version's PDF again with its cover saying
+    who checked it and what changed from the first estimate (``render_checked_proposal``)."""
+    proposal = Proposal.objects.filter(
+        recommendation=recommendation, status=Proposal.Status.DONE
+    ).first()
+    if proposal is not None:
+        transaction.on_commit(lambda: publish(CHECKED_RENDER_TASK, proposal.pk), robust=True)
+
+
+def render_checked_proposal(*, proposal_id: int) -> bool:
+    """Render an approved version's proposal again, now saying who checked it, and put it in
+    place of the PDF written before the approval. Idempotent; returns whether it swapped.
+
+    The proposal stays "done" with the PDF it has throughout, so sending and the customer's
+    link never wait on this: the new file is written under its own name, checked like any
+    proposal, and swapped in under the row lock. A finding keeps the earlier PDF (logged).
+    """
+    proposal = Proposal.objects.select_related("recommendation").filter(pk=proposal_id).first()
+    if proposal is None or not proposal.recommendation.is_approved:
+        return False
+    rendered = document.render_data(proposal_data(proposal.recommendation))
+    if rendered.findings:
+        logger.warning(
+            "checked proposal %s kept its earlier PDF: %s",
+            proposal_id,
+            describe_findings(rendered.findings),
+        )
+        return False
+    name = _store_pdf(proposal, rendered.pdf, filename=CHECKED_PDF_FILENAME)
+    with transaction.atomic():
+        row = Proposal.objects.select_for_update().get(pk=proposal_id)
+        if row.status != Proposal.Status.DONE:
+            return False
+        old = row.pdf.name
+        row.pdf.name = name
+        row.sha256 = hashlib.sha256(rendered.pdf).hexdigest()
+        row.size_bytes = len(rendered.pdf)
+        row.page_count = rendered.page_count
+        row.save(update_fields=["pdf", "sha256", "size_bytes", "page_count", "updated_at"])
+    if old and old != name:
+        _delete_quietly(row.pdf.storage, old)
+    return True
+
+
 def proposal_data(recommendation: Recommendation) -> document.ProposalData:
     """Everything the proposal of one sized version shows, as plain data."""
     submission = recommendation.submission
+    approval = checked(recommendation)
     return document.ProposalData(
         reference=submission.reference,
         company=submission.company,
@@ -242,15 +292,16 @@ def proposal_data(recommendation: Recommendation) -> document.ProposalData:
         input_sources=recommendation.input_sources or {},
         engine_version=recommendation.engine_version,
         overrides=recommendation.overrides or {},
+        checked=approval.sentence if approval else "",
     )
 
 
-def _store_pdf(proposal: Proposal, pdf: bytes) -> str:
+def _store_pdf(proposal: Proposal, pdf: bytes, *, filename: str = PDF_FILENAME) -> str:
     """Write the PDF under its fixed name and check what landed; returns the storage name."""
     if not pdf:
         raise StorageWriteError("the renderer produced no bytes")
     storage = proposal.pdf.storage
-    name = proposal.pdf.field.generate_filename(proposal, PDF_FILENAME)
+    name = proposal.pdf.field.generate_filename(proposal, filename)
     # Under the row lock nobody else writes this name: a leftover is from a crashed attempt.
     if storage.exists(name):
         storage.delete(name)

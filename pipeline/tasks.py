@@ -36,6 +36,11 @@ def render_proposal_task(proposal_id: int) -> None:
     services.render_proposal(proposal_id=proposal_id)
 
 
+@shared_task(name=services.CHECKED_RENDER_TASK, **RETRY_OPTIONS)
+def render_checked_proposal_task(proposal_id: int) -> None:
+    services.render_checked_proposal(proposal_id=proposal_id)
+
+
 @shared_task(name=services.SWEEP_TASK)
 def sweep_pipeline_task() -> None:
     services.sweep_pipeline()

@@ -8,7 +8,11 @@ internal until it is approved itself.
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
+
 from pipeline.models import Proposal, Recommendation
+from pipeline.people import full_name
+from sizing.public import Checked, InputChange, change_from_first, read_result
 
 
 def previous_version(recommendation: Recommendation) -> Recommendation | None:
@@ -115,3 +119,39 @@ def _diff(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]
         if old != new:
             changes.append({"field": field, "before": old, "after": new})
     return changes
+
+
+def checked(recommendation: Recommendation) -> Checked | None:
+    """Who approved ``recommendation`` and when, and what changed from the first estimate
+    (version 1) in one sentence; None while it is not approved."""
+    if not recommendation.is_approved or recommendation.approved_at is None:
+        return None
+    engineer = full_name(recommendation.approved_by) if recommendation.approved_by else ""
+    return checked_as(
+        recommendation, engineer=engineer, on=timezone.localdate(recommendation.approved_at)
+    )
+
+
+def checked_as(recommendation: Recommendation, *, engineer: str, on) -> Checked:
+    """What the customer reads once ``engineer`` approves ``recommendation`` on ``on`` (the
+    approval's confirmation page shows it before the approval)."""
+    first = (
+        Recommendation.objects.filter(submission_id=recommendation.submission_id, version=1)
+        .exclude(pk=recommendation.pk)
+        .first()
+    )
+    approved = read_result(recommendation.result)
+    if first is None or not first.result:
+        return Checked(engineer, on, change_from_first(approved, approved, []))
+    engine_input = first.engine_input or {}
+    changed = [
+        InputChange(c["field"], _at(engine_input, c["field"]), c["after"])
+        for c in describe_changes(first, recommendation)["overrides"]
+        if c["after"] is not None
+    ]
+    return Checked(engineer, on, change_from_first(read_result(first.result), approved, changed))
+
+
+def _at(nested: dict[str, Any], path: str) -> Any:
+    section, _, name = path.partition(".")
+    return (nested.get(section) or {}).get(name)

@@ -51,6 +51,12 @@ def answer_lines(form_class: type[QuestionForm], answer: dict[str, Any] | None) 
     return lines
 
 
+def line_labels(form_class: type[QuestionForm]) -> list[str]:
+    """Every label :func:`answer_lines` can give for one question, in the order it gives them."""
+    fields = [str(form_class.base_fields[name].label) for name in form_class.answer_field_names()]
+    return [*fields, REST_OF_QUESTION, WHOLE_QUESTION, "Anything else"]
+
+
 def flatten(
     slug: str, form_class: type[QuestionForm], answer: dict[str, Any] | None
 ) -> dict[str, str]:

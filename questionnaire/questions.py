@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from questionnaire.answers import AnswerLine, answer_lines, flatten
+from questionnaire.answers import AnswerLine, answer_lines, flatten, line_labels
 from questionnaire.forms.base import QuestionForm
 from questionnaire.forms.discovery import DiscoveryForm
 from questionnaire.forms.operations import DeploymentForm, ResilienceForm, RoadmapForm
@@ -529,4 +529,15 @@ def answered_questions(answers: dict[str, Any] | None) -> list[AnsweredQuestion]
     answers = answers or {}
     return [
         answered_question(question, answers.get(question.slug)) for question in _pages_of(answers)
+    ]
+
+
+def answer_columns() -> list[str]:
+    """Every "<heading>: <line label>" an answer can give, in registry order (the discovery page,
+    then the questions, each part in page order): the order of the CSV's answer columns, whatever
+    order the exported submissions happen to come in."""
+    return [
+        f"{answered_question(question, None).heading}: {label}"
+        for question in PAGES
+        for label in line_labels(question.form_class)
     ]

@@ -80,6 +80,9 @@ class ProposalData:
     # Per engine-input field, where its value came from ("customer", "not_sure", "override" …).
     input_sources: dict[str, str] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
+    # Once an engineer approved the version: who checked it and when, and what changed from the
+    # first estimate ("Checked by our engineer … on 4 December 2026. The 3-year cost moved …").
+    checked: str = ""
 
 
 def proposal_context(data: ProposalData) -> dict[str, Any]:

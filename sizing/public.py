@@ -72,6 +72,7 @@ from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_pa
 from sizing.engine.resolve.run import ASK_DATA_READY, SIZE_READ_AS_TEXT
 from sizing.engine.validation import SCHEMA, check_shape
 from sizing.engine.vocabulary import (
+    BOM_ITEMS,
     CONSTANTS,
     COST_OPTIONS,
     COST_PARTS,
@@ -83,6 +84,7 @@ from sizing.engine.vocabulary import (
     VALUES,
     describe_price,
     describe_value,
+    form_label,
     in_sentence,
     input_term,
     net_words,
@@ -96,7 +98,9 @@ from sizing.stored_result import (
     UsedAssumption,
     read_result,
 )
+from sizing.words.approval import Checked, InputChange, change_from_first
 from sizing.words.cost import (
+    cost_figures,
     cost_headline,
     cost_line,
 )
@@ -119,6 +123,7 @@ from sizing.words.estimate import (
     DEADLINE_MISSED,
     FEWEST_HOURS,
     MEMORY,
+    Figures,
     FirstEstimate,
     fewest_hours_reason,
     figures_of,
@@ -191,11 +196,16 @@ __all__ = [
     "DEADLINE_MISSED",
     "FEWEST_HOURS",
     "MEMORY",
+    "Figures",
     "FirstEstimate",
     "fewest_hours_reason",
     "figures_of",
     "first_estimate",
     "size_set_by",
+    "Checked",
+    "InputChange",
+    "change_from_first",
+    "cost_figures",
     "cost_headline",
     "cost_line",
     "accelerator_hours",
@@ -232,6 +242,7 @@ __all__ = [
     "PRETRAINING_METHODS",
     "SCHEMA",
     # the one vocabulary of labels and units
+    "BOM_ITEMS",
     "CONSTANTS",
     "COST_OPTIONS",
     "COST_PARTS",
@@ -243,6 +254,7 @@ __all__ = [
     "VALUES",
     "describe_price",
     "describe_value",
+    "form_label",
     "in_sentence",
     "input_term",
     "net_words",

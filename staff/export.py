@@ -1,8 +1,9 @@
 """CSV export of submissions: one row each, with the labels and units of the PDF.
 
-The fixed columns come first (who, where it stands, the recommendation and its cost in words,
-the status history and the notes), then every answer under "<number>. <question>: <field>", as
-the proposal's "your answers" section names it (``answered_questions``, the one list).
+The fixed columns come first (who, where it stands, the recommendation, its cost in words and
+as numbers with the currency in a column of its own, the status history and the notes), then
+every answer under "<number>. <question>: <field>", as the proposal's "your answers" section
+names it (``answered_questions``, the one list), in the registry's order of the questions.
 
 Cells that a spreadsheet would read as a formula are prefixed with an apostrophe (OWASP
 "CSV injection"): customers write the answers, staff open the file.
@@ -20,7 +21,8 @@ from pipeline.facts import facts, model_and_size
 from pipeline.models import Recommendation
 from pipeline.versions import latest_approved, latest_finished
 from questionnaire.models import Submission
-from questionnaire.questions import answered_questions
+from questionnaire.questions import answer_columns, answered_questions
+from sizing.public import cost_figures, read_result
 from staff.models import AuditEvent
 from staff.summary import recommended_cluster, recommended_cost, use_case
 from staff.workflow import full_name
@@ -42,6 +44,11 @@ FIXED_COLUMNS = [
     "Approved",
     "Recommended cluster",
     "Recommended cost",
+    "Cost",
+    "Cost low",
+    "Cost high",
+    "Currency",
+    "Cost years",
     "Status history",
     "Notes",
 ]
@@ -104,8 +111,26 @@ def _fixed(submission: Submission) -> dict[str, str]:
         "Approved": "yes" if approved else "no",
         "Recommended cluster": recommended_cluster(shown),
         "Recommended cost": recommended_cost(shown),
+        **_cost_numbers(shown),
         "Status history": status_history(submission),
         "Notes": notes(submission),
+    }
+
+
+def _cost_numbers(shown: Recommendation | None) -> dict[str, str]:
+    """The recommended cost as numbers a spreadsheet adds up: the net figure over the plan, its
+    likely range, the currency and the plan's years (``sizing.words.cost.cost_figures``)."""
+    if shown is None or shown.status != Recommendation.Status.DONE:
+        return {}
+    cost = cost_figures(read_result(shown.result))
+    if cost.net is None:
+        return {"Cost years": str(cost.years)}
+    return {
+        "Cost": str(cost.net),
+        "Cost low": "" if cost.low is None else str(cost.low),
+        "Cost high": "" if cost.high is None else str(cost.high),
+        "Currency": cost.currency,
+        "Cost years": str(cost.years),
     }
 
 
@@ -118,6 +143,14 @@ def answer_cells(submission: Submission) -> dict[str, str]:
     }
 
 
+def _in_question_order(names: Iterable[str]) -> list[str]:
+    """Answer columns in the registry's order (``answer_columns``); a name it does not know
+    (an answer of an older schema) after those, in the order it was first met."""
+    rank = {name: i for i, name in enumerate(answer_columns())}
+    known = sorted((name for name in names if name in rank), key=rank.__getitem__)
+    return known + [name for name in names if name not in rank]
+
+
 def export_csv(submissions: Iterable[Submission]) -> str:
     """The CSV text for ``submissions`` (header row first)."""
     rows = []
@@ -126,7 +159,7 @@ def export_csv(submissions: Iterable[Submission]) -> str:
         answers = answer_cells(submission)
         answer_names.update(dict.fromkeys(answers))
         rows.append({**_fixed(submission), **answers})
-    header = FIXED_COLUMNS + list(answer_names)
+    header = FIXED_COLUMNS + _in_question_order(answer_names)
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL)
     writer.writerow(header)

@@ -13,11 +13,12 @@ from django.db.models import Q
 
 from questionnaire.models import Submission
 from sizing.public import (
-    ACCELERATORS,
     SCHEMA,
     SOURCES,
     describe_value,
+    form_label,
     read_result,
+    value_words,
 )
 from staff.sending import NOTE_MAX_CHARS
 from staff.workflow import account_managers, full_name
@@ -113,27 +114,37 @@ def _chose(path: str, chosen: tuple[Any, str] | None, current: Any) -> str:
 def _field_for(
     section: str, name: str, spec: Any, current: Any, chosen: tuple[Any, str] | None
 ) -> forms.Field:
+    """One override field, named by the vocabulary: its label and unit (``form_label``), the
+    words of each choice (``value_words``) and, as help, what it accepts and what the engine
+    used. The dotted engine path stays the field's name only."""
     path = f"{section}.{name}"
     shown_value = chosen[0] if chosen is not None else current
     attrs = {"placeholder": "" if shown_value is None else str(_initial(shown_value))}
-    help_text = f"{path}: {spec.what}. {_chose(path, chosen, current)}"
-    if spec.kind == "enum":
-        help_text = f"{path}. {_chose(path, chosen, current)}"
-    label = name.replace("_", " ").capitalize()
-    common = {"required": False, "label": label, "help_text": help_text}
+    used = _chose(path, chosen, current)
+    help_text = (
+        used if spec.kind in ("enum", "enum_list", "bool") else f"{_capfirst(spec.what)}. {used}"
+    )
+    common = {"required": False, "label": form_label(path), "help_text": help_text}
     if spec.kind == "number":
         return forms.FloatField(widget=forms.NumberInput(attrs={**attrs, "step": "any"}), **common)
     if spec.kind == "int":
         return forms.IntegerField(widget=forms.NumberInput(attrs=attrs), **common)
     if spec.kind == "bool":
         return forms.NullBooleanField(**common)
+    choices = [(c, value_words(path, c)) for c in spec.choices]
     if spec.kind == "enum":
-        names = {a.id: f"{a.name} ({a.id})" for a in ACCELERATORS.values()}
-        choices = [("", "—")] + [(c, names.get(c, c)) for c in spec.choices]
-        return forms.ChoiceField(choices=choices, **common)
+        return forms.ChoiceField(choices=[("", "—"), *choices], **common)
+    if spec.kind == "enum_list":
+        return forms.MultipleChoiceField(
+            choices=choices, widget=forms.CheckboxSelectMultiple, **common
+        )
     if spec.kind == "text_list":
         common["help_text"] = f"{help_text} Comma-separated."
     return forms.CharField(max_length=200, widget=forms.TextInput(attrs=attrs), **common)
+
+
+def _capfirst(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 class OverrideForm(forms.Form):
@@ -156,7 +167,9 @@ class OverrideForm(forms.Form):
         **kw,
     ) -> None:
         flat = _flatten(current_overrides or {})
-        kw.setdefault("initial", {k: _initial(v) for k, v in flat.items()})
+        kw.setdefault(
+            "initial", {k: v if _kind(k) == "enum_list" else _initial(v) for k, v in flat.items()}
+        )
         super().__init__(*args, **kw)
         current_input = current_input or {}
         chosen = engine_choices(current_result)
@@ -183,7 +196,7 @@ class OverrideForm(forms.Form):
         """The filled-in fields as dotted engine paths (what ``rerun_sizing`` accepts)."""
         result: dict[str, Any] = {}
         for key, value in self.cleaned_data.items():
-            if key == "reason" or value in (None, ""):
+            if key == "reason" or value in (None, "", []):
                 continue
             section, _, name = key.partition(".")
             if SCHEMA[section][name].kind == "text_list":
@@ -194,6 +207,12 @@ class OverrideForm(forms.Form):
 
 def _order(section: str) -> int:
     return PRIMARY_SECTIONS.index(section) if section in PRIMARY_SECTIONS else len(SCHEMA)
+
+
+def _kind(key: str) -> str:
+    section, _, name = key.partition(".")
+    spec = SCHEMA.get(section, {}).get(name)
+    return spec.kind if spec is not None else ""
 
 
 def _flatten(nested: dict) -> dict[str, Any]:

@@ -18,6 +18,8 @@ from django.utils import timezone
 
 from pipeline.models import Proposal, Recommendation
 from pipeline.notifications import ACCOUNT_MANAGERS, notify_approved
+from pipeline.people import full_name
+from pipeline.services import schedule_checked_proposal  # staff pages and emails name people alike
 from pipeline.versions import latest_approved
 from questionnaire.models import Submission
 from staff.models import AuditEvent, Note
@@ -51,13 +53,6 @@ OUTCOMES = {
     "close": OutcomeStep("close", "Close without an outcome", frozenset(Status.values) - FINISHED),
     "reopen": OutcomeStep("reopen", "Reopen", FINISHED),
 }
-
-
-def full_name(user) -> str:
-    """How people are named on every staff page and in every email: "Bob Tester"."""
-    if user is None:
-        return "nobody"
-    return user.get_full_name() or user.get_username()
 
 
 def account_managers():
@@ -156,6 +151,8 @@ def approve_version(
         )
         move(row, Status.APPROVED, user=user, detail=f"v{version.version} approved")
         notify_approved(version, approver_name=full_name(user))
+        # the PDF's cover says who checked it once the approval commits
+        schedule_checked_proposal(version)
     recommendation.approved_at, recommendation.approved_by = version.approved_at, user
     _refresh(submission, row)
 

@@ -126,6 +126,7 @@ def server_env(args: argparse.Namespace, out: Path) -> dict[str, str]:
         DJANGO_SECURE_COOKIES="0",
         DJANGO_VAR_DIR=str(out / "var"),
         DJANGO_EMBEDDED_SERVICES="storage",  # one host: the PDFs on its disk
+        SITE_URL=f"http://{HOST}:{args.port}",
         DATABASE_URL=f"postgres://root@{HOST}:5432/{args.database}",
         CACHE_URL=f"redis://{HOST}:6379/{REDIS_DB}",
         CELERY_BROKER_URL=f"redis://{HOST}:6379/{REDIS_DB}",

@@ -13,7 +13,7 @@ from typing import Any
 from django import template
 
 from pipeline.models import Recommendation
-from pipeline.versions import customer_version
+from pipeline.versions import checked, customer_version
 from questionnaire.models import Submission
 from sizing.public import (
     backing,
@@ -73,8 +73,11 @@ def sizing_summary(submission) -> dict[str, Any] | None:
     # the count, the time and the cost do not change on sending; who set each value comes
     # from the version's recorded input sources (an engineer's override is said as such)
     result = credited(read_result(recommendation.result), recommendation.input_sources)
+    approval = None if shown.preliminary else checked(recommendation)
     return {
         "preliminary": shown.preliminary,
+        # who checked it and when, and what changed from the first estimate (one sentence)
+        "checked": approval.sentence if approval else "",
         "version": recommendation.version,
         "figures": figures_of(result, recommendation.input_sources or {}),
         "backing": backing(result),

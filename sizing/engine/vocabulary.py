@@ -35,6 +35,8 @@ INPUTS: dict[str, Term] = {
     "model.kv_heads": Term("Key-value heads"),
     "model.ffn_hidden_size": Term("Feed-forward size"),
     "model.vocab_size": Term("Vocabulary size", "tokens"),
+    "model.experts": Term("Experts"),
+    "model.experts_per_token": Term("Experts used per token"),
     "training.method": Term("Training method"),
     "training.precision": Term("Number precision"),
     "training.optimizer": Term("Optimizer"),
@@ -50,6 +52,7 @@ INPUTS: dict[str, Term] = {
     "data.dataset_size_tb": Term("Dataset size", "TB"),
     "data.samples": Term("Samples", "samples"),
     "data.bytes_per_sample": Term("Size of one sample", "bytes"),
+    "data.files": Term("Files in the dataset", "files"),
     "data.annual_growth": Term("Data growth per year", "%"),
     "data.preprocessing": Term("Preprocessing"),
     "batch.sequence_length": Term("Sequence length", "tokens"),
@@ -58,11 +61,19 @@ INPUTS: dict[str, Term] = {
     "schedule.deadline_days": Term("Time you allow for one run", "days"),
     "schedule.concurrent_jobs": Term("Jobs at the same time"),
     "schedule.teams": Term("Teams sharing the cluster"),
+    "schedule.users": Term("People using the cluster"),
     "schedule.scheduler": Term("Job scheduler"),
     "hardware.accelerator": Term("Accelerator"),
     "hardware.count": Term("Accelerators", "GPUs"),
-    "hardware.gpus_per_node": Term("Accelerators per node"),
+    "hardware.gpus_per_node": Term("Accelerators per server"),
     "hardware.vendors": Term("Accelerator makers"),
+    # set by an engineer only (the override form); the questionnaire does not ask for them
+    "parallelism.tensor": Term("Tensor parallel (ways)"),
+    "parallelism.pipeline": Term("Pipeline parallel (stages)"),
+    "parallelism.data": Term("Data parallel (copies)"),
+    "parallelism.expert": Term("Expert parallel (ways)"),
+    "parallelism.zero_stage": Term("ZeRO / FSDP stage"),
+    "parallelism.context": Term("Context parallel (ways)"),
     "software.frameworks": Term("Frameworks"),
     "software.custom_cuda_kernels": Term("Custom CUDA kernels"),
     "network.inter_node": Term("Network between servers"),
@@ -78,10 +89,12 @@ INPUTS: dict[str, Term] = {
     "storage.many_small_files": Term("Data stored as millions of small files"),
     "resilience.max_lost_hours": Term("Work you can afford to lose", "hours"),
     "resilience.checkpoint_interval_hours": Term("Time between checkpoints", "hours"),
+    "resilience.spare_nodes": Term("Spare servers kept ready"),
     "deployment.location": Term("Where it runs"),
     "deployment.data_residency": Term("Data residency"),
     "deployment.air_gapped": Term("No internet connection (air-gapped)"),
     "deployment.dedicated_hardware": Term("Dedicated hardware"),
+    "deployment.export_controlled": Term("Export-controlled work"),
     "deployment.operations": Term("Who runs the hardware day to day"),
     "roadmap.runs_per_month": Term("Runs per month"),
     "roadmap.hours_per_run": Term("Length of each future run", "hours"),
@@ -457,6 +470,23 @@ def input_term(path: str) -> Term:
     section, _, name = path.partition(".")
     label, unit = output_label_and_unit(name or section)
     return Term(f"{label} ({section})" if name else label, unit)
+
+
+# Units a form cannot show after a label: the value is typed as a fraction or a ratio, which
+# the field's help says ("a fraction between 0 and 1").
+_TYPED_OTHERWISE = frozenset({"%", ": 1"})
+
+
+def form_label(path: str) -> str:
+    """An engine input's label with the unit its value is typed in, for a form an engineer
+    fills: ``schedule.deadline_days`` → "Time you allow for one run (days)",
+    ``prices.electricity_usd_per_kwh`` → "Electricity price (USD)", ``prices.pue`` → "Cooling
+    and power overhead (PUE)"."""
+    term = input_term(path)
+    unit = "USD" if path.startswith("prices.") and "_usd_" in path else term.unit
+    if not unit or unit in _TYPED_OTHERWISE:
+        return term.label
+    return f"{term.label} ({unit})"
 
 
 def value_words(path: str, value: object) -> str:

@@ -80,3 +80,38 @@ def cost_line(result: StoredResult, *, short: bool = False) -> str:
     cost = cost_headline(result)
     likely = f" (likely {cost.range})" if cost.range else ""
     return f"{cost.amount} over {cost.years}{likely}, {cost.option}"
+
+
+# The engine prices every option in US dollars (``cost.<option>.*_usd``).
+RESULT_CURRENCY = "USD"
+
+
+@dataclass(frozen=True)
+class CostFigures:
+    """The recommended option's cost as numbers, for a spreadsheet: the same net figure and
+    likely range as :class:`CostHeadline`, rounded to whole units of ``currency``."""
+
+    net: int | None
+    low: int | None
+    high: int | None
+    currency: str
+    years: int
+
+
+def cost_figures(result: StoredResult) -> CostFigures:
+    """:class:`CostFigures` of the recommended option (``None`` figures when nothing is
+    priced)."""
+    best = result.recommended_cost
+
+    def whole(value: float | None) -> int | None:
+        return None if value is None else round(value)
+
+    if best is None or best.net_usd is None:
+        return CostFigures(None, None, None, RESULT_CURRENCY, result.years)
+    return CostFigures(
+        net=whole(best.net_usd),
+        low=whole(best.low_usd),
+        high=whole(best.high_usd),
+        currency=RESULT_CURRENCY,
+        years=result.years,
+    )

@@ -43,6 +43,7 @@ NOUNS: dict[str, str] = {
     "interruption": "interruptions",
     "hour": "hours",
     "detail": "details",
+    "other setting": "other settings",
 }
 
 

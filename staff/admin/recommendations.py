@@ -3,6 +3,7 @@
 import json
 
 from django.contrib import admin
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from pipeline.models import Recommendation
@@ -15,16 +16,25 @@ from sizing.public import (
 from staff.admin.read_only import ReadOnlyMixin
 from staff.diff import diff_versions
 from staff.summary import recommended_cluster, recommended_cost
+from staff.version_changes import version_changes
 from staff.workflow import full_name
 
 
-def change_summary(recommendation: Recommendation) -> str:
-    """What changed from the previous version, in words: cost, accelerators and days first."""
+def _compared_with(recommendation: Recommendation) -> Recommendation | str:
+    """The version to compare with, or why there is none ("First version")."""
     previous = previous_version(recommendation)
     if previous is None:
         return "First version"
     if recommendation.status != Recommendation.Status.DONE:
         return f"Not finished yet ({recommendation.get_status_display().lower()})"
+    return previous
+
+
+def change_summary(recommendation: Recommendation) -> str:
+    """What changed from the previous version, in words: cost, accelerators and days first."""
+    previous = _compared_with(recommendation)
+    if isinstance(previous, str):
+        return previous
     diff = diff_versions(previous, recommendation)
     rows = [(c.label, c.before, c.after) for c in diff.figures]
     if diff.inputs:
@@ -37,9 +47,12 @@ def change_summary(recommendation: Recommendation) -> str:
     more = ""
     if diff.other_outputs:
         more = format_html(
-            '<p class="what-changed-more">and {} other {} changed (see the version page)</p>',
+            '<p class="what-changed-more">and {} other {} changed: '
+            '<a href="{}#every-change">every change on the version {} page</a></p>',
             diff.other_outputs,
             noun_for(diff.other_outputs, "detail"),
+            version_page(recommendation),
+            recommendation.version,
         )
     return format_html(
         '<table class="what-changed"><thead><tr><th scope="col">What</th>'
@@ -51,8 +64,52 @@ def change_summary(recommendation: Recommendation) -> str:
     )
 
 
-def _pretty(value) -> str:
-    return format_html("<pre>{}</pre>", json.dumps(value, indent=2, sort_keys=True, default=str))
+def version_page(recommendation: Recommendation) -> str:
+    return reverse("admin:pipeline_recommendation_change", args=[recommendation.pk])
+
+
+def every_change(recommendation: Recommendation) -> str:
+    """Every figure that changed from the previous version, old → new in words, by section
+    (``staff.version_changes``)."""
+    previous = _compared_with(recommendation)
+    if isinstance(previous, str):
+        return previous
+    groups = version_changes(previous, recommendation)
+    if not groups:
+        return f"Same as v{previous.version}"
+    head = format_html(
+        '<thead><tr><th scope="col">What</th><th scope="col">v{}</th>'
+        '<th scope="col"></th><th scope="col">v{}</th></tr></thead>',
+        previous.version,
+        recommendation.version,
+    )
+    sections = format_html_join(
+        "",
+        '<h3>{}</h3><table class="every-change">{}<tbody>{}</tbody></table>',
+        (
+            (
+                group.title,
+                head,
+                format_html_join(
+                    "",
+                    '<tr><th scope="row">{}</th><td>{}</td><td aria-hidden="true">→</td>'
+                    "<td>{}</td></tr>",
+                    ((c.label, c.before, c.after) for c in group.changes),
+                ),
+            )
+            for group in groups
+        ),
+    )
+    return format_html('<div id="every-change">{}</div>', sections)
+
+
+def _pretty(value, what: str) -> str:
+    """Raw JSON, folded away: the words above are what staff read."""
+    return format_html(
+        "<details><summary>{} as the engine wrote it (JSON)</summary><pre>{}</pre></details>",
+        what,
+        json.dumps(value, indent=2, sort_keys=True, default=str),
+    )
 
 
 class RecommendationReadOnly(ReadOnlyMixin):
@@ -137,6 +194,7 @@ class RecommendationAdmin(RecommendationReadOnly, admin.ModelAdmin):
         "recommended",
         "cost",
         "what_changed",
+        "every_change_shown",
         "overrides_shown",
         "engine_version",
         "requester",
@@ -149,10 +207,14 @@ class RecommendationAdmin(RecommendationReadOnly, admin.ModelAdmin):
     ]
     readonly_fields = fields
 
+    @admin.display(description="Every change from the previous version")
+    def every_change_shown(self, obj: Recommendation) -> str:
+        return every_change(obj)
+
     @admin.display(description="Engine input")
     def engine_input_shown(self, obj: Recommendation) -> str:
-        return _pretty(obj.engine_input)
+        return _pretty(obj.engine_input, "Engine input")
 
     @admin.display(description="Result, assumptions and warnings")
     def result_shown(self, obj: Recommendation) -> str:
-        return _pretty(obj.result)
+        return _pretty(obj.result, "Result")

@@ -12,7 +12,7 @@ from functools import update_wrapper
 from django.contrib import messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -23,6 +23,7 @@ from pipeline.models import OutgoingEmail, Recommendation
 from pipeline.outbox import retry_email
 from questionnaire.models import Submission
 from staff import pipeline_actions, sending, sharing, workflow
+from staff.approval_preview import approval_preview
 from staff.forms import NoteForm, OverrideForm, SendForm
 from staff.models import AuditEvent, ShareLink
 
@@ -47,7 +48,8 @@ class SubmissionViews:
             ("override/", self.override_view, "override", False),
             ("note/", self.note_view, "note", True),
             ("pipeline/<str:operation>/", self.pipeline_view, "pipeline", True),
-            ("approve/<int:version>/", self.approve_view, "approve", True),
+            # GET: what the customer will see, and a confirm button; POST confirmed: approve
+            ("approve/<int:version>/", self.approve_view, "approve", False),
             ("send/<int:version>/", self.send_view, "send", True),
             ("outcome/<str:outcome>/", self.outcome_view, "outcome", True),
             ("share-links/<int:link_id>/revoke/", self.revoke_view, "revoke", True),
@@ -77,10 +79,29 @@ class SubmissionViews:
     # --- the workflow's steps --------------------------------------------------------------------
 
     def approve_view(self, request, object_id: str, version: int):
+        """Approving changes what the customer sees at once, so it takes two steps: the page
+        saying what they will see (and who is emailed), then a confirmed POST."""
         if not request.user.has_perm(workflow.APPROVE_PERMISSION):
             raise PermissionDenied
         obj = self._submission(request, object_id)
         recommendation = get_object_or_404(Recommendation, submission=obj, version=version)
+        if request.method == "POST" and request.POST.get("confirmed") == "yes":
+            return self._approve(request, obj, recommendation)
+        if request.method not in ("GET", "HEAD", "POST"):
+            return HttpResponseNotAllowed(["GET", "POST"])
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Approve version {version} of {obj.reference}?",
+            "opts": self.opts,
+            "original": obj,
+            "preview": approval_preview(
+                submission=obj, recommendation=recommendation, user=request.user
+            ),
+        }
+        return TemplateResponse(request, "admin/questionnaire/submission/approve.html", context)
+
+    def _approve(self, request, obj: Submission, recommendation: Recommendation):
+        version = recommendation.version
         try:
             workflow.approve_version(
                 submission=obj, recommendation=recommendation, user=request.user

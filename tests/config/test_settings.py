@@ -100,3 +100,37 @@ def test_a_malformed_trusted_proxy_stops_startup(tmp_path):
         DJANGO_VAR_DIR=str(tmp_path),
     )
     assert result.returncode != 0 and "DJANGO_TRUSTED_PROXIES" in result.stderr
+
+
+def test_emails_never_link_to_localhost_in_production_a_missing_site_url_stops_startup(
+    tmp_path, monkeypatch
+):
+    """Issue 28: the proposal email's links read http://127.0.0.1:8000, the fallback used when
+    SITE_URL was not set. With DEBUG off the address must be configured."""
+    monkeypatch.delenv("SITE_URL", raising=False)
+    result = run_manage(
+        "check",
+        DJANGO_SECRET_KEY="a-long-random-production-secret-" + "x7Qp2Lm9" * 6,
+        DJANGO_ALLOWED_HOSTS="sizing.example.com",
+        DJANGO_VAR_DIR=str(tmp_path),
+    )
+    assert result.returncode != 0
+    assert "SITE_URL must be set when DJANGO_DEBUG is off" in result.stderr
+    configured = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.SITE_URL)",
+        DJANGO_SECRET_KEY="a-long-random-production-secret-" + "x7Qp2Lm9" * 6,
+        DJANGO_ALLOWED_HOSTS="sizing.example.com",
+        DJANGO_VAR_DIR=str(tmp_path),
+        SITE_URL="https://sizing.example.com/",
+    )
+    assert configured.stdout.strip().splitlines()[-1] == "https://sizing.example.com"
+    debug = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.SITE_URL)",
+        DJANGO_DEBUG="1",
+        DJANGO_VAR_DIR=str(tmp_path),
+    )
+    assert debug.stdout.strip().splitlines()[-1] == "http://127.0.0.1:8000"

@@ -181,6 +181,7 @@ def test_review_approve_send_and_the_customer_opens_it(
     other = "mi300x" if v1_accelerator != "mi300x" else "h200"
     staff.click("a.override-link")
     assert "Engine used:" in staff.locator(".staff-override form").inner_text()
+    staff.screenshot(path=str(screenshot_dir / "issue28-override-form.png"), full_page=True)
     staff.select_option("select[name='hardware.accelerator']", other)
     staff.fill("input[name='reason']", "What if they take the AMD offer?")
     with staff.expect_navigation():
@@ -205,6 +206,14 @@ def test_review_approve_send_and_the_customer_opens_it(
     assert diff.index("Recommended cost") < diff.index("Accelerator") < diff.index("Input:")
     with staff.expect_navigation():
         staff.click("input.approve-version")
+    # a confirmation first: what the customer will see, and that no email goes to them
+    confirm = staff.content()
+    assert (
+        "The customer sees this at once" in confirm and "No email goes to the customer" in confirm
+    )
+    staff.screenshot(path=str(screenshot_dir / "issue28-approve-confirmation.png"), full_page=True)
+    with staff.expect_navigation():
+        staff.click("input.confirm-approval")
     assert "Version 2 approved" in staff.content()
 
     shown = customer_sees()

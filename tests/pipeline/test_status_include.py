@@ -131,8 +131,9 @@ def test_an_unapproved_rerun_never_shows_and_an_approved_one_replaces_the_estima
     second.approved_at = timezone.now()
     second.save()
     html = render(submission)
-    assert second.result["cluster"]["accelerator_name"] in html
-    assert first.result["cluster"]["accelerator_name"] not in html
+    figures = html[html.index("sizing-summary") :]  # the old one is named only in what changed
+    assert second.result["cluster"]["accelerator_name"] in figures
+    assert first.result["cluster"]["accelerator_name"] not in figures
     assert "Preliminary" not in html and "checked by our engineer" in html
 
 
@@ -146,3 +147,27 @@ def test_a_failed_what_if_rerun_is_not_the_customers_problem(published):
     html = render(submission)
     assert "We hit a problem" not in html and "Check again" not in html
     assert first.result["cluster"]["accelerator_name"] in html
+
+
+def test_an_approved_version_says_who_checked_it_when_and_what_changed(published):
+    """Issue 28: after approval the status page said the estimate "is preliminary" and never
+    who checked it; the cost moved with no explanation."""
+    from tests.staff.factories import make_user
+
+    submission, first = sized_submission()
+    second = rerun_done(submission, "mi300x")
+    erin = make_user("Engineers", first_name="Erin", last_name="Engineer")
+    second.approved_at, second.approved_by = timezone.now(), erin
+    second.save()
+    html = " ".join(render(submission).split())
+    today = timezone.localdate()
+    assert f"Checked by our engineer Erin Engineer on {today.day} {today:%B %Y}." in html
+    assert "because our engineer changed the accelerator from" in html
+    assert escape(second.result["cluster"]["accelerator_name"]) in html
+
+    request = RequestFactory().get("/q/x/confirmation/")
+    page = render_to_string(
+        "questionnaire/confirmation.html", {"submission": submission}, request=request
+    )
+    assert "preliminary" not in page.lower()
+    assert "Checked by our engineer Erin Engineer" in page

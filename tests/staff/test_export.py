@@ -89,3 +89,36 @@ def test_the_admin_action_downloads_the_csv_and_records_the_export(account_manag
     assert AuditEvent.objects.filter(
         action=AuditEvent.Action.EXPORTED, actor=account_manager
     ).exists()
+
+
+def test_answer_columns_follow_the_question_registry_not_the_first_row():
+    """Issue 28: a first submission that answered only question 3 put question 3's columns
+    before question 1's; the columns follow the registry whatever the rows' order."""
+    answers = example_answers()
+    only_data = make_submission(answers={"data": answers["data"]})
+    everything = make_submission()
+    header = list(rows(export_csv([only_data, everything]))[0])
+    answer_header = header[len(FIXED_COLUMNS) :]
+    expected = [
+        f"{q.heading}: {line.label}" for q in answered_questions(answers) for line in q.lines
+    ]
+    assert [name for name in answer_header if name in expected] == expected
+    assert answer_header.index("1. Your model: Model name") < answer_header.index(
+        next(name for name in answer_header if name.startswith("3. "))
+    )
+
+
+def test_cost_is_exported_as_numbers_with_its_currency(engineer):
+    submission = make_submission(pipeline_status="ready")
+    recommendation = make_recommendation(submission, **sized_fields())
+    make_proposal(recommendation)
+    workflow.approve_version(submission=submission, recommendation=recommendation, user=engineer)
+    row = rows(export_csv([submission]))[0]
+    best = read_result(recommendation.result).recommended_cost
+    assert row["Cost"] == str(round(best.net_usd))
+    assert row["Cost low"] == str(round(best.low_usd))
+    assert row["Cost high"] == str(round(best.high_usd))
+    assert float(row["Cost low"]) <= float(row["Cost"]) <= float(row["Cost high"])
+    assert row["Currency"] == "USD"
+    assert row["Cost years"] == "3"
+    assert row["Recommended cost"].startswith(format_money(best.net_usd))  # words stay

@@ -135,3 +135,39 @@ def test_the_change_page_says_what_changed_between_versions(engineer):
     assert page.index("Accelerators") < page.index("Input: Accelerator")
     assert "Download PDF v2" in page and "Download PDF v1" in page
     assert "8 × NVIDIA H100" in page
+
+
+def test_the_override_form_speaks_the_vocabulary_not_engine_codes(engineer):
+    """Issue 28: labels, units, help and choices come from the shared vocabulary, so an
+    engineer reads "Accelerators per server" and "Full fine-tuning", not "Gpus per node",
+    "full_finetune" or help text starting "hardware.count: …"."""
+    submission = make_submission()
+    make_proposal(make_recommendation(submission, **sized_fields()))
+    client = Client()
+    sign_in(client, engineer)
+    response = client.get(override_url(submission))
+    form = response.context["form"]
+    assert form["hardware.gpus_per_node"].label == "Accelerators per server"
+    assert form["prices.pue"].label == "Cooling and power overhead (PUE)"
+    assert form["schedule.deadline_days"].label == "Time you allow for one run (days)"
+    assert form["prices.electricity_usd_per_kwh"].label == "Electricity price (USD)"
+    assert ("full_finetune", "Full fine-tuning") in form.fields["training.method"].choices
+    assert ("lora", "LoRA") in form.fields["training.method"].choices
+    for field in form:
+        assert "_" not in field.label, field.label
+        assert not field.help_text.startswith(field.name), field.help_text
+        assert '"' not in field.help_text, field.help_text  # no list of raw codes
+    page = response.content.decode()
+    for raw in ("Gpus per node", "Pue", "hardware.count:", "Total params"):
+        assert raw not in page
+    assert "Engine used: 8 billion parameters (you told us)." in page
+
+
+def test_the_override_form_takes_accelerator_makers_as_choices(engineer):
+    submission = make_submission()
+    make_recommendation(submission, **sized_fields())
+    from staff.forms import OverrideForm
+
+    form = OverrideForm(data={"hardware.vendors": ["nvidia", "amd"]})
+    assert form.is_valid(), form.errors
+    assert form.overrides() == {"hardware.vendors": ["nvidia", "amd"]}

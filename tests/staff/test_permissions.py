@@ -193,7 +193,7 @@ def post_actions(s) -> dict[str, tuple[str, dict]]:
         "rerun": (f"{base}/pipeline/rerun/", {}),
         "regenerate": (f"{base}/pipeline/regenerate/", {}),
         "retry": (f"{base}/pipeline/retry/", {}),
-        "approve": (f"{base}/approve/2/", {}),
+        "approve": (f"{base}/approve/2/", {"confirmed": "yes"}),
         "send": (f"{base}/send/1/", {"note": "Here it is."}),
         "outcome": (f"{base}/outcome/close/", {}),
         "revoke": (f"{base}/share-links/{ShareLink.objects.get().pk}/revoke/", {}),
@@ -281,10 +281,20 @@ def test_a_token_from_another_session_is_refused(ready, caplog):
     assert any(r.name == "django.security.csrf" for r in caplog.records)
 
 
-@pytest.mark.parametrize("action", ["note", "rerun", "approve", "send", "outcome", "retry_email"])
+@pytest.mark.parametrize("action", ["note", "rerun", "send", "outcome", "retry_email"])
 def test_state_changing_staff_views_refuse_get(ready, action):
     client = client_for("superuser")
     url, _ = post_actions(ready)[action]
     assert client.get(url).status_code == 405
     assert not AuditEvent.objects.exists()
     assert Proposal.objects.count() == 2
+
+
+def test_approving_on_get_only_asks_for_confirmation(ready):
+    client = client_for("superuser")
+    url, _ = post_actions(ready)["approve"]
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "The customer sees this at once." in response.content.decode()
+    assert not AuditEvent.objects.exists()
+    assert ready.recommendations.get(version=2).approved_at is None
