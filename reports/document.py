@@ -29,6 +29,7 @@ from reports.cost_page import cost_page
 from reports.data_reading import data_reading
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
+from reports.layout import page_fill
 from reports.method import method_rows
 from reports.proposal_check import Finding, check_proposal
 from reports.summary import executive_summary
@@ -49,6 +50,7 @@ from sizing.public import (
     gpus_needed,
     output_label_and_unit,
     price_rows,
+    project_from_answers,
     read_result,
     risk_rows,
 )
@@ -60,6 +62,8 @@ class RenderedPdf:
     page_count: int
     # What the proposal checker found (``reports.proposal_check``); empty for a clean proposal.
     findings: tuple[Finding, ...] = ()
+    # How full each page is, from its top (reports.layout.page_fill).
+    page_fill: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -81,9 +85,10 @@ class ProposalData:
     overrides: dict[str, Any] = field(default_factory=dict)
 
 
-def render_html(data: ProposalData) -> str:
-    """The proposal as HTML: the body first, then the glossary of the terms the body uses."""
-    context = build_context(data)
+def render_html(data: ProposalData, *, compact_end: bool = False) -> str:
+    """The proposal as HTML: the body first, then the glossary of the terms the body uses;
+    ``compact_end`` sets the appendices tighter (see :func:`render_data`)."""
+    context = {**build_context(data), "compact_end": compact_end}
     body = render_to_string("reports/proposal.html", {**context, "glossary": None})
     glossary = glossary_for(body)
     return render_to_string(
@@ -92,8 +97,19 @@ def render_html(data: ProposalData) -> str:
     )
 
 
+# A last page filled less than this reads as a mistake (a few rows of the method's table alone).
+LAST_PAGE_MIN_FILL = 0.35
+
+
 def render_data(data: ProposalData) -> RenderedPdf:
-    return html_to_pdf(render_html(data))
+    """The proposal's PDF; laid out a second time with tighter appendices when its last page
+    would be almost empty, and that layout kept when it ends on fewer pages."""
+    rendered = html_to_pdf(render_html(data))
+    if len(rendered.page_fill) > 1 and rendered.page_fill[-1] < LAST_PAGE_MIN_FILL:
+        tighter = html_to_pdf(render_html(data, compact_end=True))
+        if tighter.page_count < rendered.page_count:
+            return tighter
+    return rendered
 
 
 def html_to_pdf(html: str) -> RenderedPdf:
@@ -106,7 +122,12 @@ def html_to_pdf(html: str) -> RenderedPdf:
     except FatalURLFetchingError as exc:  # a BaseException: turn it into an ordinary error
         raise BlockedResource(str(exc)) from None
     findings = tuple(check_proposal(html=html, pages=document.pages))
-    return RenderedPdf(pdf=pdf, page_count=len(document.pages), findings=findings)
+    return RenderedPdf(
+        pdf=pdf,
+        page_count=len(document.pages),
+        findings=findings,
+        page_fill=tuple(page_fill(document.pages)),
+    )
 
 
 # --- context ----------------------------------------------------------------------------------
@@ -275,6 +296,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
             }
         )
     return {
+        "project_restated": project_from_answers(data.engine_input, data.input_sources or {}),
         "data": data,
         "headline": headline(result),
         "summary": executive_summary(result, data.input_sources),
@@ -317,6 +339,9 @@ def glossary_for(html: str) -> list[Any]:
     for term in GLOSSARY.values():
         names = [n.strip().lower() for n in term.name.replace(")", "").split("(")]
         names += [n.strip() for n in names[0].split(" and ")] if " and " in names[0] else []
+        # "Precision (FP32, BF16, FP8)" is named by each of its forms; "also" by its other words
+        names += [p.strip() for n in names for p in re.split(r",| and ", n) if "," in n]
+        names += list(term.also)
         if any(n and _whole_word(n).search(text) for n in names):
             used.append(term)
     return sorted(used, key=lambda term: term.name.lower())

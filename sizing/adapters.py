@@ -15,7 +15,7 @@ from typing import Any
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
-from sizing.notes import growth_from_roadmap, shape_from_notes
+from sizing.notes import dataset_tb_from_words, growth_from_roadmap, shape_from_notes
 
 __all__ = [
     "ENGINE_VERSION",
@@ -510,6 +510,14 @@ def _storage(c: _Context) -> None:
         _yes_no(c.value("storage", "many_small_files")),
         slug="storage",
     )
+    # "About 2 TB of raw documents": a size on disk the customer wrote in words answers "how
+    # large is the dataset on disk?", which is then never asked again
+    if "dataset_size_tb" not in c.engine_input.get("data", {}):
+        for slug, name in (("storage", "existing_storage_details"), ("data", "notes")):
+            size_tb = dataset_tb_from_words(str(c.answer(slug).get(name) or ""))
+            if size_tb:
+                c.put("data.dataset_size_tb", size_tb, slug=slug)
+                break
 
 
 def _preprocessing(c: _Context) -> None:

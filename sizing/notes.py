@@ -99,3 +99,17 @@ def growth_from_roadmap(text: str, current_params: float | None) -> float | None
         return None
     year, params = best
     return max(0.0, (params / current_params) ** (1.0 / (year - 1)) - 1.0)
+
+
+_DISK_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(PB|TB|GB)\b(?!\s*/)", re.I)
+_PER_TB = {"pb": 1000.0, "tb": 1.0, "gb": 0.001}
+
+
+def dataset_tb_from_words(text: str) -> float | None:
+    """The size on disk a customer wrote for their data ("About 2 TB of raw documents",
+    "48 TB in total") [TB]; ``None`` without one, or with two different ones, or for a rate
+    ("20 GB/s" is a speed, not a size)."""
+    sizes = {
+        float(number) * _PER_TB[unit.lower()] for number, unit in _DISK_SIZE.findall(text or "")
+    }
+    return sizes.pop() if len(sizes) == 1 else None
