@@ -602,6 +602,11 @@ def _roadmap(c: _Context) -> None:
             c.value("model", "total_params"),
         )
         growth = None if read is None else min(round(read * 100.0), _MOST_GROWTH_PCT)
+        if read is None and c.value("roadmap", "future_model_sizes"):
+            # their words were read but hold no figure: the assumption says so (never a bare
+            # "0 %, our usual assumption" beside a roadmap they wrote)
+            c.question_of["roadmap.annual_growth"] = "roadmap"
+            c.sources["roadmap.annual_growth"] = "unread"
     c.put(
         "roadmap.annual_growth",
         None if growth is None else growth / 100.0,

@@ -186,6 +186,8 @@ def format_quantity(value: object, unit: str) -> str:
         return format_money(value)
     if unit in ("h", "hours"):
         return format_hours(value)
+    if unit in ("d", "days"):  # "24 hours", never "1 days"
+        return format_days(value)
     if unit == "GB/s" and 0 < value < _SLOW_GB_PER_S:
         unit, value = "MB/s", value * 1000
     while unit in _SMALLER and 0 < abs(value) < 1:

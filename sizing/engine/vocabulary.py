@@ -319,6 +319,8 @@ SOURCES: dict[str, str] = {
     # a set-up question the customer left to us on the short path (never shown to them)
     "delegated": "we chose it for you",
     "no_preference": "you told us you have no preference",
+    # words the customer wrote that we read but could not take a figure from (their roadmap)
+    "unread": "we read your words but could not take a figure from them: we assumed",
 }
 
 # Output fields by name, where the words of the name are not good enough.

@@ -13,7 +13,8 @@ from datetime import date
 import pytest
 
 from questionnaire.demo import MEDIA, STARTUP
-from reports.demo import answers_from
+from reports.demo import DEMO_FORM_DATA, answers_from, demo_data
+from reports.document import build_context
 from sizing.adapters import size_answers
 from sizing.engine import size_dict
 from sizing.notes import growth_from_roadmap, shape_from_notes
@@ -79,3 +80,11 @@ def test_larger_models_on_the_roadmap_are_read_as_growth():
     growth = _assumed(sized.result, "roadmap.annual_growth")
     assert growth == pytest.approx(2.16)
     assert sized.sources["roadmap.annual_growth"] == "derived"
+
+
+def test_a_roadmap_without_a_readable_growth_says_it_was_read_not_a_bare_assumption():
+    form = {**DEMO_FORM_DATA, "roadmap": {**DEMO_FORM_DATA["roadmap"], "annual_growth_pct": ""}}
+    data = demo_data(answers=answers_from(form), today=TODAY)
+    assert data.input_sources["roadmap.annual_growth"] == "unread"
+    row = next(r for r in build_context(data)["assumptions"] if r["key"] == "roadmap.annual_growth")
+    assert row["source"].startswith("we read your words but could not take a figure from them")
