@@ -127,12 +127,13 @@ _GLYPH_EM = 0.62
 _EDGE = 4  # [px] a label keeps this far from the chart's edge
 
 
-def _fit(x: float, text: str, size: int, width: float) -> tuple[float, str]:
-    """(x, text-anchor) that keeps a label centred on ``x`` inside the chart: anchored at the
-    edge it would cross ("ecommended: 10.2 hours" lost its first letter at the left edge)."""
+def _fit(x: float, text: str, size: int, width: float, low: float = _EDGE) -> tuple[float, str]:
+    """(x, text-anchor) that keeps a label centred on ``x`` between ``low`` and the chart's
+    right edge: anchored at the edge it would cross ("ecommended: 10.2 hours" lost its first
+    letter at the left edge)."""
     half = len(text) * size * _GLYPH_EM / 2
-    if x - half < _EDGE:
-        return _EDGE, "start"
+    if x - half < low:
+        return low, "start"
     if x + half > width - _EDGE:
         return width - _EDGE, "end"
     return x, "middle"
@@ -149,6 +150,33 @@ def _wrap(text: str, width: float, size: int) -> list[str]:
         return [text[: fits - 1] + "…"]
     rest = text[cut + 1 :]
     return [text[:cut], rest if len(rest) <= fits else rest[: fits - 1] + "…"]
+
+
+def _box(x: float, y: float, anchor: str, text: str, size: int) -> tuple[float, ...]:
+    """The box a label takes (left, top, right, bottom) [px], by the width :func:`_fit` uses."""
+    width = len(text) * size * _GLYPH_EM
+    left = x - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
+    return left, y - size, left + width, y + size * 0.3
+
+
+def _place(
+    spots: Sequence[tuple[float, float, str]],
+    text: str,
+    size: int,
+    taken: list[tuple[float, ...]],
+) -> tuple[float, float, str]:
+    """The first of ``spots`` (x, y, anchor) where the label overlaps no label already placed
+    (``taken``, to which it is added); the first spot when every one overlaps."""
+    for x, y, anchor in spots:
+        box = _box(x, y, anchor, text, size)
+        if box[1] >= 0 and all(
+            box[2] <= o[0] or o[2] <= box[0] or box[3] <= o[1] or o[3] <= box[1] for o in taken
+        ):
+            taken.append(box)
+            return x, y, anchor
+    x, y, anchor = spots[0]
+    taken.append(_box(x, y, anchor, text, size))
+    return x, y, anchor
 
 
 # The time axis in the unit its labels use: hours below two days, minutes below two hours
@@ -270,36 +298,42 @@ def timeline_chart(
                 PALETTE[1] if recommended else ACCENT,
             )
         )
-        if recommended:
-            label = f"recommended: {_in_unit(days, unit, per_day)}"
-            x, anchor = _fit(x_of(gpus), label, 10, WIDTH)
-            # above the point, or below it when the point is at the top of the chart
-            y = y_of(days) - 10 if y_of(days) - 10 > 12 else y_of(days) + 18
-            parts.append(_text(x, y, label, anchor=anchor, size=10, weight="bold"))
-    if off_chart:
-        parts.append(
-            _text(
-                left + plot_w,
-                top + 10,
-                f"{off_chart} smaller {noun_for(off_chart, 'size')}, slower than "
-                f"{_in_unit(focus * OFF_CHART_FACTOR, unit, per_day)}, left off",
-                anchor="end",
-                size=9,
-            )
+    # the labels in the plot, each where it overlaps none placed before it: the recommended
+    # run's (above its point, below it, or beside it), the deadline's (at either end of its
+    # line, above or below it) and the note of sizes left off
+    taken: list[tuple[float, ...]] = []
+    rec = next(((g, d) for g, d in points if g == recommended_gpus), None)
+    if rec is not None:
+        label = f"recommended: {_in_unit(rec[1], unit, per_day)}"
+        x, anchor = _fit(x_of(rec[0]), label, 10, WIDTH, low=left + 2)  # right of the axis
+        y = y_of(rec[1])
+        x, y, anchor = _place(
+            [(x, y - 10, anchor), (x, y + 18, anchor), (x_of(rec[0]) + 9, y + 4, "start")],
+            label,
+            10,
+            taken,
         )
+        parts.append(_text(x, y, label, anchor=anchor, size=10, weight="bold"))
     if deadline_days:
         y = y_of(deadline_days)
         parts.append(_line(left, y, left + plot_w, y, colour=WARNING, width=1.5, dash="6 4"))
-        parts.append(
-            _text(
-                left + 4,
-                y - 5,
-                f"deadline: {_in_unit(deadline_days, unit, per_day)}",
-                anchor="start",
-                size=10,
-                cls="deadline",
-            )
+        label = f"deadline: {_in_unit(deadline_days, unit, per_day)}"
+        ends = ((left + 4, "start"), (left + plot_w - 4, "end"))
+        spots = [(x, y + dy, anchor) for dy in (-5, 13) for x, anchor in ends]
+        x, y, anchor = _place(spots, label, 10, taken)
+        parts.append(_text(x, y, label, anchor=anchor, size=10, cls="deadline"))
+    if off_chart:
+        label = (
+            f"{off_chart} smaller {noun_for(off_chart, 'size')}, slower than "
+            f"{_in_unit(focus * OFF_CHART_FACTOR, unit, per_day)}, left off"
         )
+        x, y, anchor = _place(
+            [(left + plot_w, top + 10, "end"), (left + plot_w, top + plot_h - 6, "end")],
+            label,
+            9,
+            taken,
+        )
+        parts.append(_text(x, y, label, anchor=anchor, size=9))
     parts.append(
         _text(left + plot_w / 2, HEIGHT - 10, "number of accelerators", size=10, cls="axis-title")
     )

@@ -60,6 +60,32 @@ _TEXT = re.compile(
 )
 
 
+def _boxes(body: str) -> list[tuple[str, float, float, float, float]]:
+    """Each label of a chart with its measured box (text, left, top, right, bottom)."""
+    found = []
+    for x, y, anchor, size, weight, text in _TEXT.findall(body):
+        text = entities.unescape(text)
+        font = ImageFont.truetype(FONTS[weight], int(size))
+        width = font.getlength(text)
+        left = float(x) - {"start": 0, "middle": width / 2, "end": width}[anchor]
+        ascent, descent = font.getmetrics()
+        found.append((text, left, float(y) - ascent, left + width, float(y) + descent))
+    return found
+
+
+def _overlapping(body: str) -> list[str]:
+    """Each pair of labels of one chart whose glyphs overlap ("recommended: 10.5 hours" was
+    printed over "deadline: 12 hours")."""
+    labels = [b for b in _boxes(body) if b[0].strip()]
+    pairs = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            # a pixel of the descent may touch the next line's ascent: 2 px of tolerance
+            if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] - 2 and b[2] < a[4] - 2:
+                pairs.append(f"{a[0]!r} over {b[0]!r}")
+    return pairs
+
+
 def _outside(svg_width: int, svg_height: int, body: str) -> list[str]:
     """Each label of one chart whose measured glyphs leave the chart's viewBox."""
     out = []
@@ -86,6 +112,13 @@ def test_every_chart_label_stays_inside_its_chart(story):
     assert charts
     outside = [label for w, h, body in charts for label in _outside(int(w), int(h), body)]
     assert not outside, outside
+
+
+@pytest.mark.parametrize("story", STORIES, ids=lambda s: s or "demo")
+def test_no_two_chart_labels_overlap(story):
+    html = render_html(story_data(story))
+    overlapping = [pair for _w, _h, body in _SVG.findall(html) for pair in _overlapping(body)]
+    assert not overlapping, overlapping
 
 
 @pytest.mark.parametrize("story", ["lora-one-node", "insurance"])
