@@ -88,21 +88,11 @@ def _overlapping(body: str) -> list[str]:
 
 def _outside(svg_width: int, svg_height: int, body: str) -> list[str]:
     """Each label of one chart whose measured glyphs leave the chart's viewBox."""
-    out = []
-    for x, y, anchor, size, weight, text in _TEXT.findall(body):
-        text = entities.unescape(text)
-        font = ImageFont.truetype(FONTS[weight], int(size))
-        width = font.getlength(text)
-        left = float(x) - {"start": 0, "middle": width / 2, "end": width}[anchor]
-        ascent, descent = font.getmetrics()
-        if (
-            left < 0
-            or left + width > svg_width
-            or float(y) - ascent < 0
-            or float(y) + descent > svg_height
-        ):
-            out.append(f"{text!r} at x {left:.0f}–{left + width:.0f} of {svg_width}")
-    return out
+    return [
+        f"{text!r} at x {left:.0f}–{right:.0f} of {svg_width}"
+        for text, left, top, right, bottom in _boxes(body)
+        if left < 0 or right > svg_width or top < 0 or bottom > svg_height
+    ]
 
 
 @pytest.mark.parametrize("story", STORIES, ids=lambda s: s or "demo")
