@@ -302,6 +302,8 @@ def timeline_chart(
     # run's (above its point, below it, or beside it), the deadline's (at either end of its
     # line, above or below it) and the note of sizes left off
     taken: list[tuple[float, ...]] = []
+    if deadline_days:  # the deadline's line: no label is printed across it
+        taken.append((left, y_of(deadline_days) - 1.5, left + plot_w, y_of(deadline_days) + 1.5))
     rec = next(((g, d) for g, d in points if g == recommended_gpus), None)
     if rec is not None:
         label = f"recommended: {_in_unit(rec[1], unit, per_day)}"
