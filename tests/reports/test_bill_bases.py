@@ -10,8 +10,10 @@ from questionnaire.demo import INSURANCE
 from reports.bill import _line, bill_of_materials
 from reports.demo import answers_from, demo_data
 from reports.document import build_context
+from reports.wording import alternative_rows
 from sizing.engine.numbers import format_money, format_money_line
 from sizing.stored_result import read_result
+from tests.reports.stories import story_data
 
 TODAY = date(2026, 12, 4)
 
@@ -46,3 +48,11 @@ def test_a_line_of_a_few_dollars_reads_under_ten_dollars():
     assert _line("Shared storage", "", "14.9 GB", 440, 6.56)["total"] == "under $10"
     assert _line("Shared storage", "", "2 TB", 440, 880)["total"] == "$880"
     assert format_money_line(0) == "$0"
+
+
+def test_an_accelerator_a_few_cents_dearer_a_run_costs_about_the_same():
+    # the game studio's comparison read "$0 less a run" and "$0 more a run"
+    result = read_result(story_data("game-studio").result)
+    notes = " ".join(row["note"] for row in alternative_rows(result))
+    assert "$0 more" not in notes and "$0 less" not in notes
+    assert "about the same a run" in notes
