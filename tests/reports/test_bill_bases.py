@@ -9,7 +9,7 @@ from datetime import date
 from questionnaire.demo import INSURANCE
 from reports.bill import _line, bill_of_materials
 from reports.demo import answers_from, demo_data
-from reports.document import build_context
+from reports.document import build_context, render_html
 from reports.wording import alternative_rows
 from sizing.engine.numbers import format_money, format_money_line
 from sizing.stored_result import read_result
@@ -56,3 +56,10 @@ def test_an_accelerator_a_few_cents_dearer_a_run_costs_about_the_same():
     notes = " ".join(row["note"] for row in alternative_rows(result))
     assert "$0 more" not in notes and "$0 less" not in notes
     assert "about the same a run" in notes
+
+
+def test_a_headline_of_a_few_dollars_reads_under_ten_dollars():
+    # the game studio (one short run priced, no usage given) was offered "3-year cost: $6"
+    html = render_html(story_data("game-studio"))
+    summary = html[html.index('id="summary"') :]
+    assert '<strong data-figure="cost_total">under $10</strong>' in summary
