@@ -15,13 +15,16 @@ class Term:
     key: str
     name: str
     definition: str
+    # other words that name the term where it is used ("SXM5" for "SXM and HGX", "TP" for
+    # tensor parallelism), so a proposal that uses them lists the term in its glossary
+    also: tuple[str, ...] = ()
 
     @property
     def anchor(self) -> str:
         return f"term-{self.key}"
 
 
-_TERMS: tuple[tuple[str, str, str], ...] = (
+_TERMS: tuple[tuple[str, str, str] | tuple[str, str, str, tuple[str, ...]], ...] = (
     # The mission's glossary.
     (
         "accelerator",
@@ -165,21 +168,25 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
         "data-parallel",
         "Data parallelism",
         "Every accelerator holds a full copy of the model and works on different examples. After each step, they combine their results.",
+        ("dp",),
     ),
     (
         "tensor-parallel",
         "Tensor parallelism",
         "Each layer of the model is split across several accelerators, which must talk to each other all the time. So it is usually kept inside one node.",
+        ("tp",),
     ),
     (
         "pipeline-parallel",
         "Pipeline parallelism",
         "The model's layers are split into stages on different accelerators. Examples flow through the stages like cars on an assembly line.",
+        ("pp",),
     ),
     (
         "expert-parallel",
         "Expert parallelism",
         "In a mixture-of-experts model, each accelerator holds only some of the experts. Each token is sent to the ones it needs.",
+        ("ep",),
     ),
     (
         "sequence-parallel",
@@ -203,8 +210,15 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "ndr-xdr",
-        "InfiniBand NDR and XDR",
+        "InfiniBand HDR, NDR and XDR",
         "Generations of InfiniBand, named by speed: EDR carries 100 Gb/s per link, HDR 200 Gb/s, NDR 400 Gb/s and XDR 800 Gb/s.",
+        ("hdr", "edr"),
+    ),
+    (
+        "rail-optimised",
+        "Rail-optimised network",
+        "A way to wire a cluster's network: the first network card of every server goes to one switch, the second card to another, and so on, so the accelerators that exchange the most data reach each other through a single switch.",
+        ("rail-optimised", "rail-optimized"),
     ),
     (
         "roce",
@@ -220,11 +234,13 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
         "oversubscription",
         "Oversubscription",
         "When a network has less capacity between switches than all the connected machines could send at once. 1:1 (non-blocking) means no shortfall.",
+        ("non-blocking",),
     ),
     (
         "fat-tree",
         "Fat tree",
         "A common way to wire a cluster's network: servers connect to leaf switches, and leaf switches to spine switches above them. With enough links at the top, any server can reach any other at full speed.",
+        ("leaf-spine", "leaf switch", "spine switch"),
     ),
     (
         "nvme",
@@ -247,6 +263,18 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
         "Storage that every node sees as one set of folders, such as Lustre, GPFS or NFS.",
     ),
     (
+        "parallel-file-system",
+        "Parallel file system",
+        "A shared file system spread over many storage servers, so that every node can read and write at once at high speed. Lustre, BeeGFS, GPFS and WEKA are examples.",
+        ("beegfs", "lustre", "gpfs", "weka"),
+    ),
+    (
+        "qlc",
+        "QLC flash",
+        "Solid-state drives that store four bits in each memory cell: more space for the price, but slower to write and wearing out sooner. They suit data that is read far more often than it is written.",
+        ("qlc",),
+    ),
+    (
         "object-storage",
         "Object storage",
         "Storage that keeps files as objects behind a web interface, such as Amazon S3. Cheap and large, but slower for many small reads.",
@@ -260,6 +288,12 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
         "pcie",
         "PCIe",
         "The standard link inside a server. It joins the processor to the accelerators, drives and network cards.",
+    ),
+    (
+        "sxm-hgx",
+        "SXM and HGX",
+        "NVIDIA's server-board form of its accelerators. SXM (SXM4, SXM5) is the socket an accelerator sits in; an HGX board holds 4 or 8 of them joined by NVLink. It carries more power and faster links between the accelerators than a PCIe card.",
+        ("sxm4", "sxm5", "sxm6"),
     ),
     (
         "colocation",
@@ -277,6 +311,12 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
         "Software that queues training jobs and shares the cluster between users and teams.",
     ),
     ("slurm", "Slurm", "A free, widely used job scheduler for computer clusters."),
+    (
+        "gang-scheduling",
+        "Gang scheduling",
+        "Starting every part of a training job at the same moment, on all the accelerators it needs, or not at all; schedulers such as Slurm do it.",
+        ("gang-scheduled", "gang scheduled"),
+    ),
     (
         "kubernetes",
         "Kubernetes",
@@ -315,4 +355,4 @@ _TERMS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-GLOSSARY: dict[str, Term] = {key: Term(key, name, definition) for key, name, definition in _TERMS}
+GLOSSARY: dict[str, Term] = {entry[0]: Term(*entry) for entry in _TERMS}

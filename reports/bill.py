@@ -18,7 +18,9 @@ from sizing.public import (
     UsedAssumption,
     format_count,
     format_money,
+    format_money_line,
     format_number,
+    format_percent,
     format_quantity,
     read_counts,
     rented_text,
@@ -181,7 +183,7 @@ def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[st
         "what": what,
         "quantity": quantity,
         "each": format_money(each) if isinstance(each, int | float) else str(each or ""),
-        "total": format_money(total) if isinstance(total, int | float) else str(total or ""),
+        "total": format_money_line(total) if isinstance(total, int | float) else str(total or ""),
     }
 
 
@@ -259,10 +261,23 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
             )
         if "installation" in items:
             install = items["installation"]
+            # a share says of what: "3 % of $676,486 of hardware", not "3%"
+            hardware = sum(
+                float(line.get("total_usd") or 0)
+                for key, line in items.items()
+                if key != "installation"
+            )
+            share = float(install.get("total_usd") or 0) / hardware if hardware else 0.0
             lines.append(
                 _line(
                     "Installation",
-                    "racking, cabling and acceptance tests",
+                    "racking, cabling and acceptance tests"
+                    + (
+                        f": {format_percent(share)} of the {format_money(hardware)} of hardware "
+                        "above"
+                        if share
+                        else ""
+                    ),
                     "",
                     "",
                     install.get("total_usd"),

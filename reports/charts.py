@@ -121,6 +121,81 @@ def _rect(x: float, y: float, w: float, h: float, colour: str) -> SafeString:
     )
 
 
+# The average advance of a DejaVu Sans glyph, as a share of the font size, with a margin: the
+# width a label is given when it is placed (tests/reports/test_layout.py measures the real one).
+_GLYPH_EM = 0.62
+_EDGE = 4  # [px] a label keeps this far from the chart's edge
+
+
+def _fit(x: float, text: str, size: int, width: float, low: float = _EDGE) -> tuple[float, str]:
+    """(x, text-anchor) that keeps a label centred on ``x`` between ``low`` and the chart's
+    right edge: anchored at the edge it would cross ("ecommended: 10.2 hours" lost its first
+    letter at the left edge)."""
+    half = len(text) * size * _GLYPH_EM / 2
+    if x - half < low:
+        return low, "start"
+    if x + half > width - _EDGE:
+        return width - _EDGE, "end"
+    return x, "middle"
+
+
+def _wrap(text: str, width: float, size: int) -> list[str]:
+    """A label in at most two lines of ``width`` [px]: "Buy, in a rented data centre
+    (colocation)" no longer runs off the chart's left edge."""
+    fits = int(width / (size * _GLYPH_EM))
+    if len(text) <= fits:
+        return [text]
+    cut = text.rfind(" ", 0, fits + 1)
+    if cut <= 0:
+        return [text[: fits - 1] + "…"]
+    rest = text[cut + 1 :]
+    return [text[:cut], rest if len(rest) <= fits else rest[: fits - 1] + "…"]
+
+
+def _box(x: float, y: float, anchor: str, text: str, size: int) -> tuple[float, ...]:
+    """The box a label takes (left, top, right, bottom) [px], by the width :func:`_fit` uses."""
+    width = len(text) * size * _GLYPH_EM
+    left = x - {"start": 0.0, "middle": width / 2, "end": width}[anchor]
+    return left, y - size, left + width, y + size * 0.3
+
+
+def _place(
+    spots: Sequence[tuple[float, float, str]],
+    text: str,
+    size: int,
+    taken: list[tuple[float, ...]],
+) -> tuple[float, float, str]:
+    """The first of ``spots`` (x, y, anchor) where the label overlaps no label already placed
+    (``taken``, to which it is added); the first spot when every one overlaps."""
+    for x, y, anchor in spots:
+        box = _box(x, y, anchor, text, size)
+        if box[1] >= 0 and all(
+            box[2] <= o[0] or o[2] <= box[0] or box[3] <= o[1] or o[3] <= box[1] for o in taken
+        ):
+            taken.append(box)
+            return x, y, anchor
+    x, y, anchor = spots[0]
+    taken.append(_box(x, y, anchor, text, size))
+    return x, y, anchor
+
+
+# The time axis in the unit its labels use: hours below two days, minutes below two hours
+# (as format_days writes them), so "recommended: 10.2 hours" never sits on an axis of days.
+_TIME_UNITS = ((2 / 24, "minutes", 24 * 60), (2.0, "hours", 24.0), (math.inf, "days", 1.0))
+
+
+def _time_unit(days: float) -> tuple[str, float]:
+    """(unit, per day) of a time axis whose labelled times reach ``days``."""
+    return next((unit, per_day) for below, unit, per_day in _TIME_UNITS if days < below)
+
+
+def _in_unit(days: float, unit: str, per_day: float) -> str:
+    """A time on the chart in the axis's own unit: "10.2 hours" on an axis of hours."""
+    if unit == "days":
+        return format_days(days)
+    return format_quantity(days * per_day, unit)
+
+
 def _f(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
@@ -151,7 +226,8 @@ def _y_axis(top: float, plot_h: float, y_max: float, x0: float, x1: float, unit:
         y = top + plot_h - plot_h * i / 4
         parts.append(_line(x0, y, x1, y, colour="#e3e3e3"))
         parts.append(_text(x0 - 6, y + 4, _short(value), anchor="end", size=10))
-    parts.append(_text(14, top + plot_h / 2, unit, size=10, anchor="middle", cls="axis-title"))
+    # the unit above the axis, where a word of any length fits ("minutes" at the side was cut)
+    parts.append(_text(_EDGE, top - 10, unit, size=10, anchor="start", cls="axis-title"))
     return _join(parts)
 
 
@@ -185,7 +261,10 @@ def timeline_chart(
     g_min, g_max = points[0][0], points[-1][0]
     log_min, log_max = math.log2(g_min), math.log2(g_max)
     span = (log_max - log_min) or 1.0
-    y_max = _nice_ceiling(max([d for _, d in points] + [deadline_days or 0]) * 1.05)
+    # the axis counts in the unit of the times it labels (the recommended run and the deadline)
+    unit, per_day = _time_unit(focus or max(d for _, d in points))
+    y_max = _nice_ceiling(max([d for _, d in points] + [deadline_days or 0]) * per_day * 1.05)
+    y_max /= per_day  # [d]: the round maximum in the axis's unit, back in days
 
     def x_of(gpus: float) -> float:
         return left + plot_w * ((math.log2(gpus) - log_min) / span if log_max > log_min else 0.5)
@@ -193,7 +272,7 @@ def timeline_chart(
     def y_of(days: float) -> float:
         return top + plot_h - plot_h * min(days, y_max) / y_max
 
-    parts = [_y_axis(top, plot_h, y_max, left, left + plot_w, "days")]
+    parts = [_y_axis(top, plot_h, y_max * per_day, left, left + plot_w, unit)]
     parts.append(_line(left, top + plot_h, left + plot_w, top + plot_h, colour="#555"))
     path = " ".join(
         f"{'M' if i == 0 else 'L'}{_f(x_of(g))},{_f(y_of(d))}" for i, (g, d) in enumerate(points)
@@ -205,7 +284,8 @@ def timeline_chart(
     ordered = sorted(points, key=lambda point: point[0] != recommended_gpus)
     for gpus, _days in ordered:  # the recommended count first, then any that do not collide
         if all(abs(x_of(gpus) - x) >= 30 for x in labelled):
-            parts.append(_text(x_of(gpus), top + plot_h + 16, _short(gpus), size=10))
+            x, anchor = _fit(x_of(gpus), _short(gpus), 10, WIDTH)
+            parts.append(_text(x, top + plot_h + 16, _short(gpus), anchor=anchor, size=10))
             labelled.append(x_of(gpus))
     for gpus, days in points:
         recommended = recommended_gpus is not None and gpus == recommended_gpus
@@ -218,40 +298,44 @@ def timeline_chart(
                 PALETTE[1] if recommended else ACCENT,
             )
         )
-        if recommended:
-            parts.append(
-                _text(
-                    x_of(gpus),
-                    y_of(days) - 10,
-                    f"recommended: {format_days(days)}",
-                    size=10,
-                    weight="bold",
-                )
-            )
-    if off_chart:
-        parts.append(
-            _text(
-                left + plot_w,
-                top + 10,
-                f"{off_chart} smaller {noun_for(off_chart, 'size')}, slower than "
-                f"{format_days(focus * OFF_CHART_FACTOR)}, left off",
-                anchor="end",
-                size=9,
-            )
+    # the labels in the plot, each where it overlaps none placed before it: the recommended
+    # run's (above its point, below it, or beside it), the deadline's (at either end of its
+    # line, above or below it) and the note of sizes left off
+    taken: list[tuple[float, ...]] = []
+    if deadline_days:  # the deadline's line: no label is printed across it
+        taken.append((left, y_of(deadline_days) - 1.5, left + plot_w, y_of(deadline_days) + 1.5))
+    rec = next(((g, d) for g, d in points if g == recommended_gpus), None)
+    if rec is not None:
+        label = f"recommended: {_in_unit(rec[1], unit, per_day)}"
+        x, anchor = _fit(x_of(rec[0]), label, 10, WIDTH, low=left + 2)  # right of the axis
+        y = y_of(rec[1])
+        x, y, anchor = _place(
+            [(x, y - 10, anchor), (x, y + 18, anchor), (x_of(rec[0]) + 9, y + 4, "start")],
+            label,
+            10,
+            taken,
         )
+        parts.append(_text(x, y, label, anchor=anchor, size=10, weight="bold"))
     if deadline_days:
         y = y_of(deadline_days)
         parts.append(_line(left, y, left + plot_w, y, colour=WARNING, width=1.5, dash="6 4"))
-        parts.append(
-            _text(
-                left + 4,
-                y - 5,
-                f"deadline: {format_days(deadline_days)}",
-                anchor="start",
-                size=10,
-                cls="deadline",
-            )
+        label = f"deadline: {_in_unit(deadline_days, unit, per_day)}"
+        ends = ((left + 4, "start"), (left + plot_w - 4, "end"))
+        spots = [(x, y + dy, anchor) for dy in (-5, 13) for x, anchor in ends]
+        x, y, anchor = _place(spots, label, 10, taken)
+        parts.append(_text(x, y, label, anchor=anchor, size=10, cls="deadline"))
+    if off_chart:
+        label = (
+            f"{off_chart} smaller {noun_for(off_chart, 'size')}, slower than "
+            f"{_in_unit(focus * OFF_CHART_FACTOR, unit, per_day)}, left off"
         )
+        x, y, anchor = _place(
+            [(left + plot_w, top + 10, "end"), (left + plot_w, top + plot_h - 6, "end")],
+            label,
+            9,
+            taken,
+        )
+        parts.append(_text(x, y, label, anchor=anchor, size=9))
     parts.append(
         _text(left + plot_w / 2, HEIGHT - 10, "number of accelerators", size=10, cls="axis-title")
     )
@@ -278,18 +362,25 @@ def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> 
         value = x_max * i / 4
         gx = left + plot_w * i / 4
         parts.append(_line(gx, top + bar_h, gx, top + bar_h + 4, colour="#555"))
-        parts.append(_text(gx, top + bar_h + 16, f"{_short(value)} GB", size=10))
+        x, anchor = _fit(gx, f"{_short(value)} GB", 10, WIDTH)
+        parts.append(_text(x, top + bar_h + 16, f"{_short(value)} GB", anchor=anchor, size=10))
     if usable_gb:
         ux = left + usable_gb * scale
         parts.append(_line(ux, top - 12, ux, top + bar_h + 4, colour=WARNING, width=2, dash="5 3"))
-        parts.append(_text(ux, top - 16, f"usable {_short(usable_gb)} GB", size=10, cls="deadline"))
+        usable = f"usable {_short(usable_gb)} GB"
+        x, anchor = _fit(ux, usable, 10, WIDTH)
+        parts.append(_text(x, top - 16, usable, anchor=anchor, size=10, cls="deadline"))
     legend_y = top + bar_h + 44
     lx = left
     for i, (name, value) in enumerate(items):
         label = f"{name.replace('_', ' ')} {format_quantity(float(f'{value:.3g}'), 'GB')}"
+        wide = 24 + 10 * _GLYPH_EM * len(label)
+        if lx > left and lx + wide > WIDTH - _EDGE:  # the legend wraps rather than run off
+            lx, legend_y = left, legend_y + 16
         parts.append(_rect(lx, legend_y - 9, 10, 10, PALETTE[i % len(PALETTE)]))
         parts.append(_text(lx + 14, legend_y, label, anchor="start", size=10))
-        lx += 24 + 6.2 * len(label)
+        lx += wide
+    height = max(height, int(legend_y) + 10)
     return _svg(WIDTH, height, "Memory per accelerator by component", _join(parts))
 
 
@@ -324,7 +415,9 @@ def cost_range_chart(rows: Sequence[RangeBar]) -> SafeString:
         y = MARGIN_TOP + i * row_h
         total = row.total or 0.0
         weight = "bold" if row.state == "recommended" else "normal"
-        parts.append(_text(label_w - 8, y + 15, row.label, anchor="end", size=10, weight=weight))
+        for k, line in enumerate(lines := _wrap(row.label, label_w - 8 - _EDGE, 10)):
+            line_y = y + 15 + (k - (len(lines) - 1) / 2) * 11
+            parts.append(_text(label_w - 8, line_y, line, anchor="end", size=10, weight=weight))
         parts.append(
             _rect(label_w, y + 4, plot_w * total / x_max, row_h - 12, _RANGE_COLOURS[row.state])
         )

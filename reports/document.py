@@ -30,6 +30,7 @@ from reports.cost_page import cost_page
 from reports.data_reading import data_reading
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
+from reports.layout import page_fill
 from reports.method import method_rows
 from reports.proposal_check import Finding, check_proposal
 from reports.summary import executive_summary
@@ -50,6 +51,7 @@ from sizing.public import (
     gpus_needed,
     output_label_and_unit,
     price_rows,
+    project_from_answers,
     read_result,
     risk_rows,
 )
@@ -61,6 +63,8 @@ class RenderedPdf:
     page_count: int
     # What the proposal checker found (``reports.proposal_check``); empty for a clean proposal.
     findings: tuple[Finding, ...] = ()
+    # How full each page is, from its top (reports.layout.page_fill).
+    page_fill: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -85,22 +89,36 @@ class ProposalData:
     checked: str = ""
 
 
-def proposal_context(data: ProposalData) -> dict[str, Any]:
+def proposal_context(data: ProposalData, *, compact_end: bool = False) -> dict[str, Any]:
     """The template context of the proposal's body (``reports/_proposal_body.html``), the
     glossary of the terms the body uses included: the PDF and the web version both render it."""
-    context = build_context(data)
+    context = {**build_context(data), "compact_end": compact_end}
     body = render_to_string("reports/_proposal_body.html", {**context, "glossary": None})
     glossary = glossary_for(body)
     return {**context, "glossary": glossary, "glossary_columns": glossary_columns(glossary)}
 
 
-def render_html(data: ProposalData) -> str:
-    """The proposal as HTML for the PDF: the body, then the glossary of the terms it uses."""
-    return render_to_string("reports/proposal.html", proposal_context(data))
+def render_html(data: ProposalData, *, compact_end: bool = False) -> str:
+    """The proposal as HTML for the PDF: the body, then the glossary of the terms it uses;
+    ``compact_end`` sets the appendices tighter (see :func:`render_data`)."""
+    return render_to_string(
+        "reports/proposal.html", proposal_context(data, compact_end=compact_end)
+    )
+
+
+# A last page filled less than this reads as a mistake (a few rows of the method's table alone).
+LAST_PAGE_MIN_FILL = 0.35
 
 
 def render_data(data: ProposalData) -> RenderedPdf:
-    return html_to_pdf(render_html(data))
+    """The proposal's PDF; laid out a second time with tighter appendices when its last page
+    would be almost empty, and that layout kept when it ends on fewer pages."""
+    rendered = html_to_pdf(render_html(data))
+    if len(rendered.page_fill) > 1 and rendered.page_fill[-1] < LAST_PAGE_MIN_FILL:
+        tighter = html_to_pdf(render_html(data, compact_end=True))
+        if tighter.page_count < rendered.page_count:
+            return tighter
+    return rendered
 
 
 # Tagged for screen readers as PDF/UA-1 (ISO 14289-1): a structure tree of headings, lists,
@@ -120,7 +138,12 @@ def html_to_pdf(html: str) -> RenderedPdf:
     except FatalURLFetchingError as exc:  # a BaseException: turn it into an ordinary error
         raise BlockedResource(str(exc)) from None
     findings = tuple(check_proposal(html=html, pages=document.pages))
-    return RenderedPdf(pdf=pdf, page_count=len(document.pages), findings=findings)
+    return RenderedPdf(
+        pdf=pdf,
+        page_count=len(document.pages),
+        findings=findings,
+        page_fill=tuple(page_fill(document.pages)),
+    )
 
 
 # --- context ----------------------------------------------------------------------------------
@@ -289,6 +312,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
             }
         )
     return {
+        "project_restated": project_from_answers(data.engine_input, data.input_sources or {}),
         "data": data,
         "headline": headline(result),
         "summary": executive_summary(result, data.input_sources),
@@ -331,6 +355,9 @@ def glossary_for(html: str) -> list[Any]:
     for term in GLOSSARY.values():
         names = [n.strip().lower() for n in term.name.replace(")", "").split("(")]
         names += [n.strip() for n in names[0].split(" and ")] if " and " in names[0] else []
+        # "Precision (FP32, BF16, FP8)" is named by each of its forms; "also" by its other words
+        names += [p.strip() for n in names for p in re.split(r",| and ", n) if "," in n]
+        names += list(term.also)
         if any(n and _whole_word(n).search(text) for n in names):
             used.append(term)
     return sorted(used, key=lambda term: term.name.lower())

@@ -305,7 +305,12 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             )
         if cost is not None and ours_cost is not None:
             diff = float(cost) - ours_cost
-            notes.append(f"{format_money_short(abs(diff))} {'more' if diff > 0 else 'less'} a run")
+            if format_money_short(abs(diff)) == format_money_short(0):
+                notes.append("about the same a run")  # never "$0 more a run"
+            else:
+                notes.append(
+                    f"{format_money_short(abs(diff))} {'more' if diff > 0 else 'less'} a run"
+                )
         if ours_days:
             gap = days - ours_days
             if abs(gap) * 24 >= 1:

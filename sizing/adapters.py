@@ -15,6 +15,7 @@ from typing import Any
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
+from sizing.notes import dataset_tb_from_words, growth_from_roadmap, shape_from_notes
 
 __all__ = [
     "ENGINE_VERSION",
@@ -343,6 +344,10 @@ def _model(c: _Context) -> None:
     c.put("model.total_params", c.value("model", "total_params"), slug="model")
     if c.value("model", "architecture") == "moe":
         c.put("model.active_params", c.value("model", "active_params"), slug="model")
+    # a shape written in the notes ("32 layers, hidden 4096, 32 heads") is the customer's: the
+    # engine keeps it rather than generating one for the parameter count
+    for name, figure in shape_from_notes(c.answer("model").get("notes") or "").items():
+        c.put(f"model.{name}", figure, slug="model")
 
 
 _METHODS = {"other_peft": "lora", "finetune_unsure": "finetune"}
@@ -505,6 +510,14 @@ def _storage(c: _Context) -> None:
         _yes_no(c.value("storage", "many_small_files")),
         slug="storage",
     )
+    # "About 2 TB of raw documents": a size on disk the customer wrote in words answers "how
+    # large is the dataset on disk?", which is then never asked again
+    if "dataset_size_tb" not in c.engine_input.get("data", {}):
+        for slug, name in (("storage", "existing_storage_details"), ("data", "notes")):
+            size_tb = dataset_tb_from_words(str(c.answer(slug).get(name) or ""))
+            if size_tb:
+                c.put("data.dataset_size_tb", size_tb, slug=slug)
+                break
 
 
 def _preprocessing(c: _Context) -> None:
@@ -572,9 +585,28 @@ def _runs_per_month(c: _Context) -> None:
         c.put("roadmap.runs_per_month", c.value("timeline", "runs_per_month"), slug="timeline")
 
 
+# The engine's ceiling on yearly growth (validation's ``_GROWTH``: 10, i.e. +1,000 %).
+_MOST_GROWTH_PCT = 1000
+
+
 def _roadmap(c: _Context) -> None:
     c.put("roadmap.hours_per_run", c.value("roadmap", "future_hours_per_run"), slug="roadmap")
     growth = c.value("roadmap", "annual_growth_pct")
+    if growth is None:
+        # "30B next year, maybe 70B in year three": the larger models are the growth, never
+        # "0 %, our usual assumption" beside those words
+        read = growth_from_roadmap(
+            " ; ".join(
+                str(c.answer("roadmap").get(name) or "") for name in ("future_model_sizes", "notes")
+            ),
+            c.value("model", "total_params"),
+        )
+        growth = None if read is None else min(round(read * 100.0), _MOST_GROWTH_PCT)
+        if read is None and c.value("roadmap", "future_model_sizes"):
+            # their words were read but hold no figure: the assumption says so (never a bare
+            # "0 %, our usual assumption" beside a roadmap they wrote)
+            c.question_of["roadmap.annual_growth"] = "roadmap"
+            c.sources["roadmap.annual_growth"] = "unread"
     c.put(
         "roadmap.annual_growth",
         None if growth is None else growth / 100.0,

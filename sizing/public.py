@@ -57,6 +57,7 @@ from sizing.engine.numbers import (
     format_days_range,
     format_decimal,
     format_money,
+    format_money_line,
     format_money_range,
     format_money_short,
     format_number,
@@ -134,6 +135,7 @@ from sizing.words.plural import (
     count_of,
     noun_for,
 )
+from sizing.words.project import project_from_answers
 from sizing.words.provenance import (
     accelerator_by,
     chosen_label,
@@ -189,6 +191,7 @@ __all__ = [
     "cluster_short",
     "open_question",
     "plan_text",
+    "project_from_answers",
     "read_counts",
     "rented_text",
     "run_text",
@@ -267,6 +270,7 @@ __all__ = [
     "format_days_range",
     "format_decimal",
     "format_money",
+    "format_money_line",
     "format_money_range",
     "format_money_short",
     "format_number",

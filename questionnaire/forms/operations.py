@@ -151,7 +151,9 @@ class RoadmapForm(QuestionForm):
     future_model_sizes = TextAnswerField(
         does=Noted(
             "The cluster is sized for the model of question 1; larger models later are for our "
-            "engineer to plan as an extension, together with the growth per year above."
+            "engineer to plan as an extension. When the growth per year above is left empty, "
+            "the larger models named with a year (“70B in year three”) are read as that growth, "
+            "and the proposal says so when no figure can be read from them."
         ),
         label="Model sizes you expect later (optional)",
         help_text="For example “30B next year, maybe 70B in year three”.",

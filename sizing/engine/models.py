@@ -723,8 +723,9 @@ def shape_from_params(params: float, vocab_size: int) -> Shape:
 
     Solves ``N = 12 L h^2 + 2 V h`` with ``L = h / 128`` (Llama-2 7B's aspect
     ratio, assumption ``aspect_ratio``) [1]_ [2]_ for the number of layers, rounded to a whole layer, then solves
-    the same equation for ``h`` with that ``L``. ``h`` is left unrounded (to the
-    nearest unit) on purpose: rounding it to a multiple of 128 would make results
+    the same equation for ``h`` with that ``L``, and rounds ``h`` to the nearest multiple of
+    its attention heads (each head the same whole width). ``h`` is not rounded further on
+    purpose: rounding it to a multiple of 128 would make results
     jump non-monotonically between neighbouring parameter counts (a larger model
     could come out faster), which the property tests forbid.
 
@@ -754,6 +755,9 @@ def shape_from_params(params: float, vocab_size: int) -> Shape:
         heads = _TENSOR_PARALLEL_HEADS * max(1, round(h / (_TENSOR_PARALLEL_HEADS * head_dim)))
     else:  # a power of two, so tensor parallelism can split it (heads only matter for that)
         heads = 2 ** max(0, round(math.log2(max(1.0, h / head_dim))))
+    # every head has the same whole width: a hidden size of 3,118 cannot be split into 24 heads
+    # (a shape no model has); the nearest multiple of the heads moves h by under half a head
+    h = heads * max(1, round(h / heads))
     return Shape(
         layers=layers,
         hidden_size=h,

@@ -103,6 +103,19 @@ def format_money(value: float | None, *, currency: str = "USD") -> str:
     return f"{sign}{amount:,.0f}"
 
 
+# Below this a bill's line reads "under $10": a figure of a few dollars beside a purchase of
+# hundreds of thousands reads as a mistake ("shared storage $7"), not as a price.
+TRIVIAL_USD = 10.0
+
+
+def format_money_line(value: float | None) -> str:
+    """Money on one line of a bill: :func:`format_money`, or "under $10" for a trivially small
+    amount (more than nothing, less than :data:`TRIVIAL_USD`)."""
+    if value is not None and 0 < float(value) < TRIVIAL_USD:
+        return f"under ${TRIVIAL_USD:,.0f}"
+    return format_money(value)
+
+
 def format_money_short(value: float | None) -> str:
     """US dollars for a narrow table cell or a chart, rounded as :func:`format_money` rounds
     (one rule per document): "$14.70M", "$850,000"."""
@@ -173,6 +186,8 @@ def format_quantity(value: object, unit: str) -> str:
         return format_money(value)
     if unit in ("h", "hours"):
         return format_hours(value)
+    if unit in ("d", "days"):  # "24 hours", never "1 days"
+        return format_days(value)
     if unit == "GB/s" and 0 < value < _SLOW_GB_PER_S:
         unit, value = "MB/s", value * 1000
     while unit in _SMALLER and 0 < abs(value) < 1:

@@ -332,6 +332,8 @@ SOURCES: dict[str, str] = {
     # a set-up question the customer left to us on the short path (never shown to them)
     "delegated": "we chose it for you",
     "no_preference": "you told us you have no preference",
+    # words the customer wrote that we read but could not take a figure from (their roadmap)
+    "unread": "we read your words but could not take a figure from them: we assumed",
 }
 
 # Output fields by name, where the words of the name are not good enough.
@@ -385,7 +387,7 @@ OUTPUTS: dict[str, str] = {
     "data": "Data parallel (copies)",
     "expert": "Expert parallel (ways)",
     "scale_out_gbps_per_node_needed": "Network bandwidth each server needs",
-    "dataset_capacity_tb": "Space for the dataset",
+    "dataset_capacity_tb": "Space for the dataset as it grows to the plan's last year",
     "scratch_capacity_tb": "Space for tokenised copies and scratch",
     "checkpoint_capacity_tb": "Space for the checkpoints kept",
     "total_capacity_tb": "Shared storage in all",
@@ -409,6 +411,14 @@ SHARES = frozenset(
     {"assumed_mfu", "goodput", "utilisation", "break_even_utilisation", "max_comm_share"}
 )
 _SHARE_UNITS = ("x on-demand", "x colocation rate", "x hardware", "x compute", "1/yr")
+# What each share is a share of, in words after the percentage.
+_SHARE_BASES = {
+    "x on-demand": " of the on-demand price",
+    "x colocation rate": " of the colocation rate",
+    "x hardware": " of the hardware bought",
+    "x compute": " of the compute cost",
+    "1/yr": " a year",
+}
 _PRICE_LIKE = frozenset({*_PRICE_UNITS, *_SHARE_UNITS, "GPUs/FTE", "USD/EUR"})
 _MONEY_PLACES = 2  # cents for prices below this many dollars
 _SMALL_PRICE = 100.0
@@ -567,8 +577,8 @@ def describe_price(value: float, unit: str) -> str:
         else:
             money = f"${value:,.0f}"
         return f"{money} {_PRICE_UNITS[unit]}"
-    if unit in _SHARE_UNITS:
-        return format_percent(value) + (" a year" if unit == "1/yr" else "")
+    if unit in _SHARE_UNITS:  # a share says of what ("3 % of the hardware bought")
+        return format_percent(value) + _SHARE_BASES.get(unit, "")
     if unit == "GPUs/FTE":
         return f"{format_number(value)} accelerators per engineer"
     if unit == "-":

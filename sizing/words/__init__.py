@@ -22,6 +22,7 @@ from sizing.words.counts import Counts, plan_text, read_counts
 from sizing.words.durations import run_time, run_time_range
 from sizing.words.estimate import Figures, FirstEstimate, figures_of, first_estimate
 from sizing.words.plural import count_of, in_words
+from sizing.words.project import project_from_answers
 from sizing.words.provenance import Setter, chosen_words, the_deadline, who_set
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "first_estimate",
     "in_words",
     "plan_text",
+    "project_from_answers",
     "read_counts",
     "run_time",
     "run_time_range",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sizing.engine.numbers import format_money, format_money_short
+from sizing.engine.numbers import format_money, format_money_line, format_money_short
 from sizing.engine.vocabulary import net_words
 from sizing.stored_result import StoredResult
 from sizing.words.plural import count_of
@@ -59,7 +59,8 @@ def cost_headline(result: StoredResult) -> CostHeadline:
     owns = bool(best.residual_value_usd)
     return CostHeadline(
         option=best.label,
-        amount=format_money(best.net_usd),
+        # a few dollars (one short run priced) read "under $10", not "$6 over 3 years"
+        amount=format_money_line(best.net_usd),
         low=format_money(best.low_usd) if best.low_usd is not None else "",
         high=format_money(best.high_usd) if best.high_usd is not None else "",
         years=count_of(result.years, "year"),

@@ -49,6 +49,8 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
 def _source(source: str, given: str | None) -> str:
     """An assumption's source; "you told us you have no preference" where that is why the
     engine chose (keeping what it chose: "… : accelerators of every maker are compared")."""
+    if given == "unread":  # "we read your roadmap ... we assumed: our usual assumption"
+        return f"{SOURCES['unread']} {source}"
     if given != "no_preference":
         return source
     detail = source.partition(": ")[2] if source.startswith("our usual assumption") else ""

@@ -68,3 +68,22 @@ def test_an_empty_discovery_page_opens_with_the_recommendation_not_a_reproach():
     html = render_html(demo_data(answers={**demo_answers(), DISCOVERY.slug: empty}, today=TODAY))
     assert "did not tell us about your project" not in html
     assert 'id="project"' not in html
+
+
+def test_without_a_discovery_page_the_summary_restates_the_project_from_the_answers():
+    # the summary of every demo customer (no discovery page, paragraphs on the questions)
+    # opened straight with the recommendation, or once "You did not tell us about your project"
+    opening = _opening(demo_answers())
+    assert "Your project, as your answers describe it:" in opening
+    assert (
+        "Continued pre-training of Llama 3.1 70B on 400 billion tokens of text, each run within "
+        "21 days." in opening
+    )
+    assert "did not tell us" not in opening
+
+
+def test_a_discovery_sentence_is_quoted_rather_than_restated():
+    answers = {**demo_answers(), DISCOVERY.slug: _discovery(setup_known="yes")}
+    opening = _opening(answers)
+    assert "Fine-tune an open 70B model on 2 billion tokens of clinical notes" in opening
+    assert "as your answers describe it" not in opening

@@ -9,6 +9,7 @@ from sizing.engine.numbers import (
     format_money,
     format_money_range,
     format_money_short,
+    format_quantity,
     format_range,
     round_to_add_up,
 )
@@ -66,3 +67,10 @@ def test_rounded_parts_add_up_to_their_rounded_sum(
 def test_a_short_duration_is_never_zero_minutes(hours: float, text: str) -> None:
     # reader finding A13: "Time lost to interruptions per run 0 minutes"
     assert format_hours(hours) == text
+
+
+def test_a_time_in_days_reads_as_people_say_it():
+    # the game studio's "Time you allow for one run: 1 days" failed the proposal's plural check
+    assert format_quantity(1, "days") == "24 hours"
+    assert format_quantity(21, "days") == "21 days"
+    assert format_quantity(0.5, "d") == "12 hours"

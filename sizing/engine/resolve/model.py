@@ -13,6 +13,7 @@ References
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..assumptions import value, whole
@@ -119,10 +120,13 @@ def _shape(
     layers = answers.layers or (spec.layers if spec else generated.layers)
     hidden_size = answers.hidden_size or (spec.hidden_size if spec else generated.hidden_size)
     if answers.hidden_size:  # heads follow the customer's width, not the generated one
-        generated_heads = max(1, hidden_size // whole("head_dim"))
+        generated_heads = _heads_dividing(hidden_size, hidden_size / whole("head_dim"))
     else:
         generated_heads = generated.attention_heads
     attention_heads = answers.attention_heads or (spec.attention_heads if spec else generated_heads)
+    if answers.attention_heads and not answers.hidden_size and not spec:
+        # the customer's heads with a generated width: the width is a whole number of heads
+        hidden_size = attention_heads * max(1, round(hidden_size / attention_heads))
     kv_heads = answers.kv_heads or (spec.kv_heads if spec else attention_heads)
     ffn_hidden_size = answers.ffn_hidden_size or (
         spec.ffn_hidden_size if spec else whole("ffn_hidden_ratio") * hidden_size
@@ -151,6 +155,18 @@ def _shape(
             why="sets the memory of each layer and how the model can be split",
         )
     return shape
+
+
+def _heads_dividing(hidden_size: int, near: float) -> int:
+    """The number of attention heads nearest ``near`` that splits ``hidden_size`` into heads of
+    one whole width (a customer's hidden size is kept, so the heads must fit it)."""
+    divisors = {
+        d
+        for n in range(1, math.isqrt(hidden_size) + 1)
+        if hidden_size % n == 0
+        for d in (n, hidden_size // n)
+    }
+    return min(divisors, key=lambda n: (abs(n - near), n))
 
 
 def _experts(
