@@ -256,6 +256,7 @@ def executive_summary(
     return {
         "option": cost.option,
         "priced": cost.priced,
+        "undecided": cost.undecided,  # why nothing is recommended ("" when an option is)
         "cluster": cluster_line(result),
         "growth": growth_line(result, best),
         "gpus": format_count(counts.cluster),

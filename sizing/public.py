@@ -75,6 +75,7 @@ from sizing.engine.vocabulary import (
     CONSTANTS,
     COST_OPTIONS,
     COST_PARTS,
+    LOCATION_RULES,
     OUTPUT_VALUES,
     REGIONS,
     RULES,
@@ -99,6 +100,9 @@ from sizing.stored_result import (
 from sizing.words.cost import (
     cost_headline,
     cost_line,
+    recurring_line,
+    region_line,
+    rule_words,
 )
 from sizing.words.counts import (
     OWNED,
@@ -198,6 +202,9 @@ __all__ = [
     "size_set_by",
     "cost_headline",
     "cost_line",
+    "recurring_line",
+    "region_line",
+    "rule_words",
     "accelerator_hours",
     "run_time",
     "run_time_range",
@@ -237,6 +244,7 @@ __all__ = [
     "COST_PARTS",
     "OUTPUT_VALUES",
     "REGIONS",
+    "LOCATION_RULES",
     "RULES",
     "SHARES",
     "SOURCES",
