@@ -72,6 +72,8 @@ def _status(result: StoredResult, option: CostOption) -> str:
         return "not recommended: no cloud price to compare it with; we will quote one"
     if best is None or best.net_usd is None or option.net_usd is None:
         return ""
+    if abs(option.net_usd - best.net_usd) < 1:  # a hybrid whose base is the whole cluster
+        return "the same figure" + (f": {option.basis}" if option.key == "hybrid" else "")
     if option.net_usd > best.net_usd:
         more = f"{format_money_short(option.net_usd - best.net_usd)} more"
         more = f"{more} (likely ranges overlap)" if overlap(option, best) else more

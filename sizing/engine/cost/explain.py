@@ -34,7 +34,6 @@ from .option import (
     RESERVED_1YR,
     RESERVED_3YR,
     Priced,
-    Recurring,
 )
 from .options import CostCase
 from .price_set import PriceSet
@@ -79,7 +78,6 @@ class ExplainInput:
     owned_per_month_usd: float | None
     sized_run_gpu_hours: float | None = None  # [GPU-h] one sized run, beside the customer's
     accelerator: str = ""  # its name, for what is missing
-    recurring: Recurring | None = None  # per run and per month of the recommended option
     cloud_region: CloudRegion | None = None  # where the cloud options run
     cloud_price_basis: str = ""  # their prices' basis there (:func:`region_basis`)
 
@@ -195,6 +193,12 @@ def _overlap(a: _Total, b: _Total) -> bool:
     return a.low_usd <= b.high_usd and b.low_usd <= a.high_usd
 
 
+def _same(a: _Total, b: _Total) -> bool:
+    """Whether two options come to the same net figure, to the dollar (a hybrid whose base is
+    the whole cluster costs what buying it does)."""
+    return abs(a.net_usd - b.net_usd) < 1.0
+
+
 def _range_words(a: _Total) -> str:
     return f"{format_money(a.low_usd)} to {format_money(a.high_usd)}"
 
@@ -217,7 +221,11 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
         line += f" {net_words(years)}"
     runner = x.choice.runner_up
     runner_priced = x.options.get(runner) if runner else None
-    if runner and runner_priced is not None:
+    if runner and runner_priced is not None and _same(runner_priced, chosen):
+        line += f", the same as {_name(runner)}"
+        if runner == HYBRID:
+            line += ", whose owned base is the whole cluster here"
+    elif runner and runner_priced is not None:
         line += (
             f", {format_money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
         )
@@ -250,7 +258,6 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     out.extend(_dedicated_sentence(x))
     out.extend(_region_sentence(x))
     out.append(_usage_sentence(x))
-    out.extend(_recurring_sentence(x))
     out.extend(_commitment_sentence(x))
     out.extend(_break_even_sentences(x))
     if chosen.capex_usd > 0:
@@ -427,18 +434,6 @@ def _region_sentence(x: ExplainInput) -> list[str]:
     return [
         f"Your data must stay in {region.place}, so the cloud runs in a region there "
         f"({region.city}); {x.cloud_price_basis}."
-    ]
-
-
-def _recurring_sentence(x: ExplainInput) -> list[str]:
-    """Recurring work's cost per run and per month (:class:`.option.Recurring`)."""
-    rec = x.recurring
-    if rec is None:
-        return []
-    return [
-        f"Spread over {_plural(x.r.years, 'year')}, that is about "
-        f"{format_money(rec.per_month_usd)} a month, or {format_money(rec.per_run_usd)} a run "
-        f"(about {format_count(round(rec.runs))} runs)."
     ]
 
 

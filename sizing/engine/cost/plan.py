@@ -237,7 +237,6 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         owned_per_month_usd=owned_monthly,
         sized_run_gpu_hours=plan.run_gpu_hours,
         accelerator=acc.name,
-        recurring=_recurring(chosen, work, r.years),
         cloud_region=region,
         cloud_price_basis=region_words,
     )
@@ -282,7 +281,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         else None,
         undecided=undecided(explained),
         held_back=choice.held_back,
-        recurring=explained.recurring,
+        recurring=_recurring(chosen, work, r.years),
         cloud_region=region,
         cloud_price_basis=region_words,
     )
