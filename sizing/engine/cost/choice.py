@@ -76,9 +76,11 @@ def excluded_by(r: Resolved) -> dict[str, tuple[str, ...]]:
 
 
 def renting_allowed(r: Resolved) -> bool:
-    """Whether the customer's rules leave some cloud option open (:func:`excluded_by`)."""
+    """Whether the customer's rules leave renting by the hour open (:func:`excluded_by`): an
+    on-demand cloud.  A reservation, which a customer who needs hardware of their own may
+    take, is paid for its size like owned hardware, not for its hours."""
     excluded = excluded_by(r)
-    return any(not excluded[key] for key in CLOUD_OPTIONS)
+    return any(not excluded[key] for key in (CLOUD_ON_DEMAND, CLOUD_LARGE))
 
 
 @dataclass(frozen=True)
