@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import value, whole
+from .cost.region import cloud_region
 from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
 from .resolve.resolved import Resolved
 from .vocabulary import COST_OPTIONS, VALUES, in_sentence
@@ -92,7 +93,13 @@ def plan_deployment(
             f"over {r.years} years is {in_sentence(COST_OPTIONS[cost_option])}"
         )
     if r.data_residency:
-        reasons.append(f"data must stay in {r.data_residency}: choose a site or cloud region there")
+        region = cloud_region(r.data_residency)
+        reasons.append(
+            f"data must stay in {r.data_residency}: a site there, or a cloud region in "
+            f"{region.place} ({region.city})"
+            if region
+            else f"data must stay in {r.data_residency}: choose a site or cloud region there"
+        )
         security.append(
             f"contractual and technical data-residency controls ({r.data_residency}); "
             "no replication outside the region"

@@ -257,3 +257,5 @@ def test_a_german_customer_in_the_cloud_is_priced_for_frankfurt_on_a_stated_basi
     assert "quote for Frankfurt" in cost["cloud_price_basis"]
     said = " ".join(cost["reasons"])
     assert "region there (Frankfurt)" in said
+    # the plan's deployment names the same region
+    assert any("a cloud region in Germany (Frankfurt)" in r for r in out["deployment"]["reasons"])
