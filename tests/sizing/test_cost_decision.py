@@ -195,6 +195,26 @@ def test_buy_versus_reserved_with_no_shared_tenancy_recommends_a_dedicated_reser
     assert out["deployment"]["recommended_model"] == "cloud"
 
 
+def test_a_dedicated_reservation_is_whole_servers_never_a_share_of_one() -> None:
+    """A one-accelerator LoRA for a bank with no shared tenancy: a single-tenant cluster is sold
+    as whole servers, so the reservation holds a server of 8, and owning one accelerator's share
+    of a server, cheaper over three years, is the answer (customer 6)."""
+    answers = {
+        "model": {"name": "Llama 3.1 8B"},
+        "training": {"method": "lora"},
+        "data": {"tokens": 2e8},
+        "deployment": {"data_residency": "Germany", "dedicated_hardware": True},
+        "roadmap": {"runs_per_month": 52 / 12},
+    }
+    out = _cost(answers)
+    cost = out["cost"]
+    assert out["cluster"]["gpus"] == 1
+    assert max(cost[RESERVED_3YR]["by_year_usd"]) > 0
+    assert "8 accelerators held all year" in cost[RESERVED_3YR]["basis"]
+    assert cost["recommended_option"] == BUY
+    assert cost[BUY]["net_usd"] < cost[RESERVED_3YR]["net_usd"]
+
+
 # --- 5. recurring work per run and per month ------------------------------------------------
 
 

@@ -420,8 +420,8 @@ def _dedicated_sentence(x: ExplainInput) -> list[str]:
         return []
     return [
         "As the hardware must be yours alone, the reservation is for a dedicated, single-tenant "
-        "cluster (bare metal), which GPU clouds sell reserved; it is priced at the published "
-        "reserved rate, and our quote confirms the single-tenant terms."
+        "cluster of whole servers (bare metal), which GPU clouds sell reserved; it is priced at "
+        "the published reserved rate, and our quote confirms the single-tenant terms."
     ]
 
 

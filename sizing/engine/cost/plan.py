@@ -200,6 +200,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         spares_wanted=r.spare_nodes_wanted,
         oversubscription=plan.fabric_oversubscription,
         storage_kept_tb=plan.storage_kept_tb,
+        whole_servers_reserved=r.dedicated_hardware,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}
