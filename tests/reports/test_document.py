@@ -492,8 +492,9 @@ def test_a_cost_no_allowed_option_prices_names_the_rule_and_what_relaxing_it_cos
     assert squash(money(result["cost"][cheapest]["net_usd"])) in text
     assert "to be priced" not in text
     assert squash("not priced: no public purchase price for the NVIDIA H800") in text
-    # page 2 names no way to pay that the cost page does not choose
+    # page 2 names no way to pay that the cost page does not choose, and says why only once
     assert "rented only while a run is going" not in text
+    assert text.count(said) == 2  # the summary's cost row and the cost page's headline
 
 
 def test_the_recommended_row_of_the_accelerator_table_counts_one_run_as_the_others_do():
