@@ -18,7 +18,6 @@ from sizing.public import (
     CONSTANTS,
     COST_PARTS,
     NO_VALUE,
-    RULES,
     USAGE_KEYS,
     CostOption,
     StoredResult,
@@ -30,11 +29,12 @@ from sizing.public import (
     format_money_short,
     format_percent,
     format_small_percent,
-    in_sentence,
     money_step,
     net_words,
+    recurring_line,
+    region_line,
     round_to_add_up,
-    value_words,
+    rule_words,
 )
 
 
@@ -59,14 +59,6 @@ def _euro_note(result: StoredResult) -> str:
     )
 
 
-def _rule_words(result: StoredResult, rule: str) -> str:
-    """A rule in words; where it runs is named by the answer ("only on premises")."""
-    place = result.cost_location_rule
-    if rule == "location" and place:
-        return "only " + in_sentence(value_words("deployment.location", place))
-    return RULES.get(rule, rule)
-
-
 def _status(result: StoredResult, option: CostOption) -> str:
     """Why an option is or is not the recommendation, in a few words."""
     best = result.recommended_cost
@@ -76,10 +68,14 @@ def _status(result: StoredResult, option: CostOption) -> str:
         return f"not priced: {option.not_priced}" if option.not_priced else "not priced"
     if option.ruled_out_by:
         return "ruled out by your rules: " + "; ".join(
-            _rule_words(result, r) for r in option.ruled_out_by
+            rule_words(result, r) for r in option.ruled_out_by
         )
+    if option.key == result.cost_held_back:
+        return "not recommended: no cloud price to compare it with; we will quote one"
     if best is None or best.net_usd is None or option.net_usd is None:
         return ""
+    if abs(option.net_usd - best.net_usd) < 1:  # a hybrid whose base is the whole cluster
+        return "the same figure" + (f": {option.basis}" if option.key == "hybrid" else "")
     if option.net_usd > best.net_usd:
         more = f"{format_money_short(option.net_usd - best.net_usd)} more"
         more = f"{more} (likely ranges overlap)" if overlap(option, best) else more
@@ -279,6 +275,9 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "capex": format_money(best.capex_usd) if best and best.capex_usd else "",
         "running": format_money(best.running_usd) if best else "",
         "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest
+        "undecided": headline.undecided,  # why nothing is recommended ("" when an option is)
+        "recurring": recurring_line(result),  # per month and per run, for recurring work
+        "region": region_line(result),  # where the cloud options run, and their price basis
         "sensitivity": _sensitivity(result),
         "sensitivity_note": _sensitivity_note(result),
         "options": _options(result),

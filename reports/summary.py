@@ -102,7 +102,10 @@ def residual_value(result: StoredResult, best: CostOption | None) -> dict[str, s
 
 def why_this_option(result: StoredResult) -> list[str]:
     """Why the recommended option beats the others: the engine's first two cost reasons (the
-    cheapest allowed, and what the customer's rules rule out)."""
+    cheapest allowed, and what the customer's rules rule out); none when no option is
+    recommended, as the cost row beside it already says why (``cost.undecided``)."""
+    if result.recommended_cost is None:
+        return []
     reasons = list(result.cost_reasons)
     return reasons[:2]
 
@@ -256,6 +259,7 @@ def executive_summary(
     return {
         "option": cost.option,
         "priced": cost.priced,
+        "undecided": cost.undecided,  # why nothing is recommended ("" when an option is)
         "cluster": cluster_line(result),
         "growth": growth_line(result, best),
         "gpus": format_count(counts.cluster),

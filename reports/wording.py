@@ -183,7 +183,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     if area == "cost":
         cost = cost_headline(result)
         if not cost.priced:
-            return "No option your rules allow has a public price yet; we will quote it."
+            return cost.undecided
         return f"{cost.option}: {cost.sentence}."
     return ""
 

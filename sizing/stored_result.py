@@ -350,6 +350,61 @@ class StoredResult:
         return str(found or "")
 
     @property
+    def cost_undecided(self) -> str:
+        """Why no option is recommended, in the engine's sentence ("" when one is; an older
+        result without it reads as its first reason when nothing is recommended)."""
+        cost = self.section("cost")
+        found = str(cost.get("undecided") or "")
+        if found or self.recommended_option:
+            return found
+        return self.cost_reasons[0] if self.cost_reasons else ""
+
+    @property
+    def cost_held_back(self) -> str:
+        """The owned option not recommended for want of a rental price to compare ("")."""
+        return str(self.section("cost").get("held_back") or "")
+
+    @property
+    def cost_binding_rules(self) -> tuple[str, ...]:
+        """The rules that exclude the cheapest option overall (vocabulary.RULES keys)."""
+        constraints = self.section("cost").get("constraints")
+        found = constraints.get("binding") if isinstance(constraints, Mapping) else None
+        return tuple(str(r) for r in found or ())
+
+    @property
+    def cost_cheapest_overall(self) -> str:
+        """The cheapest priced option, whatever the rules ("" when none is priced)."""
+        constraints = self.section("cost").get("constraints")
+        found = constraints.get("cheapest_overall") if isinstance(constraints, Mapping) else None
+        return str(found or "")
+
+    @property
+    def cost_recurring(self) -> Mapping[str, float] | None:
+        """Recurring work's ``runs``, ``per_run_usd`` and ``per_month_usd`` (engine
+        ``cost.recurring``; None when the work is not given in runs a month)."""
+        found = self.section("cost").get("recurring")
+        if not isinstance(found, Mapping):
+            return None
+        try:
+            return {key: float(found[key]) for key in ("runs", "per_run_usd", "per_month_usd")}
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    @property
+    def cloud_region(self) -> Mapping[str, str] | None:
+        """Where the cloud options run (``place``, ``city``) and their price basis
+        (``basis``), from the residency answer; None without one."""
+        cost = self.section("cost")
+        found = cost.get("cloud_region")
+        if not isinstance(found, Mapping) or not found.get("city"):
+            return None
+        return {
+            "place": str(found.get("place") or ""),
+            "city": str(found.get("city") or ""),
+            "basis": str(cost.get("cloud_price_basis") or ""),
+        }
+
+    @property
     def cost_reasons(self) -> tuple[str, ...]:
         return tuple(str(r) for r in self.section("cost").get("reasons") or () if r)
 

@@ -36,8 +36,8 @@ def recommended_cluster(recommendation: Recommendation | None) -> str:
 
 
 def recommended_cost(recommendation: Recommendation | None, *, short: bool = False) -> str:
-    """The customer's cost headline and range in one line (``sizing.words.cost.cost_line``);
-    "" while the version is not finished or nothing is priced."""
+    """The customer's cost headline and range in one line (``sizing.words.cost.cost_line``),
+    or why nothing is recommended; "" while the version is not finished."""
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
     return cost_line(read_result(recommendation.result), short=short)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .assumptions import value, whole
+from .cost.region import cloud_region
 from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
 from .resolve.resolved import Resolved
 from .vocabulary import COST_OPTIONS, VALUES, in_sentence
@@ -26,6 +27,10 @@ _DEPLOYMENT_FOR_COST_OPTION = {
     "colocation": "colocation",
     "hybrid": "hybrid",
 }
+
+# Reservations a customer who needs hardware of their own can take (cost.choice: dedicated,
+# single-tenant reserved clusters are sold).
+_DEDICATED_RESERVATIONS = ("cloud_reserved_1yr", "cloud_reserved")
 
 # Who runs the cluster day to day (``deployment.operations``), and what that adds to the plan.
 _OPERATED_BY = {
@@ -62,6 +67,9 @@ def plan_deployment(
     reasons: list[str] = []
     security: list[str] = []
     choice = r.location
+    dedicated_cloud = (
+        r.dedicated_hardware and not r.air_gapped and cost_option in _DEDICATED_RESERVATIONS
+    )
     if r.air_gapped or r.dedicated_hardware:
         # say the rule the customer gave, not both: one may need dedicated hardware and still
         # let data leave the building
@@ -69,12 +77,29 @@ def plan_deployment(
             "no internet connection: the hardware must be in your own data centre"
             if r.air_gapped
             else "dedicated hardware: shared public cloud is excluded"
+            + ("; a dedicated, single-tenant reserved cluster is not" if dedicated_cloud else "")
         )
         reasons.append(rule)
-        if choice in (None, "cloud", "hybrid"):
+        if dedicated_cloud and choice in (None, "cloud", "hybrid"):
+            choice = "cloud"
+        elif choice in (None, "cloud", "hybrid"):
             choice = "on_prem"
+    if choice == "hybrid" and cost_option is not None:
+        # a mix allows several ways to pay (cost.choice): the place follows the one chosen, so
+        # the plan and the cost page name the same option
+        choice = _DEPLOYMENT_FOR_COST_OPTION[cost_option]
+        reasons.append(
+            f"your preference, a mix of a rented data centre and the cloud: the cheapest mix "
+            f"over {r.years} years is {in_sentence(COST_OPTIONS[cost_option])}"
+        )
     if r.data_residency:
-        reasons.append(f"data must stay in {r.data_residency}: choose a site or cloud region there")
+        region = cloud_region(r.data_residency)
+        reasons.append(
+            f"data must stay in {r.data_residency}: a site there, or a cloud region in "
+            f"{region.place} ({region.city})"
+            if region
+            else f"data must stay in {r.data_residency}: choose a site or cloud region there"
+        )
         security.append(
             f"contractual and technical data-residency controls ({r.data_residency}); "
             "no replication outside the region"
@@ -93,7 +118,7 @@ def plan_deployment(
     elif choice is None:
         choice = ""
         reasons.append("no option has a public price yet: where it runs is to be agreed")
-    elif r.location is not None:
+    elif r.location is not None and not (r.location == "hybrid" and cost_option is not None):
         place = VALUES["deployment.location"].get(r.location, r.location)
         reasons.append(f"your preference: {in_sentence(place)}")
     if r.operations in _OPERATED_BY:

@@ -233,6 +233,16 @@ RULES: dict[str, str] = {
     "location": "where the hardware should be",
 }
 
+# The "location" rule in words, by the answer behind it (``cost.constraints.location``): what
+# each answer keeps (``cost.choice``), so a status reads "ruled out by your rules: only on
+# premises".
+LOCATION_RULES: dict[str, str] = {
+    "on_prem": "only on premises",
+    "colocation": "only in a rented data centre",
+    "cloud": "only in the cloud",
+    "hybrid": "a mix of a rented data centre and the cloud",
+}
+
 # Price regions (``cost.region``, ``price_sources[].region``).
 REGIONS: dict[str, str] = {
     "north_america": "North America",

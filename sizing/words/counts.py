@@ -37,6 +37,9 @@ class Counts:
     spare_servers: int
     owned: bool  # the recommended option buys hardware
     bought_by_year: tuple[int, ...]  # accelerators owned in each year, spares included
+    # an option is recommended: without one, nothing is said to be bought or rented, so the
+    # plan never names a way to pay that the cost page does not choose
+    decided: bool = True
 
     @property
     def per_run_servers(self) -> int:
@@ -88,6 +91,7 @@ def read_counts(result: StoredResult) -> Counts:
         bought_by_year=tuple(int(n) for n in usage.get("owned_gpus_by_year") or ())
         if owned
         else (),
+        decided=bool(result.recommended_option),
     )
 
 
@@ -139,6 +143,8 @@ def bought_text(counts: Counts) -> str:
     """What an owned option buys, labelled: "208 × NVIDIA H100 SXM5 80GB (26 servers of 8)
     bought in year 1, spare servers included, and 2,248 (281 servers) by year 3 as your work
     grows"; for a cloud option, what is rented while a run goes."""
+    if not counts.decided:
+        return f"{cluster_text(counts)}, to buy or rent once the cost section is settled"
     if not counts.owned:
         return f"{rented_text(counts)}, rented only while a run is going"
     text = (

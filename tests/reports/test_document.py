@@ -465,10 +465,17 @@ def test_an_alternative_without_a_published_price_says_so_in_words():
     assert squash("not priced") in page
 
 
-def test_a_cost_no_allowed_option_prices_says_so_instead_of_a_figure():
-    """The H800 has no purchase price; on premises only owning is allowed, so nothing is priced."""
+def test_a_cost_no_allowed_option_prices_names_the_rule_and_what_relaxing_it_costs():
+    """The H800 has no purchase price; on premises only owning is allowed, so nothing the rules
+    allow is priced: the summary and the cost page say which rule does it and what the
+    cheapest option it rules out would cost, never "to be priced" beside priced options
+    (issue 28, "one decision, always")."""
     data = demo_data()
-    engine_input = {**data.engine_input, "hardware": {"accelerator": "h800"}}
+    engine_input = {
+        **data.engine_input,
+        "hardware": {"accelerator": "h800"},
+        "deployment": {"location": "on_prem"},
+    }
     result = size_dict(engine_input, today=data.issued_on)
     assert result["cost"]["recommended_option"] is None
     page = render_to_string(
@@ -476,9 +483,18 @@ def test_a_cost_no_allowed_option_prices_says_so_instead_of_a_figure():
         build_context(dataclasses.replace(data, engine_input=engine_input, result=result)),
     )
     text = squash(page)
-    assert squash("No option your rules allow has a public price yet") in text
-    assert squash("3-year cost</th><td>to be priced") in text
+    cheapest = result["cost"]["constraints"]["cheapest_overall"]
+    said = squash(
+        "Your rule (only on premises) leaves no option with a public price: relaxing it, the "
+        "cheapest option would be"
+    )
+    assert squash("3-year cost</th><td>") + said in text
+    assert squash(money(result["cost"][cheapest]["net_usd"])) in text
+    assert "to be priced" not in text
     assert squash("not priced: no public purchase price for the NVIDIA H800") in text
+    # page 2 names no way to pay that the cost page does not choose, and says why only once
+    assert "rented only while a run is going" not in text
+    assert text.count(said) == 2  # the summary's cost row and the cost page's headline
 
 
 def test_the_recommended_row_of_the_accelerator_table_counts_one_run_as_the_others_do():

@@ -140,9 +140,10 @@ def test_documented_extras_are_present(example_output: dict[str, Any]) -> None:
         assert len(o["by_year_usd"]) == 3 and len(o["range_usd"]) == 2 and o["total_usd"] > 0
         assert o["net_usd"] == pytest.approx(o["total_usd"] - o["residual_value_usd"], rel=1e-5)
         assert o["range_usd"][0] <= o["net_usd"] <= o["range_usd"][1]
-    # 2,048 accelerators for one run: owning a one-run base is owning the cluster.
-    assert cost["hybrid"] is None
-    assert {"option": "hybrid"}.items() <= cost["not_priced"][0].items()
+    # 2,048 accelerators for one run: the hybrid's base is the whole cluster, and it says so
+    assert cost["hybrid"]["owned_base_gpus"] == example_output["cluster"]["gpus"]
+    assert "one run needs all" in cost["hybrid"]["basis"]
+    assert not any(item["option"] == "hybrid" for item in cost["not_priced"])
     opt = example_output["timeline"]["options"][0]
     assert {"gpus", "nodes", "wall_clock_days", "gpu_hours", "cost_usd"} <= set(opt)
     for key in ("alternatives", "drivers", "risks", "assumptions", "open_questions", "warnings"):

@@ -3,10 +3,14 @@ and what a rule costs.
 
 Rules (from the deployment answers) exclude options:
 
-* no internet connection (air-gapped) or hardware that is yours alone: every cloud option
-  and the hybrid;
+* no internet connection (air-gapped): every cloud option and the hybrid;
+* hardware that is yours alone: the shared on-demand clouds and the hybrid (whose peaks are
+  rented on demand); a reservation stays, because GPU clouds and hyperscalers sell reserved
+  capacity as dedicated, single-tenant clusters (bare metal) [2]_;
 * where it runs: on premises keeps "buy", colocation keeps "colocation", cloud keeps the
-  cloud options, hybrid keeps "hybrid".
+  cloud options, and "a mix (hybrid)" keeps every way to mix owned hardware in a rented data
+  centre with the cloud: colocation, the cloud options and the hybrid (a mix rules out only
+  "buy, in your own data centre", which needs a data centre of one's own).
 
 Data residency excludes nothing; it sets the price region and the cloud region.
 
@@ -19,6 +23,10 @@ References
 ----------
 .. [1] The options' prices: :mod:`.cloud`, :mod:`.owned` and :mod:`.hybrid`, with their
        references.
+.. [2] Dedicated reserved capacity on sale: Lambda "1-Click Clusters" and reserved private
+       cloud (single-tenant H100/B200 clusters, lambda.ai/pricing); CoreWeave reserved
+       capacity on bare-metal nodes (coreweave.com/pricing); AWS EC2 Dedicated Hosts and
+       Capacity Blocks for ML (aws.amazon.com/ec2/dedicated-hosts).
 """
 
 from __future__ import annotations
@@ -27,7 +35,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..resolve.resolved import Resolved
-from .option import BUY, CLOUD_OPTIONS, COLOCATION, HYBRID, OPTIONS
+from .option import (
+    BUY,
+    CLOUD_LARGE,
+    CLOUD_ON_DEMAND,
+    CLOUD_OPTIONS,
+    COLOCATION,
+    HYBRID,
+    OPTIONS,
+)
 
 AIR_GAPPED = "air_gapped"
 DEDICATED = "dedicated_hardware"
@@ -36,7 +52,12 @@ _KEEPS = {
     "on_prem": (BUY,),
     "colocation": (COLOCATION,),
     "cloud": CLOUD_OPTIONS,
-    "hybrid": (HYBRID,),
+    "hybrid": (COLOCATION, *CLOUD_OPTIONS, HYBRID),
+}
+# What each rule of tenancy and connection rules out (the module docstring says why).
+_RULES_OUT = {
+    AIR_GAPPED: (*CLOUD_OPTIONS, HYBRID),
+    DEDICATED: (CLOUD_ON_DEMAND, CLOUD_LARGE, HYBRID),
 }
 
 
@@ -45,7 +66,7 @@ def excluded_by(r: Resolved) -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {key: [] for key in OPTIONS}
     for rule, applies in ((AIR_GAPPED, r.air_gapped), (DEDICATED, r.dedicated_hardware)):
         if applies:
-            for key in (*CLOUD_OPTIONS, HYBRID):
+            for key in _RULES_OUT[rule]:
                 out[key].append(rule)
     if r.location in _KEEPS:
         for key in OPTIONS:
@@ -55,26 +76,48 @@ def excluded_by(r: Resolved) -> dict[str, tuple[str, ...]]:
 
 
 def renting_allowed(r: Resolved) -> bool:
-    """Whether the customer's rules leave some cloud option open (:func:`excluded_by`)."""
+    """Whether the customer's rules leave renting by the hour open (:func:`excluded_by`): an
+    on-demand cloud.  A reservation, which a customer who needs hardware of their own may
+    take, is paid for its size like owned hardware, not for its hours."""
     excluded = excluded_by(r)
-    return any(not excluded[key] for key in CLOUD_OPTIONS)
+    return any(not excluded[key] for key in (CLOUD_ON_DEMAND, CLOUD_LARGE))
 
 
 @dataclass(frozen=True)
 class Choice:
-    recommended: str | None  # None: no allowed option is priced
+    recommended: str | None  # None: no allowed option is priced, or see ``held_back``
     runner_up: str | None  # the next cheapest allowed option
     cheapest_overall: str | None
     binding: tuple[str, ...]  # rules that exclude the cheapest option overall
     relax_saving_usd: float | None  # what dropping those rules would save [USD]
+    # The owned option that would be the cheapest allowed but is not recommended: renting is
+    # allowed and has no public price for this accelerator, so nothing shows that owning pays.
+    held_back: str | None = None
+
+
+def _owning_unproven(best: str | None, option_totals: Mapping[str, float], renting: bool) -> bool:
+    """Whether ``best`` is owned hardware recommended only because the rental it competes with
+    has no public price: the rules allow renting (``renting``), yet no rental is priced."""
+    return (
+        best in (BUY, COLOCATION)
+        and renting
+        and not any(key in option_totals for key in (*CLOUD_OPTIONS, HYBRID))
+    )
 
 
 def choose(option_totals: Mapping[str, float], excluded: Mapping[str, tuple[str, ...]]) -> Choice:
     """The allowed priced option with the lowest net figure (``option_totals``: each option's
-    :attr:`cost.option.Priced.net_usd`); ties go to the earlier option of ``OPTIONS``."""
+    :attr:`cost.option.Priced.net_usd`); ties go to the earlier option of ``OPTIONS``.
+
+    Owned hardware is never recommended only because renting, which the rules allow, has no
+    public price: whether owning pays cannot then be shown, so the option is ``held_back``
+    and nothing is recommended until a rental price is quoted."""
     ranked = sorted(option_totals, key=lambda k: (option_totals[k], OPTIONS.index(k)))
     allowed = [k for k in ranked if not excluded.get(k)]
     best = allowed[0] if allowed else None
+    renting = any(not excluded.get(key) for key in CLOUD_OPTIONS)
+    if _owning_unproven(best, option_totals, renting):
+        return Choice(None, None, ranked[0], (), None, held_back=best)
     overall = ranked[0] if ranked else None
     binding: tuple[str, ...] = ()
     saving = None

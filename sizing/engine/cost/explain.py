@@ -21,7 +21,7 @@ from ..numbers import (
 )
 from ..resolve.resolved import Resolved
 from ..units import MONTHS_PER_YEAR
-from ..vocabulary import COST_OPTIONS, RULES, VALUES, in_sentence, net_words
+from ..vocabulary import COST_OPTIONS, LOCATION_RULES, RULES, in_sentence, net_words
 from .choice import LOCATION, BreakEven, Choice
 from .option import (
     BUY,
@@ -35,7 +35,9 @@ from .option import (
     RESERVED_3YR,
     Priced,
 )
+from .options import CostCase
 from .price_set import PriceSet
+from .region import CloudRegion
 from .usage import UTILISATION, Usage
 
 
@@ -75,6 +77,9 @@ class ExplainInput:
     one_run_usd: float | None
     owned_per_month_usd: float | None
     sized_run_gpu_hours: float | None = None  # [GPU-h] one sized run, beside the customer's
+    accelerator: str = ""  # its name, for what is missing
+    cloud_region: CloudRegion | None = None  # where the cloud options run
+    cloud_price_basis: str = ""  # their prices' basis there (:func:`region_basis`)
 
 
 def _name(option: str) -> str:
@@ -98,8 +103,9 @@ def _hours(value: float) -> str:
     return f"{format_count(_shown_hours(value))} accelerator-hours"
 
 
-def basis(key: str, p: Priced, work: Usage, prices: PriceSet) -> str:
+def basis(key: str, p: Priced, case: CostCase, prices: PriceSet) -> str:
     """What one option's figure is made of, in a phrase."""
+    work = case.usage
     idle = format_percent(prices.cloud_idle_share.value)
     if key in (CLOUD_ON_DEMAND, CLOUD_LARGE):
         found = prices.gpu_cloud if key == CLOUD_ON_DEMAND else prices.large_cloud
@@ -112,8 +118,16 @@ def basis(key: str, p: Priced, work: Usage, prices: PriceSet) -> str:
         held = max(p.capacity) if p.capacity else 0
         return f"{format_count(held)} accelerators held all year, used or not, plus storage"
     if key == HYBRID:
-        base = p.capacity[0] if p.capacity else 0
-        return f"{format_count(base)} accelerators owned; work beyond them in the GPU cloud"
+        base = p.owned_base_gpus or (p.capacity[0] if p.capacity else 0)
+        if base >= case.cluster_gpus:
+            return (
+                f"one run needs all {format_count(base)} accelerators, so the owned base is the "
+                "whole cluster; only work beyond what it can run is rented in the GPU cloud"
+            )
+        return (
+            f"{format_count(base)} accelerators owned for the steady load; the peaks beyond "
+            "them rented in the GPU cloud"
+        )
     most = max(p.capacity) if p.capacity else 0
     return (
         f"{format_count(most)} accelerators with servers, network, storage and installation; "
@@ -144,21 +158,19 @@ def not_priced(
     }
     if prices.purchase is None:
         why[HYBRID] = purchase
-    elif prices.gpu_cloud is None and prices.large_cloud is None:
-        why[HYBRID] = f"no public cloud price per hour for the {name}"
     else:
-        why[HYBRID] = "one run already needs the whole cluster, so it is the same as buying"
+        why[HYBRID] = f"no public cloud price per hour for the {name}"
     return tuple(
         {"option": key, "reason": why[key]} for key, priced in options.items() if priced is None
     )
 
 
 def _rules(r: Resolved, rules: tuple[str, ...]) -> str:
-    """The rules in words: "no internet connection, on premises"."""
+    """The rules in words: "no internet connection, only on premises"."""
     words = []
     for rule in rules:
-        if rule == LOCATION and r.location:
-            words.append(in_sentence(VALUES["deployment.location"].get(r.location, r.location)))
+        if rule == LOCATION and r.location in LOCATION_RULES:
+            words.append(LOCATION_RULES[r.location])
         else:
             words.append(RULES[rule])
     return ", ".join(words)
@@ -181,6 +193,12 @@ def _overlap(a: _Total, b: _Total) -> bool:
     return a.low_usd <= b.high_usd and b.low_usd <= a.high_usd
 
 
+def _same(a: _Total, b: _Total) -> bool:
+    """Whether two options come to the same net figure, to the dollar (a hybrid whose base is
+    the whole cluster costs what buying it does)."""
+    return abs(a.net_usd - b.net_usd) < 1.0
+
+
 def _range_words(a: _Total) -> str:
     return f"{format_money(a.low_usd)} to {format_money(a.high_usd)}"
 
@@ -192,7 +210,7 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     out: list[str] = []
     best, years = x.choice.recommended, x.r.years
     if best is None:
-        return ("No option your rules allow has a public price for this accelerator yet.",)
+        return (undecided(x),)
     chosen = x.options[best]
     assert chosen is not None  # the recommended option is priced
     line = (
@@ -203,7 +221,11 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
         line += f" {net_words(years)}"
     runner = x.choice.runner_up
     runner_priced = x.options.get(runner) if runner else None
-    if runner and runner_priced is not None:
+    if runner and runner_priced is not None and _same(runner_priced, chosen):
+        line += f", the same as {_name(runner)}"
+        if runner == HYBRID:
+            line += ", whose owned base is the whole cluster here"
+    elif runner and runner_priced is not None:
         line += (
             f", {format_money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
         )
@@ -233,6 +255,8 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
                 f"{'them' if many else 'it'} may cost nothing"
             )
         out.append(line + ".")
+    out.extend(_dedicated_sentence(x))
+    out.extend(_region_sentence(x))
     out.append(_usage_sentence(x))
     out.extend(_commitment_sentence(x))
     out.extend(_break_even_sentences(x))
@@ -326,6 +350,11 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
     even = x.even
     if x.owned_key is None or x.owned_key not in OWNED_OPTIONS:
         return []
+    if x.options.get(x.rented_key) is None:  # nothing to measure owning against
+        return [
+            f"There is no public cloud price for the {x.accelerator or 'accelerator'} to "
+            "compare owning with, so when owning pays for itself cannot be said: we will quote one."
+        ]
     if even.utilisation is None:
         return [
             "At these prices owning does not pay for itself within "
@@ -344,3 +373,76 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
             f"{_name(x.rented_key)} after about {format_count(round(even.months))} months."
         )
     return out
+
+
+def undecided(x: ExplainInput) -> str:
+    """Why no option is recommended ("" when one is): the rules that leave no priced option and
+    what relaxing them would cost (the cheapest option they rule out), or the rental price that
+    is missing to show that owning pays, or that nothing has a public price."""
+    if x.choice.recommended is not None:
+        return ""
+    years = _plural(x.r.years, "year")
+    held = x.choice.held_back
+    held_priced = x.options.get(held) if held else None
+    if held and held_priced is not None:
+        busy = (
+            f"; your work would keep it busy {format_small_percent(x.utilisation)} of the time"
+            if x.usage.gpu_hours > 0
+            else ""
+        )
+        return (
+            f"Only {_name(held)} has a public price ({format_money(held_priced.net_usd)} over "
+            f"{years}{busy}), and there is no public cloud price for the "
+            f"{x.accelerator or 'accelerator'} to compare it with, so nothing shows that buying "
+            "pays: we will quote a cloud price for it (or a comparable accelerator that has one) "
+            "before recommending either."
+        )
+    overall = x.choice.cheapest_overall
+    overall_priced = x.options.get(overall) if overall else None
+    if overall and overall_priced is not None and x.choice.binding:
+        many = len(x.choice.binding) > 1
+        return (
+            f"Your {'rules' if many else 'rule'} ({_rules(x.r, x.choice.binding)}) "
+            f"{'leave' if many else 'leaves'} no option with a public price: relaxing "
+            f"{'them' if many else 'it'}, the cheapest option would be {_name(overall)} at "
+            f"{format_money(overall_priced.net_usd)} over {years}; otherwise we will quote."
+        )
+    return (
+        f"No option has a public price for the {x.accelerator or 'accelerator'} yet: "
+        "we will quote one."
+    )
+
+
+def _dedicated_sentence(x: ExplainInput) -> list[str]:
+    """A reservation recommended to a customer who needs hardware of their own: it is a
+    dedicated, single-tenant cluster (:mod:`.choice`, its reference [2])."""
+    if not x.r.dedicated_hardware or x.choice.recommended not in (RESERVED_1YR, RESERVED_3YR):
+        return []
+    return [
+        "As the hardware must be yours alone, the reservation is for a dedicated, single-tenant "
+        "cluster of whole servers (bare metal), which GPU clouds sell reserved; it is priced at "
+        "the published reserved rate, and our quote confirms the single-tenant terms."
+    ]
+
+
+def _region_sentence(x: ExplainInput) -> list[str]:
+    """Where the recommended cloud option runs, from the residency answer, and the basis of
+    its price there."""
+    region = x.cloud_region
+    if region is None or x.choice.recommended not in (*CLOUD_OPTIONS, HYBRID):
+        return []
+    return [
+        f"Your data must stay in {region.place}, so the cloud runs in a region there "
+        f"({region.city}); {x.cloud_price_basis}."
+    ]
+
+
+def region_basis(region: CloudRegion, prices: PriceSet) -> str:
+    """The basis of the hourly cloud prices for ``region``: the catalog's are the worldwide
+    median of public list prices, not the region's (:mod:`.region`)."""
+    if prices.gpu_cloud is None and prices.large_cloud is None:
+        return f"no public cloud price; we will quote for {region.city}"
+    return (
+        "priced at the worldwide median of public list prices (the catalog has no prices by "
+        f"region); we will quote for {region.city}"
+    )

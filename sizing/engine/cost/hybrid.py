@@ -4,15 +4,25 @@ Owned, year ``k`` (capacity ``O_k``, :mod:`sizing.engine.cost.owned`)::
 
     cost_k = capex_k + running(O_k, busy = min(A_k, O_k x 8760))
 
-Hybrid: own a base ``B`` = one run's accelerators (whole nodes; bought with its hot spares);
-the base serves up to ``B x 8760 x u_max`` accelerator-hours a year, the rest runs in the GPU
-cloud on demand::
+Hybrid: own a base ``B`` sized to the steady load and rent the peaks.  A run cannot be split
+between the owned base and the cloud (its accelerators exchange gradients every step), so
+the base is whole runs of ``G`` accelerators (whole nodes), at least one, bought with its hot
+spares.  Each year's load, as runs busy all year at the owned ceiling, is
+``s_k = A_k / (8760 x u_max x G)``; an owned accelerator kept busy costs less than renting it
+above the break-even, and one left idle costs more, so the cheapest base lies between the
+smallest and the largest load rounded down and up; the bases tried are one run and the whole
+runs from ``floor(min s_k)`` to ``ceil(max s_k)`` (at most the largest owned cluster), and the
+cheapest by its net figure is the hybrid::
 
+    B       = argmin over those bases of net(B)
     owned_k = min(A_k, B x 8760 x u_max)
     cost_k  = capex_k(B) + running(B, owned_k) + (A_k - owned_k) x p x (1 + idle)
               + cloud storage in years with cloud work
 
-When the base is the whole cluster every year, hybrid is the same as buying and is left out.
+When one run needs the whole cluster, the base is the whole cluster (the sensible split:
+the steady runs on owned hardware, only the growth and the work beyond the owned ceiling in
+the cloud), and the hybrid costs what buying does when nothing is left to rent; it is still
+priced, and its basis says so.
 
 References
 ----------
@@ -25,6 +35,7 @@ References
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from ..assumptions import value
@@ -45,11 +56,37 @@ def hybrid(
     cloud_price: float,
     storage_tb: float,
     kept_tb: float | None = None,
-) -> Priced | None:
-    """Own one run's accelerators, rent the rest on demand (module docstring)."""
-    base = whole_nodes(usage.gpus_per_run, site.gpus_per_node)
-    if base >= max(capacity):
-        return None
+) -> Priced:
+    """Own a base for the steady load, rent the rest on demand: the cheapest of the bases
+    :func:`hybrid_bases` offers (module docstring)."""
+    priced = [
+        _with_base(
+            base,
+            usage,
+            capacity,
+            site,
+            prices,
+            cloud_price=cloud_price,
+            storage_tb=storage_tb,
+            kept_tb=kept_tb,
+        )
+        for base in hybrid_bases(usage, capacity, site.gpus_per_node)
+    ]
+    return min(priced, key=lambda p: (p.net_usd, p.owned_base_gpus or 0))
+
+
+def _with_base(
+    base: int,
+    usage: Usage,
+    capacity: tuple[int, ...],
+    site: OwnedSite,
+    prices: PriceSet,
+    *,
+    cloud_price: float,
+    storage_tb: float,
+    kept_tb: float | None,
+) -> Priced:
+    """Own ``base`` accelerators (with their spares), rent the rest (module docstring)."""
     owned_base = with_spares((base,), site.gpus_per_node, site.spares_wanted)[0]
     limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
     served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
@@ -79,4 +116,25 @@ def hybrid(
         residual_usd=owned_part.residual_usd,
         capacity=owned_part.capacity,
         parts_by_year_usd={**owned_part.parts_by_year_usd, RENTED: rented, STORAGE: storage},
+        owned_base_gpus=base,
     )
+
+
+_MOST_BASES = 24  # bases priced at most; spread evenly between the fewest and the most runs
+
+
+def hybrid_bases(usage: Usage, capacity: tuple[int, ...], gpus_per_node: int) -> tuple[int, ...]:
+    """The owned bases the hybrid is priced with [GPUs]: one run, and whole runs from the
+    smallest yearly load to the largest (each as accelerators busy all year at the owned
+    ceiling, rounded down and up), at most the largest owned cluster (module docstring)."""
+    run = whole_nodes(usage.gpus_per_run, gpus_per_node)
+    most = max(1, max(capacity) // run)
+    ceiling = HOURS_PER_YEAR * value("owned_max_utilisation")
+    worked = [hours / ceiling / run for hours in usage.gpu_hours_by_year if hours > 0]
+    low = max(1, math.floor(min(worked) + 1e-9)) if worked else 1
+    high = min(most, math.ceil(max(worked) - 1e-9)) if worked else 1
+    runs = {1, min(low, most), max(1, high)}
+    if high > low:
+        step = max(1, math.ceil((high - low) / _MOST_BASES))
+        runs.update(range(low, high + 1, step))
+    return tuple(sorted(k * run for k in runs if 1 <= k <= most))

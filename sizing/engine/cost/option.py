@@ -49,6 +49,8 @@ class Priced:
     commitment_used_share: float | None = None
     # Each year's cost by part (COST_PARTS keys); a year's parts add up to its ``by_year_usd``.
     parts_by_year_usd: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    # [GPUs] a hybrid's owned base, working accelerators without its spares (None otherwise)
+    owned_base_gpus: int | None = None
 
     @property
     def total_usd(self) -> float:
@@ -69,3 +71,18 @@ class Priced:
         A rented option keeps nothing, so its net is its total.
         """
         return self.total_usd - self.residual_usd
+
+
+@dataclass(frozen=True)
+class Recurring:
+    """Recurring work's cost of the recommended option, spread evenly [USD]::
+
+        per_month = net / (12 x years)          per_run = net / runs
+        runs      = sum_k A_k / GPU-hours per run
+
+    The net figure is the one every option is compared by; owned hardware's capital is
+    spread over the horizon with the work it serves."""
+
+    runs: float  # [runs] over the horizon, growth included
+    per_run_usd: float  # [USD/run]
+    per_month_usd: float  # [USD/month]

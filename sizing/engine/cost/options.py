@@ -42,6 +42,9 @@ class CostCase:
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
     # [TB] rented storage kept between runs (cost.cloud.rented_storage_usd); None: all of it
     storage_kept_tb: float | None = None
+    # hardware that is yours alone: a reservation is a dedicated, single-tenant cluster, sold
+    # as whole servers (bare metal), never a share of one
+    whole_servers_reserved: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,11 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
         options[CLOUD_LARGE] = on_demand(
             usage, prices.large_cloud.value, storage_tb=tb, prices=prices, kept_tb=kept
         )
+    held = (
+        tuple(-(-gpus // case.gpus_per_node) * case.gpus_per_node for gpus in capacity)
+        if case.whole_servers_reserved
+        else capacity
+    )
     for key, ratio, term in (
         (RESERVED_1YR, prices.reserved_1yr_ratio, 1),
         (RESERVED_3YR, prices.reserved_3yr_ratio, 3),
@@ -89,7 +97,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
         if price is not None:
             options[key] = reserved(
                 usage,
-                capacity,
+                held,
                 price,
                 term_years=term,
                 storage_tb=tb,

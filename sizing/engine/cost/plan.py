@@ -44,11 +44,12 @@ from ..units import HOURS_PER_YEAR, MONTHS_PER_YEAR
 from ..vocabulary import CONSTANTS, describe_price
 from .break_even import break_even
 from .choice import BreakEven, Choice, choose, excluded_by
-from .explain import ExplainInput, basis, not_priced, reasons
-from .option import CLOUD_LARGE, CLOUD_ON_DEMAND, OWNED_OPTIONS, Priced
+from .explain import ExplainInput, basis, not_priced, reasons, region_basis, undecided
+from .option import CLOUD_LARGE, CLOUD_ON_DEMAND, OWNED_OPTIONS, Priced, Recurring
 from .options import CostCase, PricedOptions, price_options
 from .owned import BomLine, HardwareBought, hardware_bought
 from .price_set import PriceSet, UsedPrice
+from .region import CloudRegion, cloud_region
 from .sensitivity import (
     Swing,
     largest,
@@ -81,6 +82,7 @@ class CostOption:
     parts_by_year_usd: Mapping[str, tuple[float, ...]]
     commitment_years: int | None  # [yr] a reservation's term, paid whether used or not
     commitment_used_share: float | None  # [-] of the term's accelerator-hours the work uses
+    owned_base_gpus: int | None = None  # [GPUs] a hybrid's owned base, spares not counted
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,14 @@ class CostResult:
     price_sources: tuple[dict[str, str], ...]
     # What the bill buys: accelerators, servers and their fabric (engine 2026.12.11)
     hardware_bought: HardwareBought | None = None
+    # Why nothing is recommended, in a sentence ("" when an option is): the rule that leaves
+    # no priced option and what relaxing it costs, or the rental price missing to show that
+    # owning pays (:func:`.explain.undecided`).
+    undecided: str = ""
+    held_back: str | None = None  # the owned option not recommended for want of a rental price
+    recurring: Recurring | None = None  # per run and per month, for work given in runs a month
+    cloud_region: CloudRegion | None = None  # where the cloud options run, from the residency
+    cloud_price_basis: str = ""  # the basis of the hourly prices for that region
 
 
 @dataclass(frozen=True)
@@ -190,6 +200,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         spares_wanted=r.spare_nodes_wanted,
         oversubscription=plan.fabric_oversubscription,
         storage_kept_tb=plan.storage_kept_tb,
+        whole_servers_reserved=r.dedicated_hardware,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}
@@ -212,6 +223,24 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
     usage_out = _usage_out(work, priced)
     one_run = _one_run(plan.run_gpu_hours, prices)
     owned_monthly = _owned_per_month(case, prices, owned_key, priced)
+    region = cloud_region(r.data_residency)
+    region_words = region_basis(region, prices) if region else ""
+    explained = ExplainInput(
+        r=r,
+        choice=choice,
+        options=options,
+        usage=work,
+        even=even,
+        owned_key=owned_key,
+        rented_key=rented_key,
+        utilisation=usage_out.utilisation_by_year[0],
+        one_run_usd=one_run,
+        owned_per_month_usd=owned_monthly,
+        sized_run_gpu_hours=plan.run_gpu_hours,
+        accelerator=acc.name,
+        cloud_region=region,
+        cloud_price_basis=region_words,
+    )
     return CostResult(
         options=options,
         recommended_option=best,
@@ -241,21 +270,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         bill_of_materials_option=owned_key,
         eur=_euro(chosen, prices.usd_per_eur),
         not_priced=not_priced(acc, priced.options, prices),
-        reasons=reasons(
-            ExplainInput(
-                r=r,
-                choice=choice,
-                options=options,
-                usage=work,
-                even=even,
-                owned_key=owned_key,
-                rented_key=rented_key,
-                utilisation=usage_out.utilisation_by_year[0],
-                one_run_usd=one_run,
-                owned_per_month_usd=owned_monthly,
-                sized_run_gpu_hours=plan.run_gpu_hours,
-            )
-        ),
+        reasons=reasons(explained),
         price_sources=_price_sources(prices),
         hardware_bought=hardware_bought(
             priced.owned[owned_key].bought.bill,
@@ -265,6 +280,25 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         )
         if owned_key
         else None,
+        undecided=undecided(explained),
+        held_back=choice.held_back,
+        recurring=_recurring(chosen, work, r.years),
+        cloud_region=region,
+        cloud_price_basis=region_words,
+    )
+
+
+def _recurring(chosen: CostOption | None, work: Usage, years: int) -> Recurring | None:
+    """Per run and per month (:class:`Recurring`), for work given in runs a month."""
+    if chosen is None or work.runs_per_month is None or work.gpu_hours_per_run <= 0:
+        return None
+    runs = work.gpu_hours / work.gpu_hours_per_run
+    if runs <= 0:
+        return None
+    return Recurring(
+        runs=runs,
+        per_run_usd=chosen.net_usd / runs,
+        per_month_usd=chosen.net_usd / (years * MONTHS_PER_YEAR),
     )
 
 
@@ -286,7 +320,7 @@ def _option(
         by_year_usd=p.by_year_usd,
         low_usd=low,
         high_usd=high,
-        basis=basis(key, p, case.usage, prices),
+        basis=basis(key, p, case, prices),
         capex_usd=p.capex_usd,
         running_usd=p.running_usd,
         scales_with_gpu_hours_usd=p.scales_usd,
@@ -294,6 +328,7 @@ def _option(
         parts_by_year_usd=p.parts_by_year_usd,
         commitment_years=p.commitment_years,
         commitment_used_share=p.commitment_used_share,
+        owned_base_gpus=p.owned_base_gpus,
     )
 
 
