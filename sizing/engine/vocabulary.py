@@ -218,6 +218,7 @@ RULES: dict[str, str] = {
     "air_gapped": "no internet connection",
     "dedicated_hardware": "hardware that is yours alone",
     "location": "where the hardware should be",
+    "budget": "your budget ceiling",
 }
 
 # Price regions (``cost.region``, ``price_sources[].region``).
