@@ -89,6 +89,8 @@ from sizing.engine.vocabulary import (
     output_label_and_unit,
     value_words,
 )
+from sizing.owned_reading import OWNED_SUGGESTIONS, read_owned
+from sizing.owned_reading import NotUnderstood as OwnedNotUnderstood
 from sizing.stored_result import (
     CostOption,
     HardwareBought,
@@ -179,6 +181,10 @@ __all__ = [
     "StoredResult",
     "UsedAssumption",
     "read_result",
+    # what a customer says they own, read as a catalog accelerator and a count
+    "OWNED_SUGGESTIONS",
+    "OwnedNotUnderstood",
+    "read_owned",
     # the one room for words (sizing/words/): every figure and sentence about a result
     "OWNED",
     "cluster_short",

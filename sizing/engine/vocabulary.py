@@ -88,6 +88,10 @@ INPUTS: dict[str, Term] = {
     "roadmap.utilisation": Term("Share of the year the hardware is busy", "%"),
     "roadmap.annual_growth": Term("Growth of your needs per year", "%"),
     "roadmap.years": Term("Planning horizon", "years"),
+    "estate.accelerator": Term("Accelerators you own"),
+    "estate.count": Term("Accelerators you own", "GPUs"),
+    "estate.power_kw": Term("Power available, IT and cooling", "kW"),
+    "estate.budget_usd": Term("Most you will spend", "USD"),
 }
 
 # Words for enumerated values, by the input field they belong to.
