@@ -291,6 +291,7 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "capex": format_money(best.capex_usd) if best and best.capex_usd else "",
         "running": format_money(best.running_usd) if best else "",
         "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest
+        "owned_estate": result.on_owned_estate,  # runs on what they own: running cost only
         "sensitivity": _sensitivity(result),
         "sensitivity_note": _sensitivity_note(result),
         "options": _options(result),

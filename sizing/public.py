@@ -116,6 +116,7 @@ from sizing.words.durations import (
     run_time,
     run_time_range,
 )
+from sizing.words.estate import estate_lines, on_owned_estate
 from sizing.words.estimate import (
     DEADLINE,
     DEADLINE_MISSED,
@@ -185,6 +186,9 @@ __all__ = [
     "OWNED_SUGGESTIONS",
     "OwnedNotUnderstood",
     "read_owned",
+    # what they own and their ceilings, in sentences (sizing/words/estate.py)
+    "estate_lines",
+    "on_owned_estate",
     # the one room for words (sizing/words/): every figure and sentence about a result
     "OWNED",
     "cluster_short",

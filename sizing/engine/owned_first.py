@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .cost.choice import excluded_by, renting_allowed
+from .cost.option import BUY as BUY_OPTION
 from .cost.option import CLOUD_OPTIONS, HYBRID
 from .estate import (
     BUY,
@@ -44,6 +45,7 @@ from .inputs import EstateInput, SizingInput
 from .output import SizingResult
 from .resilience import spare_nodes
 from .resolve.resolved import Resolved
+from .vocabulary import COST_OPTIONS, OWN_ESTATE_OPTION, in_sentence
 
 SizePlain = Callable[..., tuple[SizingResult, Resolved]]  # core.size_plain
 
@@ -87,7 +89,21 @@ def size_with_estate(
                 main, rm = size_plain(capped_in, today, budget_usd=e.budget_usd)
                 capped = True
                 cluster_kw = main.deployment.facility_power_with_pue_kw
+    if main is owned:
+        main = _named_as_owned(main)
     return replace(main, estate=_estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped))
+
+
+def _named_as_owned(result: SizingResult) -> SizingResult:
+    """The cost reasons of a plan on the owned estate name its "buy" option for what it is: the
+    accelerators they own, bought by no one (``vocabulary.OWN_ESTATE_OPTION``)."""
+    if result.cost.capex_usd:
+        return result
+    bought, owned = (
+        f"“{in_sentence(name)}”" for name in (COST_OPTIONS[BUY_OPTION], OWN_ESTATE_OPTION)
+    )
+    reasons = tuple(reason.replace(bought, owned) for reason in result.cost.reasons)
+    return replace(result, cost=replace(result.cost, reasons=reasons))
 
 
 def _bursting(r: Resolved) -> bool:

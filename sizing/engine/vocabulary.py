@@ -199,6 +199,10 @@ COST_OPTIONS: dict[str, str] = {
     "hybrid": "Buy a base, rent the peaks",
 }
 
+# The "buy" option's name when the plan runs on accelerators the customer already owns and
+# buys none (the result's ``estate``; cost.owned prices them with no capital).
+OWN_ESTATE_OPTION = "The accelerators you own, in your data centre"
+
 # The parts of a year's cost (``cost.<option>.parts_by_year_usd``; keys: cost.cloud.COST_PARTS).
 COST_PARTS: dict[str, str] = {
     "hardware": "Hardware bought, installed",

@@ -37,6 +37,7 @@ class Counts:
     spare_servers: int
     owned: bool  # the recommended option buys hardware
     bought_by_year: tuple[int, ...]  # accelerators owned in each year, spares included
+    already_owned: int = 0  # of these accelerators, the customer's own (nothing bought)
 
     @property
     def per_run_servers(self) -> int:
@@ -88,7 +89,16 @@ def read_counts(result: StoredResult) -> Counts:
         bought_by_year=tuple(int(n) for n in usage.get("owned_gpus_by_year") or ())
         if owned
         else (),
+        already_owned=_already_owned(result),
     )
+
+
+def _already_owned(result: StoredResult) -> int:
+    """The customer's own accelerators when the plan is sized on them (the result's estate)."""
+    estate = result.estate
+    if estate and estate.owned_count and estate.owned_name == result.accelerator_name:
+        return estate.owned_count
+    return 0
 
 
 def servers_text(count: int, per_node: int) -> str:
@@ -141,6 +151,20 @@ def bought_text(counts: Counts) -> str:
     grows"; for a cloud option, what is rented while a run goes."""
     if not counts.owned:
         return f"{rented_text(counts)}, rented only while a run is going"
+    if counts.already_owned:
+        own = counts.already_owned
+        servers = servers_text(max(1, own // counts.per_node), min(own, counts.per_node))
+        text = f"{format_count(own)} × {counts.accelerator} you already own ({servers})"
+        if counts.year_one > own:
+            text += f", and {format_count(counts.year_one - own)} more bought in year 1"
+        elif counts.total <= own:
+            text += ", nothing bought"
+        if counts.total > max(own, counts.year_one):
+            text += (
+                f", {format_count(counts.total - own)} more by year {counts.grown_by} as your "
+                "training work grows"
+            )
+        return text
     text = (
         f"{format_count(counts.year_one)} × {counts.accelerator} "
         f"({servers_text(max(1, counts.year_one // counts.per_node), min(counts.year_one, counts.per_node))})"
