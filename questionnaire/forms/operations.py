@@ -74,15 +74,15 @@ class DeploymentForm(QuestionForm):
         label="Where should the hardware be?",
         choices=(
             ("on_premises", "In our own data centre (on-premises)"),
-            ("colocation", "Our hardware in a rented data centre (colocation)"),
+            ("colocation", "A rented data centre (colocation)"),
             ("cloud", "In the cloud"),
             ("hybrid", "A mix (hybrid)"),
         ),
     )
     data_residency = TextAnswerField(
         does=Feeds(("deployment.data_residency",)),
-        label="Countries or regions your data must stay in (optional)",
-        help_text="For example “EU only” or “UK and EU”.",
+        label="Countries or regions your data must stay in",
+        help_text="For example “EU only”.",
         width="medium",
     )
     encryption = CheckboxesAnswerField(
@@ -118,16 +118,15 @@ class DeploymentForm(QuestionForm):
     # (sizing/engine/owned_first.py) and honours the two ceilings.
     owned = TextAnswerField(
         does=Feeds(("estate.accelerator", "estate.count")),
-        label="Accelerators you already own (optional)",
-        help_text="For example “16 A100 80GB”.",
+        label="Accelerators you already own",
+        help_text="For example 16 A100 80GB.",
         suggestions=OWNED_SUGGESTIONS,
         width="medium",
         max_length=200,
     )
     power_kw = QuantityField(
         does=Feeds(("estate.power_kw",)),
-        label="Power available (optional)",
-        help_text="For example 2 MW.",
+        label="Power available (kW)",
         kind=Kind.POWER,
         default_unit="kW",
         what="the power available",
@@ -136,8 +135,7 @@ class DeploymentForm(QuestionForm):
     )
     budget_usd = QuantityField(
         does=Feeds(("estate.budget_usd",)),
-        label="Budget ceiling (optional)",
-        help_text="For example $2 million.",
+        label="Budget ceiling (USD)",
         kind=Kind.MONEY,
         what="the budget",
         maximum=1e12,
