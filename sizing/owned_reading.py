@@ -40,18 +40,11 @@ _SQUASHED = sorted(
     ((re.sub(r"[\s\-]", "", alias), acc) for alias, acc in _ALIASES.items()),
     key=lambda pair: -len(pair[0]),
 )
+_NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+# Counts people write in words ("two DGX A100"); "a" is one.
 _WORDS = {
-    "one": 1,
+    **{word: n for n, word in enumerate(_NUMBER_WORDS, start=1)},
     "a": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
     "twelve": 12,
     "sixteen": 16,
 }

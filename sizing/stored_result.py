@@ -83,8 +83,8 @@ class HardwareBought:
 
 @dataclass(frozen=True)
 class Estate:
-    """What the customer owns and their ceilings (the result's ``estate``, engine 2026.12.14;
-    see docs/engine-contract.md); figures not given or not known are None."""
+    """What the customer owns and their ceilings (the result's ``estate``, issue 26; see
+    docs/engine-contract.md); figures not given or not known are None."""
 
     owned_name: str  # "" when they own none
     owned_count: int
