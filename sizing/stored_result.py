@@ -172,9 +172,17 @@ class StoredResult:
 
     @property
     def on_owned_estate(self) -> bool:
-        """Whether the plan is sized on the accelerators the customer already owns."""
+        """Whether the plan runs on the accelerators the customer already owns, where they are
+        (sized on them, in their own data centre, buying none)."""
         estate = self.estate
-        return bool(estate and estate.owned_count and estate.owned_name == self.accelerator_name)
+        cost = self.section("cost")
+        return bool(
+            estate
+            and estate.owned_count
+            and estate.owned_name == self.accelerator_name
+            and cost.get("recommended_option") == "buy"
+            and not cost.get("capex_usd")
+        )
 
     @property
     def estate(self) -> Estate | None:
@@ -373,7 +381,7 @@ class StoredResult:
                 )
                 continue
             low, high = (list(option.get("range_usd") or []) + [None, None])[:2]
-            if key == "buy" and self.on_owned_estate and not option.get("capex_usd"):
+            if key == "buy" and self.on_owned_estate:
                 label = OWN_ESTATE_OPTION
             options.append(
                 CostOption(
