@@ -105,7 +105,7 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     # a rule of one maker changes the answer, so the short path asks it; the software folds away
     "software": ("accelerator_vendor",),
     "resilience": ("max_lost_hours",),
-    "deployment": ("location", "data_residency"),
+    "deployment": ("location", "data_residency", "owned", "power_kw", "budget_usd"),
     "roadmap": ("future_runs_per_month", "budget_years"),
 }
 

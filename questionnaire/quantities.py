@@ -33,6 +33,8 @@ class Kind(StrEnum):
     RATE = "rate"  # read or write bandwidth [GB/s]
     LINK = "link"  # network link speed [Gbit/s]
     PERCENT = "percent"  # a share or a yearly growth [%]
+    POWER = "power"  # electrical power [kW]
+    MONEY = "money"  # an amount in US dollars [USD]
 
 
 BASE_UNITS: dict[Kind, str] = {
@@ -44,6 +46,8 @@ BASE_UNITS: dict[Kind, str] = {
     Kind.RATE: "GB/s",
     Kind.LINK: "Gbit/s",
     Kind.PERCENT: "%",
+    Kind.POWER: "kW",
+    Kind.MONEY: "USD",
 }
 
 
@@ -194,6 +198,17 @@ _GB_PER_S = {
     "gib/s": 1024**3 / 1e9,
     "mib/s": 1024**2 / 1e9,
 }
+_KW = {
+    "kw": 1.0,
+    "kilowatt": 1.0,
+    "kilowatts": 1.0,
+    "mw": 1e3,
+    "megawatt": 1e3,
+    "megawatts": 1e3,
+    "w": 1e-3,
+    "watts": 1e-3,
+}
+_MONEY = re.compile(r"^(?P<scale>[a-z]*)\s*(usd|us\$|\$|dollars?)?$")
 # Network speeds are quoted in bits: "400G", "400 Gb/s", "400 Gbit/s", "100GbE".
 _GBIT_PER_S = {
     "g": 1.0,
@@ -243,6 +258,8 @@ def parse_quantity(
         if words in _AS_SOON_AS_POSSIBLE:
             return Quantity(raw, None)
         cleaned = _EVERYDAY_DURATIONS.get(words, cleaned)
+    if kind is Kind.MONEY:  # "$40 million", "USD 2M"
+        cleaned = re.sub(r"^(us\$|usd|\$)\s*", "", cleaned)
     cleaned = _digits_for_number_words(cleaned)
     if _RANGE.match(cleaned):
         raise QuantityError(
@@ -393,6 +410,8 @@ _EXAMPLES = {
     Kind.DATA: "1.2T tokens, 400,000 samples or 2 TB.",
     Kind.SIZE: "500 GB or 2 TB.",
     Kind.DURATION: "12 hours, 3 days or 2 weeks.",
+    Kind.POWER: "2 MW or 40 kW.",
+    Kind.MONEY: "$40 million or $250,000.",
     Kind.RATE: "5 GB/s or 800 MB/s.",
     Kind.LINK: "200 Gb/s or 400G.",
     Kind.PERCENT: "30 %.",
@@ -414,6 +433,13 @@ def _unit_factor(kind: Kind, rest: str, default_unit: str, what: str) -> tuple[f
         return _lookup(_GB_PER_S, squashed or default_unit.lower(), kind, what), None
     if kind is Kind.LINK:
         return _lookup(_GBIT_PER_S, squashed or default_unit.lower(), kind, what), None
+    if kind is Kind.POWER:
+        return _lookup(_KW, squashed or default_unit.lower(), kind, what), None
+    if kind is Kind.MONEY:
+        money = _MONEY.match(rest)
+        if money and money["scale"] in _SCALE:
+            return _SCALE[money["scale"]], None
+        raise QuantityError(f"We did not understand “{rest}”. Enter {what} like {_EXAMPLES[kind]}")
     if kind is Kind.DATA and squashed in _BYTES_IN_GB and squashed not in ("b",):
         return _BYTES_IN_GB[squashed], "gb"
     # Counts: an optional scale word, then an optional noun ("1.2T tokens", "350 million").
@@ -454,6 +480,10 @@ def describe(value: float, kind: Kind) -> str:
         return format_count(value, digits=5) + (f" {unit}" if unit else "")
     if kind is Kind.SIZE and value >= 1000:
         return f"{format_decimal(value / 1000)} TB"
+    if kind is Kind.MONEY:
+        return "$" + format_count(value, digits=5)
+    if kind is Kind.POWER and value >= 1000:
+        return f"{format_decimal(value / 1000)} MW"
     if kind is Kind.DURATION and value >= 48:
         return f"{format_decimal(value / 24)} days"
     if kind is Kind.DURATION and value == 1:

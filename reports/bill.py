@@ -187,6 +187,16 @@ def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[st
     }
 
 
+def _owned_estate(result: StoredResult) -> str:
+    """What runs the plan when it runs on accelerators the customer owns ("" otherwise)."""
+    estate = result.estate
+    if not (result.on_owned_estate and estate):
+        return ""
+    return (
+        f"It runs on the {format_count(estate.owned_count)} × {estate.owned_name} you already own."
+    )
+
+
 def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     """The bill for the recommended option: ``lines`` to buy (empty for a cloud option),
     ``rented`` for a cloud option, and notes on what is still to confirm."""
@@ -298,7 +308,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         "bought": bool(bought),
         "lines": lines,
         "total": format_money(best.capex_usd) if bought and best else "",
-        "rented": "" if bought else _rented(result),
+        "rented": "" if bought else (_owned_estate(result) or _rented(result)),
         "racks": racks if bought else "",
     }
 

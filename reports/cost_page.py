@@ -278,6 +278,7 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "undecided": headline.undecided,  # why nothing is recommended ("" when an option is)
         "recurring": recurring_line(result),  # per month and per run, for recurring work
         "region": region_line(result),  # where the cloud options run, and their price basis
+        "owned_estate": result.on_owned_estate,  # runs on what they own: running cost only
         "sensitivity": _sensitivity(result),
         "sensitivity_note": _sensitivity_note(result),
         "options": _options(result),

@@ -22,6 +22,7 @@ from sizing.public import (
     cost_headline,
     count_of,
     deadline_by,
+    estate_lines,
     format_count,
     format_money,
     format_number,
@@ -296,6 +297,8 @@ def executive_summary(
         "up_front": format_money(best.capex_usd) if best and best.capex_usd else "",
         "residual": residual_value(result, best),
         "why": why_this_option(result),
+        # what they own and their ceilings (sizing.words.estate): before any other reason
+        "estate": estate_lines(result, sources),
         "network": network_line(result),
         "backing": sure.summary if sure else "",
         "covered": bool(sure and sure.covered),

@@ -16,6 +16,8 @@ from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 from sizing.notes import dataset_tb_from_words, growth_from_roadmap, shape_from_notes
+from sizing.owned_reading import NotUnderstood as OwnedNotUnderstood
+from sizing.owned_reading import Owned, read_owned
 
 __all__ = [
     "ENGINE_VERSION",
@@ -574,6 +576,19 @@ def _deployment(c: _Context) -> None:
         slug="deployment",
         derived=True,
     )
+    owned = _owned(c.value("deployment", "owned"))
+    c.put("estate.accelerator", owned.accelerator if owned else None, slug="deployment")
+    c.put("estate.count", owned.count if owned else None, slug="deployment")
+    c.put("estate.power_kw", c.value("deployment", "power_kw"), slug="deployment")
+    c.put("estate.budget_usd", c.value("deployment", "budget_usd"), slug="deployment")
+
+
+def _owned(text: Any) -> Owned | None:
+    """The accelerators the customer owns, read from their words (None: none, or unread)."""
+    try:
+        return read_owned(str(text)) if text else None
+    except OwnedNotUnderstood:
+        return None
 
 
 def _runs_per_month(c: _Context) -> None:

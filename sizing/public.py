@@ -93,6 +93,8 @@ from sizing.engine.vocabulary import (
     output_label_and_unit,
     value_words,
 )
+from sizing.owned_reading import OWNED_SUGGESTIONS, read_owned
+from sizing.owned_reading import NotUnderstood as OwnedNotUnderstood
 from sizing.stored_result import (
     CostOption,
     HardwareBought,
@@ -123,6 +125,7 @@ from sizing.words.durations import (
     run_time,
     run_time_range,
 )
+from sizing.words.estate import estate_lines, on_owned_estate
 from sizing.words.estimate import (
     DEADLINE,
     DEADLINE_MISSED,
@@ -190,6 +193,13 @@ __all__ = [
     "StoredResult",
     "UsedAssumption",
     "read_result",
+    # what a customer says they own, read as a catalog accelerator and a count
+    "OWNED_SUGGESTIONS",
+    "OwnedNotUnderstood",
+    "read_owned",
+    # what they own and their ceilings, in sentences (sizing/words/estate.py)
+    "estate_lines",
+    "on_owned_estate",
     # the one room for words (sizing/words/): every figure and sentence about a result
     "OWNED",
     "cluster_short",

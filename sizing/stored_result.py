@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sizing.engine.network import fabric_layout, fabric_words
-from sizing.engine.vocabulary import COST_OPTIONS, value_words
+from sizing.engine.vocabulary import COST_OPTIONS, OWN_ESTATE_OPTION, value_words
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,69 @@ class HardwareBought:
 
 
 @dataclass(frozen=True)
+class Estate:
+    """What the customer owns and their ceilings (the result's ``estate``, issue 26; see
+    docs/engine-contract.md); figures not given or not known are None."""
+
+    owned_name: str  # "" when they own none
+    owned_count: int
+    owned_fits: bool | None
+    owned_days: float | None  # [d] one run on the owned accelerators alone
+    deadline_days: float | None
+    meets_deadline: bool | None
+    owned_running_usd: float | None
+    add: str | None  # "rent" | "buy" | None
+    add_name: str
+    add_count: int
+    add_days: float
+    add_cost_usd: float | None
+    budget_usd: float | None
+    cost_usd: float | None
+    over_budget_usd: float | None
+    budget_soonest_days: float | None
+    power_kw: float | None
+    cluster_power_kw: float | None
+    power_max_gpus: int | None
+    power_capped: bool
+
+
+def _estate(raw: Mapping[str, Any]) -> Estate:
+    def number(name: str) -> float | None:
+        value = raw.get(name)
+        return (
+            float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+        )
+
+    def flag(name: str) -> bool | None:
+        value = raw.get(name)
+        return value if isinstance(value, bool) else None
+
+    most = number("power_max_gpus")
+    return Estate(
+        owned_name=str(raw.get("owned_accelerator_name") or ""),
+        owned_count=int(number("owned_count") or 0),
+        owned_fits=flag("owned_fits"),
+        owned_days=number("owned_days"),
+        deadline_days=number("deadline_days"),
+        meets_deadline=flag("meets_deadline"),
+        owned_running_usd=number("owned_running_usd"),
+        add=str(raw["add"]) if raw.get("add") else None,
+        add_name=str(raw.get("add_accelerator_name") or ""),
+        add_count=int(number("add_count") or 0),
+        add_days=number("add_days") or 0.0,
+        add_cost_usd=number("add_cost_usd"),
+        budget_usd=number("budget_usd"),
+        cost_usd=number("cost_usd"),
+        over_budget_usd=number("over_budget_usd"),
+        budget_soonest_days=number("budget_soonest_days"),
+        power_kw=number("power_kw"),
+        cluster_power_kw=number("cluster_power_kw"),
+        power_max_gpus=None if most is None else int(most),
+        power_capped=bool(raw.get("power_capped")),
+    )
+
+
+@dataclass(frozen=True)
 class StoredResult:
     """A stored engine result, typed where pages read it; ``section`` gives any part whole."""
 
@@ -106,6 +169,26 @@ class StoredResult:
 
     def _texts(self, name: str) -> tuple[str, ...]:
         return tuple(str(item) for item in self.raw.get(name) or () if item)
+
+    @property
+    def on_owned_estate(self) -> bool:
+        """Whether the plan runs on the accelerators the customer already owns, where they are
+        (sized on them, in their own data centre, buying none)."""
+        estate = self.estate
+        cost = self.section("cost")
+        return bool(
+            estate
+            and estate.owned_count
+            and estate.owned_name == self.accelerator_name
+            and cost.get("recommended_option") == "buy"
+            and not cost.get("capex_usd")
+        )
+
+    @property
+    def estate(self) -> Estate | None:
+        """What they own and their ceilings; None when they gave neither (or an older result)."""
+        raw = self.section("estate")
+        return _estate(raw) if raw else None
 
     # --- the recommended cluster ----------------------------------------------------------------
 
@@ -298,6 +381,8 @@ class StoredResult:
                 )
                 continue
             low, high = (list(option.get("range_usd") or []) + [None, None])[:2]
+            if key == "buy" and self.on_owned_estate:
+                label = OWN_ESTATE_OPTION
             options.append(
                 CostOption(
                     key=key,
@@ -332,7 +417,8 @@ class StoredResult:
 
     def option_label(self, key: str) -> str:
         """A cost option's name ("" for none)."""
-        return COST_OPTIONS.get(key, "")
+        option = next((o for o in self.all_cost_options if o.key == key), None)
+        return option.label if option else COST_OPTIONS.get(key, "")
 
     @property
     def recommended_cost(self) -> CostOption | None:

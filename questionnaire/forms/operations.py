@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django import forms
+
 from questionnaire.fields import (
     CheckboxesAnswerField,
     QuantityField,
@@ -12,6 +14,7 @@ from questionnaire.fields import (
 from questionnaire.forms.base import QuestionForm
 from questionnaire.quantities import Kind
 from questionnaire.roles import Feeds, Noted, Requirement
+from sizing.public import OWNED_SUGGESTIONS, OwnedNotUnderstood, read_owned
 
 
 class ResilienceForm(QuestionForm):
@@ -71,15 +74,15 @@ class DeploymentForm(QuestionForm):
         label="Where should the hardware be?",
         choices=(
             ("on_premises", "In our own data centre (on-premises)"),
-            ("colocation", "Our hardware in a rented data centre (colocation)"),
+            ("colocation", "A rented data centre (colocation)"),
             ("cloud", "In the cloud"),
             ("hybrid", "A mix (hybrid)"),
         ),
     )
     data_residency = TextAnswerField(
         does=Feeds(("deployment.data_residency",)),
-        label="Countries or regions your data must stay in (optional)",
-        help_text="For example “EU only” or “UK and EU”.",
+        label="Countries or regions your data must stay in",
+        help_text="For example “EU only”.",
         width="medium",
     )
     encryption = CheckboxesAnswerField(
@@ -111,6 +114,44 @@ class DeploymentForm(QuestionForm):
         label="Rules for taking models or data out (optional)",
         help_text="For example “trained models may leave, data may not”.",
     )
+    # What they own and their ceilings: the engine sizes on the owned accelerators first
+    # (sizing/engine/owned_first.py) and honours the two ceilings.
+    owned = TextAnswerField(
+        does=Feeds(("estate.accelerator", "estate.count")),
+        label="Accelerators you already own",
+        help_text="For example 16 A100 80GB.",
+        suggestions=OWNED_SUGGESTIONS,
+        width="medium",
+        max_length=200,
+    )
+    power_kw = QuantityField(
+        does=Feeds(("estate.power_kw",)),
+        label="Power available (kW)",
+        kind=Kind.POWER,
+        default_unit="kW",
+        what="the power available",
+        maximum=1e7,
+        width="short",
+    )
+    budget_usd = QuantityField(
+        does=Feeds(("estate.budget_usd",)),
+        label="Budget ceiling (USD)",
+        kind=Kind.MONEY,
+        what="the budget",
+        maximum=1e12,
+        width="short",
+    )
+
+    def clean_owned(self) -> str:
+        text = self.cleaned_data.get("owned") or ""
+        try:
+            read_owned(text)
+        except OwnedNotUnderstood:
+            raise forms.ValidationError(
+                "Name the accelerators and how many, for example “16 A100 80GB” or “4 L40S”.",
+                code="owned",
+            ) from None
+        return text
 
 
 RUNS_LATER_HINT = "Leave empty if unchanged."

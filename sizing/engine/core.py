@@ -62,6 +62,7 @@ from .output import (
     TimelineResult,
     sizing_result_to_dict,
 )
+from .owned_first import size_with_estate
 from .parallelism import Plan, Workload, whole_micro_batches, workload
 from .provenance import Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
@@ -105,6 +106,10 @@ def _run_for(searches: Searches) -> ClusterSizing:
 def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingResult:
     """Size the infrastructure for ``inputs``.
 
+    With an owned estate or a ceiling (``inputs.estate``) the answers are sized by
+    :func:`sizing.engine.owned_first.size_with_estate`: the owned accelerators first, then
+    what to add, within the budget and the power.
+
     Parameters
     ----------
     inputs : SizingInput
@@ -114,6 +119,21 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
     """
     if today is None:
         today = datetime.date.today()  # at call time, never at import
+    if inputs.estate.given:
+        return size_with_estate(inputs, today, size_plain)
+    return size_plain(inputs, today)[0]
+
+
+def size_plain(
+    inputs: SizingInput,
+    today: datetime.date,
+    *,
+    owned_gpus: int = 0,
+    budget_usd: float | None = None,
+) -> tuple[SizingResult, Resolved]:
+    """:func:`size` without the estate's steps, and the answers resolved; ``owned_gpus`` of
+    the sized accelerator are already the customer's (no capital, :mod:`cost.owned`), and
+    ``budget_usd`` excludes the options above it (:func:`cost.choice.over_budget`)."""
     r = resolve(inputs, today=today)
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
@@ -160,6 +180,8 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
             all_runs_days=run.wall_clock_days * math.ceil(r.experiments / runs_at_once),
             gpu_hours_factors=(sure.low_factor, sure.high_factor),
             fabric_oversubscription=network.oversubscription,
+            owned_gpus=owned_gpus,
+            budget_usd=budget_usd,
         ),
     )
     spare = spare_nodes(nodes, r.spare_nodes_wanted)
@@ -174,7 +196,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
         *storage.notes,
         *(note for note in network.notes if "exceeds" in note),
     )
-    return SizingResult(
+    result = SizingResult(
         engine_version=ENGINE_VERSION,
         model_name=r.model_name,
         compute=compute,
@@ -209,6 +231,7 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
         open_questions=_open_questions(r, run.gpus),
         warnings=warnings,
     )
+    return result, r
 
 
 def _run_warnings(

@@ -152,6 +152,24 @@ class PricesInput:
 
 
 @dataclass(frozen=True)
+class EstateInput:
+    """What the customer already owns and the ceilings they set (all optional)."""
+
+    accelerator: str | None = None  # the accelerators they own (catalog id)
+    count: int | None = None  # [accelerators] how many they own
+    power_kw: float | None = None  # [kW] power available for IT and cooling
+    budget_usd: float | None = None  # [USD] the most they will spend
+
+    @property
+    def owned(self) -> bool:
+        return self.accelerator is not None and bool(self.count)
+
+    @property
+    def given(self) -> bool:
+        return self.owned or self.power_kw is not None or self.budget_usd is not None
+
+
+@dataclass(frozen=True)
 class SizingInput:
     """All fifteen answers, validated (see :func:`sizing.engine.validation.parse_input`)."""
 
@@ -169,3 +187,4 @@ class SizingInput:
     deployment: DeploymentInput = field(default_factory=DeploymentInput)
     roadmap: RoadmapInput = field(default_factory=RoadmapInput)
     prices: PricesInput = field(default_factory=PricesInput)
+    estate: EstateInput = field(default_factory=EstateInput)

@@ -20,6 +20,7 @@ from typing import Any
 
 from .cost.plan import CostOption, CostResult
 from .deployment import DeploymentResult
+from .estate import EstateResult
 from .hosts import HostsResult
 from .network import NetworkResult
 from .provenance import UsedAssumption
@@ -193,6 +194,7 @@ class SizingResult:
     assumptions: tuple[UsedAssumption, ...]
     open_questions: tuple[str, ...]
     warnings: tuple[str, ...]
+    estate: EstateResult | None = None  # what they own and their ceilings, when given
 
 
 _EXACT_INTEGERS = 2.0**53  # floats hold every whole number below this exactly
@@ -263,4 +265,6 @@ def sizing_result_to_dict(rec: SizingResult) -> dict[str, Any]:
     out["assumptions"] = _clean(rec.assumptions)
     out["open_questions"] = list(rec.open_questions)
     out["warnings"] = list(rec.warnings)
+    if rec.estate is not None:  # only when given: results without it stay as they were
+        out["estate"] = _clean(rec.estate)
     return out

@@ -19,6 +19,7 @@ from .inputs import (
     BatchInput,
     DataInput,
     DeploymentInput,
+    EstateInput,
     HardwareInput,
     ModelInput,
     NetworkInput,
@@ -208,6 +209,12 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         ),
         "staff_usd_per_year": _num("a cost in USD per year (0 to 1e9)", 0.0, 1e9),
     },
+    "estate": {
+        "accelerator": _enum(*sorted(ACCELERATORS)),
+        "count": _int("a whole number of accelerators (1 to 1,000,000)", 1, 1_000_000),
+        "power_kw": _num("a power in kW (0 to 10,000,000)", 0.0, 1e7, low_open=True),
+        "budget_usd": _num("an amount in USD (0 to 1e12)", 0.0, 1e12, low_open=True),
+    },
 }
 
 _SECTIONS: Mapping[str, Callable[..., Any]] = {
@@ -225,6 +232,7 @@ _SECTIONS: Mapping[str, Callable[..., Any]] = {
     "deployment": DeploymentInput,
     "roadmap": RoadmapInput,
     "prices": PricesInput,
+    "estate": EstateInput,
 }
 
 
@@ -386,6 +394,12 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
         )
     if model.get("architecture") == "dense" and isinstance(experts, int) and experts > 1:
         problems.append(f'model.experts: a "dense" model has no experts (got {experts})')
+    estate = sections.get("estate", {})
+    if ("accelerator" in estate) != ("count" in estate):
+        problems.append(
+            "estate.count: the accelerators owned need both a model and a count "
+            f"(got {_show(estate.get('accelerator'))}, {_show(estate.get('count'))})"
+        )
     hw = sections.get("hardware", {})
     count, per_node = hw.get("count"), hw.get("gpus_per_node")
     if (

@@ -101,6 +101,10 @@ INPUTS: dict[str, Term] = {
     "roadmap.utilisation": Term("Share of the year the hardware is busy", "%"),
     "roadmap.annual_growth": Term("Growth of your needs per year", "%"),
     "roadmap.years": Term("Planning horizon", "years"),
+    "estate.accelerator": Term("Accelerators you own"),
+    "estate.count": Term("Accelerators you own", "GPUs"),
+    "estate.power_kw": Term("Power available, IT and cooling", "kW"),
+    "estate.budget_usd": Term("Most you will spend", "USD"),
 }
 
 # Words for enumerated values, by the input field they belong to.
@@ -208,6 +212,10 @@ COST_OPTIONS: dict[str, str] = {
     "hybrid": "Buy a base, rent the peaks",
 }
 
+# The "buy" option's name when the plan runs on accelerators the customer already owns and
+# buys none (the result's ``estate``; cost.owned prices them with no capital).
+OWN_ESTATE_OPTION = "The accelerators you own, in your data centre"
+
 # The parts of a year's cost (``cost.<option>.parts_by_year_usd``; keys: cost.cloud.COST_PARTS).
 COST_PARTS: dict[str, str] = {
     "hardware": "Hardware bought, installed",
@@ -231,6 +239,7 @@ RULES: dict[str, str] = {
     "air_gapped": "no internet connection",
     "dedicated_hardware": "hardware that is yours alone",
     "location": "where the hardware should be",
+    "budget": "your budget ceiling",
 }
 
 # The "location" rule in words, by the answer behind it (``cost.constraints.location``): what

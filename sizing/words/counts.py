@@ -40,6 +40,7 @@ class Counts:
     # an option is recommended: without one, nothing is said to be bought or rented, so the
     # plan never names a way to pay that the cost page does not choose
     decided: bool = True
+    already_owned: int = 0  # of these accelerators, the customer's own (nothing bought)
 
     @property
     def per_run_servers(self) -> int:
@@ -92,7 +93,16 @@ def read_counts(result: StoredResult) -> Counts:
         if owned
         else (),
         decided=bool(result.recommended_option),
+        already_owned=_already_owned(result),
     )
+
+
+def _already_owned(result: StoredResult) -> int:
+    """The customer's own accelerators when the plan is sized on them (the result's estate)."""
+    estate = result.estate
+    if estate and estate.owned_count and estate.owned_name == result.accelerator_name:
+        return estate.owned_count
+    return 0
 
 
 def servers_text(count: int, per_node: int) -> str:
@@ -147,6 +157,20 @@ def bought_text(counts: Counts) -> str:
         return f"{cluster_text(counts)}, to buy or rent once the cost section is settled"
     if not counts.owned:
         return f"{rented_text(counts)}, rented only while a run is going"
+    if counts.already_owned:
+        own = counts.already_owned
+        servers = servers_text(max(1, own // counts.per_node), min(own, counts.per_node))
+        text = f"{format_count(own)} × {counts.accelerator} you already own ({servers})"
+        if counts.year_one > own:
+            text += f", and {format_count(counts.year_one - own)} more bought in year 1"
+        elif counts.total <= own:
+            text += ", nothing bought"
+        if counts.total > max(own, counts.year_one):
+            text += (
+                f", {format_count(counts.total - own)} more by year {counts.grown_by} as your "
+                "training work grows"
+            )
+        return text
     text = (
         f"{format_count(counts.year_one)} × {counts.accelerator} "
         f"({servers_text(max(1, counts.year_one // counts.per_node), min(counts.year_one, counts.per_node))})"

@@ -19,6 +19,7 @@ from sizing.stored_result import StoredResult, read_result
 from sizing.words.cost import cost_headline
 from sizing.words.counts import plan_text, read_counts
 from sizing.words.durations import run_time, run_time_range
+from sizing.words.estate import estate_lines
 from sizing.words.provenance import (
     Setter,
     accelerator_by,
@@ -57,6 +58,8 @@ class Figures:
     cost: str  # "about $16.25 million over 5 years" (the net figure, with what it nets)
     cost_amount: str  # "$16.25 million"
     cost_range: str  # "$13.2 million to $19.1 million": the same figure's likely range
+    # What they own and their ceilings, in sentences (sizing.words.estate; empty: none given)
+    estate: tuple[str, ...] = ()
 
 
 def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -> Figures:
@@ -82,6 +85,7 @@ def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -
         cost=cost_text + (f" {cost.nets}" if cost.nets else ""),
         cost_amount=cost.amount,
         cost_range=cost.range,
+        estate=tuple(estate_lines(result, sources)),
     )
 
 

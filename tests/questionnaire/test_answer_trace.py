@@ -79,6 +79,8 @@ SAMPLE_NUMBER = {
     Kind.RATE: 5,
     Kind.LINK: 400,
     Kind.CONTEXT: 4096,
+    Kind.POWER: 2000,
+    Kind.MONEY: 4e7,
 }
 # Where the kind's sample is outside what the engine accepts for that field.
 SAMPLE_OVERRIDES: dict[str, Any] = {
@@ -86,6 +88,7 @@ SAMPLE_OVERRIDES: dict[str, Any] = {
     "model.active_params": 2e9,
     "model.model_name": "Llama 3.1 8B",
     "deployment.data_residency": "EU only",
+    "deployment.owned": "16 A100 80GB",
 }
 
 

@@ -14,6 +14,10 @@ Rules (from the deployment answers) exclude options:
 
 Data residency excludes nothing; it sets the price region and the cloud region.
 
+A budget ceiling excludes every option whose net figure is above it, as long as one allowed
+option is within it; when none is, nothing more is excluded and the cost is shown beside the
+ceiling with how far it is over (:func:`over_budget`).
+
 Options are compared by their net figure (:attr:`.option.Priced.net_usd`: what is paid less
 what owned hardware is still worth at the end), the one :func:`.options.totals` gives; when
 owning pays off is :mod:`.break_even`'s (its :class:`BreakEven` result is defined here, beside
@@ -48,6 +52,7 @@ from .option import (
 AIR_GAPPED = "air_gapped"
 DEDICATED = "dedicated_hardware"
 LOCATION = "location"
+BUDGET = "budget"
 _KEEPS = {
     "on_prem": (BUY,),
     "colocation": (COLOCATION,),
@@ -73,6 +78,37 @@ def excluded_by(r: Resolved) -> dict[str, tuple[str, ...]]:
             if key not in _KEEPS[r.location]:
                 out[key].append(LOCATION)
     return {key: tuple(rules) for key, rules in out.items()}
+
+
+def estate_allowed(
+    excluded: Mapping[str, tuple[str, ...]], owned_gpus: int
+) -> dict[str, tuple[str, ...]]:
+    """``excluded`` with the customer's own data centre allowed when they already own the
+    accelerators sized (``owned_gpus``): no rule of theirs moves hardware that is theirs."""
+    out = dict(excluded)
+    if owned_gpus:
+        out[BUY] = ()
+    return out
+
+
+def over_budget(
+    excluded: Mapping[str, tuple[str, ...]],
+    option_totals: Mapping[str, float],
+    budget_usd: float | None,
+) -> dict[str, tuple[str, ...]]:
+    """``excluded`` with :data:`BUDGET` added to every priced option above ``budget_usd``
+    [USD], unless no allowed option is within it (then unchanged: the cheapest is still shown,
+    and the sentences say by how much it is over)."""
+    out = dict(excluded)
+    if budget_usd is None:
+        return out
+    allowed = [k for k in option_totals if not excluded.get(k)]
+    if not any(option_totals[k] <= budget_usd for k in allowed):
+        return out
+    for key, total in option_totals.items():
+        if total > budget_usd:
+            out[key] = (*out.get(key, ()), BUDGET)
+    return out
 
 
 def renting_allowed(r: Resolved) -> bool:

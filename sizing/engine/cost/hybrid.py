@@ -42,7 +42,7 @@ from ..assumptions import value
 from ..units import HOURS_PER_YEAR
 from .cloud import rented_storage_usd
 from .option import RENTED, STORAGE, Priced
-from .owned import OwnedSite, owned, whole_nodes, with_spares
+from .owned import OwnedSite, owned, whole_nodes, with_spares, within_estate
 from .price_set import PriceSet
 from .usage import Usage
 
@@ -87,7 +87,8 @@ def _with_base(
     kept_tb: float | None,
 ) -> Priced:
     """Own ``base`` accelerators (with their spares), rent the rest (module docstring)."""
-    owned_base = with_spares((base,), site.gpus_per_node, site.spares_wanted)[0]
+    spared = with_spares((base,), site.gpus_per_node, site.spares_wanted)
+    owned_base = within_estate((base,), spared, site.owned_gpus)[0]  # spares from what is owned
     limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
     served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
     rest = tuple(h - s for h, s in zip(usage.gpu_hours_by_year, served, strict=True))

@@ -23,7 +23,15 @@ from .option import (
     RESERVED_3YR,
     Priced,
 )
-from .owned import Owned, OwnedSite, owned, owned_capacity, purchases, with_spares
+from .owned import (
+    Owned,
+    OwnedSite,
+    owned,
+    owned_capacity,
+    purchases,
+    with_spares,
+    within_estate,
+)
 from .price_set import PriceSet
 from .usage import Usage
 
@@ -45,6 +53,7 @@ class CostCase:
     # hardware that is yours alone: a reservation is a dedicated, single-tenant cluster, sold
     # as whole servers (bare metal), never a share of one
     whole_servers_reserved: bool = False
+    owned_gpus: int = 0  # [GPUs] the customer already owns (cost.owned: no capital)
 
 
 @dataclass(frozen=True)
@@ -65,6 +74,7 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
         colocation,
         case.spares_wanted,
         case.oversubscription,
+        case.owned_gpus,
     )
 
 
@@ -105,14 +115,17 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
                 kept_tb=kept,
             )
     owned_options: dict[str, Owned] = {}
-    spared = with_spares(capacity, case.gpus_per_node, case.spares_wanted)
-    if prices.purchase is not None:
+    spared = within_estate(
+        capacity, with_spares(capacity, case.gpus_per_node, case.spares_wanted), case.owned_gpus
+    )
+    if prices.purchase is not None or max(spared) <= case.owned_gpus:
         bought = purchases(
             spared,
             gpus_per_node=case.gpus_per_node,
             storage_tb=tb,
             prices=prices,
             oversubscription=case.oversubscription,
+            owned_gpus=case.owned_gpus,
         )
         for key, colocation in ((BUY, False), (COLOCATION, True)):
             site = _site(case, colocation=colocation)

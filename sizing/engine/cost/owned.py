@@ -20,6 +20,13 @@ Bill of materials for ``O`` accelerators on nodes of ``n``::
 Year ``k`` buys the difference between the bills for ``O_k`` and ``O_{k-1}`` (storage in
 year 0).  Book value after ``Y`` years: each year's hardware x max(0, 1 - (Y - k) / life).
 
+Accelerators the customer already owns (``E``, with the servers, network and storage that
+hold them) cost no capital: year ``k`` buys only the bill for ``O_k`` above the bill for
+``E``, nothing while ``O_k <= E`` (hot spares come out of the owned estate first), and the
+book value counts only what is bought.  A card with no catalog purchase price still works
+while the estate holds the cluster: nothing is bought, so nothing needs a price.  The owned
+estate's running cost (power, space, support, staff) stays, as for any owned hardware.
+
 References
 ----------
 .. [1] H100 Freakonomics (substack.tech-talk-cto.com, Aug 2024): switch layers by cluster
@@ -92,6 +99,20 @@ def with_spares(
     return tuple(
         gpus + spare_nodes(math.ceil(gpus / gpus_per_node), wanted) * gpus_per_node
         for gpus in capacity
+    )
+
+
+def within_estate(
+    capacity: tuple[int, ...], spared: tuple[int, ...], owned_gpus: int
+) -> tuple[int, ...]:
+    """Accelerators held each year when ``owned_gpus`` are already the customer's: a
+    capacity the estate holds keeps it (its hot spares are owned cards, as many as are left
+    over); a larger one is bought with its spares [GPUs]."""
+    if not owned_gpus:
+        return spared
+    return tuple(
+        s if c > owned_gpus else max(c, min(s, owned_gpus))
+        for c, s in zip(capacity, spared, strict=True)
     )
 
 
@@ -171,6 +192,8 @@ class Purchases:
     hardware_by_year: tuple[float, ...]  # capex without installation, cumulative
     residual_usd: float
     bill: tuple[BomLine, ...]  # for the largest capacity
+    # [USD] the owned estate's hardware at catalog prices (support contracts only; 0 unknown)
+    held_usd: float = 0.0
 
 
 def purchases(
@@ -180,8 +203,10 @@ def purchases(
     storage_tb: float,
     prices: PriceSet,
     oversubscription: float = 1.0,
+    owned_gpus: int = 0,
 ) -> Purchases:
-    """Capital spent each year to own ``capacity`` (see module docstring)."""
+    """Capital spent each year to own ``capacity`` (see module docstring); ``owned_gpus``:
+    accelerators the customer already owns, bought by no year."""
     years = len(capacity)
     life = prices.depreciation_years.value
     capex: list[float] = []
@@ -190,21 +215,34 @@ def purchases(
     prev_total = prev_hw = 0.0
     bill: tuple[BomLine, ...] = ()
     total = hardware = 0.0
+    held: tuple[BomLine, ...] = ()
+    if owned_gpus:
+        held = bill_of_materials(
+            owned_gpus,
+            gpus_per_node=gpus_per_node,
+            storage_tb=storage_tb,
+            prices=prices,
+            oversubscription=oversubscription,
+        )
+    held_total, held_hw = bom_total(held), bom_total(held, hardware_only=True)
     for k, gpus in enumerate(capacity):
         if k == 0 or gpus != capacity[k - 1]:  # the same capacity has the same bill
-            bill = bill_of_materials(
-                gpus,
-                gpus_per_node=gpus_per_node,
-                storage_tb=storage_tb,
-                prices=prices,
-                oversubscription=oversubscription,
-            )
-            total, hardware = bom_total(bill), bom_total(bill, hardware_only=True)
+            bill = ()
+            if gpus > owned_gpus:
+                bill = bill_of_materials(
+                    gpus,
+                    gpus_per_node=gpus_per_node,
+                    storage_tb=storage_tb,
+                    prices=prices,
+                    oversubscription=oversubscription,
+                )
+            total = max(0.0, bom_total(bill) - held_total) if bill else 0.0
+            hardware = max(0.0, bom_total(bill, hardware_only=True) - held_hw) if bill else 0.0
         capex.append(total - prev_total)
         residual += (hardware - prev_hw) * max(0.0, 1.0 - (years - k) / life)
         owned_hw.append(hardware)
         prev_total, prev_hw = total, hardware
-    return Purchases(tuple(capex), tuple(owned_hw), residual, bill)
+    return Purchases(tuple(capex), tuple(owned_hw), residual, bill, held_hw)
 
 
 @dataclass(frozen=True)
@@ -217,6 +255,7 @@ class OwnedSite:
     colocation: bool  # a rented data centre (else the customer's own)
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
+    owned_gpus: int = 0  # [GPUs] already the customer's: no capital (module docstring)
 
 
 @dataclass(frozen=True)
@@ -245,12 +284,13 @@ def owned(
             storage_tb=site.storage_tb,
             prices=prices,
             oversubscription=site.oversubscription,
+            owned_gpus=site.owned_gpus,
         )
     running = tuple(
         running_year(
             gpus,
             hours,
-            hardware_usd=hardware,
+            hardware_usd=hardware + bought.held_usd,
             acc=site.acc,
             prices=prices,
             colocation=site.colocation,

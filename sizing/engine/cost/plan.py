@@ -43,7 +43,7 @@ from ..resolve.resolved import Resolved
 from ..units import HOURS_PER_YEAR, MONTHS_PER_YEAR
 from ..vocabulary import CONSTANTS, describe_price
 from .break_even import break_even
-from .choice import BreakEven, Choice, choose, excluded_by
+from .choice import BreakEven, Choice, choose, estate_allowed, excluded_by, over_budget
 from .explain import ExplainInput, basis, not_priced, reasons, region_basis, undecided
 from .option import CLOUD_LARGE, CLOUD_ON_DEMAND, OWNED_OPTIONS, Priced, Recurring
 from .options import CostCase, PricedOptions, price_options
@@ -178,6 +178,8 @@ class CostInputs:
     fabric_oversubscription: float = 1.0  # [x] the network plan's, for the switches bought
     # [TB] of storage_tb kept between runs (storage.StorageResult.kept_between_runs_tb)
     storage_kept_tb: float | None = None
+    owned_gpus: int = 0  # [GPUs] of this accelerator the customer already owns (cost.owned)
+    budget_usd: float | None = None  # [USD] the customer's ceiling (cost.choice.over_budget)
 
 
 def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult:
@@ -201,10 +203,13 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         oversubscription=plan.fabric_oversubscription,
         storage_kept_tb=plan.storage_kept_tb,
         whole_servers_reserved=r.dedicated_hardware,
+        owned_gpus=plan.owned_gpus,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}
-    excluded = excluded_by(r)
+    excluded = over_budget(
+        estate_allowed(excluded_by(r), plan.owned_gpus), option_totals, plan.budget_usd
+    )
     choice = choose(option_totals, excluded)
     all_swings = swings(case, prices)
     options = {

@@ -1,0 +1,154 @@
+"""What the customer already owns, and the ceilings they set: the owned estate first, then
+what to add, within their budget and their power.
+
+The owned estate is sized as a cluster of its own (the accelerators they own, as many as
+they own): one run takes ``T_o`` days on it.  When ``T_o`` is within the deadline ``D`` the
+estate meets the need and nothing is bought.  Otherwise the owned cards work the ``D`` days
+and the rest of the work goes to added accelerators (the engine's recommended accelerator,
+sized for the whole run at ``H_r`` accelerator-hours), rented when the rules allow renting,
+else bought::
+
+    share added  = 1 - D / T_o                 (of the work: the owned cards do D / T_o)
+    hours added  = share x H_r                 [GPU-h]
+    added        = hours added / (D x 24), up to whole servers  [accelerators]
+    rented cost  = hours added x p_cloud       [USD]
+    bought cost  = added x P_purchase          [USD, capital]
+
+so renting to finish sooner costs ``(1 - D / T_o) x H_r x p_cloud``, linear in the days:
+a budget ``B`` (less the owned estate's running cost) reaches at the soonest::
+
+    D_budget = T_o x (1 - B / (H_r x p_cloud))
+
+The owned estate costs its running cost only (power, space, support and staff while it
+works, :func:`cost.running.running_year` for a busy year, pro rata), capital $0.
+
+A power ceiling ``W`` [kW, IT and cooling] bounds what sits in the customer's hall: at
+``w`` kW per accelerator with its share of server, network and cooling (the deployment's
+facility power with PUE over the accelerators in service), at most ``W / w`` accelerators,
+in whole servers.  A cluster above that is sized again on the most the power holds.
+
+References
+----------
+.. [1] Running cost of owned hardware: :mod:`sizing.engine.cost.running` and its references.
+.. [2] Facility power with PUE: :mod:`sizing.engine.deployment`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .cost.running import running_year
+from .hardware import AcceleratorSpec
+from .resolve.resolved import Resolved
+from .units import HOURS_PER_DAY, HOURS_PER_YEAR
+
+RENT = "rent"
+BUY = "buy"
+
+
+@dataclass(frozen=True)
+class EstateResult:
+    """The owned estate, what to add, and the ceilings (``None``: not given or not known)."""
+
+    owned_accelerator: str | None  # catalog id of the accelerators owned
+    owned_accelerator_name: str | None
+    owned_count: int  # [accelerators] owned (0: none)
+    owned_fits: bool | None  # the run fits in the owned accelerators' memory
+    owned_days: float | None  # [d] one run on the owned accelerators alone
+    deadline_days: float  # [d]
+    meets_deadline: bool | None  # the owned estate alone meets the deadline
+    owned_days_used: float | None  # [d] the owned estate works on the run
+    owned_running_usd: float | None  # [USD] its power, space, support and staff meanwhile
+    owned_capex_usd: float  # [USD] always 0: already theirs
+    add: str | None  # RENT | BUY | None (nothing to add, or nothing priced)
+    add_accelerator: str | None
+    add_accelerator_name: str | None
+    add_count: int  # [accelerators] added alongside the owned ones
+    add_days: float  # [d] they work
+    add_gpu_hours: float  # [GPU-h]
+    add_cost_usd: float | None  # [USD] rented time, or the capital to buy them
+    budget_usd: float | None  # [USD] the customer's ceiling
+    cost_usd: float | None  # [USD] the figure held against it
+    over_budget_usd: float | None  # [USD] cost above the ceiling (<= 0: within)
+    budget_soonest_days: float | None  # [d] the soonest the budget reaches with rented help
+    power_kw: float | None  # [kW] the customer's ceiling, IT and cooling
+    cluster_power_kw: float | None  # [kW] what the recommended cluster draws, cooling included
+    power_max_gpus: int | None  # [accelerators] the most the power holds
+    power_capped: bool  # the cluster was sized again on what the power holds
+
+
+def most_within_power(power_kw: float, kw_per_gpu: float, gpus_per_node: int) -> int:
+    """The most accelerators ``power_kw`` holds at ``kw_per_gpu`` each, in whole servers
+    (or 1, 2 or 4 within one) [accelerators]."""
+    most = math.floor(power_kw / kw_per_gpu + 1e-9)
+    if most >= gpus_per_node:
+        return most // gpus_per_node * gpus_per_node
+    return 0 if most < 1 else 1 << (most.bit_length() - 1)
+
+
+def owned_running_usd(
+    gpus: int, days: float, *, acc: AcceleratorSpec, r: Resolved, colocation: bool
+) -> float:
+    """Running ``gpus`` owned accelerators busy for ``days``: a busy year pro rata, support on
+    their catalog purchase price where one is listed [USD]."""
+    purchase = r.prices.purchase
+    year = running_year(
+        gpus,
+        gpus * HOURS_PER_YEAR,
+        hardware_usd=gpus * purchase.value if purchase else 0.0,
+        acc=acc,
+        prices=r.prices,
+        colocation=colocation,
+    )
+    return year.total_usd * days * HOURS_PER_DAY / HOURS_PER_YEAR
+
+
+@dataclass(frozen=True)
+class Added:
+    """What to add alongside the owned estate to meet the deadline."""
+
+    how: str | None  # RENT | BUY | None
+    gpus: int
+    days: float  # [d]
+    gpu_hours: float  # [GPU-h]
+    cost_usd: float | None
+
+
+def added(
+    owned_days: float,
+    deadline_days: float,
+    *,
+    run_gpu_hours: float,
+    gpus_per_node: int,
+    cloud_usd_per_gpu_hour: float | None,
+    purchase_usd_per_gpu: float | None,
+    renting: bool,
+) -> Added:
+    """Accelerators to add so the owned estate and they meet the deadline (module
+    docstring); ``run_gpu_hours``: the whole run on the added kind [GPU-h]."""
+    share = max(0.0, 1.0 - deadline_days / owned_days) if owned_days > 0 else 1.0
+    hours = share * run_gpu_hours
+    if hours <= 0:
+        return Added(None, 0, 0.0, 0.0, 0.0)
+    need = hours / (deadline_days * HOURS_PER_DAY)
+    gpus = (
+        math.ceil(need / gpus_per_node - 1e-9) * gpus_per_node
+        if need > gpus_per_node
+        else min(gpus_per_node, 1 << (math.ceil(need - 1e-9) - 1).bit_length())
+    )
+    days = hours / (gpus * HOURS_PER_DAY)
+    if renting and cloud_usd_per_gpu_hour is not None:
+        return Added(RENT, gpus, days, hours, hours * cloud_usd_per_gpu_hour)
+    if purchase_usd_per_gpu is not None:
+        return Added(BUY, gpus, days, hours, gpus * purchase_usd_per_gpu)
+    return Added(None, gpus, days, hours, None)
+
+
+def budget_soonest_days(
+    owned_days: float, budget_usd: float, *, run_gpu_hours: float, cloud_usd_per_gpu_hour: float
+) -> float:
+    """The soonest one run ends when ``budget_usd`` rents help beside the owned estate
+    (module docstring) [d]; the owned estate alone when the budget buys no hours."""
+    whole = run_gpu_hours * cloud_usd_per_gpu_hour
+    return owned_days * max(0.0, 1.0 - budget_usd / whole) if whole > 0 else owned_days

@@ -1,0 +1,233 @@
+"""Sizing with what the customer already owns and the ceilings they set, in that order: the
+owned estate first (how long one run takes on it, whether the deadline holds), then what to
+add, then the power and the budget.  The formulas are :mod:`sizing.engine.estate`'s.
+
+1. The answers are sized as if nothing were owned (the *base*: the recommended accelerator,
+   sized to the deadline), with the budget excluding the options above it.
+2. With an owned estate they are sized again on it (the owned accelerators, as many as are
+   owned, nothing bought: :mod:`cost.owned`).  When the run fits in its memory, that is the
+   recommendation: a customer whose estate meets the need is never told to buy, and one whose
+   estate falls short is told what to add beside it (rented when the rules allow renting,
+   else bought), sized from the base run.
+3. With a power ceiling, a cluster in the customer's hall that draws more is sized again on
+   the most accelerators (with their hot spares) the power holds.
+
+Answers with none of these are sized by :func:`sizing.engine.core.size` alone, unchanged.
+
+References
+----------
+.. [1] The formulas and their sources: :mod:`sizing.engine.estate`, :mod:`sizing.engine.cost.owned`
+       and :mod:`sizing.engine.cost.choice`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Callable
+from dataclasses import replace
+
+from .cost.choice import excluded_by, renting_allowed
+from .cost.option import BUY as BUY_OPTION
+from .cost.option import CLOUD_OPTIONS, HYBRID
+from .estate import (
+    BUY,
+    RENT,
+    Added,
+    EstateResult,
+    added,
+    budget_soonest_days,
+    most_within_power,
+    owned_running_usd,
+)
+from .hardware import ACCELERATORS
+from .inputs import EstateInput, SizingInput
+from .output import SizingResult
+from .resilience import spare_nodes
+from .resolve.resolved import Resolved
+from .vocabulary import COST_OPTIONS, OWN_ESTATE_OPTION, in_sentence
+
+SizePlain = Callable[..., tuple[SizingResult, Resolved]]  # core.size_plain
+
+
+def size_with_estate(
+    inputs: SizingInput, today: datetime.date, size_plain: SizePlain
+) -> SizingResult:
+    """Size ``inputs`` with their estate and ceilings (module docstring); ``size_plain``
+    sizes answers without them (:func:`sizing.engine.core.size_plain`)."""
+    e = inputs.estate
+    plain = replace(inputs, estate=EstateInput())
+    base, rb = size_plain(plain, today, budget_usd=e.budget_usd)
+    main, rm = base, rb
+    owned, ro = None, None
+    if e.owned:
+        on_owned = replace(
+            plain,
+            hardware=replace(
+                plain.hardware, accelerator=e.accelerator, count=e.count, vendors=None
+            ),
+        )
+        owned, ro = size_plain(on_owned, today, owned_gpus=e.count, budget_usd=e.budget_usd)
+        if owned.memory.fits:
+            main, rm = owned, ro
+    capped, most, cluster_kw = False, None, None
+    if e.power_kw is not None and main.cost.recommended_option not in CLOUD_OPTIONS:
+        cluster_kw = main.deployment.facility_power_with_pue_kw
+        per_node = main.cluster.gpus_per_node
+        most = most_within_power(
+            e.power_kw, cluster_kw / max(1, main.cluster.gpus_in_service), per_node
+        )
+        if cluster_kw > e.power_kw and main is base and most >= 1:
+            count = _working_within(most, per_node, rm.spare_nodes_wanted)
+            if count >= 1:
+                capped_in = replace(
+                    plain,
+                    hardware=replace(
+                        plain.hardware, accelerator=main.cluster.accelerator, count=count
+                    ),
+                )
+                main, rm = size_plain(capped_in, today, budget_usd=e.budget_usd)
+                capped = True
+                cluster_kw = main.deployment.facility_power_with_pue_kw
+    if main is owned:
+        main = _named_as_owned(main)
+    return replace(main, estate=_estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped))
+
+
+def _named_as_owned(result: SizingResult) -> SizingResult:
+    """The cost reasons of a plan on the owned estate name its "buy" option for what it is: the
+    accelerators they own, bought by no one (``vocabulary.OWN_ESTATE_OPTION``)."""
+    if result.cost.capex_usd:
+        return result
+    bought, owned = (
+        f"“{in_sentence(name)}”" for name in (COST_OPTIONS[BUY_OPTION], OWN_ESTATE_OPTION)
+    )
+    reasons = tuple(reason.replace(bought, owned) for reason in result.cost.reasons)
+    return replace(result, cost=replace(result.cost, reasons=reasons))
+
+
+def _bursting(r: Resolved) -> bool:
+    """Whether the rules let rented capacity help the owned estate: a cloud option, or the
+    hybrid (owned base, rented peaks) is allowed."""
+    return renting_allowed(r) or not excluded_by(r)[HYBRID]
+
+
+def _working_within(most: int, per_node: int, wanted: bool | None) -> int:
+    """The most working accelerators whose cluster, hot spares included, is ``most`` or
+    fewer [accelerators]."""
+    count = most
+    while (
+        count > per_node
+        and count + spare_nodes(math.ceil(count / per_node), wanted) * per_node > most
+    ):
+        count -= per_node
+    return count
+
+
+def _estate(
+    e: EstateInput,
+    base: SizingResult,
+    rb: Resolved,
+    owned: SizingResult | None,
+    ro: Resolved | None,
+    main: SizingResult,
+    rm: Resolved,
+    most: int | None,
+    cluster_kw: float | None,
+    capped: bool,
+) -> EstateResult:
+    deadline = rm.deadline_days
+    cloud = rb.prices.gpu_cloud or rb.prices.large_cloud
+    cloud_price = cloud.value if cloud else None
+    add = Added(None, 0, 0.0, 0.0, None)
+    fits = days = meets = used = running = None
+    if owned is not None and ro is not None and e.accelerator is not None and e.count:
+        fits = owned.memory.fits
+        days = owned.timeline.wall_clock_days if fits else None
+        meets = bool(fits and days is not None and days <= deadline)
+        used = (days if meets else deadline) if fits else 0.0
+        running = owned_running_usd(
+            e.count,
+            used or 0.0,
+            acc=ACCELERATORS[e.accelerator],
+            r=ro,
+            colocation=ro.location == "colocation",
+        )
+        if not meets:
+            purchase = rb.prices.purchase
+            target = deadline
+            if (
+                e.budget_usd is not None
+                and not rb.deadline_given
+                and days is not None
+                and cloud_price is not None
+                and _bursting(rb)
+            ):  # "as fast as the budget allows": the soonest it reaches, not our assumption
+                target = max(
+                    deadline,
+                    budget_soonest_days(
+                        days,
+                        e.budget_usd - (running or 0.0),
+                        run_gpu_hours=base.compute.gpu_hours,
+                        cloud_usd_per_gpu_hour=cloud_price,
+                    ),
+                )
+            add = added(
+                days or 0.0,
+                target,
+                run_gpu_hours=base.compute.gpu_hours,
+                gpus_per_node=base.cluster.gpus_per_node,
+                cloud_usd_per_gpu_hour=cloud_price,
+                purchase_usd_per_gpu=purchase.value if purchase else None,
+                renting=_bursting(rb),
+            )
+    chosen = main.cost.recommended_option
+    option = main.cost.options.get(chosen) if chosen else None
+    cost = None if option is None else option.net_usd + (add.cost_usd or 0.0)
+    soonest = None
+    if (
+        e.budget_usd is not None
+        and add.how == RENT
+        and days is not None
+        and cloud_price is not None
+        and option is not None
+    ):
+        soonest = max(  # no sooner than the base run, the most the engine sizes for
+            base.timeline.wall_clock_days,
+            budget_soonest_days(
+                days,
+                e.budget_usd - option.net_usd,
+                run_gpu_hours=base.compute.gpu_hours,
+                cloud_usd_per_gpu_hour=cloud_price,
+            ),
+        )
+    return EstateResult(
+        owned_accelerator=e.accelerator,
+        owned_accelerator_name=ACCELERATORS[e.accelerator].name if e.accelerator else None,
+        owned_count=e.count or 0,
+        owned_fits=fits,
+        owned_days=days,
+        deadline_days=deadline,
+        meets_deadline=meets,
+        owned_days_used=used,
+        owned_running_usd=running,
+        owned_capex_usd=0.0,
+        add=add.how,
+        add_accelerator=base.cluster.accelerator if add.gpus else None,
+        add_accelerator_name=base.cluster.accelerator_name if add.gpus else None,
+        add_count=add.gpus,
+        add_days=add.days,
+        add_gpu_hours=add.gpu_hours,
+        add_cost_usd=add.cost_usd,
+        budget_usd=e.budget_usd,
+        cost_usd=cost,
+        over_budget_usd=None if e.budget_usd is None or cost is None else cost - e.budget_usd,
+        budget_soonest_days=soonest,
+        power_kw=e.power_kw,
+        cluster_power_kw=cluster_kw,
+        power_max_gpus=most,
+        power_capped=capped,
+    )
+
+
+__all__ = ["BUY", "RENT", "size_with_estate"]

@@ -1,0 +1,147 @@
+"""What the customer owns and the ceilings they set, in sentences: how long one run takes on
+the owned accelerators and whether their deadline holds, what to add (rented or bought, for
+how long, at what cost), what the owned estate costs to run, and the budget and the power
+beside the cost and the cluster (the result's ``estate``, ``sizing/engine/estate.py``).
+
+The review page, the first estimate and the proposal place these sentences; none of them
+phrases the estate again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sizing.engine.numbers import format_count, format_money
+from sizing.stored_result import Estate, StoredResult
+from sizing.words.durations import run_time
+from sizing.words.provenance import deadline_by, deadline_words
+
+
+def on_owned_estate(result: StoredResult) -> bool:
+    """Whether the plan runs on the accelerators the customer owns (the option that runs them
+    is then named ``vocabulary.OWN_ESTATE_OPTION``, never "buy")."""
+    return result.on_owned_estate
+
+
+def estate_lines(result: StoredResult, sources: Mapping[str, str] | None = None) -> list[str]:
+    """The sentences about the estate and the ceilings, in the order a reader needs them
+    (empty when the customer gave neither)."""
+    estate = result.estate
+    if estate is None:
+        return []
+    lines = []
+    if estate.owned_count:
+        lines.extend(_owned_lines(result, estate, sources or {}))
+    if estate.budget_usd is not None:
+        lines.append(_budget_line(result, estate))
+    if estate.power_kw is not None:
+        lines.append(_power_line(result, estate, sources or {}))
+    return [line for line in lines if line]
+
+
+def _deadline(result: StoredResult, estate: Estate, sources: Mapping[str, str]) -> str:
+    return deadline_words(estate.deadline_days or 0.0, deadline_by(result, sources))
+
+
+def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str]) -> list[str]:
+    owned = f"{format_count(estate.owned_count)} × {estate.owned_name}"
+    if not estate.owned_fits or estate.owned_days is None:
+        first = (
+            f"You own {owned}: the model does not fit in their memory, so the work needs "
+            "other accelerators."
+        )
+    else:
+        days = estate.owned_days
+        deadline = _deadline(result, estate, sources)
+        if estate.meets_deadline:
+            first = (
+                f"You own {owned}: one run takes about {run_time(days)} on them, within {deadline}."
+            )
+        else:
+            late = days - (estate.deadline_days or 0.0)
+            first = (
+                f"You own {owned}: one run takes about {run_time(days)} on them, "
+                f"{run_time(late)} past {deadline}."
+            )
+    lines = [first]
+    if estate.owned_running_usd is not None and estate.owned_fits:
+        lines.append(
+            f"They cost only their running cost (power, space, support and staff), about "
+            f"{format_money(estate.owned_running_usd)} while they work on it: no capital."
+        )
+    if estate.add_count:
+        added = f"{format_count(estate.add_count)} {estate.add_name}"
+        time = f"for about {run_time(estate.add_days)}"
+        if estate.add == "rent":
+            lines.append(
+                f"To finish in time, add {added} rented {time} to share the work, about "
+                f"{format_money(estate.add_cost_usd)}."
+            )
+        elif estate.add == "buy":
+            lines.append(
+                f"To finish in time, buy {added} beside them, about "
+                f"{format_money(estate.add_cost_usd)} (your rules allow no renting)."
+            )
+        else:
+            lines.append(
+                f"To finish in time, add {added} {time}; it has no public price, so we will quote."
+            )
+    elif estate.meets_deadline:
+        lines.append("Nothing needs buying.")
+    return lines
+
+
+def _budget_line(result: StoredResult, estate: Estate) -> str:
+    budget = format_money(estate.budget_usd)
+    if estate.cost_usd is None:
+        return f"Your budget ceiling is {budget}; no option has a public price to hold against it."
+    years = result.section("cost").get("years")
+    over = f" over {format_count(years)} years" if isinstance(years, int) else ""
+    cost = f"about {format_money(estate.cost_usd)}{over}"
+    over_by = estate.over_budget_usd or 0.0
+    if over_by > 0:
+        line = (
+            f"Your budget ceiling is {budget}; this plan costs {cost}, {format_money(over_by)} "
+            "over it: no option your rules allow fits within it."
+        )
+    else:
+        line = f"Your budget ceiling is {budget}; this plan costs {cost}, within it."
+    if estate.budget_soonest_days is not None:
+        line += (
+            f" With rented help, the budget can finish one run in about "
+            f"{run_time(estate.budget_soonest_days)} at the soonest."
+        )
+    return line
+
+
+def _power_line(result: StoredResult, estate: Estate, sources: Mapping[str, str]) -> str:
+    power = _kw(estate.power_kw or 0.0)
+    if estate.cluster_power_kw is None:
+        return f"Your power available is {power}; the recommended option runs outside your site."
+    draws = f"the cluster draws about {_kw(estate.cluster_power_kw)} with cooling"
+    over = estate.cluster_power_kw - (estate.power_kw or 0.0)
+    if over > 0:
+        return (
+            f"Your power available is {power}; {draws}, {_kw(over)} more than you have: "
+            "it cannot fit, so more power or another site is needed."
+        )
+    if estate.power_capped:
+        days = result.wall_clock_days or 0.0
+        deadline_days = estate.deadline_days or 0.0
+        late = (
+            f", {run_time(days - deadline_days)} past {_deadline(result, estate, sources)}"
+            if days > deadline_days
+            else ""
+        )
+        return (
+            f"Your {power} holds at most {format_count(estate.power_max_gpus or 0)} "
+            f"accelerators with their spares, so we sized {format_count(result.gpus or 0)}: "
+            f"{draws}, and one run takes about {run_time(days)}{late}."
+        )
+    return f"Your power available is {power}; {draws}, within it."
+
+
+def _kw(kw: float) -> str:
+    if kw >= 1000:
+        return f"{kw / 1000:,.3g} MW"
+    return f"{format_count(round(kw))} kW"
