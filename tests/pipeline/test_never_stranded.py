@@ -103,11 +103,9 @@ def test_while_nobody_owns_it_every_account_manager_hears_of_it(
 ):
     submission = make_submission()
     render(size(submission), django_capture_on_commit_callbacks)
-    assert set(failure_email(submission).to) == {
-        "amy@example.com",
-        "bob@example.com",
-        "erin@example.com",
-    }
+    email = failure_email(submission)
+    assert set(email.to) == {"amy@example.com", "bob@example.com", "erin@example.com"}
+    assert FOUND in email.body
 
 
 def test_it_is_listed_with_its_reason_among_the_proposals_that_need_a_hand(
