@@ -126,7 +126,10 @@ def test_a_proposal_failing_its_check_tells_the_customer_plainly_and_the_staff_w
         staff_page.wait_for_selector(".errornote.needs-a-hand")
         change = staff_page.locator("#content").inner_text()
         assert "This proposal needs a hand" in change and FOUND in change
-        assert "A run failed, needs a hand (to staff) (v1)" in staff_page.locator("table.emails").inner_text()
+        assert (
+            "A run failed, needs a hand (to staff) (v1)"
+            in staff_page.locator("table.emails").inner_text()
+        )
 
         staff_page.goto(f"{page.base_url}/admin/questionnaire/submission/?needs_hand=yes")
         listed = staff_page.locator("#result_list").inner_text()
