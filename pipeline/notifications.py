@@ -23,7 +23,7 @@ from django.utils import timezone
 from pipeline.facts import facts, model_and_size
 from pipeline.models import OutgoingEmail, Recommendation
 from pipeline.outbox import queue_email, unique_addresses
-from pipeline.versions import failed_step
+from pipeline.versions import customer_version, failed_step
 from reports.proposal_check import CHECK_FAILED
 
 logger = logging.getLogger(__name__)
@@ -184,7 +184,6 @@ def notify_pipeline_failed(submission) -> None:
     else:
         what = "Proposal failed"
         failed = "The proposal"
-    approved = submission.recommendations.filter(approved_at__isnull=False).exists()
     _staff_email(
         Kind.FAILED,
         submission,
@@ -195,8 +194,9 @@ def notify_pipeline_failed(submission) -> None:
         failed=failed,
         model=model_and_size(facts(submission)) or "model not given",
         reason=reason,
-        # The customer waits on version 1 until a version is approved (pipeline.versions).
-        customer_waits=not approved,
+        # Whether the customer's page now says an engineer prepares it by hand (not for a
+        # what-if re-run failing beside a first estimate or an approved version).
+        customer_waits=customer_version(submission).stranded,
     )
 
 

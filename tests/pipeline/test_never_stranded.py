@@ -213,3 +213,21 @@ def test_the_engineer_overrides_and_reruns_from_the_failed_state(
     approve_version(submission=submission, recommendation=second, user=staff["erin"])
     page = customer_page(submission)
     assert "by hand" not in page and "Your estimate, checked by our engineer" in page
+
+
+def test_a_what_if_rerun_failing_beside_a_good_first_estimate_does_not_say_the_customer_waits(
+    staff, failing_check, published, django_capture_on_commit_callbacks
+):
+    submission = make_submission()
+    first = size(submission)
+    failing_check.fix()
+    render(first, django_capture_on_commit_callbacks)
+    failing_check.findings = [Finding("plural", "page 4", FOUND)]
+    second = services.schedule_sizing(submission=submission, overrides={})
+    services.run_sizing(recommendation_id=second.pk)
+    render(Proposal.objects.get(recommendation=second), django_capture_on_commit_callbacks)
+
+    email = failure_email(submission)
+    assert email.version == 2 and FOUND in email.body
+    assert "preparing their proposal by hand" not in email.body
+    assert "First estimate ready; an engineer checks it" in customer_page(submission)
