@@ -131,7 +131,7 @@ class OutgoingEmail(models.Model):
         APPROVED = "approved", "Approved, ready to send (to the account manager)"
         PROPOSAL = "proposal", "Proposal (to the customer)"
         VIEWED = "viewed", "Customer opened the proposal (to the account manager)"
-        FAILED = "failed", "Sizing failed (to staff)"
+        FAILED = "failed", "A run failed, needs a hand (to staff)"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"

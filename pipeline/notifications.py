@@ -16,7 +16,6 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Max
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -24,7 +23,8 @@ from django.utils import timezone
 from pipeline.facts import facts, model_and_size
 from pipeline.models import OutgoingEmail, Recommendation
 from pipeline.outbox import queue_email, unique_addresses
-from pipeline.versions import checked
+from pipeline.versions import checked, customer_version, failed_step
+from reports.proposal_check import CHECK_FAILED
 from sizing.public import Figures, credited, figures_of, read_result
 
 logger = logging.getLogger(__name__)
@@ -166,15 +166,38 @@ def notify_viewed(submission, *, version: int, viewed_at: datetime) -> None:
 
 
 def notify_pipeline_failed(submission) -> None:
-    """Engineers and the account manager: a run failed and needs attention."""
-    version = submission.recommendations.aggregate(last=Max("version"))["last"]
+    """The engineers and the staff who own the submission (the assignee, else every account
+    manager): a run failed for good and the proposal needs a hand.
+
+    The email says in plain words which proposal, what went wrong (the checker's findings, or
+    the sizing's error, as stored on the submission), what the customer's page says meanwhile,
+    and links to the submission's admin page through the site's configured address.
+    """
+    latest, step = failed_step(submission)
+    version = latest.version if latest else None
+    reason = (submission.pipeline_error or "").strip() or "No error was recorded."
+    if step == "sizing":
+        what = "Sizing failed"
+        failed = "The sizing"
+    elif reason.startswith(CHECK_FAILED):
+        what = "Proposal failed its check"
+        failed = "The proposal"
+    else:
+        what = "Proposal failed"
+        failed = "The proposal"
     _staff_email(
         Kind.FAILED,
         submission,
         key=f"failed:{submission.pk}:v{version}",
         to=[*group_addresses(ENGINEERS), *account_manager_addresses(submission)],
-        what="Sizing failed",
+        what=what,
         version=version,
+        failed=failed,
+        model=model_and_size(facts(submission)) or "model not given",
+        reason=reason,
+        # Whether the customer's page now says an engineer prepares it by hand (not for a
+        # what-if re-run failing beside a first estimate or an approved version).
+        customer_waits=customer_version(submission).stranded,
     )
 
 

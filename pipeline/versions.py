@@ -37,6 +37,15 @@ def latest_finished(submission) -> Recommendation | None:
     )
 
 
+def failed_step(submission) -> tuple[Recommendation | None, str]:
+    """The newest version of a submission whose run failed, and which step failed: "sizing" (or
+    nothing sized at all), else "proposal" (its render or its check)."""
+    latest = latest_recommendation(submission)
+    if latest is None or latest.status == Recommendation.Status.FAILED:
+        return latest, "sizing"
+    return latest, "proposal"
+
+
 def latest_approved(submission) -> Recommendation | None:
     """The version approved last (an engineer may approve an older version again)."""
     return (
@@ -48,13 +57,25 @@ def latest_approved(submission) -> Recommendation | None:
     )
 
 
+# The first proposal is still being written (the customer's page waits for it).
+WRITING = frozenset({Proposal.Status.PENDING, Proposal.Status.RENDERING})
+
+
 @dataclass(frozen=True)
 class CustomerVersion:
-    """What the customer may be shown: the first version (preliminary) or an approved one."""
+    """What the customer may be shown: the first version (preliminary) or an approved one.
+
+    ``stranded``: nothing approved yet and the first version can no longer reach the customer on
+    its own (its sizing failed, or its proposal failed the checker or its render): an engineer
+    prepares the proposal by hand. ``writing``: the first version is sized and its proposal is
+    still being written.
+    """
 
     recommendation: Recommendation | None  # None: nothing to show yet (or the first run failed)
     preliminary: bool
     first: Recommendation | None  # version 1, whose progress the customer follows at first
+    stranded: bool = False
+    writing: bool = False
 
 
 def customer_version(submission) -> CustomerVersion:
@@ -63,8 +84,19 @@ def customer_version(submission) -> CustomerVersion:
     first = submission.recommendations.filter(version=1).first()
     if approved is not None:
         return CustomerVersion(approved, preliminary=False, first=first)
-    shown = first if first is not None and first.status == Recommendation.Status.DONE else None
-    return CustomerVersion(shown, preliminary=True, first=first)
+    if first is None:
+        failed = submission.pipeline_status == submission.PipelineStatus.FAILED
+        return CustomerVersion(None, preliminary=True, first=None, stranded=failed)
+    if first.status == Recommendation.Status.FAILED:
+        return CustomerVersion(None, preliminary=True, first=first, stranded=True)
+    if first.status != Recommendation.Status.DONE:
+        return CustomerVersion(None, preliminary=True, first=first)
+    proposal = Proposal.objects.filter(recommendation=first).values_list("status", flat=True)
+    proposal_status = proposal.first()
+    if proposal_status == Proposal.Status.FAILED:
+        # Its figures failed the proposal's check: they are not shown as an estimate.
+        return CustomerVersion(None, preliminary=True, first=first, stranded=True)
+    return CustomerVersion(first, preliminary=True, first=first, writing=proposal_status in WRITING)
 
 
 def customer_proposal(submission) -> Proposal | None:

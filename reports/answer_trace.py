@@ -246,7 +246,11 @@ def _delegated(question: str, answers: Mapping[str, Any]) -> bool:
 def delegated_questions(*, answers: Mapping[str, Any], result: StoredResult) -> list[str]:
     """The engine's questions about the set-up the customer asked us to choose: for our
     engineer to settle, not to ask of the customer."""
-    return list(dict.fromkeys(q for q in result.open_questions if _delegated(q, answers)))
+    return list(
+        dict.fromkeys(
+            open_question(q, result) for q in result.open_questions if _delegated(q, answers)
+        )
+    )
 
 
 def _answered(question: str, answers: Mapping[str, Any]) -> bool:

@@ -16,6 +16,7 @@ from sizing.public import (
     HardwareBought,
     StoredResult,
     UsedAssumption,
+    count_of,
     format_count,
     format_money,
     format_money_line,
@@ -297,8 +298,8 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     if deployment.get("racks"):
         per_rack = int(deployment.get("nodes_per_rack") or 0)
         racks = (
-            f"{format_count(deployment['racks'])} {'rack' if deployment['racks'] == 1 else 'racks'} "
-            f"of up to {format_count(per_rack)} {'server' if per_rack == 1 else 'servers'} "
+            f"{count_of(deployment['racks'], 'rack')} "
+            f"of up to {count_of(per_rack, 'server')} "
             f"({format_quantity(deployment.get('rack_power_kw'), 'kW')} each), "
             f"{format_quantity(deployment.get('facility_power_with_pue_kw'), 'kW')} with cooling; "
             f"{deployment.get('cooling')}"

@@ -46,6 +46,7 @@ from sizing.public import (
     OUTPUT_VALUES,
     REGIONS,
     VALUES,
+    count_of,
 )
 from sizing.public import (
     RULES as CUSTOMER_RULES,
@@ -380,11 +381,22 @@ def check_proposal(*, html: str, pages: Sequence[Any]) -> list[Finding]:
     return list(dict.fromkeys(findings))
 
 
+# How the findings told to staff begin (a failed render's error starts so).
+CHECK_FAILED = "The proposal failed its check"
+
+
 def describe_findings(findings: Sequence[Finding], *, limit: int = 20) -> str:
-    """The findings for staff: how many, then one a line (the first ``limit`` of them)."""
-    count = len(findings)
-    lines = [f"The proposal failed its check ({count} finding{'' if count == 1 else 's'}):"]
-    lines += [str(finding) for finding in findings[:limit]]
+    """The findings for staff, in plain words: how many, then one a line (the first ``limit``),
+    each saying where, what the rule means and the words found: 'page 2, a count and its noun
+    disagree: "1 nodes of 8"'."""
+    lines = [f"{CHECK_FAILED} ({count_of(len(findings), 'finding')}):"]
+    lines += [explain_finding(finding) for finding in findings[:limit]]
     if len(findings) > limit:
         lines.append(f"… and {len(findings) - limit} more")
     return "\n".join(lines)
+
+
+def explain_finding(finding: Finding) -> str:
+    """One finding as a sentence for staff (the rule's meaning from ``RULES``)."""
+    meaning = RULES.get(finding.rule, finding.rule)
+    return f"{finding.where}, {meaning}: \u201c{finding.text}\u201d"

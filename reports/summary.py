@@ -29,6 +29,7 @@ from sizing.public import (
     format_percent,
     in_sentence,
     noun_for,
+    open_question,
     plan_text,
     read_counts,
     run_time,
@@ -195,7 +196,11 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
         )
     # the rest of the open questions have their own section; the page holds three decisions
     # (the method's own question is already the decision above)
-    rest = [q for q in result.open_questions if not (undecided and "LoRA" in q)]
+    # each in the words room's wording (a result stored before the engine agreed its nouns
+    # still says "1 jobs of"; open_question words the concurrency question again)
+    rest = [
+        open_question(q, result) for q in result.open_questions if not (undecided and "LoRA" in q)
+    ]
     out.extend(rest[: max(0, 3 - len(out))])
     return out
 

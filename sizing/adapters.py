@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
+from sizing.engine.numbers import noun_for_count
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 from sizing.notes import dataset_tb_from_words, growth_from_roadmap, shape_from_notes
@@ -868,7 +869,7 @@ def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict,
             Conflict(
                 "training.experiments",
                 (("method", "experiments"), ("method", "phases")),
-                f"we planned {_whole(experiments)} full run{'' if experiments == 1 else 's'}",
+                f"we planned {_whole(experiments)} {noun_for_count(experiments, 'full run')}",
                 "How many full runs do you plan, counting every phase?",
             )
         )

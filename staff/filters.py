@@ -115,6 +115,30 @@ def waiting_for_review(queryset: QuerySet) -> QuerySet:
     )
 
 
+def needing_a_hand(queryset: QuerySet) -> QuerySet:
+    """Open submissions whose newest run failed for good (its sizing, its proposal's render or
+    the proposal's check): nothing reaches the customer until an engineer steps in."""
+    return queryset.filter(pipeline_status=Submission.PipelineStatus.FAILED).exclude(
+        status__in=FINISHED
+    )
+
+
+class NeedsAHandFilter(admin.SimpleListFilter):
+    """Proposals that need a hand: the failed runs of open submissions (also listed, with their
+    reasons, on the staff overview)."""
+
+    title = "needs a hand"
+    parameter_name = "needs_hand"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Proposals that need a hand")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return needing_a_hand(queryset)
+        return queryset
+
+
 class WaitingForMyReviewFilter(admin.SimpleListFilter):
     """Engineers' queue; shown to those who may approve a version."""
 

@@ -6,8 +6,12 @@ from datetime import datetime, timedelta
 from django.db.models import Count
 from django.utils import timezone
 
+from pipeline.versions import failed_step
 from questionnaire.models import Submission
-from staff.workflow import FINISHED
+from staff.filters import needing_a_hand
+
+# Lines of a stored error the overview shows (a checker's findings are one a line).
+REASON_LINES = 6
 
 
 @dataclass(frozen=True)
@@ -18,12 +22,25 @@ class StatusCount:
 
 
 @dataclass(frozen=True)
+class NeedsAHand:
+    """One proposal that needs a hand: which version, which step failed, and why (the stored
+    error's first lines, in the checker's or the engine's words)."""
+
+    submission: Submission
+    version: int | None
+    step: str  # "Sizing" or "Proposal"
+    reason: list[str]
+    more_lines: int
+
+
+@dataclass(frozen=True)
 class Overview:
     by_workflow: list[StatusCount]
     by_pipeline: list[StatusCount]
     week_start: datetime
     this_week: list[Submission]
     failures: list[Submission]
+    needs_a_hand: list[NeedsAHand]
     unassigned_new: int
 
 
@@ -39,20 +56,31 @@ def start_of_week(now: datetime) -> datetime:
     return monday.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
+def needs_a_hand(submission: Submission) -> NeedsAHand:
+    latest, step = failed_step(submission)
+    lines = [line for line in submission.pipeline_error.splitlines() if line.strip()]
+    lines = lines or ["No error was recorded."]
+    return NeedsAHand(
+        submission=submission,
+        version=latest.version if latest else None,
+        step=step.capitalize(),
+        reason=lines[:REASON_LINES],
+        more_lines=max(0, len(lines) - REASON_LINES),
+    )
+
+
 def build_overview(*, now: datetime | None = None, limit: int = 50) -> Overview:
     now = now or timezone.now()
     week_start = start_of_week(now)
     base = Submission.objects.select_related("assignee")
+    failures = list(needing_a_hand(base).order_by("pipeline_updated_at")[:limit])
     return Overview(
         by_workflow=_counts("status", Submission.WorkflowStatus.choices),
         by_pipeline=_counts("pipeline_status", Submission.PipelineStatus.choices),
         week_start=week_start,
         this_week=list(base.filter(submitted_at__gte=week_start).order_by("-submitted_at")[:limit]),
-        failures=list(
-            base.filter(pipeline_status=Submission.PipelineStatus.FAILED)
-            .exclude(status__in=FINISHED)
-            .order_by("pipeline_updated_at")[:limit]
-        ),
+        failures=failures,
+        needs_a_hand=[needs_a_hand(submission) for submission in failures],
         unassigned_new=Submission.objects.filter(
             status=Submission.WorkflowStatus.NEW, assignee__isnull=True
         ).count(),

@@ -33,9 +33,18 @@ FIRST_RUN_WORDS = {
 }
 
 
+# What the customer reads while nothing approved can reach them on its own (``stranded``).
+BY_HAND = "An engineer is preparing your proposal by hand"
+
+
 @register.simple_tag
 def customer_status(submission) -> dict[str, Any]:
-    """``{"label", "working", "failed"}``: the status line the customer reads."""
+    """``{"label", "working", "by_hand"}``: the status line the customer reads.
+
+    ``working``: the page waits for the pipeline (it refreshes itself); ``by_hand``: the first
+    version cannot reach the customer on its own (its sizing or its proposal failed), so an
+    engineer prepares it and the customer is told they will be emailed, never "ready".
+    """
     shown = customer_version(submission)
     first = shown.first
     if not shown.preliminary:
@@ -44,21 +53,25 @@ def customer_status(submission) -> dict[str, Any]:
             if submission.status in SENT
             else "Checked by our engineer; we are preparing to send your proposal"
         )
-        return {"label": label, "working": False, "failed": False}
-    if first is None and submission.pipeline_status == Submission.PipelineStatus.FAILED:
-        return {"label": "", "working": False, "failed": True}
+        return {"label": label, "working": False, "by_hand": False}
+    if shown.stranded:
+        return {"label": BY_HAND, "working": False, "by_hand": True}
     if first is None or first.status in FIRST_RUN_WORDS:
         return {
             "label": FIRST_RUN_WORDS.get(first.status if first else "", "Waiting for sizing"),
             "working": True,
-            "failed": False,
+            "by_hand": False,
         }
-    if first.status == Recommendation.Status.FAILED:
-        return {"label": "", "working": False, "failed": True}
+    if shown.writing:
+        return {
+            "label": "First estimate ready; we are writing your proposal",
+            "working": True,
+            "by_hand": False,
+        }
     return {
         "label": "First estimate ready; an engineer checks it",
         "working": False,
-        "failed": False,
+        "by_hand": False,
     }
 
 

@@ -49,7 +49,7 @@ from .hosts import plan_hosts
 from .inputs import ADAPTER_METHODS, SizingInput
 from .memory import BytesPerParam, adapter_bytes_per_param, frozen_base_bytes
 from .network import plan_network
-from .numbers import format_count
+from .numbers import format_count, noun_for_count
 from .output import (
     ClusterResult,
     ComputeResult,
@@ -477,17 +477,22 @@ def _open_questions(r: Resolved, gpus_per_job: int) -> tuple[str, ...]:
     runs = full_size_runs(r)
     concurrency_question: tuple[str, ...] = ()
     if jobs > 1 and r.count is None:
-        held = f"The cluster holds {runs} full-size run{'s' if runs > 1 else ''} at once"
+        held = f"The cluster holds {runs} {noun_for_count(runs, 'full-size run')} at once"
         if runs == jobs:
             question = (
                 f"{held} ({jobs} jobs of {accelerators(gpus_per_job)} each): are some of "
                 "them smaller experiments that need less?"
             )
         else:
+            # "one job of 24,576 accelerators", never "1 jobs of" (as sizing.words.counts says it)
+            full = (
+                f"one job of {accelerators(gpus_per_job)}"
+                if runs == 1
+                else f"{runs} jobs of {accelerators(gpus_per_job)} each"
+            )
             question = (
-                f"{held} ({runs} jobs of {accelerators(gpus_per_job)} each, as many as the "
-                "planned runs) "
-                f"and {headroom_gpus(r, gpus_per_job)} accelerators for the other "
+                f"{held} ({full}, as many as the planned runs) "
+                f"and {accelerators(headroom_gpus(r, gpus_per_job))} for the other "
                 f"{jobs - runs} of {jobs} jobs: are those smaller experiments, or more full runs?"
             )
         concurrency_question = (question,)

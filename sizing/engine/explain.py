@@ -13,7 +13,14 @@ from .cluster import RunEstimate
 from .cost.option import OWNED_OPTIONS
 from .hardware import ACCELERATORS, AcceleratorSpec
 from .inputs import ADAPTER_METHODS, PRETRAINING_METHODS
-from .numbers import format_count, format_days, format_hours, format_percent, format_times
+from .numbers import (
+    format_count,
+    format_days,
+    format_hours,
+    format_percent,
+    format_times,
+    noun_for_count,
+)
 from .output import ConcurrencyResult, DeadlineResult
 from .platforms import limits
 from .resolve.resolved import Resolved
@@ -55,7 +62,7 @@ def _does_not_fit(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -> st
 
 def accelerators(count: int) -> str:
     """ "1 accelerator", "1,024 accelerators"."""
-    return f"{count:,} accelerator{'' if count == 1 else 's'}"
+    return f"{count:,} {noun_for_count(count, 'accelerator')}"
 
 
 def drivers(
@@ -162,7 +169,7 @@ def drivers(
         out.append((2.8, f"{method} trains only small adapters, so {enough}"))
     if r.concurrent_jobs > 1:
         runs = full_size_runs(r)
-        room = f"room for {runs} full-size run{'s' if runs > 1 else ''}"
+        room = f"room for {runs} {noun_for_count(runs, 'full-size run')}"
         if runs < r.concurrent_jobs:
             room += " and smaller jobs"
         out.append((2.2, f"{r.concurrent_jobs} jobs at once: the cluster has {room}"))

@@ -228,13 +228,24 @@ def format_days_range(low: float, high: float) -> str:
     return format_range(low, high, "days")
 
 
+def noun_for_count(count: float, singular: str, plural: str | None = None) -> str:
+    """The noun that agrees with ``count``, for the engine's own sentences: 1 → "run", any
+    other count (0, fractions, 2 …) → "runs" (``plural``, else the singular with "s").
+
+    The engine imports no Django, so it cannot ask ``ngettext``; every other surface says a
+    count and its noun through ``sizing.words.plural.count_of``, which does. One rule here, so
+    no engine sentence adds an "s" by hand (``tests/sizing/words/test_no_hand_plurals.py``).
+    """
+    return singular if count == 1 else (plural or f"{singular}s")
+
+
 def format_times(count: float, noun: str, per: str) -> str:
     """How often something happens, readable at any rate: (3.03, "interruption", "run") →
     "about 3 interruptions per run"; (0.00785, …) → "about one interruption every 127 runs";
     (0.9, "run", "month") → "about one run every 1.1 months"."""
     if count >= 1:
         whole = round(count) if count >= 1.5 else 1
-        return f"about {format_count(whole)} {noun}{'' if whole == 1 else 's'} per {per}"
+        return f"about {format_count(whole)} {noun_for_count(whole, noun)} per {per}"
     if count <= 0:
         return f"no {noun}s expected per {per}"
     every = 1 / count

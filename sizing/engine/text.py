@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .numbers import format_days, format_times
+from .numbers import format_days, format_times, noun_for_count
 from .output import SizingResult, TimelineResult
 from .units import MB_PER_GB
 
@@ -17,7 +17,7 @@ def _one_run(t: TimelineResult, gpus: int, gpu_hours: float) -> str:
     d = t.deadline
     if d.fits:
         return f"{t.wall_clock_days:.1f} days on {gpus} accelerators, {gpu_hours:,.0f} GPU-hours"
-    on = f"{gpus} accelerator{'' if gpus == 1 else 's'}"
+    on = f"{gpus} {noun_for_count(gpus, 'accelerator')}"
     if d.min_gpus is None or d.min_gpus_wall_clock_days is None:
         return f"cannot start: does not fit in memory on {on}, nor on any size"
     return (

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hardware import ACCELERATORS
-from .numbers import format_number, format_percent, format_quantity
+from .numbers import format_number, format_percent, format_quantity, noun_for_count
 
 
 @dataclass(frozen=True)
@@ -606,6 +606,6 @@ def describe_price(value: float, unit: str) -> str:
         return f"1 EUR = {value:g} USD"
     if unit == "runs/month":  # below one a month: "one run every 2 months", never "0.5 runs"
         if value >= 1 or value <= 0:
-            return f"{format_number(value)} run{'' if value == 1 else 's'} a month"
+            return f"{format_number(value)} {noun_for_count(value, 'run')} a month"
         return f"one run every {format_number(1 / value)} months"
     return f"{format_number(value)} {unit_words(unit)}".strip()

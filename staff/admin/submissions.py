@@ -12,6 +12,7 @@ from django.db.models import Prefetch, Q
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.text import Truncator
 
 from pipeline.facts import model_and_size, stored_facts
 from pipeline.models import OutgoingEmail, Proposal, Recommendation
@@ -29,6 +30,7 @@ from staff.filters import (
     AssigneeFilter,
     DeploymentFilter,
     MethodFilter,
+    NeedsAHandFilter,
     SizeBandFilter,
     WaitingForMyReviewFilter,
 )
@@ -70,6 +72,7 @@ class SubmissionAdmin(SubmissionViews, admin.ModelAdmin):
     list_filter = [
         AssignedToMeFilter,
         WaitingForMyReviewFilter,
+        NeedsAHandFilter,
         ("status", WorkflowStatusFilter),
         AssigneeFilter,
         "pipeline_status",
@@ -198,6 +201,13 @@ class SubmissionAdmin(SubmissionViews, admin.ModelAdmin):
     def status_shown(self, obj: Submission) -> str:
         if obj.pipeline_status == Submission.PipelineStatus.READY:
             return obj.get_status_display()
+        if obj.pipeline_status == Submission.PipelineStatus.FAILED:
+            reason = " ".join(obj.pipeline_error.split()) or "no error recorded"
+            return format_html(
+                '{}<br><small class="needs-a-hand">Needs a hand: {}</small>',
+                obj.get_status_display(),
+                Truncator(reason).chars(160),
+            )
         return format_html(
             "{}<br><small>{}</small>", obj.get_status_display(), obj.get_pipeline_status_display()
         )

@@ -79,11 +79,60 @@
     form.submit();
   }
 
+  // A page waiting for the pipeline (its status section carries data-status-refresh) fetches
+  // itself every few seconds and swaps the new status in place: the role="status" line stays in
+  // the page, so screen readers announce its new words (aria-live polite). The swap is instant
+  // text, with no reload, scroll jump or animation, so it suits people who ask for reduced
+  // motion too. It stops when the status no longer waits, or after about ten minutes (the
+  // "Check again" link still works, as it does without script).
+  var STATUS_EVERY_MS = 5000;
+  var STATUS_MAX_TRIES = 120;
+
+  function setUpStatusRefresh() {
+    var section = document.querySelector("[data-status][data-status-refresh]");
+    if (!section || !window.fetch || !window.DOMParser) { return; }
+    var tries = 0;
+
+    function swap(name, fresh) {
+      var here = section.querySelector("[" + name + "]");
+      var there = fresh.querySelector("[" + name + "]");
+      if (here && there && here.innerHTML !== there.innerHTML) { here.innerHTML = there.innerHTML; }
+    }
+
+    function poll() {
+      tries += 1;
+      var url = section.getAttribute("data-status-refresh");
+      window.fetch(url, { credentials: "same-origin", cache: "no-store" })
+        .then(function (response) {
+          if (!response.ok) { throw new Error("status " + response.status); }
+          return response.text();
+        })
+        .then(function (html) {
+          var page = new DOMParser().parseFromString(html, "text/html");
+          var fresh = page.querySelector("[data-status]");
+          if (!fresh) { return; }
+          swap("data-status-line", fresh);
+          swap("data-status-body", fresh);
+          if (fresh.hasAttribute("data-status-refresh") && tries < STATUS_MAX_TRIES) {
+            window.setTimeout(poll, STATUS_EVERY_MS);
+          } else {
+            section.removeAttribute("data-status-refresh");
+          }
+        })
+        .catch(function () {
+          if (tries < STATUS_MAX_TRIES) { window.setTimeout(poll, STATUS_EVERY_MS * 2); }
+        });
+    }
+
+    window.setTimeout(poll, STATUS_EVERY_MS);
+  }
+
   function start() {
     focusErrorSummary();
     setUpTerms();
     setUpSubmitOnce();
     resumeFromFragment();
+    setUpStatusRefresh();
   }
 
   if (document.readyState === "loading") {

@@ -161,7 +161,9 @@ def test_a_proposal_the_checker_faults_is_failed_with_its_findings_never_done(
     # Failed at once (the same answers render the same proposal), with what staff must fix.
     assert (proposal.status, proposal.attempts) == (Proposal.Status.FAILED, 1)
     assert "The proposal failed its check (1 finding):" in proposal.error
-    assert "page 2: plural: How many | 1 nodes of 8" in proposal.error
+    assert "page 2, a count and its noun disagree: \u201cHow many | 1 nodes of 8\u201d" in (
+        proposal.error
+    )
     assert (proposal.pdf.name, proposal.sha256) == ("", "")
     submission = Submission.objects.get(pk=sized.submission_id)
     assert submission.pipeline_status == "failed" and "1 nodes of 8" in submission.pipeline_error

@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from pipeline import services
+from pipeline.models import Proposal
 from reports.demo import demo_answers
 from sizing.engine.numbers import format_days, format_days_range
 from sizing.engine.numbers import format_number as number
@@ -92,8 +93,13 @@ def test_a_run_of_hours_is_said_in_hours_as_on_the_review_page_and_in_the_propos
 def test_a_failed_pipeline_is_explained_without_the_error(monkeypatch):
     submission = make_submission(pipeline_status="failed", pipeline_error="Traceback: secret")
     html = render(submission)
-    assert "Our engineers have been told" in html
+    assert "An engineer is preparing your proposal by hand" in html
     assert "secret" not in html
+
+
+def proposal_written(recommendation) -> None:
+    """Version 1's proposal is rendered (marked so: the page reads only its status)."""
+    Proposal.objects.filter(recommendation=recommendation).update(status=Proposal.Status.DONE)
 
 
 # --- the approval gate ---------------------------------------------------------------------------
@@ -111,7 +117,8 @@ def rerun_done(submission, accelerator: str):
 
 
 def test_the_first_estimate_is_marked_preliminary(published):
-    submission, _ = sized_submission()
+    submission, first = sized_submission()
+    proposal_written(first)
     html = render(submission)
     assert "First estimate ready; an engineer checks it" in html
     assert "Preliminary" in html
@@ -139,13 +146,14 @@ def test_an_unapproved_rerun_never_shows_and_an_approved_one_replaces_the_estima
 
 def test_a_failed_what_if_rerun_is_not_the_customers_problem(published):
     submission, first = sized_submission()
+    proposal_written(first)
     services.schedule_sizing(submission=submission)
     submission.refresh_from_db()
     submission.pipeline_status = "failed"
     submission.pipeline_error = "Traceback: secret"
     submission.save()
     html = render(submission)
-    assert "We hit a problem" not in html and "Check again" not in html
+    assert "by hand" not in html and "Check again" not in html
     assert first.result["cluster"]["accelerator_name"] in html
 
 

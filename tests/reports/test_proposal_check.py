@@ -129,5 +129,6 @@ def test_the_findings_are_told_to_staff_one_a_line_and_capped():
     text = describe_findings(found, limit=5)
     assert text.count("\n") == 6 and text.endswith(f"… and {len(found) - 5} more")
     assert text.startswith(
-        f"The proposal failed its check ({len(found)} findings):\npage 1: plural: 2 node"
+        f"The proposal failed its check ({len(found)} findings):\n"
+        "page 1, a count and its noun disagree: \u201c2 node"
     )

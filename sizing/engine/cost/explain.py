@@ -18,6 +18,7 @@ from ..numbers import (
     format_percent,
     format_small_percent,
     format_times,
+    noun_for_count,
 )
 from ..resolve.resolved import Resolved
 from ..units import MONTHS_PER_YEAR
@@ -177,7 +178,7 @@ def _rules(r: Resolved, rules: tuple[str, ...]) -> str:
 
 
 def _plural(count: float, word: str) -> str:
-    return f"{format_count(count)} {word}{'' if count == 1 else 's'}"
+    return f"{format_count(count)} {noun_for_count(count, word)}"
 
 
 def _runs_a_month(runs: float) -> str:
@@ -338,7 +339,7 @@ def _commitment_sentence(x: ExplainInput) -> list[str]:
             used.append(f"{format_small_percent(share)} of {_name(key)}")
     if not used:
         return []
-    runs = "planned run" if x.r.experiments == 1 else "planned runs"
+    runs = noun_for_count(x.r.experiments, "planned run")
     return [
         "A reservation is paid for its whole term, used or not: your "
         f"{runs} would use about {' and '.join(used)}, so a reservation is worth it only if "

@@ -21,7 +21,7 @@ def record_existing(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('pipeline', '0003_approval_gate_and_email_outbox'),
+        ('pipeline', '0004_failed_email_needs_a_hand'),
         ('questionnaire', '0003_workflow_statuses_with_approval'),
     ]
 
