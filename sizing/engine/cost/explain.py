@@ -12,9 +12,9 @@ from typing import Protocol
 
 from ..hardware import AcceleratorSpec
 from ..numbers import (
+    Money,
     format_count,
     format_hours,
-    format_money,
     format_percent,
     format_small_percent,
     format_times,
@@ -35,6 +35,7 @@ from .option import (
     RESERVED_3YR,
     Priced,
 )
+from .places import money_in
 from .price_set import PriceSet
 from .usage import UTILISATION, Usage
 
@@ -98,12 +99,12 @@ def _hours(value: float) -> str:
     return f"{format_count(_shown_hours(value))} accelerator-hours"
 
 
-def basis(key: str, p: Priced, work: Usage, prices: PriceSet) -> str:
-    """What one option's figure is made of, in a phrase."""
+def basis(key: str, p: Priced, work: Usage, prices: PriceSet, money: Money) -> str:
+    """What one option's figure is made of, in a phrase (amounts in ``money``'s currency)."""
     idle = format_percent(prices.cloud_idle_share.value)
     if key in (CLOUD_ON_DEMAND, CLOUD_LARGE):
         found = prices.gpu_cloud if key == CLOUD_ON_DEMAND else prices.large_cloud
-        rate = format_money_rate(found.value if found else 0.0)
+        rate = money.rate(found.value if found else 0.0)
         return (
             f"{_hours(work.gpu_hours)} at {rate} an accelerator-hour, plus {idle} paid outside "
             "runs and storage"
@@ -119,11 +120,6 @@ def basis(key: str, p: Priced, work: Usage, prices: PriceSet) -> str:
         f"{format_count(most)} accelerators with servers, network, storage and installation; "
         "power, space, support and operations staff"
     )
-
-
-def format_money_rate(value: float) -> str:
-    """A price per hour or per unit with cents: "$3.99"."""
-    return f"${value:,.2f}"
 
 
 def not_priced(
@@ -181,8 +177,8 @@ def _overlap(a: _Total, b: _Total) -> bool:
     return a.low_usd <= b.high_usd and b.low_usd <= a.high_usd
 
 
-def _range_words(a: _Total) -> str:
-    return f"{format_money(a.low_usd)} to {format_money(a.high_usd)}"
+def _range_words(a: _Total, money: Money) -> str:
+    return f"{money(a.low_usd)} to {money(a.high_usd)}"
 
 
 def reasons(x: ExplainInput) -> tuple[str, ...]:
@@ -191,28 +187,27 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     recommendation ranks by."""
     out: list[str] = []
     best, years = x.choice.recommended, x.r.years
+    money = money_in(x.r.place)
     if best is None:
         return ("No option your rules allow has a public price for this accelerator yet.",)
     chosen = x.options[best]
     assert chosen is not None  # the recommended option is priced
     line = (
         f"The cheapest option your rules allow is {_name(best)}: "
-        f"{format_money(chosen.net_usd)} over {_plural(years, 'year')}"
+        f"{money(chosen.net_usd)} over {_plural(years, 'year')}"
     )
     if chosen.residual_value_usd > 0:
         line += f" {net_words(years)}"
     runner = x.choice.runner_up
     runner_priced = x.options.get(runner) if runner else None
     if runner and runner_priced is not None:
-        line += (
-            f", {format_money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
-        )
+        line += f", {money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
         if runner_priced.residual_value_usd > 0 and not chosen.residual_value_usd > 0:
             line += f" {net_words(years)}"
         if _overlap(chosen, runner_priced):
             line += (
-                f"; but their likely ranges overlap ({_range_words(chosen)} against "
-                f"{_range_words(runner_priced)}), so either could turn out cheaper"
+                f"; but their likely ranges overlap ({_range_words(chosen, money)} against "
+                f"{_range_words(runner_priced, money)}), so either could turn out cheaper"
             )
     out.append(line + ".")
     overall = x.choice.cheapest_overall
@@ -223,13 +218,13 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
         line = (
             f"Your {'rules' if many else 'rule'} ({_rules(x.r, x.choice.binding)}) "
             f"{'rule' if many else 'rules'} out {_name(overall)}, which would cost "
-            f"{format_money(overall_priced.net_usd)}: keeping {'them' if many else 'it'} "
-            f"costs {format_money(x.choice.relax_saving_usd)} more over {_plural(years, 'year')}"
+            f"{money(overall_priced.net_usd)}: keeping {'them' if many else 'it'} "
+            f"costs {money(x.choice.relax_saving_usd)} more over {_plural(years, 'year')}"
         )
         if _overlap(chosen, overall_priced):
             line += (
-                f", though the two likely ranges overlap ({_range_words(chosen)} against "
-                f"{_range_words(overall_priced)}), so keeping "
+                f", though the two likely ranges overlap ({_range_words(chosen, money)} against "
+                f"{_range_words(overall_priced, money)}), so keeping "
                 f"{'them' if many else 'it'} may cost nothing"
             )
         out.append(line + ".")
@@ -238,13 +233,13 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     out.extend(_break_even_sentences(x))
     if chosen.capex_usd > 0:
         line = (
-            f"{format_money(chosen.capex_usd)} is spent on hardware and "
-            f"{format_money(chosen.running_usd)} on running it over {_plural(years, 'year')}"
+            f"{money(chosen.capex_usd)} is spent on hardware and "
+            f"{money(chosen.running_usd)} on running it over {_plural(years, 'year')}"
         )
         if chosen.residual_value_usd > 0:
             line += (
                 f"; at the end of year {format_count(years)} the hardware is still worth about "
-                f"{format_money(chosen.residual_value_usd)}, which the figure above subtracts"
+                f"{money(chosen.residual_value_usd)}, which the figure above subtracts"
             )
         out.append(line + ".")
     elif best in CLOUD_OPTIONS:
@@ -254,6 +249,7 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
 
 def _usage_sentence(x: ExplainInput) -> str:
     work, r = x.usage, x.r
+    money = money_in(r.place)
     growth = f", growing {format_percent(r.roadmap_growth)} a year" if r.roadmap_growth > 0 else ""
     if work.basis == UTILISATION and r.utilisation is not None:
         return f"Priced for the cluster busy {format_percent(r.utilisation)} of the year{growth}."
@@ -283,7 +279,7 @@ def _usage_sentence(x: ExplainInput) -> str:
             runs = "one run" if r.experiments == 1 else f"{format_count(r.experiments)} runs"
             sentence += (
                 f" This project alone ({runs}) would cost about "
-                f"{format_money(x.one_run_usd * r.experiments)} in the GPU cloud."
+                f"{money(x.one_run_usd * r.experiments)} in the GPU cloud."
             )
         return sentence
     line = (
@@ -292,10 +288,10 @@ def _usage_sentence(x: ExplainInput) -> str:
     )
     extras = []
     if x.one_run_usd is not None:
-        extras.append(f"one run costs {format_money(x.one_run_usd)} in the cloud")
+        extras.append(f"one run costs {money(x.one_run_usd)} in the cloud")
     if x.owned_per_month_usd is not None:
         extras.append(
-            f"owning the cluster costs {format_money(x.owned_per_month_usd)} a month before any run"
+            f"owning the cluster costs {money(x.owned_per_month_usd)} a month before any run"
         )
     return line + (": " + " and ".join(extras) if extras else "") + "."
 
