@@ -14,12 +14,13 @@ from typing import Any
 from sizing.public import (
     ACCELERATORS,
     HardwareBought,
+    Money,
     StoredResult,
     UsedAssumption,
     format_count,
-    format_money,
     format_number,
     format_quantity,
+    money_of,
     read_counts,
     rented_text,
 )
@@ -175,13 +176,15 @@ def _uplink_text(result: StoredResult) -> str:
     return f"leaf to spine: one uplink per {bought.oversubscription:g} network cards"
 
 
-def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[str, str]:
+def _line(
+    money: Money, item: str, what: str, quantity: str, each: Any, total: Any
+) -> dict[str, str]:
     return {
         "item": item,
         "what": what,
         "quantity": quantity,
-        "each": format_money(each) if isinstance(each, int | float) else str(each or ""),
-        "total": format_money(total) if isinstance(total, int | float) else str(total or ""),
+        "each": money(each) if isinstance(each, int | float) else str(each or ""),
+        "total": money(total) if isinstance(total, int | float) else str(total or ""),
     }
 
 
@@ -189,6 +192,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     """The bill for the recommended option: ``lines`` to buy (empty for a cloud option),
     ``rented`` for a cloud option, and notes on what is still to confirm."""
     best = result.recommended_cost
+    money = money_of(result)
     gpn = result.gpus_per_node or 1
     items = {str(line.get("item")): line for line in result.bill_of_materials}
     bought = best is not None and result.bill_of_materials_option == best.key and items
@@ -207,6 +211,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         each = float(servers.get("unit_usd") or 0) * (held or gpn)
         lines.append(
             _line(
+                money,
                 "Servers",
                 f"{server_spec(result, held)}; make and model {TO_CONFIRM}",
                 f"{format_count(count)}",
@@ -216,6 +221,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         )
         lines.append(
             _line(
+                money,
                 "Accelerators",
                 f"{result.accelerator_name}, in the servers above",
                 format_count(gpus),
@@ -228,6 +234,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
             nics = count * int(network.get("nics_per_node") or 0)
             lines.append(
                 _line(
+                    money,
                     "Network cards",
                     f"{nic}, in the servers above",
                     format_count(nics),
@@ -244,16 +251,17 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                 part = items[key]
                 quantity = format_count(int(part.get("quantity") or 0))
                 lines.append(
-                    _line(item, what, quantity, part.get("unit_usd"), part.get("total_usd"))
+                    _line(money, item, what, quantity, part.get("unit_usd"), part.get("total_usd"))
                 )
         if "storage" in items:
             disk = items["storage"]
             lines.append(
                 _line(
+                    money,
                     "Shared storage",
                     "parallel file system, usable capacity",
                     format_quantity(storage.get("total_capacity_tb"), "TB"),
-                    f"{format_money(disk.get('unit_usd'))} per TB",
+                    f"{money(disk.get('unit_usd'))} per TB",
                     disk.get("total_usd"),
                 )
             )
@@ -261,6 +269,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
             install = items["installation"]
             lines.append(
                 _line(
+                    money,
                     "Installation",
                     "racking, cabling and acceptance tests",
                     "",
@@ -282,7 +291,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         "option": best.label if best else "",
         "bought": bool(bought),
         "lines": lines,
-        "total": format_money(best.capex_usd) if bought and best else "",
+        "total": money(best.capex_usd) if bought and best else "",
         "rented": "" if bought else _rented(result),
         "racks": racks if bought else "",
     }

@@ -164,6 +164,7 @@ def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
 _LEFT_OPEN = {
     "deployment.location": "where the hardware runs: the cheapest place we price",
     "deployment.data_residency": "where the data stays: no rule",
+    "deployment.country": "the country: North American power and space prices, in US dollars",
 }
 
 
@@ -549,6 +550,8 @@ def _deployment(c: _Context) -> None:
     c.put(
         "deployment.data_residency", str(residency)[:200] if residency else None, slug="deployment"
     )
+    country = c.value("deployment", "country")
+    c.put("deployment.country", str(country)[:200] if country else None, slug="deployment")
     c.put(
         "deployment.dedicated_hardware",
         _yes_no(c.value("deployment", "dedicated")),

@@ -52,6 +52,8 @@ from sizing.engine.inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from sizing.engine.models import MODEL_CATALOG, ModelSpec, find_model
 from sizing.engine.numbers import (
     NO_VALUE,
+    Money,
+    currency_sign,
     format_count,
     format_days,
     format_days_range,
@@ -99,6 +101,8 @@ from sizing.stored_result import (
 from sizing.words.cost import (
     cost_headline,
     cost_line,
+    exchange_note,
+    money_of,
 )
 from sizing.words.counts import (
     OWNED,
@@ -197,6 +201,10 @@ __all__ = [
     "first_estimate",
     "size_set_by",
     "cost_headline",
+    "exchange_note",
+    "money_of",
+    "currency_sign",
+    "Money",
     "cost_line",
     "accelerator_hours",
     "run_time",

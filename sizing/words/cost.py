@@ -11,8 +11,9 @@ headline of a range it does not belong to.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
-from sizing.engine.numbers import format_money, format_money_short
+from sizing.engine.numbers import Money
 from sizing.engine.vocabulary import net_words
 from sizing.stored_result import StoredResult
 from sizing.words.plural import count_of
@@ -51,20 +52,54 @@ class CostHeadline:
         return text + (f", likely {self.range}" if self.range else "")
 
 
+def money_of(result: StoredResult) -> Money:
+    """The one formatter of every amount a surface shows for ``result`` (the PDF, the review
+    page, the staff pages, the CSV): its customer's currency at the dated rate, so a figure is
+    never in dollars on one page and in kronor on another."""
+    return result.money
+
+
+def exchange_note(result: StoredResult) -> str:
+    """ "Amounts in Swedish kronor (SEK) at 1 USD = SEK 9.05, the European Central Bank's
+    reference rates of 6 February 2026; prices published in US dollars are converted at
+    that rate." — "" for a result in US dollars."""
+    view = result.currency
+    code = str(view.get("code") or "USD")
+    if code == "USD" or not view.get("per_usd"):
+        return ""
+    rate = Money(code, float(view["per_usd"])).rate(1.0)
+    place = f" for {view['place']}" if view.get("place") else ""
+    return (
+        f"Amounts are in {code}{place}, at 1 USD = {rate} (the European Central Bank's "
+        f"reference rates of {_day(str(view.get('as_of') or ''))}); prices published in US "
+        "dollars or euros are converted at those rates."
+    )
+
+
+def _day(iso: str) -> str:
+    """ "6 February 2026" for "2026-02-06"; as given when it is not a date."""
+    try:
+        day = date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return f"{day.day} {day:%B %Y}"
+
+
 def cost_headline(result: StoredResult) -> CostHeadline:
     """:class:`CostHeadline` of the recommended option of ``result``."""
+    money = money_of(result)
     best = result.recommended_cost
     if best is None or best.net_usd is None:
         return CostHeadline("", "", "", "", count_of(result.years, "year"), "", "")
     owns = bool(best.residual_value_usd)
     return CostHeadline(
         option=best.label,
-        amount=format_money(best.net_usd),
-        low=format_money(best.low_usd) if best.low_usd is not None else "",
-        high=format_money(best.high_usd) if best.high_usd is not None else "",
+        amount=money(best.net_usd),
+        low=money(best.low_usd) if best.low_usd is not None else "",
+        high=money(best.high_usd) if best.high_usd is not None else "",
         years=count_of(result.years, "year"),
         nets=net_words(result.years) if owns else "",
-        paid=format_money(best.total_usd) if owns else "",
+        paid=money(best.total_usd) if owns else "",
     )
 
 
@@ -76,7 +111,7 @@ def cost_line(result: StoredResult, *, short: bool = False) -> str:
     if best is None or best.net_usd is None:
         return ""
     if short:
-        return format_money_short(best.net_usd)
+        return money_of(result).short(best.net_usd)
     cost = cost_headline(result)
     likely = f" (likely {cost.range})" if cost.range else ""
     return f"{cost.amount} over {cost.years}{likely}, {cost.option}"
