@@ -23,6 +23,7 @@ from sizing.public import (
     money_of,
     read_counts,
     rented_text,
+    validity_sentence,
 )
 
 TO_CONFIRM = "to be confirmed in our quotation"
@@ -49,10 +50,12 @@ def _assumed(result: StoredResult, key: str) -> UsedAssumption | None:
     return next((a for a in result.assumptions if a.key == key), None)
 
 
-def purchase_terms(result: StoredResult) -> dict[str, str]:
+def purchase_terms(result: StoredResult, issued_on: date | None = None) -> dict[str, str]:
     """Lead times and how long the prices hold, in the words the bill and the summary share:
     ``lead`` (the last published lead times of GPU servers, with their date, when the plan buys
-    hardware) and ``validity`` (tied to the date of the accelerator price the plan rests on)."""
+    hardware) and ``validity``: until when the prices hold (the proposal's date ``issued_on``
+    plus the one setting, :func:`sizing.words.cost.validity_words`) and the date of the price
+    the plan rests on."""
     best = result.recommended_cost
     owned = bool(best and best.capex_usd)
     terms = {"lead": "", "validity": ""}
@@ -75,6 +78,9 @@ def purchase_terms(result: StoredResult) -> dict[str, str]:
             f"{when_published(str(price['as_of']))} for the {item} (“What we assumed”); such "
             "prices move month to month, and our quotation replaces them with firm ones."
         )
+    if issued_on is not None:
+        hold = validity_sentence(issued_on)
+        terms["validity"] = f"{hold} {terms['validity']}".strip()
     return terms
 
 

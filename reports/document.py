@@ -46,10 +46,13 @@ from sizing.public import (
     format_range,
     gpus_needed,
     money_of,
+    needed_by,
     output_label_and_unit,
     price_rows,
     read_result,
     risk_rows,
+    validity_sentence,
+    validity_words,
 )
 
 
@@ -285,7 +288,12 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
         "cost_reasons": list(result.cost_reasons[2:]),
         "bill": bill_of_materials(result),
-        "terms": purchase_terms(result),
+        "terms": purchase_terms(result, data.issued_on),
+        # until when the prices hold: the proposal's date plus the one setting (sizing.words)
+        "validity": {
+            "until": validity_words(data.issued_on),
+            "sentence": validity_sentence(data.issued_on),
+        },
         "accelerator_choice": accelerator_choice(result, data.input_sources),
         "alternatives": wording.alternative_rows(result),
         # a buyer compares the servers each accelerator needs, not only a cloud price
@@ -297,12 +305,16 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "prices": price_rows(
             result,
             today=data.issued_on,
-            region_given=bool((data.engine_input.get("deployment") or {}).get("data_residency")),
+            region_given=bool(
+                {"data_residency", "country"} & set(data.engine_input.get("deployment") or {})
+            ),
         ),
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),
-        "risks": risk_rows(result, data.input_sources),
+        "risks": risk_rows(
+            result, data.input_sources, needed_by=needed_by(data.answers), today=data.issued_on
+        ),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),
     }

@@ -417,6 +417,17 @@ def _days_until(deadline: Any, today: date) -> int | None:
         return None
 
 
+def needed_by(answers: dict[str, Any]) -> date | None:
+    """The date the customer needs results by (question 5's ``deadline``); None when not
+    given or unreadable."""
+    timeline = (answers or {}).get("timeline")
+    given = timeline.get("deadline") if isinstance(timeline, dict) else None
+    try:
+        return date.fromisoformat(str(given)) if given else None
+    except ValueError:
+        return None
+
+
 def _timeline(c: _Context) -> None:
     # SHARED_INPUTS: the time for one run sets the deadline; the date only when it is empty
     hours = c.value("timeline", "run_time_hours")

@@ -37,6 +37,7 @@ from sizing.adapters import (
     check_engine_input,
     constraint_effects,
     discovery_questions,
+    needed_by,
     nest_overrides,
     recommended_setup,
     setup_decisions,
@@ -103,6 +104,9 @@ from sizing.words.cost import (
     cost_line,
     exchange_note,
     money_of,
+    prices_hold_until,
+    validity_sentence,
+    validity_words,
 )
 from sizing.words.counts import (
     OWNED,
@@ -175,6 +179,7 @@ __all__ = [
     "nest_overrides",
     "recommended_setup",
     "setup_decisions",
+    "needed_by",
     "size_answers",
     "unknown_override_paths",
     # reading a stored result (sizing/stored_result.py)
@@ -202,6 +207,9 @@ __all__ = [
     "size_set_by",
     "cost_headline",
     "exchange_note",
+    "prices_hold_until",
+    "validity_sentence",
+    "validity_words",
     "money_of",
     "currency_sign",
     "Money",

@@ -11,8 +11,9 @@ headline of a range it does not belong to.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
+from sizing.engine.assumptions import ASSUMPTIONS
 from sizing.engine.numbers import Money
 from sizing.engine.vocabulary import net_words
 from sizing.stored_result import StoredResult
@@ -73,6 +74,28 @@ def exchange_note(result: StoredResult) -> str:
         f"Amounts are in {code}{place}, at 1 USD = {rate} (the European Central Bank's "
         f"reference rates of {_day(str(view.get('as_of') or ''))}); prices published in US "
         "dollars or euros are converted at those rates."
+    )
+
+
+def prices_hold_until(issued_on: date) -> date:
+    """The last day a proposal dated ``issued_on`` holds its prices: its date plus the one
+    setting ``price_validity_days`` (:mod:`sizing.engine.assumptions`)."""
+    return issued_on + timedelta(days=int(ASSUMPTIONS["price_validity_days"].value))
+
+
+def validity_words(issued_on: date) -> str:
+    """ "3 January 2027": the date the cover, the summary, the cost page and the staff pages
+    give as the end of the prices' validity."""
+    until = prices_hold_until(issued_on)
+    return f"{until.day} {until:%B %Y}"
+
+
+def validity_sentence(issued_on: date) -> str:
+    """ "Prices hold until 3 January 2027, 30 days from this proposal's date." """
+    days = int(ASSUMPTIONS["price_validity_days"].value)
+    return (
+        f"Prices hold until {validity_words(issued_on)}, {count_of(days, 'day')} from this "
+        "proposal's date."
     )
 
 
