@@ -13,6 +13,7 @@ import pytest
 
 from reports.demo import demo_answers, demo_data
 from reports.document import build_context, render_html
+from sizing.adapters import size_answers
 from sizing.stored_result import read_result
 
 TODAY = date(2026, 12, 4)
@@ -114,3 +115,22 @@ def test_a_deadline_far_enough_away_raises_no_lead_time_risk() -> None:
     answers["timeline"] = {**answers["timeline"], "deadline": far.isoformat()}
     context = build_context(demo_data(answers=answers, today=TODAY))
     assert not [r for r in context["risks"] if r["risk"].startswith("Bought GPU servers")]
+
+
+def test_the_contact_country_places_a_customer_whose_answers_name_no_place() -> None:
+    """The walked Swedish customer gave "Sweden" on the contact step and no residency rule."""
+    answers = _answers("", location="on_premises")
+    answers["deployment"].pop("data_residency", None)
+    sized = size_answers(answers=answers, today=TODAY, contact_country="Sweden")
+    assert sized.engine_input["deployment"]["country"] == "Sweden"
+    assert sized.sources["deployment.country"] == "derived"
+    assert read_result(sized.result).currency["code"] == "SEK"
+    # a residency rule that names a place comes first; no place at all is the stated default
+    eu = _answers("", data_residency="EU only")
+    assert (
+        "country"
+        not in size_answers(answers=eu, today=TODAY, contact_country="Sweden").engine_input[
+            "deployment"
+        ]
+    )
+    assert read_result(size_answers(answers=answers, today=TODAY).result).currency["code"] == "USD"
