@@ -94,8 +94,9 @@ _CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
 
 
 def currency_sign(currency: str) -> str:
-    """What stands before an amount: "$", "€", "£", or the code and a space ("SEK ")."""
-    return _CURRENCY_SIGNS.get(currency, f"{currency} ")
+    """What stands before an amount: "$", "€", "£", or the code and a no-break space ("SEK "),
+    so a line never breaks between the code and its figure."""
+    return _CURRENCY_SIGNS.get(currency, f"{currency}\u00a0")
 
 
 def format_money(value: float | None, *, currency: str = "USD") -> str:

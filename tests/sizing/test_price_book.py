@@ -7,8 +7,10 @@ import pytest
 
 from sizing.engine.assumptions import ASSUMPTIONS
 from sizing.engine.cost.accelerator_prices import ACCELERATOR_PRICES
+from sizing.engine.cost.places import per_usd, place_of
 from sizing.engine.cost.price_set import age_in_months
 from sizing.engine.cost.prices import PRICE_BOOK_AS_OF, PRICES, STALE_AFTER_MONTHS
+from sizing.engine.numbers import Money
 from sizing.engine.provenance import Assumption
 
 # The engine constants the cost model and the proposal's purchase terms read (besides PRICES).
@@ -75,3 +77,38 @@ def test_eu_power_is_eurostat_first_half_of_2025() -> None:
 )
 def test_age_counts_from_the_last_month_a_date_stands_for(as_of: str, months: int) -> None:
     assert age_in_months(as_of, PRICE_BOOK_AS_OF) == months
+
+
+@pytest.mark.parametrize(
+    ("currency", "usd", "text", "short"),
+    [
+        ("USD", 1_234_567, "$1.23 million", "$1.23M"),
+        ("EUR", 1_234_567, "€1.05 million", "€1.05M"),
+        ("GBP", 1_000, "£736", "£736"),
+        ("SEK", 1_000_000, "SEK\u00a09.05 million", "SEK\u00a09.05M"),
+    ],
+)
+def test_one_formatter_writes_dollars_in_the_customers_currency(
+    currency: str, usd: float, text: str, short: str
+) -> None:
+    money = Money(currency, per_usd(currency))
+    assert money(usd) == text and money.short(usd) == short
+
+
+@pytest.mark.parametrize(
+    ("answer", "currency", "region"),
+    [
+        ("Sweden", "SEK", "eu"),
+        ("UK and EU only", "GBP", "eu"),
+        ("EU only", "EUR", "eu"),
+        ("Germany", "EUR", "eu"),
+        ("United States", "USD", "north_america"),
+        ("data stays with us", "USD", "north_america"),  # "us" is not the United States
+        ("Japan", "USD", "north_america"),  # the stated default
+    ],
+)
+def test_the_place_named_sets_the_currency_and_the_price_region(
+    answer: str, currency: str, region: str
+) -> None:
+    place = place_of(answer)
+    assert (place.currency, place.region) == (currency, region)
