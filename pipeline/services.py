@@ -148,6 +148,7 @@ def _size(recommendation: Recommendation) -> Outcome:
             answers=recommendation.submission.answers,
             overrides=recommendation.overrides,
             today=timezone.localdate(),
+            contact_country=recommendation.submission.country,
         )
     except InvalidInput as exc:
         raise Refusal(f"The engine refused the input: {exc}") from exc

@@ -134,8 +134,10 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     )
     contact_lines: list[AnswerLine] = []
     contact_problem = "Not given yet."
+    country = ""  # the contact's country places a customer whose answers name no place
     if contact_form is not None and contact_form.is_valid():
         contact_problem = ""
+        country = str(contact_form.cleaned_data.get("country") or "")
         for name, field in contact_form.fields.items():
             if name == "consent":
                 continue
@@ -162,16 +164,19 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "contact_lines": contact_lines,
         "contact_problem": contact_problem,
         "contact_change_url": f"{step_url('contact')}?change=1",
-        **(_estimate_context(answers, step_url, numbers) if not attention else {}),
+        **(_estimate_context(answers, step_url, numbers, country) if not attention else {}),
         "ready_to_send": not attention and not contact_problem,
     }
 
 
 def _estimate_context(
-    answers: dict[str, Any], step_url: Callable[[str], str], numbers: dict[str, int]
+    answers: dict[str, Any],
+    step_url: Callable[[str], str],
+    numbers: dict[str, int],
+    country: str = "",
 ) -> dict[str, Any]:
     """The first estimate, the answer that set it and the link to change that answer."""
-    estimate = estimate_on_review(answers)
+    estimate = estimate_on_review(answers, contact_country=country)
     if estimate is None:
         return {}
     context: dict[str, Any] = {"estimate": estimate}
@@ -183,13 +188,17 @@ def _estimate_context(
     return context
 
 
-def estimate_on_review(answers: dict[str, Any]) -> FirstEstimate | None:
+def estimate_on_review(
+    answers: dict[str, Any], *, contact_country: str = ""
+) -> FirstEstimate | None:
     """The first estimate of ``answers``, cached like :func:`assumed_on_review` (the same key,
-    another prefix)."""
-    key = "estimate-" + review_sizing_key(answers, today=date.today())
+    another prefix, and the contact's country, which may set the currency)."""
+    key = "estimate-" + review_sizing_key(
+        answers, today=date.today(), contact_country=contact_country
+    )
     estimate = cache.get(key)
     if estimate is None:
-        estimate = first_estimate(answers)
+        estimate = first_estimate(answers, contact_country=contact_country)
         cache.set(key, estimate, REVIEW_SIZING_CACHE_SECONDS)
     return estimate
 
@@ -234,7 +243,7 @@ def decided_on_review(answers: dict[str, Any]) -> dict[str, list[Decision]]:
     return decided
 
 
-def review_sizing_key(answers: dict[str, Any], *, today: date) -> str:
+def review_sizing_key(answers: dict[str, Any], *, today: date, contact_country: str = "") -> str:
     """The cache key of the review page's sizing of ``answers``.
 
     A hash of all that the sizing reads: the engine input built from the answers, where each
@@ -242,7 +251,7 @@ def review_sizing_key(answers: dict[str, Any], *, today: date) -> str:
     do not split the cache), with the engine version and the day (the engine sizes from today's
     date) in clear: a new engine or a new day never meets an old entry.
     """
-    built = build_engine_input(answers=answers, today=today)
+    built = build_engine_input(answers=answers, today=today, contact_country=contact_country)
     canonical = json.dumps(
         [built.engine_input, built.sources, built.question_of],
         sort_keys=True,

@@ -14,17 +14,18 @@ from typing import Any
 from sizing.public import (
     ACCELERATORS,
     HardwareBought,
+    Money,
     StoredResult,
     UsedAssumption,
     count_of,
     format_count,
-    format_money,
-    format_money_line,
     format_number,
     format_percent,
     format_quantity,
+    money_of,
     read_counts,
     rented_text,
+    validity_sentence,
 )
 
 TO_CONFIRM = "to be confirmed in our quotation"
@@ -51,10 +52,12 @@ def _assumed(result: StoredResult, key: str) -> UsedAssumption | None:
     return next((a for a in result.assumptions if a.key == key), None)
 
 
-def purchase_terms(result: StoredResult) -> dict[str, str]:
+def purchase_terms(result: StoredResult, issued_on: date | None = None) -> dict[str, str]:
     """Lead times and how long the prices hold, in the words the bill and the summary share:
     ``lead`` (the last published lead times of GPU servers, with their date, when the plan buys
-    hardware) and ``validity`` (tied to the date of the accelerator price the plan rests on)."""
+    hardware) and ``validity``: until when the prices hold (the proposal's date ``issued_on``
+    plus the one setting, :func:`sizing.words.cost.validity_words`) and the date of the price
+    the plan rests on."""
     best = result.recommended_cost
     owned = bool(best and best.capex_usd)
     terms = {"lead": "", "validity": ""}
@@ -77,6 +80,9 @@ def purchase_terms(result: StoredResult) -> dict[str, str]:
             f"{when_published(str(price['as_of']))} for the {item} (“What we assumed”); such "
             "prices move month to month, and our quotation replaces them with firm ones."
         )
+    if issued_on is not None:
+        hold = validity_sentence(issued_on)
+        terms["validity"] = f"{hold} {terms['validity']}".strip()
     return terms
 
 
@@ -178,13 +184,15 @@ def _uplink_text(result: StoredResult) -> str:
     return f"leaf to spine: one uplink per {bought.oversubscription:g} network cards"
 
 
-def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[str, str]:
+def _line(
+    money: Money, item: str, what: str, quantity: str, each: Any, total: Any
+) -> dict[str, str]:
     return {
         "item": item,
         "what": what,
         "quantity": quantity,
-        "each": format_money(each) if isinstance(each, int | float) else str(each or ""),
-        "total": format_money_line(total) if isinstance(total, int | float) else str(total or ""),
+        "each": money(each) if isinstance(each, int | float) else str(each or ""),
+        "total": money.line(total) if isinstance(total, int | float) else str(total or ""),
     }
 
 
@@ -202,6 +210,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     """The bill for the recommended option: ``lines`` to buy (empty for a cloud option),
     ``rented`` for a cloud option, and notes on what is still to confirm."""
     best = result.recommended_cost
+    money = money_of(result)
     gpn = result.gpus_per_node or 1
     items = {str(line.get("item")): line for line in result.bill_of_materials}
     bought = best is not None and result.bill_of_materials_option == best.key and items
@@ -220,6 +229,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         each = float(servers.get("unit_usd") or 0) * (held or gpn)
         lines.append(
             _line(
+                money,
                 "Servers",
                 f"{server_spec(result, held)}; make and model {TO_CONFIRM}",
                 f"{format_count(count)}",
@@ -229,6 +239,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         )
         lines.append(
             _line(
+                money,
                 "Accelerators",
                 f"{result.accelerator_name}, in the servers above",
                 format_count(gpus),
@@ -241,6 +252,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
             nics = count * int(network.get("nics_per_node") or 0)
             lines.append(
                 _line(
+                    money,
                     "Network cards",
                     f"{nic}, in the servers above",
                     format_count(nics),
@@ -257,16 +269,17 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                 part = items[key]
                 quantity = format_count(int(part.get("quantity") or 0))
                 lines.append(
-                    _line(item, what, quantity, part.get("unit_usd"), part.get("total_usd"))
+                    _line(money, item, what, quantity, part.get("unit_usd"), part.get("total_usd"))
                 )
         if "storage" in items:
             disk = items["storage"]
             lines.append(
                 _line(
+                    money,
                     "Shared storage",
                     "parallel file system, usable capacity",
                     format_quantity(storage.get("total_capacity_tb"), "TB"),
-                    f"{format_money(disk.get('unit_usd'))} per TB",
+                    f"{money(disk.get('unit_usd'))} per TB",
                     disk.get("total_usd"),
                 )
             )
@@ -281,10 +294,11 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
             share = float(install.get("total_usd") or 0) / hardware if hardware else 0.0
             lines.append(
                 _line(
+                    money,
                     "Installation",
                     "racking, cabling and acceptance tests"
                     + (
-                        f": {format_percent(share)} of the {format_money(hardware)} of hardware "
+                        f": {format_percent(share)} of the {money(hardware)} of hardware "
                         "above"
                         if share
                         else ""
@@ -308,7 +322,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         "option": best.label if best else "",
         "bought": bool(bought),
         "lines": lines,
-        "total": format_money(best.capex_usd) if bought and best else "",
+        "total": money(best.capex_usd) if bought and best else "",
         "rented": "" if bought else (_owned_estate(result) or _rented(result)),
         "racks": racks if bought else "",
     }

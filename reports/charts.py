@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from sizing.public import (
+    currency_sign,
     format_count,
     format_days,
     format_money_short,
@@ -399,8 +400,8 @@ class RangeBar:
 _RANGE_COLOURS = {"recommended": ACCENT, "ruled_out": "#c8c8c8", "": "#8fb3d1"}
 
 
-def cost_range_chart(rows: Sequence[RangeBar]) -> SafeString:
-    """Each option's total [USD] as a bar with its likely range as a whisker; the recommended
+def cost_range_chart(rows: Sequence[RangeBar], *, currency: str = "USD") -> SafeString:
+    """Each option's total [``currency``, already converted] as a bar with its likely range as a whisker; the recommended
     one in the accent colour, ruled-out ones grey."""
     rows = [r for r in rows if r.total is not None]
     if not rows:
@@ -427,7 +428,7 @@ def cost_range_chart(rows: Sequence[RangeBar]) -> SafeString:
             parts.append(_line(x0, y + 5, x0, y + 15, colour="#333", width=1.5))
             parts.append(_line(x1, y + 5, x1, y + 15, colour="#333", width=1.5))
         end = label_w + plot_w * max(total, row.high or 0.0) / x_max
-        label = format_money_short(total)  # as the table beside it rounds it
+        label = format_money_short(total, currency=currency)  # as the table beside it rounds it
         parts.append(_text(end + 6, y + 15, label, anchor="start", size=10, weight=weight))
     axis_y = MARGIN_TOP + row_h * len(rows)
     parts.append(_line(label_w, axis_y, label_w + plot_w, axis_y, colour="#555"))
@@ -435,7 +436,7 @@ def cost_range_chart(rows: Sequence[RangeBar]) -> SafeString:
         value = step * k
         gx = label_w + plot_w * value / x_max
         parts.append(_line(gx, axis_y, gx, axis_y + 4, colour="#555"))
-        parts.append(_text(gx, axis_y + 16, f"${_short(value)}", size=10))
+        parts.append(_text(gx, axis_y + 16, f"{currency_sign(currency)}{_short(value)}", size=10))
     return _svg(
         WIDTH, height, "Total of each option over the horizon, with its likely range", _join(parts)
     )

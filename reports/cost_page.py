@@ -7,7 +7,6 @@ one formatter.
 """
 
 import math
-from datetime import date
 from typing import Any
 
 from django.utils.safestring import SafeString
@@ -20,15 +19,18 @@ from sizing.public import (
     NO_VALUE,
     USAGE_KEYS,
     CostOption,
+    Money,
     StoredResult,
     assumption_value,
     cost_headline,
     count_of,
     describe_price,
+    exchange_note,
     format_money,
     format_money_short,
     format_percent,
     format_small_percent,
+    money_of,
     money_step,
     net_words,
     recurring_line,
@@ -38,28 +40,8 @@ from sizing.public import (
 )
 
 
-def _range(low: float | None, high: float | None, *, currency: str = "USD") -> str:
-    return f"{format_money(low, currency=currency)} to {format_money(high, currency=currency)}"
-
-
-def _euro_note(result: StoredResult) -> str:
-    eur = result.cost_in_euros
-    if not eur.get("total_eur"):
-        return ""
-    as_of = str(eur.get("as_of") or "")
-    try:
-        day = date.fromisoformat(as_of)
-        when = f"{day.day} {day:%B %Y}"
-    except ValueError:
-        when = as_of
-    return (
-        f"In euros: {format_money(eur['total_eur'], currency='EUR')} "
-        f"({_range(eur.get('low_eur'), eur.get('high_eur'), currency='EUR')}) at the "
-        f"European Central Bank rate of {when} (1 EUR = {eur.get('usd_per_eur')} USD)."
-    )
-
-
 def _status(result: StoredResult, option: CostOption) -> str:
+    money = money_of(result)
     """Why an option is or is not the recommendation, in a few words."""
     best = result.recommended_cost
     if option.recommended:
@@ -77,7 +59,7 @@ def _status(result: StoredResult, option: CostOption) -> str:
     if abs(option.net_usd - best.net_usd) < 1:  # a hybrid whose base is the whole cluster
         return "the same figure" + (f": {option.basis}" if option.key == "hybrid" else "")
     if option.net_usd > best.net_usd:
-        more = f"{format_money_short(option.net_usd - best.net_usd)} more"
+        more = f"{money.short(option.net_usd - best.net_usd)} more"
         more = f"{more} (likely ranges overlap)" if overlap(option, best) else more
         return f"{more}; {term}" if (term := _term_note(result, option)) else more
     return _term_note(result, option)
@@ -107,25 +89,26 @@ def overlap(a: CostOption, b: CostOption) -> bool:
 
 
 def _options(result: StoredResult) -> list[dict[str, Any]]:
+    money = money_of(result)
     return [
         {
             "label": option.label,
             "recommended": option.recommended,
             "priced": option.total_usd is not None,
-            "total": format_money_short(option.net_usd),
+            "total": money.short(option.net_usd),
             "range": (
-                f"{format_money_short(option.low_usd)} – {format_money_short(option.high_usd)}"
+                f"{money.short(option.low_usd)} – {money.short(option.high_usd)}"
                 if option.total_usd is not None
                 else NO_VALUE
             ),
-            "up_front": format_money_short(option.capex_usd),
+            "up_front": money.short(option.capex_usd),
             "status": _status(result, option),
         }
         for option in result.all_cost_options
     ]
 
 
-def _by_year(best: CostOption, years_planned: int) -> dict[str, Any]:
+def _by_year(best: CostOption, years_planned: int, money: Money) -> dict[str, Any]:
     """The recommended option's cost by part (rows) and year (columns), with the totals: what
     the CFO budgets each year; then, for hardware bought, what it is still worth at the end
     and the net figure every option is compared by. Parts the option does not have are left
@@ -137,56 +120,66 @@ def _by_year(best: CostOption, years_planned: int) -> dict[str, Any]:
     the figures shown, so every row and column adds up as printed; ``rounding`` says so when
     the printed total then differs from the headline's by the rounding."""
     years = len(best.by_year_usd)
+    code = money.currency
+
+    def short(amount: float) -> str:
+        return format_money_short(amount, currency=code)
+
+    def local(amounts: Any) -> list[float]:
+        return [money.local(a) for a in amounts]
+
     # the step of the smaller of the two figures the table ends on (total paid and net), so
     # neither is printed coarser than the headline prints it
-    step = money_step(min(best.total_usd, best.net_usd or best.total_usd))
+    step = money_step(money.local(min(best.total_usd, best.net_usd or best.total_usd)))
     rows, shown = [], []
     for part, label in COST_PARTS.items():
         amounts = best.parts_by_year_usd.get(part)
         if not amounts or not any(amounts):
             continue
+        amounts = local(amounts)
         cells = round_to_add_up(amounts, step)
         shown.append(cells)
         rows.append(
             {
                 "label": label,
-                "years": [
-                    format_money_short(c) if a else NO_VALUE
-                    for a, c in zip(amounts, cells, strict=True)
-                ],
-                "total": format_money_short(sum(cells)),
+                "years": [short(c) if a else NO_VALUE for a, c in zip(amounts, cells, strict=True)],
+                "total": short(sum(cells)),
             }
         )
     if not shown:  # no parts stored: the yearly totals alone
-        shown.append(round_to_add_up(best.by_year_usd, step))
+        shown.append(round_to_add_up(local(best.by_year_usd), step))
     totals = [sum(column) for column in zip(*shown, strict=True)]
     total = sum(totals)
-    residual = round(best.residual_value_usd / step) * step
-    headline = round(best.total_usd / step) * step
+    residual = round(money.local(best.residual_value_usd) / step) * step
+    headline = round(money.local(best.total_usd) / step) * step
     return {
         "years": [f"Year {year}" for year in range(1, years + 1)],
         "rows": rows,
-        "totals": [format_money_short(a) for a in totals],
-        "total": format_money_short(total),
-        "residual": f"−{format_money_short(residual)}" if best.residual_value_usd else "",
+        "totals": [short(a) for a in totals],
+        "total": short(total),
+        "residual": f"−{short(residual)}" if best.residual_value_usd else "",
         "residual_label": f"Still worth at the end of year {years_planned}",
-        "net": format_money_short(total - residual),
+        "net": short(total - residual),
         "net_label": f"Net over {count_of(years_planned, 'year')}",
         "rounding": _rounding_note(
             step,
+            code,
             (total, headline),
-            (total - residual, round((best.net_usd or 0.0) / step) * step),
+            (total - residual, round(money.local(best.net_usd or 0.0) / step) * step),
         ),
     }
 
 
-def _rounding_note(step: float, total: tuple[float, float], net: tuple[float, float]) -> str:
+def _rounding_note(
+    step: float, currency: str, total: tuple[float, float], net: tuple[float, float]
+) -> str:
     """The table's rounding, said under it when it rounds to more than a dollar or when its
     total or net (as printed, then rounded on its own) differ by the rounding ("" otherwise)."""
     off = [pair for pair in (total, net) if not math.isclose(*pair)]
     if step <= 1 and not off:
         return ""
-    unit = "the dollar" if step <= 1 else f"the nearest {format_money(step)}"
+    whole = "the dollar" if currency == "USD" else f"the whole {currency}"
+    unit = whole if step <= 1 else f"the nearest {format_money(step, currency=currency)}"
     note = (
         f"Figures rounded to {unit}, each row so that its years add up; every total is the sum "
         "of the figures shown, and the text gives the exact figures"
@@ -210,6 +203,7 @@ def _purchases_note(result: StoredResult, best: CostOption) -> str:
 
 
 def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
+    money = money_of(result)
     rows = []
     for item in result.cost_sensitivity:
         unit = str(item.get("unit") or "")
@@ -224,8 +218,8 @@ def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
                 "label": CONSTANTS.get(key, key),
                 "range": f"{describe_price(float(item['low_value']), unit)} to "
                 f"{describe_price(float(item['high_value']), unit)}",
-                "at_low": format_money(item.get("total_low_usd")),
-                "at_high": format_money(item.get("total_high_usd")),
+                "at_low": money(item.get("total_low_usd")),
+                "at_high": money(item.get("total_high_usd")),
                 "note": f"then {flips[0].lower()} is cheaper" if flips else "",
             }
         )
@@ -257,7 +251,8 @@ def _nets(result: StoredResult) -> bool:
 def cost_page(result: StoredResult) -> dict[str, Any]:
     """Everything the cost page shows, as words and formatted figures."""
     best = result.recommended_cost
-    by_year = _by_year(best, result.years) if best else {}
+    money = money_of(result)
+    by_year = _by_year(best, result.years, money) if best else {}
     headline = cost_headline(result)  # the summary's figure and range, said the same way
     return {
         "priced": best is not None,
@@ -268,12 +263,12 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         # the same, for the recommended option's own figure ("" when it owns nothing)
         "best_net_words": headline.nets,
         "range": headline.range or NO_VALUE,
-        "euro": _euro_note(result),
+        "euro": exchange_note(result),
         "by_year": by_year,
         "purchases_note": _purchases_note(result, best) if best else "",
         "residual": residual_value(result, best),
-        "capex": format_money(best.capex_usd) if best and best.capex_usd else "",
-        "running": format_money(best.running_usd) if best else "",
+        "capex": money(best.capex_usd) if best and best.capex_usd else "",
+        "running": money(best.running_usd) if best else "",
         "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest
         "undecided": headline.undecided,  # why nothing is recommended ("" when an option is)
         "recurring": recurring_line(result),  # per month and per run, for recurring work
@@ -290,16 +285,18 @@ def cost_chart(result: StoredResult) -> SafeString:
     """Each priced option's net figure and likely range, the recommended one in the accent
     colour and those the customer's rules leave out grey (the review and confirmation pages
     show the same chart)."""
+    money = money_of(result)
     return charts.cost_range_chart(
         [
             charts.RangeBar(
                 label=o.label,
-                total=o.net_usd,
-                low=o.low_usd,
-                high=o.high_usd,
+                total=money.local(o.net_usd) if o.net_usd is not None else None,
+                low=money.local(o.low_usd) if o.low_usd is not None else None,
+                high=money.local(o.high_usd) if o.high_usd is not None else None,
                 state="recommended" if o.recommended else "ruled_out" if o.ruled_out_by else "",
             )
             for o in result.all_cost_options
             if o.total_usd is not None
-        ]
+        ],
+        currency=money.currency,
     )

@@ -43,17 +43,19 @@ from sizing.public import (
     backing,
     credited,
     excluded_groups,
-    format_money,
-    format_money_range,
     format_number,
     format_quantity,
     format_range,
     gpus_needed,
+    money_of,
+    needed_by,
     output_label_and_unit,
     price_rows,
     project_from_answers,
     read_result,
     risk_rows,
+    validity_sentence,
+    validity_words,
 )
 
 
@@ -182,9 +184,9 @@ def headline(result: StoredResult) -> dict[str, Any]:
         "cost_total": best.net_usd if best else None,
         "cost_low": best.low_usd if best else None,
         "cost_high": best.high_usd if best else None,
-        "cost_total_text": format_money(best.net_usd) if best else "",
-        "cost_low_text": format_money(best.low_usd) if best else "",
-        "cost_high_text": format_money(best.high_usd) if best else "",
+        "cost_total_text": money_of(result)(best.net_usd) if best else "",
+        "cost_low_text": money_of(result)(best.low_usd) if best else "",
+        "cost_high_text": money_of(result)(best.high_usd) if best else "",
         "years": result.years,
     }
 
@@ -201,8 +203,8 @@ def _ranges(result: StoredResult) -> dict[str, str]:
         "gpu_hours_text": format_number(result.gpu_hours),
         "gpu_hours_range_text": format_range(*hours) if hours else "",
         "run_cost_label": output_label_and_unit("one_run_cloud_usd")[0],
-        "run_cost_text": format_money(run_cost) if run_cost is not None else "",
-        "run_cost_range_text": format_money_range(*run_cost_range) if run_cost_range else "",
+        "run_cost_text": money_of(result)(run_cost) if run_cost is not None else "",
+        "run_cost_range_text": money_of(result).range(*run_cost_range) if run_cost_range else "",
         "backing_text": backing(result),
         "confidence_summary": sure.summary if sure else "",
     }
@@ -324,7 +326,12 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
         "cost_reasons": list(result.cost_reasons[2:]),
         "bill": bill_of_materials(result),
-        "terms": purchase_terms(result),
+        "terms": purchase_terms(result, data.issued_on),
+        # until when the prices hold: the proposal's date plus the one setting (sizing.words)
+        "validity": {
+            "until": validity_words(data.issued_on),
+            "sentence": validity_sentence(data.issued_on),
+        },
         "accelerator_choice": accelerator_choice(result, data.input_sources),
         "alternatives": wording.alternative_rows(result),
         # a buyer compares the servers each accelerator needs, not only a cloud price
@@ -336,12 +343,16 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "prices": price_rows(
             result,
             today=data.issued_on,
-            region_given=bool((data.engine_input.get("deployment") or {}).get("data_residency")),
+            region_given=bool(
+                {"data_residency", "country"} & set(data.engine_input.get("deployment") or {})
+            ),
         ),
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),
-        "risks": risk_rows(result, data.input_sources),
+        "risks": risk_rows(
+            result, data.input_sources, needed_by=needed_by(data.answers), today=data.issued_on
+        ),
         "warnings": result.warnings,
         "method": method_rows(result, data.engine_input),
     }

@@ -24,10 +24,10 @@ from sizing.public import (
     deadline_by,
     estate_lines,
     format_count,
-    format_money,
     format_number,
     format_percent,
     in_sentence,
+    money_of,
     noun_for,
     open_question,
     plan_text,
@@ -96,7 +96,7 @@ def residual_value(result: StoredResult, best: CostOption | None) -> dict[str, s
     life = next((a for a in result.assumptions if a.key == "depreciation_years"), None)
     years = f"{life.value:g} years" if life and isinstance(life.value, int | float) else ""
     return {
-        "value": format_money(best.residual_value_usd),
+        "value": money_of(result)(best.residual_value_usd),
         "year": str(result.years),
         "life": years,
     }
@@ -145,7 +145,7 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
         out.append(
             f"Whether your rules are firm: without them, "
             f"“{in_sentence(result.option_label(overall))}” would save about "
-            f"{format_money(saving)}."
+            f"{money_of(result)(saving)}."
         )
     method = next((a for a in result.assumptions if a.key == "training.method"), None)
     undecided = (
@@ -175,10 +175,10 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
             f"Whether to quote the {alt['name']} instead: for one run, "
             f"{count_of(alt['gpus'], 'accelerator')} in {count_of(alt['nodes'], 'server')} would "
             f"take about {run_time(float(alt['wall_clock_days']))} and cost about "
-            f"{format_money(alt['servers_usd'])} in servers, "
-            f"{format_money(ours_usd - float(alt['servers_usd']))} less than one run's "
+            f"{money_of(result)(alt['servers_usd'])} in servers, "
+            f"{money_of(result)(ours_usd - float(alt['servers_usd']))} less than one run's "
             f"{format_count(counts.per_run)} {result.accelerator_name} {chosen} "
-            f"({format_money(ours_usd)}, list prices){of_all}."
+            f"({money_of(result)(ours_usd)}, list prices){of_all}."
         )
     if cheaper:
         alt = cheaper[0]
@@ -191,7 +191,7 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
         out.append(
             f"Whether to quote the {alt['name']} instead: one run would take about "
             f"{run_time(float(alt['wall_clock_days']))} and cost "
-            f"{format_money(alt['run_cost_usd'])} in the cloud, {format_money(saving)} less than "
+            f"{money_of(result)(alt['run_cost_usd'])} in the cloud, {money_of(result)(saving)} less than "
             f"one run on the {result.accelerator_name} {ours}."
         )
     # the rest of the open questions have their own section; the page holds three decisions
@@ -299,7 +299,7 @@ def executive_summary(
         "paid": cost.paid,
         "low": cost.low,
         "high": cost.high,
-        "up_front": format_money(best.capex_usd) if best and best.capex_usd else "",
+        "up_front": money_of(result)(best.capex_usd) if best and best.capex_usd else "",
         "residual": residual_value(result, best),
         "why": why_this_option(result),
         # what they own and their ceilings (sizing.words.estate): before any other reason

@@ -15,19 +15,20 @@ from typing import Any
 from reports.bill import fabric_bought, run_servers_usd
 from sizing.public import (
     ADAPTER_METHODS,
+    Money,
     StoredResult,
     accelerator_hours,
     cost_headline,
     count_of,
     days_with_range,
     format_count,
-    format_money_short,
     format_number,
     format_percent,
     format_quantity,
     format_times,
     gpus_needed,
     memory_tight,
+    money_of,
     noun_for,
     read_counts,
     run_text,
@@ -272,6 +273,7 @@ def why_sentences(
 def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
     """The recommended accelerator first, then up to six others, each against it."""
     ours_cost, ours_days = result.one_run_cloud_usd, result.wall_clock_days
+    money = money_of(result)
     ours_servers = run_servers_usd(result)  # a buyer also compares what the servers cost
     rows = [
         {
@@ -280,8 +282,8 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             "gpus": format_count(result.gpus_per_job or 0),
             "nodes": format_count(result.nodes_per_job or 1),
             "days": run_time(ours_days or 0),
-            "cost": format_money_short(ours_cost) if ours_cost is not None else "not priced",
-            "servers": _money_or_unpriced(ours_servers),
+            "cost": money.short(ours_cost) if ours_cost is not None else "not priced",
+            "servers": _money_or_unpriced(ours_servers, money),
             "note": "recommended",
             "recommended": True,
         }
@@ -300,17 +302,13 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
         servers = alt.get("servers_usd")
         if ours_servers is not None and servers is not None:
             diff = float(servers) - ours_servers
-            notes.append(
-                f"{format_money_short(abs(diff))} {'more' if diff > 0 else 'less'} in servers"
-            )
+            notes.append(f"{money.short(abs(diff))} {'more' if diff > 0 else 'less'} in servers")
         if cost is not None and ours_cost is not None:
             diff = float(cost) - ours_cost
-            if format_money_short(abs(diff)) == format_money_short(0):
+            if money.short(abs(diff)) == money.short(0):
                 notes.append("about the same a run")  # never "$0 more a run"
             else:
-                notes.append(
-                    f"{format_money_short(abs(diff))} {'more' if diff > 0 else 'less'} a run"
-                )
+                notes.append(f"{money.short(abs(diff))} {'more' if diff > 0 else 'less'} a run")
         if ours_days:
             gap = days - ours_days
             if abs(gap) * 24 >= 1:
@@ -323,8 +321,8 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
                 "gpus": format_count(int(alt.get("gpus") or 0)),
                 "nodes": format_count(int(alt.get("nodes") or 0)),
                 "days": run_time(days),
-                "cost": "not priced" if cost is None else format_money_short(cost),
-                "servers": _money_or_unpriced(servers),
+                "cost": "not priced" if cost is None else money.short(cost),
+                "servers": _money_or_unpriced(servers, money),
                 "note": "; ".join(notes),
                 "recommended": False,
             }
@@ -332,8 +330,8 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
     return rows
 
 
-def _money_or_unpriced(usd: Any) -> str:
-    return "not priced" if usd is None else format_money_short(float(usd))
+def _money_or_unpriced(usd: Any, money: Money) -> str:
+    return "not priced" if usd is None else money.short(float(usd))
 
 
 def _chunks(layers: int | None, pipeline: int, chunks: int) -> str:

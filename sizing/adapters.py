@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
+from sizing.engine.cost.places import DEFAULT_PLACE, place_of
 from sizing.engine.numbers import noun_for_count
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
@@ -80,17 +81,24 @@ def unknown_override_paths(nested: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def build_engine_input(
-    *, answers: dict[str, Any], overrides: dict[str, Any] | None = None, today: date | None = None
+    *,
+    answers: dict[str, Any],
+    overrides: dict[str, Any] | None = None,
+    today: date | None = None,
+    contact_country: str = "",
 ) -> BuiltInput:
     """Map stored answers (plus engineer overrides) to the engine's input dict.
 
     An answer the engine would refuse (out of its range) is dropped and recorded as
     ``unusable``, so one odd answer becomes an assumption to settle rather than a failed sizing.
     Overrides are never dropped: an engineer gets the engine's refusal instead.
+    ``contact_country`` (the contact step's country) places the hardware when question 14
+    names no country or region (``deployment.country``, derived).
     """
     engine_input: dict[str, dict[str, Any]] = {}
     sources: dict[str, str] = {}
     context = _Context(answers or {}, engine_input, sources, today or date.today())
+    context.contact_country = contact_country
     for mapper in ANSWER_MAPPERS:
         mapper(context)
     _drop_refused(engine_input, sources)
@@ -121,7 +129,11 @@ class SizedAnswers:
 
 
 def size_answers(
-    *, answers: dict[str, Any], overrides: dict[str, Any] | None = None, today: date | None = None
+    *,
+    answers: dict[str, Any],
+    overrides: dict[str, Any] | None = None,
+    today: date | None = None,
+    contact_country: str = "",
 ) -> SizedAnswers:
     """Size a customer's answers (plus any engineer overrides): the one way to do it.
 
@@ -130,7 +142,9 @@ def size_answers(
     an answer the engine would refuse is dropped as ``unusable`` first).
     """
     today = today or date.today()
-    built = build_engine_input(answers=answers, overrides=overrides, today=today)
+    built = build_engine_input(
+        answers=answers, overrides=overrides, today=today, contact_country=contact_country
+    )
     result = size_dict(built.engine_input, today=today)
     return SizedAnswers(
         engine_input=built.engine_input,
@@ -168,6 +182,7 @@ def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
 _LEFT_OPEN = {
     "deployment.location": "where the hardware runs: the cheapest place we price",
     "deployment.data_residency": "where the data stays: no rule",
+    "deployment.country": "the country: North American power and space prices, in US dollars",
 }
 
 
@@ -297,6 +312,7 @@ class _Context:
         self.sources = sources
         self.today = today
         self.question_of: dict[str, str] = {}
+        self.contact_country = ""  # the contact step's country, when question 14 names none
 
     def answer(self, slug: str) -> dict[str, Any]:
         answer = self.answers.get(slug) or {}
@@ -420,6 +436,17 @@ def _days_until(deadline: Any, today: date) -> int | None:
         return None
     try:
         return (date.fromisoformat(str(deadline)) - today).days
+    except ValueError:
+        return None
+
+
+def needed_by(answers: dict[str, Any]) -> date | None:
+    """The date the customer needs results by (question 5's ``deadline``); None when not
+    given or unreadable."""
+    timeline = (answers or {}).get("timeline")
+    given = timeline.get("deadline") if isinstance(timeline, dict) else None
+    try:
+        return date.fromisoformat(str(given)) if given else None
     except ValueError:
         return None
 
@@ -565,6 +592,13 @@ def _deployment(c: _Context) -> None:
     c.put(
         "deployment.data_residency", str(residency)[:200] if residency else None, slug="deployment"
     )
+    country = c.value("deployment", "country")
+    if country:
+        c.put("deployment.country", str(country)[:200], slug="deployment")
+    elif c.contact_country and place_of(residency) == DEFAULT_PLACE:
+        # the country the customer gave with their contact details prices power, space and
+        # the currency when question 14 names no place (issue 28: a Swedish customer)
+        c.put("deployment.country", c.contact_country[:200], slug="deployment", derived=True)
     c.put(
         "deployment.dedicated_hardware",
         _yes_no(c.value("deployment", "dedicated")),

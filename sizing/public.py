@@ -37,6 +37,7 @@ from sizing.adapters import (
     check_engine_input,
     constraint_effects,
     discovery_questions,
+    needed_by,
     nest_overrides,
     recommended_setup,
     setup_decisions,
@@ -52,6 +53,8 @@ from sizing.engine.inputs import ADAPTER_METHODS, PRETRAINING_METHODS
 from sizing.engine.models import MODEL_CATALOG, ModelSpec, find_model
 from sizing.engine.numbers import (
     NO_VALUE,
+    Money,
+    currency_sign,
     format_count,
     format_days,
     format_days_range,
@@ -107,9 +110,14 @@ from sizing.words.cost import (
     cost_figures,
     cost_headline,
     cost_line,
+    exchange_note,
+    money_of,
+    prices_hold_until,
     recurring_line,
     region_line,
     rule_words,
+    validity_sentence,
+    validity_words,
 )
 from sizing.words.counts import (
     OWNED,
@@ -185,6 +193,7 @@ __all__ = [
     "nest_overrides",
     "recommended_setup",
     "setup_decisions",
+    "needed_by",
     "size_answers",
     "unknown_override_paths",
     # reading a stored result (sizing/stored_result.py)
@@ -224,6 +233,13 @@ __all__ = [
     "change_from_first",
     "cost_figures",
     "cost_headline",
+    "exchange_note",
+    "prices_hold_until",
+    "validity_sentence",
+    "validity_words",
+    "money_of",
+    "currency_sign",
+    "Money",
     "cost_line",
     "recurring_line",
     "region_line",

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sizing.engine.network import fabric_layout, fabric_words
+from sizing.engine.numbers import USD, Money
 from sizing.engine.vocabulary import COST_OPTIONS, OWN_ESTATE_OPTION, value_words
 
 
@@ -540,6 +541,21 @@ class StoredResult:
             oversubscription=layout.oversubscription,
             fabric=fabric_words(layout),
         )
+
+    @property
+    def money(self) -> Money:
+        """The formatter of every amount of this result: the currency of the country the
+        hardware runs in (``cost.currency``); US dollars for a result stored before it."""
+        view = self.section("cost").get("currency")
+        if not isinstance(view, Mapping) or not view.get("code") or not view.get("per_usd"):
+            return USD
+        return Money(str(view["code"]), float(view["per_usd"]))
+
+    @property
+    def currency(self) -> Mapping[str, Any]:
+        """``cost.currency``: code, rate per US dollar, its date and source, the place."""
+        view = self.section("cost").get("currency")
+        return view if isinstance(view, Mapping) else {}
 
     @property
     def cost_in_euros(self) -> Mapping[str, Any]:

@@ -16,9 +16,9 @@ from sizing.public import (
     count_of,
     describe_value,
     format_days,
-    format_money,
     format_quantity,
     input_term,
+    money_of,
     read_result,
 )
 
@@ -57,7 +57,7 @@ HEADLINE: tuple[tuple[str, Callable[[StoredResult], str]], ...] = (
         lambda r: "—" if r.wall_clock_days is None else format_days(r.wall_clock_days),
     ),
     ("Accelerator-hours", lambda r: _count(r.gpu_hours, "GPU-hour")),
-    ("One run in the cloud", lambda r: format_money(r.one_run_cloud_usd)),
+    ("One run in the cloud", lambda r: money_of(r)(r.one_run_cloud_usd)),
     (
         "Peak memory per accelerator",
         lambda r: format_quantity(r.section("memory").get("per_gpu_gb"), "GB"),

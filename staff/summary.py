@@ -22,6 +22,7 @@ from sizing.public import (
     cost_line,
     count_of,
     read_result,
+    validity_words,
     value_words,
 )
 from staff.models import ShareLink
@@ -33,6 +34,16 @@ def recommended_cluster(recommendation: Recommendation | None) -> str:
     if recommendation is None or recommendation.status != Recommendation.Status.DONE:
         return ""
     return cluster_short(read_result(recommendation.result))
+
+
+def prices_valid_until(recommendation: Recommendation | None) -> str:
+    """ "3 January 2027": until when the version's proposal holds its prices (dated the day the
+    version was sized, as ``pipeline.services`` dates the proposal); "" while not finished."""
+    if recommendation is None or recommendation.finished_at is None:
+        return ""
+    if recommendation.status != Recommendation.Status.DONE:
+        return ""
+    return validity_words(timezone.localdate(recommendation.finished_at))
 
 
 def recommended_cost(recommendation: Recommendation | None, *, short: bool = False) -> str:
@@ -139,6 +150,8 @@ class Summary:
     # the engine's questions about a set-up the customer left to us: for the engineer to
     # settle, not asked in the proposal
     settle: tuple[str, ...] = ()
+    # until when the described version's prices hold, as its proposal says ("" before it is sized)
+    prices_hold_until: str = ""
 
 
 def last_sent_link(submission: Submission) -> ShareLink | None:
@@ -179,6 +192,7 @@ def summarise(submission: Submission) -> Summary:
         approved=shown is not None and shown.is_approved,
         recommendation=recommended_cluster(shown),
         cost=recommended_cost(shown),
+        prices_hold_until=prices_valid_until(shown),
         status=submission.get_status_display(),
         assignee=full_name(submission.assignee) if submission.assignee else "nobody yet",
         next_action=next_action(submission, latest=latest, approved=approved, sent=sent),

@@ -79,6 +79,13 @@ class DeploymentForm(QuestionForm):
             ("hybrid", "A mix (hybrid)"),
         ),
     )
+    country = TextAnswerField(
+        does=Feeds(("deployment.country",)),
+        label="Country the hardware will run in (optional)",
+        help_text="Sets the power and space prices and the currency of your proposal, "
+        "for example “Sweden”.",
+        width="medium",
+    )
     data_residency = TextAnswerField(
         does=Feeds(("deployment.data_residency",)),
         label="Countries or regions your data must stay in",

@@ -507,6 +507,16 @@ _LISTED: dict[str, Assumption] = {
         "the yearly growth and the runs a month you told us are each moved to half and one and "
         "a half times your answer, to show what your own plan does to the total",
     ),
+    "price_validity_days": Assumption(
+        30,
+        "days",
+        "our quotation terms, set 2026-12-04: the cloud prices and server street prices in the "
+        "price table are read month by month (their dates are printed beside them), so a "
+        "proposal holds them for one month from its date",
+        "2026-12-04",
+        "every proposal says until when its prices hold: its date plus this many days; after "
+        "that our quotation confirms them",
+    ),
     "price_stale_months": Assumption(
         12,
         "months",

@@ -123,6 +123,7 @@ class ResilienceInput:
 class DeploymentInput:
     location: str | None = None  # "on_prem" | "colocation" | "cloud" | "hybrid"
     data_residency: str | None = None  # free text, e.g. "EU"
+    country: str | None = None  # free text: the country the hardware runs in, e.g. "Sweden"
     air_gapped: bool | None = None
     dedicated_hardware: bool | None = None
     export_controlled: bool | None = None

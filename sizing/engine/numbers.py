@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 # (threshold, short suffix, word): 7.5e9 → "7.5B" or "7.5 billion".
 _SCALES = ((1e12, "T", "trillion"), (1e9, "B", "billion"), (1e6, "M", "million"))
@@ -61,9 +62,9 @@ def format_range(low: float, high: float, unit: str = "", *, prefix: str = "") -
     return f"{prefix}{start}–{prefix}{end} {unit}".strip()
 
 
-def format_money_range(low: float, high: float) -> str:
-    """US dollars from ``low`` to ``high``: "$370,000–$540,000", "$1.2–2.6 million"."""
-    return format_range(low, high, prefix="$")
+def format_money_range(low: float, high: float, *, currency: str = "USD") -> str:
+    """Money from ``low`` to ``high``: "$370,000–$540,000", "$1.2–2.6 million"."""
+    return format_range(low, high, prefix=currency_sign(currency))
 
 
 def format_decimal(value: float, *, places: int = 2) -> str:
@@ -87,14 +88,23 @@ def format_number(value: object) -> str:
     return format_count(value)
 
 
-_CURRENCY_SIGNS = {"USD": "$", "EUR": "€"}
+# The currencies whose sign people read before the figure; any other is written with its ISO
+# code and a space ("SEK 12.40 million", as Swedish business English writes it).
+_CURRENCY_SIGNS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+def currency_sign(currency: str) -> str:
+    """What stands before an amount: "$", "€", "£", or the code and a no-break space ("SEK "),
+    so a line never breaks between the code and its figure."""
+    return _CURRENCY_SIGNS.get(currency, f"{currency}\u00a0")
 
 
 def format_money(value: float | None, *, currency: str = "USD") -> str:
-    """Money for a sentence or a total: "$850,000", "$14.70 million", "€13.9 million"."""
+    """Money for a sentence or a total, ``value`` already in ``currency``: "$850,000",
+    "$14.70 million", "€13.90 million", "SEK 128.40 million"."""
     if value is None:
         return NO_VALUE
-    sign = _CURRENCY_SIGNS[currency]
+    sign = currency_sign(currency)
     amount = float(value)
     if abs(amount) >= 1e9:
         return f"{sign}{amount / 1e9:,.2f} billion"
@@ -116,16 +126,60 @@ def format_money_line(value: float | None) -> str:
     return format_money(value)
 
 
-def format_money_short(value: float | None) -> str:
-    """US dollars for a narrow table cell or a chart, rounded as :func:`format_money` rounds
-    (one rule per document): "$14.70M", "$850,000"."""
+def format_money_short(value: float | None, *, currency: str = "USD") -> str:
+    """Money for a narrow table cell or a chart, rounded as :func:`format_money` rounds
+    (one rule per document): "$14.70M", "$850,000", "SEK 7.70M"."""
     if value is None:
         return NO_VALUE
+    sign = currency_sign(currency)
     amount = float(value)
     for limit, suffix in ((1e9, "B"), (1e6, "M")):
         if abs(amount) >= limit:
-            return f"${amount / limit:,.2f}{suffix}"
-    return f"${amount:,.0f}"
+            return f"{sign}{amount / limit:,.2f}{suffix}"
+    return f"{sign}{amount:,.0f}"
+
+
+@dataclass(frozen=True)
+class Money:
+    """Amounts the engine works out in US dollars, written in the customer's currency: every
+    amount of one proposal goes through one of these, so a figure can never appear in two
+    currencies.  ``per_usd`` [currency/USD] is the dated rate of
+    :mod:`sizing.engine.cost.places`."""
+
+    currency: str = "USD"
+    per_usd: float = 1.0
+
+    def local(self, usd: float) -> float:
+        """``usd`` in this currency [currency]."""
+        return float(usd) * self.per_usd
+
+    def __call__(self, usd: float | None) -> str:
+        """ "$14.70 million", "SEK 133.03 million"; "—" when missing."""
+        return NO_VALUE if usd is None else format_money(self.local(usd), currency=self.currency)
+
+    def line(self, usd: float | None) -> str:
+        """On one line of a bill or a headline: "under $10" (in this currency) for a trivially
+        small amount, more than nothing (:func:`format_money_line`)."""
+        if usd is not None and 0 < self.local(usd) < TRIVIAL_USD:
+            return f"under {format_money(TRIVIAL_USD, currency=self.currency)}"
+        return self(usd)
+
+    def short(self, usd: float | None) -> str:
+        """ "$14.70M", "SEK 133.03M"; "—" when missing."""
+        return (
+            NO_VALUE if usd is None else format_money_short(self.local(usd), currency=self.currency)
+        )
+
+    def range(self, low_usd: float, high_usd: float) -> str:
+        """ "$1.2–2.6 million", "SEK 11–24 million"."""
+        return format_money_range(self.local(low_usd), self.local(high_usd), currency=self.currency)
+
+    def rate(self, usd: float) -> str:
+        """A price per hour or per unit with cents: "$3.99", "SEK 36.11"."""
+        return f"{currency_sign(self.currency)}{self.local(usd):,.2f}"
+
+
+USD = Money()
 
 
 def money_step(value: float) -> float:
@@ -183,7 +237,7 @@ def format_quantity(value: object, unit: str) -> str:
     if not isinstance(value, int | float) or isinstance(value, bool):
         return f"{format_number(value)} {unit}".strip()
     if unit == "USD":
-        return format_money(value)
+        return format_money(value)  # an engine figure in dollars; proposals use ``Money``
     if unit in ("h", "hours"):
         return format_hours(value)
     if unit in ("d", "days"):  # "24 hours", never "1 days"

@@ -36,6 +36,9 @@ class Assumption:
         ISO date (or year) the figure was observed or published.
     rationale : str
         Why the engine uses this figure.
+    stays : str
+        Why a figure older than the price book's limit (three years) is still used: no newer
+        public figure found, and what that means.  Empty for a current figure.
     """
 
     value: float
@@ -43,6 +46,7 @@ class Assumption:
     source: str
     as_of: str
     rationale: str
+    stays: str = field(default="", kw_only=True)
 
 
 LIST_PRICE = "list price"

@@ -186,6 +186,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
     "deployment": {
         "location": _enum("on_prem", "colocation", "cloud", "hybrid"),
         "data_residency": _Field("text", "a region name in printable text, at most 200 characters"),
+        "country": _Field("text", "a country name in printable text, at most 200 characters"),
         "air_gapped": _BOOL,
         "dedicated_hardware": _BOOL,
         "export_controlled": _BOOL,

@@ -11,8 +11,10 @@ headline of a range it does not belong to.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, timedelta
 
-from sizing.engine.numbers import format_money, format_money_line, format_money_short
+from sizing.engine.assumptions import ASSUMPTIONS
+from sizing.engine.numbers import Money
 from sizing.engine.vocabulary import LOCATION_RULES, RULES, in_sentence, net_words
 from sizing.stored_result import StoredResult
 from sizing.words.plural import count_of
@@ -54,8 +56,64 @@ class CostHeadline:
         return text + (f", likely {self.range}" if self.range else "")
 
 
+def money_of(result: StoredResult) -> Money:
+    """The one formatter of every amount a surface shows for ``result`` (the PDF, the review
+    page, the staff pages, the CSV): its customer's currency at the dated rate, so a figure is
+    never in dollars on one page and in kronor on another."""
+    return result.money
+
+
+def exchange_note(result: StoredResult) -> str:
+    """ "Amounts in Swedish kronor (SEK) at 1 USD = SEK 9.05, the European Central Bank's
+    reference rates of 6 February 2026; prices published in US dollars are converted at
+    that rate." — "" for a result in US dollars."""
+    view = result.currency
+    code = str(view.get("code") or "USD")
+    if code == "USD" or not view.get("per_usd"):
+        return ""
+    rate = Money(code, float(view["per_usd"])).rate(1.0)
+    place = f" for {view['place']}" if view.get("place") else ""
+    return (
+        f"Amounts are in {code}{place}, at 1 USD = {rate} (the European Central Bank's "
+        f"reference rates of {_day(str(view.get('as_of') or ''))}); prices published in US "
+        "dollars or euros are converted at those rates."
+    )
+
+
+def prices_hold_until(issued_on: date) -> date:
+    """The last day a proposal dated ``issued_on`` holds its prices: its date plus the one
+    setting ``price_validity_days`` (:mod:`sizing.engine.assumptions`)."""
+    return issued_on + timedelta(days=int(ASSUMPTIONS["price_validity_days"].value))
+
+
+def validity_words(issued_on: date) -> str:
+    """ "3 January 2027": the date the cover, the summary, the cost page and the staff pages
+    give as the end of the prices' validity."""
+    until = prices_hold_until(issued_on)
+    return f"{until.day} {until:%B %Y}"
+
+
+def validity_sentence(issued_on: date) -> str:
+    """ "Prices hold until 3 January 2027, 30 days from this proposal's date." """
+    days = int(ASSUMPTIONS["price_validity_days"].value)
+    return (
+        f"Prices hold until {validity_words(issued_on)}, {count_of(days, 'day')} from this "
+        "proposal's date."
+    )
+
+
+def _day(iso: str) -> str:
+    """ "6 February 2026" for "2026-02-06"; as given when it is not a date."""
+    try:
+        day = date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return f"{day.day} {day:%B %Y}"
+
+
 def cost_headline(result: StoredResult) -> CostHeadline:
     """:class:`CostHeadline` of the recommended option of ``result``."""
+    money = money_of(result)
     best = result.recommended_cost
     if best is None or best.net_usd is None:
         return CostHeadline(
@@ -65,12 +123,12 @@ def cost_headline(result: StoredResult) -> CostHeadline:
     return CostHeadline(
         option=best.label,
         # a few dollars (one short run priced) read "under $10", not "$6 over 3 years"
-        amount=format_money_line(best.net_usd),
-        low=format_money(best.low_usd) if best.low_usd is not None else "",
-        high=format_money(best.high_usd) if best.high_usd is not None else "",
+        amount=money.line(best.net_usd),
+        low=money(best.low_usd) if best.low_usd is not None else "",
+        high=money(best.high_usd) if best.high_usd is not None else "",
         years=count_of(result.years, "year"),
         nets=net_words(result.years) if owns else "",
-        paid=format_money(best.total_usd) if owns else "",
+        paid=money(best.total_usd) if owns else "",
     )
 
 
@@ -96,7 +154,7 @@ def undecided_short(result: StoredResult) -> str:
     if rules and cheapest is not None and cheapest.net_usd is not None:
         return (
             f"none allowed: {', '.join(rule_words(result, r) for r in rules)} rules out every "
-            f"priced option (cheapest {format_money_short(cheapest.net_usd)}, "
+            f"priced option (cheapest {money_of(result).short(cheapest.net_usd)}, "
             f"{in_sentence(cheapest.label)})"
         )
     return "to quote: no public price"
@@ -110,14 +168,10 @@ def cost_line(result: StoredResult, *, short: bool = False) -> str:
     if best is None or best.net_usd is None:
         return undecided_short(result)
     if short:
-        return format_money_short(best.net_usd)
+        return money_of(result).short(best.net_usd)
     cost = cost_headline(result)
     likely = f" (likely {cost.range})" if cost.range else ""
     return f"{cost.amount} over {cost.years}{likely}, {cost.option}"
-
-
-# The engine prices every option in US dollars (``cost.<option>.*_usd``).
-RESULT_CURRENCY = "USD"
 
 
 @dataclass(frozen=True)
@@ -133,20 +187,21 @@ class CostFigures:
 
 
 def cost_figures(result: StoredResult) -> CostFigures:
-    """:class:`CostFigures` of the recommended option (``None`` figures when nothing is
-    priced)."""
+    """:class:`CostFigures` of the recommended option in the customer's currency, as every
+    other surface shows it (:func:`money_of`); ``None`` figures when nothing is priced."""
     best = result.recommended_cost
+    money = money_of(result)
 
-    def whole(value: float | None) -> int | None:
-        return None if value is None else round(value)
+    def whole(usd: float | None) -> int | None:
+        return None if usd is None else round(money.local(usd))
 
     if best is None or best.net_usd is None:
-        return CostFigures(None, None, None, RESULT_CURRENCY, result.years)
+        return CostFigures(None, None, None, money.currency, result.years)
     return CostFigures(
         net=whole(best.net_usd),
         low=whole(best.low_usd),
         high=whole(best.high_usd),
-        currency=RESULT_CURRENCY,
+        currency=money.currency,
         years=result.years,
     )
 
@@ -158,9 +213,10 @@ def recurring_line(result: StoredResult) -> str:
     found = result.cost_recurring
     if found is None or result.recommended_cost is None:
         return ""
+    money = money_of(result)
     return (
-        f"About {format_money(found['per_month_usd'])} a month, or "
-        f"{format_money(found['per_run_usd'])} a run (about "
+        f"About {money(found['per_month_usd'])} a month, or "
+        f"{money(found['per_run_usd'])} a run (about "
         f"{count_of(round(found['runs']), 'run')} over {count_of(result.years, 'year')})."
     )
 

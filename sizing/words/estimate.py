@@ -118,10 +118,11 @@ class FirstEstimate:
     engine_input: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-def first_estimate(answers: dict[str, Any]) -> FirstEstimate | None:
-    """Size ``answers`` and say what set the size; ``None`` when the engine refuses them."""
+def first_estimate(answers: dict[str, Any], *, contact_country: str = "") -> FirstEstimate | None:
+    """Size ``answers`` (placed by ``contact_country`` when they name no place, as the pipeline
+    sizes them) and say what set the size; ``None`` when the engine refuses them."""
     try:
-        sized = size_answers(answers=answers)
+        sized = size_answers(answers=answers, contact_country=contact_country)
     except InvalidInput:
         return None
     return estimate_of(sized)

@@ -27,6 +27,7 @@ NOUNS: dict[str, str] = {
     "layer": "layers",
     "rack": "racks",
     "day": "days",
+    "week": "weeks",
     "size": "sizes",
     "price": "prices",
     "answer": "answers",

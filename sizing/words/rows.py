@@ -8,14 +8,15 @@ never says "you asked for" of a value our engineer chose.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from sizing.engine.cost.price_set import dated_note
 from sizing.engine.numbers import format_count
 from sizing.engine.vocabulary import REGIONS, SOURCES, describe_value, input_term
 from sizing.stored_result import StoredResult
-from sizing.words.durations import run_time_range
+from sizing.words.durations import run_time, run_time_range
+from sizing.words.plural import count_of
 from sizing.words.provenance import Setter, accelerator_by, the_deadline
 
 
@@ -118,15 +119,72 @@ def price_rows(result: StoredResult, *, today: date, region_given: bool) -> list
     return rows
 
 
+def lead_time_risk(
+    result: StoredResult, *, needed_by: date | None, today: date
+) -> dict[str, str] | None:
+    """The risk that bought hardware arrives too late for the date the customer needs results
+    by (``needed_by``, their answer to question 5), with the cloud to bridge it; None when
+    nothing is bought, no date was given, or the slowest published delivery still leaves time
+    for one run.
+
+    Bought servers are ready at ``today + lead time`` and one run then takes ``T`` days: they
+    *cannot* arrive in time when ``needed_by < today + shortest lead + T``, and *may not* when
+    ``needed_by < today + longest lead + T`` (the lead times of ``gpu_server_lead_weeks_low``
+    and ``_high``, with their date)."""
+    best = result.recommended_cost
+    if needed_by is None or best is None or not best.capex_usd:
+        return None
+    low = next((a for a in result.assumptions if a.key == "gpu_server_lead_weeks_low"), None)
+    high = next((a for a in result.assumptions if a.key == "gpu_server_lead_weeks_high"), None)
+    if low is None or high is None:
+        return None
+    if not isinstance(low.value, int | float) or not isinstance(high.value, int | float):
+        return None
+    run = timedelta(days=float(result.wall_clock_days or 0.0))
+    if needed_by >= today + timedelta(weeks=float(high.value)) + run:
+        return None
+    cannot = needed_by < today + timedelta(weeks=float(low.value)) + run
+    weeks = max(0, round((needed_by - today).days / 7))
+    money = result.money
+    cloud = result.one_run_cloud_usd
+    in_cloud = f" (one run costs about {money(cloud)} there)" if cloud else ""
+    return {
+        "risk": f"Bought GPU servers {'cannot' if cannot else 'may not'} arrive in time: "
+        f"they took {low.value:g} to {high.value:g} weeks from order to delivery in the last "
+        f"published figures ({_month(low.as_of)}), and you need results by "
+        f"{needed_by.day} {needed_by:%B %Y}, {count_of(weeks, 'week')} away, after one run of "
+        f"{run_time(float(result.wall_clock_days or 0.0))}",
+        "lower": f"Start in the GPU cloud{in_cloud} and move to the bought cluster when it "
+        "arrives; our quotation confirms the delivery date before you order",
+    }
+
+
+def _month(as_of: str) -> str:
+    """ "April 2024" for "2024-04"; as given otherwise."""
+    try:
+        day = date.fromisoformat(f"{as_of[:7]}-01")
+    except ValueError:
+        return as_of
+    return f"{day:%B %Y}"
+
+
 def risk_rows(
-    result: StoredResult, sources: Mapping[str, str] | None = None
+    result: StoredResult,
+    sources: Mapping[str, str] | None = None,
+    *,
+    needed_by: date | None = None,
+    today: date | None = None,
 ) -> list[dict[str, str]]:
     """Each risk with what lowers it: the engine's risks ("risk: what to do"), then the plan's
-    own (a range past the deadline, prices still to confirm)."""
+    own (hardware that arrives after the date results are needed by, a range past the
+    deadline, prices still to confirm)."""
     rows = []
     for risk in result.risks:
         what, _, lower = risk.partition(": ")
         rows.append({"risk": what[:1].upper() + what[1:], "lower": lower[:1].upper() + lower[1:]})
+    late = lead_time_risk(result, needed_by=needed_by, today=today or date.today())
+    if late is not None:
+        rows.append(late)
     days = result.wall_clock_days_range
     deadline = result.deadline_days
     if days and deadline and days[1] > deadline:

@@ -43,6 +43,7 @@ def test_the_review_page_shows_what_is_bought_the_time_and_the_cost_as_the_confi
     page = client.get(step_url(draft_id, "review")).content.decode()
     start = page.index('class="first-estimate-figures"')
     figures = page[start : page.index("</p>", start)]
-    assert "Cost: about $" in figures and " over " in figures
+    # the example answers keep the data in the EU: the cost is in euros, as in the proposal
+    assert "Cost: about €" in figures and " over " in figures
     assert "One run takes about " in figures and "(likely " in figures
     assert "bought in year 1" in figures or "rented" in figures

@@ -1,6 +1,7 @@
 """What the proposal says, read back from the rendered demo and scenarios: one consistent
 statement per figure, in the customer's words."""
 
+import re
 from datetime import date
 from functools import cache
 from io import BytesIO
@@ -16,7 +17,7 @@ from reports.document import render_data
 from reports.summary import OWNED, cheaper_to_buy, decisions
 from reports.wording import alternative_rows, recommendation_sentence, why_sentences
 from sizing.engine import size_dict
-from sizing.engine.numbers import format_money, format_money_short, format_number, format_quantity
+from sizing.engine.numbers import format_number, format_quantity
 from sizing.stored_result import read_result
 from sizing.words.rows import price_rows, risk_rows
 from tests.reports.conftest import pdf_text, squash
@@ -224,14 +225,15 @@ def test_a_buyer_is_shown_the_servers_another_accelerator_would_save():
     assert float(alt["servers_usd"]) < ours
     line = next(d for d in decisions(result) if d.startswith("Whether to quote"))
     assert "in servers" in line and "in the cloud" not in line
-    assert format_money(alt["servers_usd"]) in line and format_money(ours) in line
+    money = result.money  # the proposal's currency (the demo keeps its data in the EU: euros)
+    assert money(alt["servers_usd"]) in line and money(ours) in line
 
 
 def test_a_buyers_accelerator_table_gives_each_choice_its_servers_to_buy():
     result = read_result(demo_data(answers=demo_answers("")).result)
     rows = alternative_rows(result)
     ours = cheaper_to_buy(result)[0][1]
-    assert rows[0]["servers"] == format_money_short(ours)
+    assert rows[0]["servers"] == result.money.short(ours)
     b200 = next(row for row in rows if row["name"].startswith("NVIDIA B200"))
     assert "less in servers" in b200["note"]
 
@@ -292,11 +294,12 @@ def test_the_price_table_marks_prices_older_than_a_year_as_dated():
 
 
 def _dollars(text: str) -> float:
-    """A figure as the year-by-year table prints it: "$16.04M", "$640,000", "—"."""
+    """A figure as the year-by-year table prints it, in any currency: "$16.04M", "€640,000",
+    "SEK 1.2B", "—"."""
     if text == "—":
         return 0.0
     scale = {"M": 1e6, "B": 1e9}.get(text[-1], 1.0)
-    return float(text.strip("$MB").replace(",", "")) * scale
+    return float(re.sub(r"[^0-9.]", "", text.rstrip("MB"))) * scale
 
 
 @pytest.mark.parametrize("scenario", ["", *SCENARIOS])

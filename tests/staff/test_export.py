@@ -7,7 +7,6 @@ import pytest
 from django.test import Client
 
 from questionnaire.questions import answered_questions
-from sizing.engine.numbers import format_money
 from sizing.stored_result import read_result
 from staff import workflow
 from staff.export import FIXED_COLUMNS, export_csv, safe_cell
@@ -59,7 +58,7 @@ def test_one_row_per_submission_labelled_like_the_pdf_with_cost_history_and_note
     assert row["Assignee"] == "Bob Tester"
     assert row["Status"] == "Approved, ready to send"
     assert row["Recommended cluster"] == f"{result.gpus} × {result.accelerator_name}"
-    assert row["Recommended cost"].startswith(format_money(result.recommended_cost.net_usd))
+    assert row["Recommended cost"].startswith(result.money(result.recommended_cost.net_usd))
     assert "Waiting for engineer review → Approved, ready to send" in row["Status history"]
     assert row["Notes"].endswith("Bob Tester: Wants on-prem quotes too.")
     assert table[1]["Recommended cluster"] == "" and table[1]["Approved"] == "no"

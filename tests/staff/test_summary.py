@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from sizing.engine.numbers import format_money, format_money_short
 from sizing.stored_result import read_result
+from sizing.words.cost import validity_words
 from staff import sending, workflow
 from staff.summary import summarise
 from tests.staff.factories import (
@@ -40,8 +40,12 @@ def test_the_summary_panel_says_what_matters_first(engineer):
     assert page.index('id="summary"') < page.index('id="answers"')
     assert f"{result.gpus} × {result.accelerator_name}" in panel
     assert "version 1, not reviewed yet" in panel
-    assert format_money(best.net_usd) in panel and best.label in panel
-    assert f"likely {format_money(best.low_usd)} to {format_money(best.high_usd)}" in panel
+    money = result.money  # the customer's currency, as the proposal writes it
+    assert money(best.net_usd) in panel and best.label in panel
+    assert f"likely {money(best.low_usd)} to {money(best.high_usd)}" in panel
+    # until when the version's prices hold, as its proposal says (issue 28)
+    until = validity_words(timezone.localdate(recommendation.finished_at))
+    assert f'<dt>Prices hold until</dt><dd class="summary-prices-hold">{until}</dd>' in panel
     assert "Llama 3.1 8B · LoRA" in panel
     assert "Bob Tester" in panel
     assert "<strong>An engineer</strong>: Review version 1" in panel
@@ -68,7 +72,7 @@ def test_the_list_shows_the_recommendation_in_words_its_cost_and_full_names(engi
     sign_in(client, engineer)
     page = client.get(LIST).content.decode()
     assert f"{result.gpus} × {result.accelerator_name}" in page
-    assert format_money_short(result.recommended_cost.net_usd) in page
+    assert result.money.short(result.recommended_cost.net_usd) in page
     assert "Bob Tester" in page and ">bob.am<" not in page
     assert "today" in page
     assert submission.reference in client.get(LIST, {"q": "H100"}).content.decode()

@@ -56,9 +56,23 @@ def _hour(
 
 
 def _buy(
-    value: float, source: str, as_of: str, low: float, high: float, flag: str = PUBLIC_QUOTE
+    value: float,
+    source: str,
+    as_of: str,
+    low: float,
+    high: float,
+    flag: str = PUBLIC_QUOTE,
+    *,
+    stays: str = "",
 ) -> Price:
-    return Price(value, _GPU, source, as_of, _BUY_WHY, GLOBAL, flag, low, high)
+    return Price(value, _GPU, source, as_of, _BUY_WHY, GLOBAL, flag, low, high, stays=stays)
+
+
+# Why a price older than three years still prices an accelerator of an earlier generation.
+_OUT_OF_PRODUCTION = (
+    "the only dated public purchase price of this earlier-generation accelerator in our "
+    "sources; its date is printed beside it and our quotation replaces it"
+)
 
 
 _TABLE: dict[str, AcceleratorPrices] = {
@@ -74,6 +88,7 @@ _TABLE: dict[str, AcceleratorPrices] = {
             199_000 / 8,
             199_000 / 8,
             LIST_PRICE,
+            stays=_OUT_OF_PRODUCTION,
         ),
         purchase_is_server=True,
         missing="",
@@ -210,7 +225,14 @@ _TABLE: dict[str, AcceleratorPrices] = {
     "rtx-a6000": AcceleratorPrices(
         gpu_cloud=None,
         large_cloud=None,
-        purchase=_buy(4_649, "RTX A6000 list price, " + _EPP, "2020-10-05", 4_649, 4_649),
+        purchase=_buy(
+            4_649,
+            "RTX A6000 list price, " + _EPP,
+            "2020-10-05",
+            4_649,
+            4_649,
+            stays=_OUT_OF_PRODUCTION,
+        ),
         purchase_is_server=False,
         missing="no dated on-demand cloud price for the RTX A6000 was found",
     ),
@@ -299,7 +321,15 @@ _TABLE: dict[str, AcceleratorPrices] = {
     "mi250x": AcceleratorPrices(
         gpu_cloud=None,
         large_cloud=None,
-        purchase=_buy(14_500, "MI250X estimate, " + _EPP, "2021-11-08", 14_500, 14_500, ESTIMATE),
+        purchase=_buy(
+            14_500,
+            "MI250X estimate, " + _EPP,
+            "2021-11-08",
+            14_500,
+            14_500,
+            ESTIMATE,
+            stays=_OUT_OF_PRODUCTION,
+        ),
         purchase_is_server=False,
         missing="no public per-hour cloud price for the MI250X was found",
     ),

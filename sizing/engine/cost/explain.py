@@ -12,9 +12,9 @@ from typing import Protocol
 
 from ..hardware import AcceleratorSpec
 from ..numbers import (
+    Money,
     format_count,
     format_hours,
-    format_money,
     format_percent,
     format_small_percent,
     format_times,
@@ -37,6 +37,7 @@ from .option import (
     Priced,
 )
 from .options import CostCase
+from .places import money_in
 from .price_set import PriceSet
 from .region import CloudRegion
 from .usage import UTILISATION, Usage
@@ -104,13 +105,13 @@ def _hours(value: float) -> str:
     return f"{format_count(_shown_hours(value))} accelerator-hours"
 
 
-def basis(key: str, p: Priced, case: CostCase, prices: PriceSet) -> str:
-    """What one option's figure is made of, in a phrase."""
+def basis(key: str, p: Priced, case: CostCase, prices: PriceSet, money: Money) -> str:
+    """What one option's figure is made of, in a phrase (amounts in ``money``'s currency)."""
     work = case.usage
     idle = format_percent(prices.cloud_idle_share.value)
     if key in (CLOUD_ON_DEMAND, CLOUD_LARGE):
         found = prices.gpu_cloud if key == CLOUD_ON_DEMAND else prices.large_cloud
-        rate = format_money_rate(found.value if found else 0.0)
+        rate = money.rate(found.value if found else 0.0)
         return (
             f"{_hours(work.gpu_hours)} at {rate} an accelerator-hour, plus {idle} paid outside "
             "runs and storage"
@@ -134,11 +135,6 @@ def basis(key: str, p: Priced, case: CostCase, prices: PriceSet) -> str:
         f"{format_count(most)} accelerators with servers, network, storage and installation; "
         "power, space, support and operations staff"
     )
-
-
-def format_money_rate(value: float) -> str:
-    """A price per hour or per unit with cents: "$3.99"."""
-    return f"${value:,.2f}"
 
 
 def not_priced(
@@ -200,8 +196,8 @@ def _same(a: _Total, b: _Total) -> bool:
     return abs(a.net_usd - b.net_usd) < 1.0
 
 
-def _range_words(a: _Total) -> str:
-    return f"{format_money(a.low_usd)} to {format_money(a.high_usd)}"
+def _range_words(a: _Total, money: Money) -> str:
+    return f"{money(a.low_usd)} to {money(a.high_usd)}"
 
 
 def reasons(x: ExplainInput) -> tuple[str, ...]:
@@ -210,13 +206,14 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     recommendation ranks by."""
     out: list[str] = []
     best, years = x.choice.recommended, x.r.years
+    money = money_in(x.r.place)
     if best is None:
         return (undecided(x),)
     chosen = x.options[best]
     assert chosen is not None  # the recommended option is priced
     line = (
         f"The cheapest option your rules allow is {_name(best)}: "
-        f"{format_money(chosen.net_usd)} over {_plural(years, 'year')}"
+        f"{money(chosen.net_usd)} over {_plural(years, 'year')}"
     )
     if chosen.residual_value_usd > 0:
         line += f" {net_words(years)}"
@@ -228,14 +225,14 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
             line += ", whose owned base is the whole cluster here"
     elif runner and runner_priced is not None:
         line += (
-            f", {format_money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
+            f", {money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
         )
         if runner_priced.residual_value_usd > 0 and not chosen.residual_value_usd > 0:
             line += f" {net_words(years)}"
         if _overlap(chosen, runner_priced):
             line += (
-                f"; but their likely ranges overlap ({_range_words(chosen)} against "
-                f"{_range_words(runner_priced)}), so either could turn out cheaper"
+                f"; but their likely ranges overlap ({_range_words(chosen, money)} against "
+                f"{_range_words(runner_priced, money)}), so either could turn out cheaper"
             )
     out.append(line + ".")
     overall = x.choice.cheapest_overall
@@ -246,13 +243,13 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
         line = (
             f"Your {'rules' if many else 'rule'} ({_rules(x.r, x.choice.binding)}) "
             f"{'rule' if many else 'rules'} out {_name(overall)}, which would cost "
-            f"{format_money(overall_priced.net_usd)}: keeping {'them' if many else 'it'} "
-            f"costs {format_money(x.choice.relax_saving_usd)} more over {_plural(years, 'year')}"
+            f"{money(overall_priced.net_usd)}: keeping {'them' if many else 'it'} "
+            f"costs {money(x.choice.relax_saving_usd)} more over {_plural(years, 'year')}"
         )
         if _overlap(chosen, overall_priced):
             line += (
-                f", though the two likely ranges overlap ({_range_words(chosen)} against "
-                f"{_range_words(overall_priced)}), so keeping "
+                f", though the two likely ranges overlap ({_range_words(chosen, money)} against "
+                f"{_range_words(overall_priced, money)}), so keeping "
                 f"{'them' if many else 'it'} may cost nothing"
             )
         out.append(line + ".")
@@ -263,13 +260,13 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
     out.extend(_break_even_sentences(x))
     if chosen.capex_usd > 0:
         line = (
-            f"{format_money(chosen.capex_usd)} is spent on hardware and "
-            f"{format_money(chosen.running_usd)} on running it over {_plural(years, 'year')}"
+            f"{money(chosen.capex_usd)} is spent on hardware and "
+            f"{money(chosen.running_usd)} on running it over {_plural(years, 'year')}"
         )
         if chosen.residual_value_usd > 0:
             line += (
                 f"; at the end of year {format_count(years)} the hardware is still worth about "
-                f"{format_money(chosen.residual_value_usd)}, which the figure above subtracts"
+                f"{money(chosen.residual_value_usd)}, which the figure above subtracts"
             )
         out.append(line + ".")
     elif best in CLOUD_OPTIONS:
@@ -279,6 +276,7 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
 
 def _usage_sentence(x: ExplainInput) -> str:
     work, r = x.usage, x.r
+    money = money_in(r.place)
     growth = f", growing {format_percent(r.roadmap_growth)} a year" if r.roadmap_growth > 0 else ""
     if work.basis == UTILISATION and r.utilisation is not None:
         return f"Priced for the cluster busy {format_percent(r.utilisation)} of the year{growth}."
@@ -308,7 +306,7 @@ def _usage_sentence(x: ExplainInput) -> str:
             runs = "one run" if r.experiments == 1 else f"{format_count(r.experiments)} runs"
             sentence += (
                 f" This project alone ({runs}) would cost about "
-                f"{format_money(x.one_run_usd * r.experiments)} in the GPU cloud."
+                f"{money(x.one_run_usd * r.experiments)} in the GPU cloud."
             )
         return sentence
     line = (
@@ -317,10 +315,10 @@ def _usage_sentence(x: ExplainInput) -> str:
     )
     extras = []
     if x.one_run_usd is not None:
-        extras.append(f"one run costs {format_money(x.one_run_usd)} in the cloud")
+        extras.append(f"one run costs {money(x.one_run_usd)} in the cloud")
     if x.owned_per_month_usd is not None:
         extras.append(
-            f"owning the cluster costs {format_money(x.owned_per_month_usd)} a month before any run"
+            f"owning the cluster costs {money(x.owned_per_month_usd)} a month before any run"
         )
     return line + (": " + " and ".join(extras) if extras else "") + "."
 
@@ -383,6 +381,7 @@ def undecided(x: ExplainInput) -> str:
     if x.choice.recommended is not None:
         return ""
     years = _plural(x.r.years, "year")
+    money = money_in(x.r.place)
     held = x.choice.held_back
     held_priced = x.options.get(held) if held else None
     if held and held_priced is not None:
@@ -392,7 +391,7 @@ def undecided(x: ExplainInput) -> str:
             else ""
         )
         return (
-            f"Only {_name(held)} has a public price ({format_money(held_priced.net_usd)} over "
+            f"Only {_name(held)} has a public price ({money(held_priced.net_usd)} over "
             f"{years}{busy}), and there is no public cloud price for the "
             f"{x.accelerator or 'accelerator'} to compare it with, so nothing shows that buying "
             "pays: we will quote a cloud price for it (or a comparable accelerator that has one) "
@@ -406,7 +405,7 @@ def undecided(x: ExplainInput) -> str:
             f"Your {'rules' if many else 'rule'} ({_rules(x.r, x.choice.binding)}) "
             f"{'leave' if many else 'leaves'} no option with a public price: relaxing "
             f"{'them' if many else 'it'}, the cheapest option would be {_name(overall)} at "
-            f"{format_money(overall_priced.net_usd)} over {years}; otherwise we will quote."
+            f"{money(overall_priced.net_usd)} over {years}; otherwise we will quote."
         )
     return (
         f"No option has a public price for the {x.accelerator or 'accelerator'} yet: "

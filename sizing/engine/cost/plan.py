@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 
 from ..hardware import AcceleratorSpec
+from ..numbers import Money
 from ..ranges import scale_range
 from ..resolve.resolved import Resolved
 from ..units import HOURS_PER_YEAR, MONTHS_PER_YEAR
@@ -48,6 +49,7 @@ from .explain import ExplainInput, basis, not_priced, reasons, region_basis, und
 from .option import CLOUD_LARGE, CLOUD_ON_DEMAND, OWNED_OPTIONS, Priced, Recurring
 from .options import CostCase, PricedOptions, price_options
 from .owned import BomLine, HardwareBought, hardware_bought
+from .places import CurrencyView, currency_view, money_in
 from .price_set import PriceSet, UsedPrice
 from .region import CloudRegion, cloud_region
 from .sensitivity import (
@@ -162,6 +164,8 @@ class CostResult:
     recurring: Recurring | None = None  # per run and per month, for work given in runs a month
     cloud_region: CloudRegion | None = None  # where the cloud options run, from the residency
     cloud_price_basis: str = ""  # the basis of the hourly prices for that region
+    # The currency every amount is shown in, from the country the hardware runs in
+    currency: CurrencyView | None = None
 
 
 @dataclass(frozen=True)
@@ -213,7 +217,9 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
     choice = choose(option_totals, excluded)
     all_swings = swings(case, prices)
     options = {
-        key: None if p is None else _option(key, p, all_swings, case, prices, plan)
+        key: None
+        if p is None
+        else _option(key, p, all_swings, case, prices, plan, money_in(r.place))
         for key, p in priced.options.items()
     }
     owned_key = _owned_shown(choice, option_totals, excluded)
@@ -251,6 +257,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         recommended_option=best,
         years=r.years,
         region=r.price_region,
+        currency=currency_view(r.place),
         usage=usage_out,
         utilisation=usage_out.utilisation_by_year[0] if work.known else None,
         one_run_cloud_usd=one_run,
@@ -314,6 +321,7 @@ def _option(
     case: CostCase,
     prices: PriceSet,
     plan: CostInputs,
+    money: Money,
 ) -> CostOption:
     price_low, price_high = total_range(key, p.net_usd, all_swings)
     low, high = with_gpu_hours(
@@ -325,7 +333,7 @@ def _option(
         by_year_usd=p.by_year_usd,
         low_usd=low,
         high_usd=high,
-        basis=basis(key, p, case, prices),
+        basis=basis(key, p, case, prices, money),
         capex_usd=p.capex_usd,
         running_usd=p.running_usd,
         scales_with_gpu_hours_usd=p.scales_usd,

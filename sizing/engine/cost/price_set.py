@@ -18,20 +18,11 @@ from dataclasses import dataclass, replace
 
 from ..assumptions import value
 from ..hardware import REFERENCE_SERVER_GPUS
-from ..provenance import ESTIMATE, EU, NORTH_AMERICA, Price
+from ..provenance import ESTIMATE, Price
 from .accelerator_prices import ACCELERATOR_PRICES
 from .prices import PRICES
 
 YOUR_FIGURE = "your figure"  # the flag of a price the customer gave
-
-# Residency answers that put the site in the EU price region (EU, EEA, UK, Switzerland).
-_EUROPE = re.compile(
-    r"\b(EU|EEA|EUROPE|EUROPEAN|UK|GB|BRITAIN|ENGLAND|SCOTLAND|AUSTRIA|BELGIUM|BULGARIA|CROATIA|"
-    r"CYPRUS|CZECH|CZECHIA|DENMARK|ESTONIA|FINLAND|FRANCE|GERMANY|DEUTSCHLAND|GREECE|HUNGARY|"
-    r"IRELAND|ITALY|LATVIA|LITHUANIA|LUXEMBOURG|MALTA|NETHERLANDS|HOLLAND|POLAND|PORTUGAL|"
-    r"ROMANIA|SLOVAKIA|SLOVENIA|SPAIN|SWEDEN|NORWAY|ICELAND|SWITZERLAND)\b"
-)
-
 
 # The last month an ``as_of`` can stand for: "2024" → December, "2024-H1" → June, "2024-Q3" →
 # September, "2024-08" and "2024-08-15" → August (a figure is never called older than it is).
@@ -41,16 +32,14 @@ _MONTHS_PER_HALF = 6
 _MONTHS_PER_QUARTER = 3
 
 
-def dated_note(as_of: str, on: datetime.date) -> str:
-    """ "dated 2024-08, may have moved" for a figure older than ``price_stale_months`` on the
-    date ``on`` of the answers, "" otherwise (or when ``as_of`` is not a date).
-
-    The age in months is ``12 x (year_on - year) + month_on - month``, with ``month`` the last
-    month ``as_of`` can stand for (``_AS_OF``), so only figures surely that old are flagged.
-    """
+def age_in_months(as_of: str, on: datetime.date) -> int | None:
+    """Whole months from the last month ``as_of`` can stand for to the date ``on`` [months]:
+    ``12 x (year_on - year) + month_on - month``, with ``month`` the last month of ``as_of``
+    (``_AS_OF``), so a figure is never called older than it is; ``None`` when ``as_of`` is not
+    a date."""
     found = _AS_OF.match(as_of.strip())
     if found is None:
-        return ""
+        return None
     year, month, half, quarter = found.groups()
     if month:
         last = int(month)
@@ -60,8 +49,15 @@ def dated_note(as_of: str, on: datetime.date) -> str:
         last = int(quarter) * _MONTHS_PER_QUARTER
     else:
         last = _MONTHS_PER_YEAR
-    age = _MONTHS_PER_YEAR * (on.year - int(year)) + on.month - last
-    if age <= value("price_stale_months"):
+    return _MONTHS_PER_YEAR * (on.year - int(year)) + on.month - last
+
+
+def dated_note(as_of: str, on: datetime.date) -> str:
+    """ "dated 2024-08, may have moved" for a figure older than ``price_stale_months`` on the
+    date ``on`` of the answers (:func:`age_in_months`), "" otherwise (or when ``as_of`` is not
+    a date)."""
+    age = age_in_months(as_of, on)
+    if age is None or age <= value("price_stale_months"):
         return ""
     return f"dated {as_of[:7]}, may have moved"
 
@@ -131,14 +127,6 @@ class PriceOverrides:
     pue: float | None = None
     colocation: float | None = None
     staff: float | None = None
-
-
-def price_region(data_residency: str | None) -> str:
-    """``"eu"`` when the residency answer names Europe, an EU/EEA country, the UK or
-    Switzerland; ``"north_america"`` otherwise (the reference region of most sources)."""
-    if data_residency and _EUROPE.search(data_residency.upper()):
-        return EU
-    return NORTH_AMERICA
 
 
 def _used(key: str, price: Price) -> UsedPrice:

@@ -21,14 +21,21 @@ References
        private-industry compensation).
 .. [8] Roskies & Zacharia, "Designing and Supporting High-end Computational Facilities",
        CTWatch Quarterly 2(2), May 2006 (one FTE per ~250 processors).
-.. [9] European Central Bank, euro foreign exchange reference rates, US dollar, 2025-02-28
-       (1 EUR = 1.0411 USD), published at ecb.europa.eu (Statistics > Exchange rates > Euro
-       foreign exchange reference rates).  The figure was read from a third-party copy of that
-       day's table (eurodripusa.net), not from the ECB's page itself; not re-checked since.
+.. [9] European Central Bank, euro foreign exchange reference rates of 2026-02-06
+       (1 EUR = 1.1794 USD): the one exchange-rate table, :mod:`sizing.engine.cost.places`.
+.. [10] Eurostat news release of 29 October 2025 on electricity prices in the first half of
+        2025 (dataset nrg_pc_205): non-household consumers, EU average EUR 19.02 per 100 kWh
+        (EUR 0.1902/kWh; EUR 19.41 in H2 2024), excluding VAT and recoverable taxes,
+        https://ec.europa.eu/eurostat/statistics-explained/index.php?title=Electricity_price_statistics
+        (data extracted October 2025).
+
+Every figure is dated; one older than :data:`STALE_AFTER_MONTHS` on :data:`PRICE_BOOK_AS_OF`
+carries the reason it stays (``stays``): ``tests/sizing/test_price_book.py`` fails otherwise.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -42,13 +49,14 @@ from ..provenance import (
     PUBLISHED_FIGURE,
     Price,
 )
+from .places import FX_AS_OF, FX_SOURCE, PER_EUR
 
-USD_PER_EUR = 1.0411  # [USD/EUR] ECB reference rate of 2025-02-28 [9]_
-_ECB = (
-    "European Central Bank, euro foreign exchange reference rate for the US dollar of "
-    "2025-02-28 (1 EUR = 1.0411 USD), ecb.europa.eu; read from a third-party copy of that "
-    "day's table, not the ECB page itself"
-)
+# The day this price book was last reviewed: every figure's age is counted to it, and a figure
+# older than STALE_AFTER_MONTHS then carries the reason it stays (``Price.stays``).
+PRICE_BOOK_AS_OF = datetime.date(2026, 12, 4)
+STALE_AFTER_MONTHS = 36  # [months] three years
+
+USD_PER_EUR = PER_EUR["USD"]  # [USD/EUR] ECB reference rate of 2026-02-06 [9]_
 _FREAK = "H100 Freakonomics spreadsheet (substack.tech-talk-cto.com), prices of Aug 2024"
 _EUROSTAT = "Eurostat Electricity price statistics, non-household consumers"
 _CBRE = "CBRE North America Data Center Trends H2 2024 (250-500 kW, primary markets)"
@@ -72,8 +80,8 @@ P: dict[str, Price] = {
     "usd_per_eur": Price(
         USD_PER_EUR,
         "USD/EUR",
-        _ECB,
-        "2025-02-28",
+        FX_SOURCE,
+        FX_AS_OF,
         "converts EU prices to USD and gives the optional euro view of the totals",
         GLOBAL,
         PUBLIC_QUOTE,
@@ -94,11 +102,12 @@ P: dict[str, Price] = {
         0.1864,
     ),
     "electricity_usd_per_kwh_eu": Price(
-        _eur(0.186),
+        _eur(0.1902),
         "USD/kWh",
-        _EUROSTAT + ": EU average EUR 0.20 in H2 2023 (qery.no transcription) less the 7 % "
-        "fall to H1 2024 = EUR 0.186; range Finland EUR 0.0939 to Ireland EUR 0.256 (H1 2024)",
-        "2024-H1",
+        _EUROSTAT + ": EU average EUR 0.1902 in H1 2025 (Eurostat news release of "
+        "2025-10-29); range: lowest and highest country in H1 2024, Finland EUR 0.0939 to "
+        "Ireland EUR 0.256 (Statistics Explained, data extracted October 2024)",
+        "2025-H1",
         "power price for sites in the EU, EEA, UK and Switzerland",
         EU,
         ESTIMATE,
@@ -224,6 +233,8 @@ P: dict[str, Price] = {
         ESTIMATE,
         60_000,
         100_000,
+        stays="no newer public price of a GPU server without its accelerators; it only prices "
+        "accelerators with no public server price, and its range (60,000 to 100,000) is wide",
     ),
     "network_switch_usd": Price(
         36_000,
@@ -306,6 +317,9 @@ P: dict[str, Price] = {
         ESTIMATE,
         _loaded(83_510),
         _loaded(132_520),
+        stays="no newer percentile wages for this occupation in the sources we could read "
+        "(BLS publishes them each May); the 90th-percentile high end of the range covers the "
+        "wage growth since 2019, and your own figure replaces it",
     ),
     "staff_accelerators_per_fte": Price(
         250,
@@ -318,6 +332,8 @@ P: dict[str, Price] = {
         ESTIMATE,
         125,
         500,
+        stays="no newer public ratio of operations staff to accelerators found; the range, "
+        "half to twice the ratio, is what the cost's sensitivity varies",
     ),
 }
 

@@ -17,7 +17,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
-from ..cost.price_set import PriceSet, price_region
+from ..cost.places import Place, place_of
+from ..cost.price_set import PriceSet
 from ..hardware import training_precision
 from ..inputs import ADAPTER_METHODS, SizingInput
 from ..parameter_count import ModelShape
@@ -117,6 +118,7 @@ class Resolved(ModelShape):
     roadmap_growth: float
     years: int
     price_region: str  # "north_america" | "eu"
+    place: Place  # the country the hardware runs in: its price region and currency
     prices: PriceSet
     assumptions: tuple[UsedAssumption, ...] = field(default=())
     open_questions: tuple[str, ...] = field(default=())
@@ -173,10 +175,11 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
     deployment = answers.deployment
     ask_about_deployment(deployment, rec)
     roadmap = resolve_roadmap(answers.roadmap, rec)
+    place = place_of(deployment.country, deployment.data_residency)
     prices = resolve_prices(
         answers.prices,
         accelerator=hardware.accelerator,
-        data_residency=deployment.data_residency,
+        place=place,
         rec=rec,
     )
     forced = answers.parallelism
@@ -254,7 +257,8 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         utilisation=roadmap.utilisation,
         roadmap_growth=roadmap.growth,
         years=roadmap.years,
-        price_region=price_region(deployment.data_residency),
+        price_region=place.region,
+        place=place,
         prices=prices,
         assumptions=tuple(rec.items),
         open_questions=tuple(rec.questions),

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..assumptions import value, whole
+from ..cost.places import Place
 from ..cost.price_set import (
     YOUR_FIGURE,
     PriceOverrides,
     PriceSet,
     UsedPrice,
-    price_region,
     price_set,
 )
 from ..hardware import ACCELERATORS, DEFAULT_ACCELERATOR, DEFAULT_ACCELERATORS, AcceleratorSpec
@@ -297,11 +297,12 @@ def resolve_prices(
     answers: PricesInput,
     *,
     accelerator: AcceleratorSpec,
-    data_residency: str | None,
+    place: Place,
     rec: AnswerRecorder,
 ) -> PriceSet:
-    """Every price: the customer's where given, else the accelerator's and the region's."""
-    region = price_region(data_residency)
+    """Every price: the customer's where given, else the accelerator's and the region's of the
+    country the hardware runs in (``place``)."""
+    region = place.region
     prices = price_set(
         accelerator.id,
         region,

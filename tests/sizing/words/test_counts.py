@@ -49,7 +49,8 @@ def test_an_alternative_is_compared_with_one_run_of_ours_and_says_so():
     # not "the 32 we sized" next to a headline of 64
     said = " ".join(decisions(result("sovereign-eu")))
     assert "for one run, 16 accelerators in 2 servers" in said
-    assert "less than one run's 32 NVIDIA H100 SXM5 80GB we sized ($1.24 million" in said
+    # in euros: the sovereign lab's data stays in the EU (sizing.engine.cost.places)
+    assert "less than one run's 32 NVIDIA H100 SXM5 80GB we sized (€1." in said
     assert "compared run for run, while the plan buys 64" in said
     assert "each run uses 32 accelerators in 4 servers, 2 runs at once" in cluster_line(
         result("sovereign-eu")
@@ -105,7 +106,7 @@ def test_an_owned_plan_of_two_accelerators_buys_one_server_of_two_at_its_price()
     assert servers["what"].startswith("2 × NVIDIA H100 SXM5 80GB")
     unit = next(i for i in owned.bill_of_materials if i["item"] == "servers")["unit_usd"]
     assert servers["each"] == servers["total"]  # one server, priced as the 2 it holds
-    assert servers["total"].replace("$", "").replace(",", "") == f"{2 * float(unit):.0f}"
+    assert servers["total"] == owned.money(2 * float(unit))  # in the customer's currency
     assert cluster_line(owned).startswith("2 × NVIDIA H100 SXM5 80GB (1 server of 2) bought")
 
 

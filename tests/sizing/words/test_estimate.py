@@ -85,3 +85,18 @@ def test_a_size_the_deadline_sets_is_sized_to_it():
     estimate = first_estimate(answers)
     assert estimate is not None
     assert estimate.figures.against_deadline == "sized to"
+
+
+def test_the_review_pages_estimate_is_in_the_currency_the_proposal_will_use():
+    """The contact step's country prices a customer whose answers name no place, on the review
+    page as in the proposal the pipeline makes (issue 28: a Swedish customer shown dollars)."""
+    answers = {
+        "model": {"model_name": "Llama 3.1 8B"},
+        "method": {"method": "full_finetune"},
+        "data": {"dataset_size": 2e10, "dataset_unit": "tokens"},
+        "timeline": {"run_time_hours": 72},
+    }
+    swedish = first_estimate(answers, contact_country="Sweden")
+    assert swedish is not None and swedish.figures.cost_amount.startswith("SEK\u00a0")
+    unknown = first_estimate(answers)
+    assert unknown is not None and unknown.figures.cost_amount.startswith("$")
