@@ -298,8 +298,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     "Installation",
                     "racking, cabling and acceptance tests"
                     + (
-                        f": {format_percent(share)} of the {money(hardware)} of hardware "
-                        "above"
+                        f": {format_percent(share)} of the {money(hardware)} of hardware above"
                         if share
                         else ""
                     ),

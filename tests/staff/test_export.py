@@ -8,6 +8,7 @@ from django.test import Client
 
 from questionnaire.questions import answered_questions
 from sizing.stored_result import read_result
+from sizing.words.cost import money_of
 from staff import workflow
 from staff.export import FIXED_COLUMNS, export_csv, safe_cell
 from staff.models import AuditEvent
@@ -113,11 +114,12 @@ def test_cost_is_exported_as_numbers_with_its_currency(engineer):
     make_proposal(recommendation)
     workflow.approve_version(submission=submission, recommendation=recommendation, user=engineer)
     row = rows(export_csv([submission]))[0]
-    best = read_result(recommendation.result).recommended_cost
-    assert row["Cost"] == str(round(best.net_usd))
-    assert row["Cost low"] == str(round(best.low_usd))
-    assert row["Cost high"] == str(round(best.high_usd))
+    result = read_result(recommendation.result)
+    best, money = result.recommended_cost, money_of(result)
+    assert row["Cost"] == str(round(money.local(best.net_usd)))
+    assert row["Cost low"] == str(round(money.local(best.low_usd)))
+    assert row["Cost high"] == str(round(money.local(best.high_usd)))
     assert float(row["Cost low"]) <= float(row["Cost"]) <= float(row["Cost high"])
-    assert row["Currency"] == "USD"
+    assert row["Currency"] == money.currency  # the proposal's own currency
     assert row["Cost years"] == "3"
-    assert row["Recommended cost"].startswith(format_money(best.net_usd))  # words stay
+    assert row["Recommended cost"].startswith(money(best.net_usd))  # words stay

@@ -224,9 +224,7 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
         if runner == HYBRID:
             line += ", whose owned base is the whole cluster here"
     elif runner and runner_priced is not None:
-        line += (
-            f", {money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
-        )
+        line += f", {money(runner_priced.net_usd - chosen.net_usd)} less than {_name(runner)}"
         if runner_priced.residual_value_usd > 0 and not chosen.residual_value_usd > 0:
             line += f" {net_words(years)}"
         if _overlap(chosen, runner_priced):
