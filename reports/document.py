@@ -112,11 +112,17 @@ def render_html(data: ProposalData, *, compact_end: bool = False) -> str:
 LAST_PAGE_MIN_FILL = 0.35
 
 
+# A proposal longer than this is more than a reader takes in (the demo scenarios' 12 to 14).
+MAX_PAGES = 14
+
+
 def render_data(data: ProposalData) -> RenderedPdf:
     """The proposal's PDF; laid out a second time with tighter appendices when its last page
-    would be almost empty, and that layout kept when it ends on fewer pages."""
+    would be almost empty or it runs past :data:`MAX_PAGES`, and that layout kept when it ends
+    on fewer pages."""
     rendered = html_to_pdf(render_html(data))
-    if len(rendered.page_fill) > 1 and rendered.page_fill[-1] < LAST_PAGE_MIN_FILL:
+    almost_empty_end = len(rendered.page_fill) > 1 and rendered.page_fill[-1] < LAST_PAGE_MIN_FILL
+    if almost_empty_end or rendered.page_count > MAX_PAGES:
         tighter = html_to_pdf(render_html(data, compact_end=True))
         if tighter.page_count < rendered.page_count:
             return tighter
