@@ -92,11 +92,15 @@ def drivers(
     gpu_hours = run.gpu_hours if deadline.fits else deadline.min_gpus_gpu_hours
     if gpu_hours is not None:
         on = "" if deadline.fits else f" on {accelerators(deadline.min_gpus or 0)}"
+        # A short fine-tune is a fraction of an hour or a few: "1.4 accelerator-hours", never
+        # "1 accelerator-hours".
+        shown = round(gpu_hours, 1) if gpu_hours < 10 else round(gpu_hours)
+        hours = f"{shown:g}" if gpu_hours < 10 else f"{shown:,.0f}"
         out.append(
             (
                 3.0,
                 f"{params} x {format_count(tokens, short=True)} tokens set the "
-                f"compute: {gpu_hours:,.0f} accelerator-hours per run{on}",
+                f"compute: {hours} {noun_for_count(shown, 'accelerator-hour')} per run{on}",
             )
         )
     chosen = accelerators(run.gpus)

@@ -109,3 +109,18 @@ def _huge_pretraining() -> dict:
     data["timeline"] = {"run_time_hours": "60 days", "runs_per_month": "1"}
     data["teams"] = {"teams": "3", "concurrent_jobs": "3"}
     return answers_from(data)
+
+
+def test_a_short_fine_tune_states_its_accelerator_hours_to_a_tenth_never_1_hours():
+    # the game studio's first estimate said "1 accelerator-hours per run" for 1.4 hours
+    data = {slug: dict(values) for slug, values in DEMO_FORM_DATA.items()}
+    data["model"] = {"model_name": "Llama 3.1 8B"}
+    data["method"] = {"method": "lora", "phases": "1", "experiments": "1"}
+    data["data"] = {**data["data"], "dataset_size": "30M tokens"}  # about 1.4 hours
+    data["timeline"] = {"run_time_hours": "12 hours", "runs_per_month": "1"}
+    sized = size_answers(answers=answers_from(data), today=date(2026, 12, 2))
+    driver = next(d for d in read_result(sized.result).drivers if "accelerator-hour" in d)
+    said = re.search(r"compute: ([\d,.]+) (accelerator-hours?) per run", driver)
+    value = float(said[1].replace(",", ""))
+    assert 1 < value < 2 and "." in said[1], driver  # to a tenth: "1.4", never "1"
+    assert said[2] == "accelerator-hours", driver
