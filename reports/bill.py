@@ -17,11 +17,13 @@ from sizing.public import (
     StoredResult,
     UsedAssumption,
     format_count,
+    format_dollars,
     format_money,
     format_number,
     format_quantity,
     read_counts,
     rented_text,
+    round_to_add_up,
 )
 
 TO_CONFIRM = "to be confirmed in our quotation"
@@ -175,14 +177,30 @@ def _uplink_text(result: StoredResult) -> str:
     return f"leaf to spine: one uplink per {bought.oversubscription:g} network cards"
 
 
-def _line(item: str, what: str, quantity: str, each: Any, total: Any) -> dict[str, str]:
+def _line(
+    item: str, what: str, quantity: str, each: Any, total: Any, *, network: bool = False
+) -> dict[str, Any]:
+    """One line of the bill; ``total`` in dollars is rounded later, with the others, so that
+    the lines add up to the bill's total as printed (:func:`_add_up`)."""
     return {
         "item": item,
         "what": what,
         "quantity": quantity,
         "each": format_money(each) if isinstance(each, int | float) else str(each or ""),
-        "total": format_money(total) if isinstance(total, int | float) else str(total or ""),
+        "total": total if isinstance(total, int | float) else str(total or ""),
+        "priced": isinstance(total, int | float),
+        # network cards, switches and cables: what "no network is needed" must never sit beside
+        "network": network,
     }
+
+
+def _add_up(lines: list[dict[str, Any]], total_usd: float) -> None:
+    """The priced lines' totals printed to the dollar, rounded so that they add up to
+    ``total_usd`` printed to the dollar (largest remainder): $696,781, never lines of $696,782."""
+    priced = [line for line in lines if line["priced"]]
+    shown = round_to_add_up([float(line["total"]) for line in priced], 1.0, total=total_usd)
+    for line, amount in zip(priced, shown, strict=True):
+        line["total"] = format_dollars(amount)
 
 
 def bill_of_materials(result: StoredResult) -> dict[str, Any]:
@@ -195,7 +213,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     storage = result.section("storage")
     network = result.section("network")
     deployment = result.section("deployment")
-    lines: list[dict[str, str]] = []
+    lines: list[dict[str, Any]] = []
     if bought:
         servers = items.get("servers") or {}
         hardware = result.hardware_bought
@@ -233,6 +251,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     format_count(nics),
                     "included",
                     "included",
+                    network=True,
                 )
             )
         for key, item, what in (
@@ -244,7 +263,14 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                 part = items[key]
                 quantity = format_count(int(part.get("quantity") or 0))
                 lines.append(
-                    _line(item, what, quantity, part.get("unit_usd"), part.get("total_usd"))
+                    _line(
+                        item,
+                        what,
+                        quantity,
+                        part.get("unit_usd"),
+                        part.get("total_usd"),
+                        network=True,
+                    )
                 )
         if "storage" in items:
             disk = items["storage"]
@@ -268,6 +294,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     install.get("total_usd"),
                 )
             )
+        _add_up(lines, best.capex_usd if best else 0.0)
     racks = ""
     if deployment.get("racks"):
         per_rack = int(deployment.get("nodes_per_rack") or 0)
@@ -282,7 +309,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         "option": best.label if best else "",
         "bought": bool(bought),
         "lines": lines,
-        "total": format_money(best.capex_usd) if bought and best else "",
+        "total": format_dollars(best.capex_usd) if bought and best else "",
         "rented": "" if bought else _rented(result),
         "racks": racks if bought else "",
     }

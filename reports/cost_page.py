@@ -6,7 +6,6 @@ Every figure comes from the engine's result; labels from the one vocabulary, num
 one formatter.
 """
 
-import math
 from datetime import date
 from typing import Any
 
@@ -24,12 +23,12 @@ from sizing.public import (
     cost_headline,
     count_of,
     describe_price,
+    format_dollars,
     format_money,
     format_money_short,
     format_percent,
     format_small_percent,
     in_sentence,
-    money_step,
     net_words,
     round_to_add_up,
     value_words,
@@ -133,69 +132,70 @@ def _by_year(best: CostOption, years_planned: int) -> dict[str, Any]:
     and the net figure every option is compared by. Parts the option does not have are left
     out; before engine 2026.12.8 (no parts stored) only the yearly totals are shown.
 
-    Every figure is rounded to the step the headline total is rounded to
-    (:func:`~sizing.engine.numbers.money_step`), each row so that its years add up to its
-    total (:func:`~sizing.engine.numbers.round_to_add_up`), and the totals are the sums of
-    the figures shown, so every row and column adds up as printed; ``rounding`` says so when
-    the printed total then differs from the headline's by the rounding."""
+    Printed to the dollar and rounded so that the table adds up as printed, to the headline's
+    figures: the rows' totals add up to the total paid rounded to the dollar, each row's years
+    to its total (largest remainder, :func:`~sizing.engine.numbers.round_to_add_up`), each
+    year's total is the sum of its column, and the net is the headline's net figure, so what
+    is still worth is the difference. A flat cost stays flat (rounded to the headline's step
+    instead, $15,000 a year would read $20,000, $20,000, $10,000)."""
     years = len(best.by_year_usd)
-    # the step of the smaller of the two figures the table ends on (total paid and net), so
-    # neither is printed coarser than the headline prints it
-    step = money_step(min(best.total_usd, best.net_usd or best.total_usd))
+    parts = [
+        (label, amounts)
+        for part, label in COST_PARTS.items()
+        if (amounts := best.parts_by_year_usd.get(part)) and any(amounts)
+    ]
     rows, shown = [], []
-    for part, label in COST_PARTS.items():
-        amounts = best.parts_by_year_usd.get(part)
-        if not amounts or not any(amounts):
-            continue
-        cells = round_to_add_up(amounts, step)
+    for (label, amounts), cells in zip(parts, _cells([a for _l, a in parts], best), strict=True):
         shown.append(cells)
         rows.append(
             {
                 "label": label,
                 "years": [
-                    format_money_short(c) if a else NO_VALUE
+                    format_dollars(c) if a else NO_VALUE
                     for a, c in zip(amounts, cells, strict=True)
                 ],
-                "total": format_money_short(sum(cells)),
+                "total": format_dollars(sum(cells)),
             }
         )
     if not shown:  # no parts stored: the yearly totals alone
-        shown.append(round_to_add_up(best.by_year_usd, step))
+        shown.append(round_to_add_up(best.by_year_usd, 1.0, total=best.total_usd))
     totals = [sum(column) for column in zip(*shown, strict=True)]
     total = sum(totals)
-    residual = round(best.residual_value_usd / step) * step
-    headline = round(best.total_usd / step) * step
+    net = round(best.net_usd if best.net_usd is not None else best.total_usd)
     return {
         "years": [f"Year {year}" for year in range(1, years + 1)],
         "rows": rows,
-        "totals": [format_money_short(a) for a in totals],
-        "total": format_money_short(total),
-        "residual": f"−{format_money_short(residual)}" if best.residual_value_usd else "",
+        "totals": [format_dollars(a) for a in totals],
+        "total": format_dollars(total),
+        "residual": format_dollars(net - total) if best.residual_value_usd else "",
         "residual_label": f"Still worth at the end of year {years_planned}",
-        "net": format_money_short(total - residual),
+        "net": format_dollars(net),
         "net_label": f"Net over {count_of(years_planned, 'year')}",
-        "rounding": _rounding_note(
-            step,
-            (total, headline),
-            (total - residual, round((best.net_usd or 0.0) / step) * step),
-        ),
     }
 
 
-def _rounding_note(step: float, total: tuple[float, float], net: tuple[float, float]) -> str:
-    """The table's rounding, said under it when it rounds to more than a dollar or when its
-    total or net (as printed, then rounded on its own) differ by the rounding ("" otherwise)."""
-    off = [pair for pair in (total, net) if not math.isclose(*pair)]
-    if step <= 1 and not off:
-        return ""
-    unit = "the dollar" if step <= 1 else f"the nearest {format_money(step)}"
-    note = (
-        f"Figures rounded to {unit}, each row so that its years add up; every total is the sum "
-        "of the figures shown, and the text gives the exact figures"
-    )
-    if off:
-        note += " (so a total may differ from the headline by the rounding)"
-    return note + "."
+def _cells(parts: list[tuple[float, ...]], best: CostOption) -> list[tuple[float, ...]]:
+    """Each part's years to the dollar, adding up to the option's total to the dollar: a flat
+    part (the same each year) keeps the same figure each year, and the dollars rounding leaves
+    over go to the parts that are not flat; when they cannot take them all, or every part is
+    flat, every part shares them (a dollar's difference, never a trend)."""
+    target = round(best.total_usd)
+    flat = [len(set(amounts)) == 1 for amounts in parts]
+    for keep_flat in (True, False):
+        kept = {
+            i: tuple(float(round(a)) for a in parts[i])
+            for i, is_flat in enumerate(flat)
+            if is_flat and keep_flat
+        }
+        rest = [i for i in range(len(parts)) if i not in kept]
+        left = best.total_usd - sum(sum(cells) for cells in kept.values())
+        totals = round_to_add_up([sum(parts[i]) for i in rest], 1.0, total=left)
+        for i, total in zip(rest, totals, strict=True):
+            kept[i] = round_to_add_up(parts[i], 1.0, total=total)
+        cells = [kept[i] for i in range(len(parts))]
+        if rest and sum(map(sum, cells)) == target:
+            break
+    return cells
 
 
 def _purchases_note(result: StoredResult, best: CostOption) -> str:

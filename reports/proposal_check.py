@@ -26,6 +26,13 @@ The rules (``RULES``) and what each catches:
     Text outside the printable area: left or right of the page's margins, or above or below
     the page.
 
+``range``, ``sum``, ``network``, and ``figure`` across precisions
+    The arithmetic a reader re-does on the figures as printed: a likely range that does not
+    contain its headline, a year table or bill of materials that does not add up, a network
+    bought beside words saying none is needed, one figure printed on two pages ("$1.81M"
+    beside "$1.82 million"): ``reports.check_arithmetic``, over the elements the template tags
+    (``data-amount``, ``data-range-of``, ``data-addend``, ``data-sum``, ``data-bought``).
+
 Text inside an element with the class ``verbatim`` (what the customer typed, a source's own
 title) is exempt from the word rules: it is quoted, not written by us.
 """
@@ -41,6 +48,7 @@ from typing import Any
 
 from weasyprint.formatting_structure import boxes
 
+from reports.check_arithmetic import Tagged, arithmetic_findings
 from sizing.public import (
     COST_OPTIONS,
     OUTPUT_VALUES,
@@ -57,6 +65,9 @@ RULES: dict[str, str] = {
     "plural": "a count and its noun disagree",
     "unit": "a unit the reader has to convert",
     "off-page": "text outside the printable area",
+    "range": "a likely range that does not contain its headline figure",
+    "sum": "parts that do not add up, as printed, to their printed total",
+    "network": "a network bought while the text says none is needed",
 }
 
 # How far text may stray past the margins before it counts as off the page [CSS px]: a glyph's
@@ -262,30 +273,38 @@ def read_pages(pages: Sequence[Any]) -> tuple[list[Block], list[Finding]]:
 # --- reading the HTML ---------------------------------------------------------------------------
 
 
+# The data attributes the arithmetic rules read (``reports.check_arithmetic``), each a key or
+# space-separated group names.
+_TAGS = ("data-figure", "data-amount", "data-range-of", "data-addend", "data-sum", "data-bought")
+
+
 class _Figures(HTMLParser):
-    """Collects the text of every ``data-figure`` element and of every chart label."""
+    """Collects the text of every tagged element (``data-figure`` and the arithmetic's tags)
+    and of every chart label."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.figures: dict[str, list[str]] = defaultdict(list)
+        self.tagged: dict[str, dict[str, list[str]]] = {tag: defaultdict(list) for tag in _TAGS}
         self.chart_labels: list[str] = []
-        self._open: list[tuple[str, str | None, list[str]]] = []  # (tag, figure key, text)
+        # (tag, its data attributes, text)
+        self._open: list[tuple[str, dict[str, str], list[str]]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("br", "img", "meta", "link", "hr", "input", "col"):
             return
-        key = dict(attrs).get("data-figure")
-        self._open.append((tag, key, []))
+        marks = {name: value for name, value in attrs if name in _TAGS and value}
+        self._open.append((tag, marks, []))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         pass
 
     def handle_endtag(self, tag: str) -> None:
         while self._open:
-            open_tag, key, parts = self._open.pop()
+            open_tag, marks, parts = self._open.pop()
             text = " ".join("".join(parts).split())
-            if key:
-                self.figures[key].append(text)
+            for name, value in marks.items():
+                for key in value.split():
+                    self.tagged[name][key].append(text)
             if open_tag == "text":
                 self.chart_labels.append(text)
             if self._open:
@@ -298,12 +317,34 @@ class _Figures(HTMLParser):
             self._open[-1][2].append(data)
 
 
-def read_html(html: str) -> tuple[dict[str, list[str]], list[str]]:
-    """The tagged figures (key → each text shown) and the charts' labels of a proposal's HTML."""
+def _parse(html: str) -> _Figures:
     parser = _Figures()
     parser.feed(html)
     parser.close()
-    return dict(parser.figures), parser.chart_labels
+    return parser
+
+
+def read_html(html: str) -> tuple[dict[str, list[str]], list[str]]:
+    """The tagged figures (key → each text shown) and the charts' labels of a proposal's HTML."""
+    parser = _parse(html)
+    return dict(parser.tagged["data-figure"]), parser.chart_labels
+
+
+def read_tagged(parser: _Figures) -> Tagged:
+    """What the arithmetic rules check: a figure's printings (``data-figure`` and
+    ``data-amount``), ranges, addends and sums, and the lines that buy a network."""
+    tagged = parser.tagged
+    amounts: dict[str, list[str]] = defaultdict(list)
+    for name in ("data-figure", "data-amount"):
+        for key, texts in tagged[name].items():
+            amounts[key].extend(texts)
+    return Tagged(
+        amounts=dict(amounts),
+        ranges=dict(tagged["data-range-of"]),
+        addends=dict(tagged["data-addend"]),
+        sums=dict(tagged["data-sum"]),
+        bought_network=list(tagged["data-bought"].get("network", ())),
+    )
 
 
 # --- the rules ----------------------------------------------------------------------------------
@@ -371,8 +412,15 @@ def text_findings(text: str, where: str) -> list[Finding]:
 def check_proposal(*, html: str, pages: Sequence[Any]) -> list[Finding]:
     """Every finding on one rendered proposal: its HTML and its laid-out WeasyPrint pages."""
     blocks, findings = read_pages(pages)
-    figures, chart_labels = read_html(html)
+    parser = _parse(html)
+    figures, chart_labels = dict(parser.tagged["data-figure"]), parser.chart_labels
     findings = figure_findings(figures, blocks) + findings
+    findings += [
+        Finding(*found)
+        for found in arithmetic_findings(
+            read_tagged(parser), ((f"page {b.page}", b.checked) for b in blocks)
+        )
+    ]
     for block in blocks:
         findings.extend(text_findings(block.checked, f"page {block.page}"))
     for label in chart_labels:

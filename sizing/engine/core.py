@@ -160,6 +160,8 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
             all_runs_days=run.wall_clock_days * math.ceil(r.experiments / runs_at_once),
             gpu_hours_factors=(sure.low_factor, sure.high_factor),
             fabric_oversubscription=network.oversubscription,
+            # each run in one server: no fabric between servers to buy (network.plan_network)
+            fabric=bool(network.nic_gbps),
         ),
     )
     spare = spare_nodes(nodes, r.spare_nodes_wanted)

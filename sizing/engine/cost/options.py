@@ -40,6 +40,7 @@ class CostCase:
     hybrid_in_colocation: bool  # the hybrid's base in a rented data centre
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
+    fabric: bool = True  # runs span servers (else no fabric between them is bought)
     # [TB] rented storage kept between runs (cost.cloud.rented_storage_usd); None: all of it
     storage_kept_tb: float | None = None
 
@@ -62,6 +63,7 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
         colocation,
         case.spares_wanted,
         case.oversubscription,
+        case.fabric,
     )
 
 
@@ -105,6 +107,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
             storage_tb=tb,
             prices=prices,
             oversubscription=case.oversubscription,
+            fabric=case.fabric,
         )
         for key, colocation in ((BUY, False), (COLOCATION, True)):
             site = _site(case, colocation=colocation)

@@ -166,6 +166,8 @@ class CostInputs:
     # [x] low and high factors of the accelerator-hours (``ranges.confidence``)
     gpu_hours_factors: tuple[float, float] = (1.0, 1.0)
     fabric_oversubscription: float = 1.0  # [x] the network plan's, for the switches bought
+    # whether runs span servers: when each fits in one, no fabric is bought between them
+    fabric: bool = True
     # [TB] of storage_tb kept between runs (storage.StorageResult.kept_between_runs_tb)
     storage_kept_tb: float | None = None
 
@@ -189,6 +191,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         hybrid_in_colocation=r.location != "on_prem",
         spares_wanted=r.spare_nodes_wanted,
         oversubscription=plan.fabric_oversubscription,
+        fabric=plan.fabric,
         storage_kept_tb=plan.storage_kept_tb,
     )
     priced = price_options(case, prices)
@@ -262,6 +265,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
             owned_key,
             gpus_per_node=r.gpus_per_node,
             oversubscription=plan.fabric_oversubscription,
+            fabric=plan.fabric,
         )
         if owned_key
         else None,
