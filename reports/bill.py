@@ -17,13 +17,14 @@ from sizing.public import (
     StoredResult,
     UsedAssumption,
     format_count,
-    format_dollars,
     format_money,
     format_number,
     format_quantity,
+    format_table_money,
     read_counts,
     rented_text,
     round_to_add_up,
+    table_money_step,
 )
 
 TO_CONFIRM = "to be confirmed in our quotation"
@@ -198,9 +199,10 @@ def _add_up(lines: list[dict[str, Any]], total_usd: float) -> None:
     """The priced lines' totals printed to the dollar, rounded so that they add up to
     ``total_usd`` printed to the dollar (largest remainder): $696,781, never lines of $696,782."""
     priced = [line for line in lines if line["priced"]]
-    shown = round_to_add_up([float(line["total"]) for line in priced], 1.0, total=total_usd)
+    step = table_money_step(total_usd)
+    shown = round_to_add_up([float(line["total"]) for line in priced], step, total=total_usd)
     for line, amount in zip(priced, shown, strict=True):
-        line["total"] = format_dollars(amount)
+        line["total"] = format_table_money(amount, step)
 
 
 def bill_of_materials(result: StoredResult) -> dict[str, Any]:
@@ -309,7 +311,9 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         "option": best.label if best else "",
         "bought": bool(bought),
         "lines": lines,
-        "total": format_dollars(best.capex_usd) if bought and best else "",
+        "total": format_table_money(best.capex_usd, table_money_step(best.capex_usd))
+        if bought and best
+        else "",
         "rented": "" if bought else _rented(result),
         "racks": racks if bought else "",
     }

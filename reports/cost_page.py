@@ -6,6 +6,7 @@ Every figure comes from the engine's result; labels from the one vocabulary, num
 one formatter.
 """
 
+import math
 from datetime import date
 from typing import Any
 
@@ -23,14 +24,15 @@ from sizing.public import (
     cost_headline,
     count_of,
     describe_price,
-    format_dollars,
     format_money,
     format_money_short,
     format_percent,
     format_small_percent,
+    format_table_money,
     in_sentence,
     net_words,
     round_to_add_up,
+    table_money_step,
     value_words,
 )
 
@@ -126,6 +128,10 @@ def _options(result: StoredResult) -> list[dict[str, Any]]:
     ]
 
 
+# The most years the year table lays across the page, figures to the dollar [years].
+YEARS_ACROSS = 4
+
+
 def _by_year(best: CostOption, years_planned: int) -> dict[str, Any]:
     """The recommended option's cost by part (rows) and year (columns), with the totals: what
     the CFO budgets each year; then, for hardware bought, what it is still worth at the end
@@ -144,56 +150,73 @@ def _by_year(best: CostOption, years_planned: int) -> dict[str, Any]:
         for part, label in COST_PARTS.items()
         if (amounts := best.parts_by_year_usd.get(part)) and any(amounts)
     ]
+    step = table_money_step(best.total_usd)
+
+    def money(value: float) -> str:
+        return format_table_money(value, step)
+
     rows, shown = [], []
-    for (label, amounts), cells in zip(parts, _cells([a for _l, a in parts], best), strict=True):
+    cells_of = _cells([a for _l, a in parts], best, step)
+    for (label, amounts), cells in zip(parts, cells_of, strict=True):
         shown.append(cells)
         rows.append(
             {
                 "label": label,
-                "years": [
-                    format_dollars(c) if a else NO_VALUE
-                    for a, c in zip(amounts, cells, strict=True)
-                ],
-                "total": format_dollars(sum(cells)),
+                "years": [money(c) if a else NO_VALUE for a, c in zip(amounts, cells, strict=True)],
+                "total": money(sum(cells)),
             }
         )
     if not shown:  # no parts stored: the yearly totals alone
-        shown.append(round_to_add_up(best.by_year_usd, 1.0, total=best.total_usd))
+        shown.append(round_to_add_up(best.by_year_usd, step, total=best.total_usd))
     totals = [sum(column) for column in zip(*shown, strict=True)]
     total = sum(totals)
-    net = round(best.net_usd if best.net_usd is not None else best.total_usd)
+    net = round((best.net_usd if best.net_usd is not None else best.total_usd) / step) * step
+    labels = [f"Year {year}" for year in range(1, years + 1)]
     return {
-        "years": [f"Year {year}" for year in range(1, years + 1)],
+        "years": labels,
         "rows": rows,
-        "totals": [format_dollars(a) for a in totals],
-        "total": format_dollars(total),
-        "residual": format_dollars(net - total) if best.residual_value_usd else "",
+        # a long plan reads down the page, a year a row: its figures to the dollar would not
+        # fit across it
+        "down": years > YEARS_ACROSS,
+        "by_year": [
+            {
+                "label": label,
+                "parts": [row["years"][y] for row in rows],
+                "total": money(totals[y]),
+            }
+            for y, label in enumerate(labels)
+        ],
+        "totals": [money(a) for a in totals],
+        "total": money(total),
+        "residual": money(net - total) if best.residual_value_usd else "",
         "residual_label": f"Still worth at the end of year {years_planned}",
-        "net": format_dollars(net),
+        "net": money(net),
         "net_label": f"Net over {count_of(years_planned, 'year')}",
     }
 
 
-def _cells(parts: list[tuple[float, ...]], best: CostOption) -> list[tuple[float, ...]]:
+def _cells(
+    parts: list[tuple[float, ...]], best: CostOption, step: float = 1.0
+) -> list[tuple[float, ...]]:
     """Each part's years to the dollar, adding up to the option's total to the dollar: a flat
     part (the same each year) keeps the same figure each year, and the dollars rounding leaves
     over go to the parts that are not flat; when they cannot take them all, or every part is
     flat, every part shares them (a dollar's difference, never a trend)."""
-    target = round(best.total_usd)
+    target = round(best.total_usd / step) * step
     flat = [len(set(amounts)) == 1 for amounts in parts]
     for keep_flat in (True, False):
         kept = {
-            i: tuple(float(round(a)) for a in parts[i])
+            i: tuple(float(round(a / step) * step) for a in parts[i])
             for i, is_flat in enumerate(flat)
             if is_flat and keep_flat
         }
         rest = [i for i in range(len(parts)) if i not in kept]
         left = best.total_usd - sum(sum(cells) for cells in kept.values())
-        totals = round_to_add_up([sum(parts[i]) for i in rest], 1.0, total=left)
+        totals = round_to_add_up([sum(parts[i]) for i in rest], step, total=left)
         for i, total in zip(rest, totals, strict=True):
-            kept[i] = round_to_add_up(parts[i], 1.0, total=total)
+            kept[i] = round_to_add_up(parts[i], step, total=total)
         cells = [kept[i] for i in range(len(parts))]
-        if rest and sum(map(sum, cells)) == target:
+        if rest and math.isclose(sum(map(sum, cells)), target):
             break
     return cells
 

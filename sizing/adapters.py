@@ -13,6 +13,7 @@ from datetime import date
 from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
+from sizing.engine.numbers import format_hours
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 
@@ -799,7 +800,7 @@ def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict,
             Conflict(
                 "resilience.checkpoint_interval_hours",
                 tuple(pair for _, pair in intervals),
-                f"we planned the shorter interval, every {shorter:g} hours",
+                f"we planned the shorter interval, every {format_hours(shorter)}",
                 "Which interval between checkpoints do you plan?",
             )
         )

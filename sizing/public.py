@@ -65,9 +65,11 @@ from sizing.engine.numbers import (
     format_quantity,
     format_range,
     format_small_percent,
+    format_table_money,
     format_times,
     money_step,
     round_to_add_up,
+    table_money_step,
 )
 from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
 from sizing.engine.resolve.run import ASK_DATA_READY, SIZE_READ_AS_TEXT
@@ -267,6 +269,8 @@ __all__ = [
     "format_times",
     "money_step",
     "round_to_add_up",
+    "table_money_step",
+    "format_table_money",
     "dated_note",
     # assumptions and constants quoted by name
     "ASK_DATA_READY",

@@ -149,6 +149,18 @@ def round_to_add_up(
     return tuple(f * step for f in floors)
 
 
+def table_money_step(total: float) -> float:
+    """The step a table whose figures must add up as printed rounds to [USD]: the dollar, or
+    $10 million from a billion, where a figure to the dollar no longer fits its column."""
+    return 1.0 if abs(total) < 1e9 else 1e7
+
+
+def format_table_money(value: float, step: float) -> str:
+    """A figure of such a table, rounded to ``step`` (:func:`table_money_step`): "$1,815,234",
+    "$223.94B"."""
+    return format_dollars(value) if step <= 1 else format_money_short(value)
+
+
 def format_dollars(value: float) -> str:
     """US dollars to the dollar whatever the size, for a table whose figures must add up as
     printed (a year table, a bill of materials): "$1,815,234", "−$450,000"."""

@@ -58,6 +58,8 @@ def _typed(value: float, name: str, whole: bool) -> str:
     else:
         text = f"{value:.4g}" if "e" not in f"{value:.4g}" else f"{value:.6f}".rstrip("0")
     unit = next((u for suffix, u in _UNITS if name.endswith(suffix)), "")
+    if text == "1" and unit == "hours":
+        unit = "hour"  # as people write it: the proposal quotes what they typed
     return f"{text} {unit}".strip()
 
 
