@@ -2,7 +2,6 @@
 the headline, without inventing trends; the bill's lines to its total; and no network bought
 beside words saying none is needed."""
 
-from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -44,15 +43,15 @@ def _number(text: str) -> float:
 
 
 def test_the_year_table_adds_up_to_the_headline_as_printed():
-    """The media demo's case: rounded to $10,000, the parts of a $1.82 million total printed
-    $1.81M beside the headline."""
+    """The media demo's case: each part rounded to $10,000 on its own lost $4,000, and the
+    parts of a $1.81 million total printed $1.80M beside the headline."""
     best = _option(
-        rented=(601_234.4, 601_234.4, 601_234.4),
-        storage=(5_234.3, 5_234.3, 5_234.3),
-        power=(3_114.2, 3_114.2, 3_114.2),
+        rented=(200_000.0, 201_000.0, 203_000.0),
+        storage=(100_000.0, 200_000.0, 304_000.0),
+        power=(150_000.0, 200_000.0, 254_000.0),
     )
     table = _by_year(best, 3)
-    headline = format_money(best.net_usd)  # "$1.83 million"
+    headline = format_money(best.net_usd)  # "$1.81 million"
     assert abs(_number(table["total"]) - _number(headline)) <= 5_000
     for row in table["rows"]:
         assert sum(map(_number, row["years"])) == _number(row["total"])
@@ -76,10 +75,11 @@ def test_a_flat_cost_stays_flat_in_the_year_table():
 
 def test_a_table_to_the_dollar_gives_its_dollars_to_the_total_as_stored():
     """$696,781 as the headline says, never parts of $696,782."""
-    best = _option(servers=(450_000.4,), switches=(36_000.4,), installation=(210_780.6,))
-    best = replace(best, total_usd=696_781.4, net_usd=696_781.4)
+    # each part rounded to the dollar on its own: $696,780
+    best = _option(hardware=(450_000.4,), power=(36_000.4,), support=(210_780.4,))
     table = _by_year(best, 1)
     assert table["total"] == "$696,781" == format_money(best.net_usd)
+    assert sum(_number(row["total"]) for row in table["rows"]) == 696_781
 
 
 def _render(**changes: dict) -> str:
@@ -131,3 +131,15 @@ def test_no_network_is_bought_when_every_run_fits_in_one_server():
 def test_the_cost_pages_pass_the_arithmetic_rules(changes):
     html = _render(**changes)
     assert arithmetic_findings(read_tagged(_parse(html)), [("html", html)]) == []
+
+
+def test_the_bill_lines_add_up_to_the_bill_total_as_printed():
+    """Lines of $696,782 against a total of $696,781: each line was rounded on its own, and the
+    engine stored each to 6 significant digits ($17,452,386 of lines, $17,452,400 of total)."""
+    result = read_result(demo_data(today=TODAY).result)
+    stored = sum(line["total_usd"] for line in result.bill_of_materials)
+    assert abs(stored - (result.recommended_cost.capex_usd or 0)) < 0.05
+    bill = bill_of_materials(result)
+    priced = [line["total"] for line in bill["lines"] if line["priced"]]
+    assert sum(map(_number, priced)) == _number(bill["total"])
+    assert read_number(bill["total"]).step == 1.0  # to the dollar, like its lines
