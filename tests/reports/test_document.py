@@ -17,10 +17,10 @@ from reports.figures import input_rows
 from reports.summary import WELL_PAST_DEADLINE
 from reports.wording import recommendation_sentence
 from sizing.engine import size_dict
+from sizing.engine.numbers import format_dollars, format_percent, format_range
 from sizing.engine.numbers import format_money as money
 from sizing.engine.numbers import format_money_short as money_short
 from sizing.engine.numbers import format_number as number
-from sizing.engine.numbers import format_percent, format_range
 from sizing.engine.vocabulary import COST_OPTIONS, COST_PARTS
 from sizing.stored_result import read_result
 from tests.reports.conftest import embedded_files, pdf_text, squash
@@ -194,7 +194,7 @@ def test_the_cost_page_names_one_option_its_range_why_it_wins_and_the_split(demo
     # the year totals are the sums of the rounded parts above them (the table adds up as
     # printed, test_proposal_wording), and the grand total is the headline's
     assert squash("Total paid") in page
-    assert squash(f"{money_short(best['total_usd'])} Still worth") in page
+    assert squash(f"{format_dollars(best['total_usd'])} Still worth") in page
     assert best["capex_usd"] + best["running_usd"] == pytest.approx(best["total_usd"], rel=1e-5)
     # No other option is presented as the recommendation; the summary shows the same range.
     assert page.count(squash("recommended")) == 1
@@ -242,9 +242,12 @@ def test_every_option_is_shown_and_compared_by_its_net_figure(demo):
     best = result.recommended_cost
     assert best is not None and best.residual_value_usd
     page = squash(_cost_page(text))
-    net = money_short(best.net_usd)
-    # the year-by-year table ends with what is still worth at the end and the net figure
-    worth = money_short(best.residual_value_usd)
+    # the year-by-year table ends with what is still worth at the end and the net figure, to
+    # the dollar so that it adds up as printed
+    net, paid = round(best.net_usd), round(best.total_usd)
+    worth = format_dollars(paid - net).lstrip("−")
+    assert abs((paid - net) - best.residual_value_usd) <= 1
+    net = format_dollars(net)
     assert squash(f"Still worth at the end of year 3 −{worth} Net over 3 years {net}") in page
     # the table of options gives each its net figure, and none allowed nets out lower
     for option in result.cost_options:
