@@ -40,15 +40,14 @@ title) is exempt from the word rules: it is quoted, not written by us.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from typing import Any
 
 from weasyprint.formatting_structure import boxes
 
-from reports.check_arithmetic import Tagged, arithmetic_findings
+from reports.check_arithmetic import arithmetic_findings
+from reports.check_html import parse_html, read_tagged
 from sizing.public import (
     COST_OPTIONS,
     OUTPUT_VALUES,
@@ -270,83 +269,6 @@ def read_pages(pages: Sequence[Any]) -> tuple[list[Block], list[Finding]]:
     return blocks, outside
 
 
-# --- reading the HTML ---------------------------------------------------------------------------
-
-
-# The data attributes the arithmetic rules read (``reports.check_arithmetic``), each a key or
-# space-separated group names.
-_TAGS = ("data-figure", "data-amount", "data-range-of", "data-addend", "data-sum", "data-bought")
-
-
-class _Figures(HTMLParser):
-    """Collects the text of every tagged element (``data-figure`` and the arithmetic's tags)
-    and of every chart label."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tagged: dict[str, dict[str, list[str]]] = {tag: defaultdict(list) for tag in _TAGS}
-        self.chart_labels: list[str] = []
-        # (tag, its data attributes, text)
-        self._open: list[tuple[str, dict[str, str], list[str]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("br", "img", "meta", "link", "hr", "input", "col"):
-            return
-        marks = {name: value for name, value in attrs if name in _TAGS and value}
-        self._open.append((tag, marks, []))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        pass
-
-    def handle_endtag(self, tag: str) -> None:
-        while self._open:
-            open_tag, marks, parts = self._open.pop()
-            text = " ".join("".join(parts).split())
-            for name, value in marks.items():
-                for key in value.split():
-                    self.tagged[name][key].append(text)
-            if open_tag == "text":
-                self.chart_labels.append(text)
-            if self._open:
-                self._open[-1][2].append("".join(parts))
-            if open_tag == tag:
-                return
-
-    def handle_data(self, data: str) -> None:
-        if self._open:
-            self._open[-1][2].append(data)
-
-
-def _parse(html: str) -> _Figures:
-    parser = _Figures()
-    parser.feed(html)
-    parser.close()
-    return parser
-
-
-def read_html(html: str) -> tuple[dict[str, list[str]], list[str]]:
-    """The tagged figures (key → each text shown) and the charts' labels of a proposal's HTML."""
-    parser = _parse(html)
-    return dict(parser.tagged["data-figure"]), parser.chart_labels
-
-
-def read_tagged(parser: _Figures) -> Tagged:
-    """What the arithmetic rules check: a figure's printings (``data-figure`` and
-    ``data-amount``), ranges, addends and sums, and the lines that buy a network."""
-    tagged = parser.tagged
-    amounts: dict[str, list[str]] = defaultdict(list)
-    for name in ("data-figure", "data-amount"):
-        for key, texts in tagged[name].items():
-            amounts[key].extend(texts)
-    return Tagged(
-        amounts=dict(amounts),
-        ranges=dict(tagged["data-range-of"]),
-        addends=dict(tagged["data-addend"]),
-        sums=dict(tagged["data-sum"]),
-        bought_network=list(tagged["data-bought"].get("network", ())),
-    )
-
-
 # --- the rules ----------------------------------------------------------------------------------
 
 
@@ -412,7 +334,7 @@ def text_findings(text: str, where: str) -> list[Finding]:
 def check_proposal(*, html: str, pages: Sequence[Any]) -> list[Finding]:
     """Every finding on one rendered proposal: its HTML and its laid-out WeasyPrint pages."""
     blocks, findings = read_pages(pages)
-    parser = _parse(html)
+    parser = parse_html(html)
     figures, chart_labels = dict(parser.tagged["data-figure"]), parser.chart_labels
     findings = figure_findings(figures, blocks) + findings
     findings += [

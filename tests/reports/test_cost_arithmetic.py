@@ -8,10 +8,11 @@ import pytest
 
 from reports.bill import bill_of_materials
 from reports.check_arithmetic import arithmetic_findings, read_number
+from reports.check_html import parse_html as _parse
+from reports.check_html import read_tagged
 from reports.cost_page import _by_year
 from reports.demo import DEMO_FORM_DATA, answers_from, demo_data
 from reports.document import render_html
-from reports.proposal_check import _parse, read_tagged
 from sizing.engine.numbers import format_dollars, format_money
 from sizing.stored_result import CostOption, read_result
 
