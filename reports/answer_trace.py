@@ -19,6 +19,7 @@ from typing import Any
 
 from questionnaire.fields import AnswerFieldMixin, DateAnswerField, QuantityField
 from questionnaire.paths import delegated_slugs
+from questionnaire.quantities import BASE_UNITS
 from questionnaire.questions import QUESTIONS, get_question
 from questionnaire.roles import Feeds, Noted
 from reports.answer_checks import HONOURS, Answer
@@ -29,6 +30,7 @@ from sizing.public import (
     StoredResult,
     answer_conflicts,
     build_engine_input,
+    format_quantity,
     open_question,
 )
 
@@ -212,12 +214,29 @@ def conflict_text(conflict: Conflict, answers: Mapping[str, Any]) -> str:
     named = []
     for slug, name in conflict.answers:
         question = get_question(slug)
-        shown = answer_text(answers, slug, name) or ""
+        shown = _conflicting_value(answers, slug, name)
         named.append(
             f"“{label_of(slug, name)}” is {shown} "
             f"(question {question.number}, {question.title.lower()})"
         )
     return f"Your answers differ: {' and '.join(named)}; {conflict.used}. {conflict.ask}"
+
+
+# Only these units read better through our formatter than as typed ("0.01 hours" is "1 minute",
+# "500,000 GB" is "500 TB"); a percentage or a count is said as typed.
+_REFORMATTED_UNITS = ("hours", "GB", "GB/s")
+
+
+def _conflicting_value(answers: Mapping[str, Any], slug: str, name: str) -> str:
+    """One of two answers that disagree, in a sentence of ours: a duration or a size in the
+    unit that reads best (what the customer typed is quoted where their answers are told)."""
+    field = _field(slug, name)
+    value = _answer_of(answers, slug).get(name)
+    if isinstance(field, QuantityField) and isinstance(value, int | float):
+        unit = BASE_UNITS[field.kind]
+        if unit in _REFORMATTED_UNITS:
+            return format_quantity(value, unit)
+    return answer_text(answers, slug, name) or ""
 
 
 def customer_sources(answers: Mapping[str, Any], sources: Mapping[str, str]) -> dict[str, str]:

@@ -22,9 +22,12 @@ from sizing.public import (
     format_number,
     format_percent,
     format_quantity,
+    format_table_money,
     money_of,
     read_counts,
     rented_text,
+    round_to_add_up,
+    table_money_step,
     validity_sentence,
 )
 
@@ -185,15 +188,41 @@ def _uplink_text(result: StoredResult) -> str:
 
 
 def _line(
-    money: Money, item: str, what: str, quantity: str, each: Any, total: Any
-) -> dict[str, str]:
+    money: Money,
+    item: str,
+    what: str,
+    quantity: str,
+    each: Any,
+    total: Any,
+    *,
+    network: bool = False,
+) -> dict[str, Any]:
+    """One line of the bill; ``total`` in dollars is rounded later, with the others, so that
+    the lines add up to the bill's total as printed (:func:`_add_up`)."""
     return {
         "item": item,
         "what": what,
         "quantity": quantity,
         "each": money(each) if isinstance(each, int | float) else str(each or ""),
-        "total": money.line(total) if isinstance(total, int | float) else str(total or ""),
+        "total": total if isinstance(total, int | float) else str(total or ""),
+        "priced": isinstance(total, int | float),
+        # network cards, switches and cables: what "no network is needed" must never sit beside
+        "network": network,
     }
+
+
+def _add_up(lines: list[dict[str, Any]], total_usd: float, money: Money) -> None:
+    """The priced lines' totals printed to the unit of the customer's currency, rounded so
+    that they add up to ``total_usd`` printed the same way (largest remainder): $696,781,
+    never lines of $696,782."""
+    priced = [line for line in lines if line["priced"]]
+    total = money.local(total_usd)
+    step = table_money_step(total)
+    shown = round_to_add_up(
+        [money.local(float(line["total"])) for line in priced], step, total=total
+    )
+    for line, amount in zip(priced, shown, strict=True):
+        line["total"] = format_table_money(amount, step, currency=money.currency)
 
 
 def _owned_estate(result: StoredResult) -> str:
@@ -217,7 +246,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     storage = result.section("storage")
     network = result.section("network")
     deployment = result.section("deployment")
-    lines: list[dict[str, str]] = []
+    lines: list[dict[str, Any]] = []
     if bought:
         servers = items.get("servers") or {}
         hardware = result.hardware_bought
@@ -258,6 +287,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     format_count(nics),
                     "included",
                     "included",
+                    network=True,
                 )
             )
         for key, item, what in (
@@ -269,7 +299,15 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                 part = items[key]
                 quantity = format_count(int(part.get("quantity") or 0))
                 lines.append(
-                    _line(money, item, what, quantity, part.get("unit_usd"), part.get("total_usd"))
+                    _line(
+                        money,
+                        item,
+                        what,
+                        quantity,
+                        part.get("unit_usd"),
+                        part.get("total_usd"),
+                        network=True,
+                    )
                 )
         if "storage" in items:
             disk = items["storage"]
@@ -307,6 +345,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     install.get("total_usd"),
                 )
             )
+        _add_up(lines, best.capex_usd if best else 0.0, money)
     racks = ""
     if deployment.get("racks"):
         per_rack = int(deployment.get("nodes_per_rack") or 0)
@@ -321,7 +360,13 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         "option": best.label if best else "",
         "bought": bool(bought),
         "lines": lines,
-        "total": money(best.capex_usd) if bought and best else "",
+        "total": format_table_money(
+            money.local(best.capex_usd),
+            table_money_step(money.local(best.capex_usd)),
+            currency=money.currency,
+        )
+        if bought and best
+        else "",
         "rented": "" if bought else (_owned_estate(result) or _rented(result)),
         "racks": racks if bought else "",
     }

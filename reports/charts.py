@@ -363,12 +363,14 @@ def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> 
         value = x_max * i / 4
         gx = left + plot_w * i / 4
         parts.append(_line(gx, top + bar_h, gx, top + bar_h + 4, colour="#555"))
-        x, anchor = _fit(gx, f"{_short(value)} GB", 10, WIDTH)
-        parts.append(_text(x, top + bar_h + 16, f"{_short(value)} GB", anchor=anchor, size=10))
+        # in the unit that keeps it readable: "500 TB", not "500,000 GB"
+        tick = format_quantity(float(f"{value:.3g}"), "GB")
+        x, anchor = _fit(gx, tick, 10, WIDTH)
+        parts.append(_text(x, top + bar_h + 16, tick, anchor=anchor, size=10))
     if usable_gb:
         ux = left + usable_gb * scale
         parts.append(_line(ux, top - 12, ux, top + bar_h + 4, colour=WARNING, width=2, dash="5 3"))
-        usable = f"usable {_short(usable_gb)} GB"
+        usable = f"usable {format_quantity(float(f'{usable_gb:.3g}'), 'GB')}"
         x, anchor = _fit(ux, usable, 10, WIDTH)
         parts.append(_text(x, top - 16, usable, anchor=anchor, size=10, cls="deadline"))
     legend_y = top + bar_h + 44

@@ -26,17 +26,16 @@ from sizing.public import (
     count_of,
     describe_price,
     exchange_note,
-    format_money,
-    format_money_short,
     format_percent,
     format_small_percent,
+    format_table_money,
     money_of,
-    money_step,
     net_words,
     recurring_line,
     region_line,
     round_to_add_up,
     rule_words,
+    table_money_step,
 )
 
 
@@ -108,85 +107,100 @@ def _options(result: StoredResult) -> list[dict[str, Any]]:
     ]
 
 
+# The most years the year table lays across the page, figures to the dollar [years].
+YEARS_ACROSS = 4
+
+
 def _by_year(best: CostOption, years_planned: int, money: Money) -> dict[str, Any]:
     """The recommended option's cost by part (rows) and year (columns), with the totals: what
     the CFO budgets each year; then, for hardware bought, what it is still worth at the end
     and the net figure every option is compared by. Parts the option does not have are left
     out; before engine 2026.12.8 (no parts stored) only the yearly totals are shown.
 
-    Every figure is rounded to the step the headline total is rounded to
-    (:func:`~sizing.engine.numbers.money_step`), each row so that its years add up to its
-    total (:func:`~sizing.engine.numbers.round_to_add_up`), and the totals are the sums of
-    the figures shown, so every row and column adds up as printed; ``rounding`` says so when
-    the printed total then differs from the headline's by the rounding."""
+    Printed to the dollar and rounded so that the table adds up as printed, to the headline's
+    figures: the rows' totals add up to the total paid rounded to the dollar, each row's years
+    to its total (largest remainder, :func:`~sizing.engine.numbers.round_to_add_up`), each
+    year's total is the sum of its column, and the net is the headline's net figure, so what
+    is still worth is the difference. A flat cost stays flat (rounded to the headline's step
+    instead, $15,000 a year would read $20,000, $20,000, $10,000)."""
     years = len(best.by_year_usd)
-    code = money.currency
+    # every figure in the customer's currency first, then rounded to add up in it
+    parts = [
+        (label, tuple(money.local(a) for a in amounts))
+        for part, label in COST_PARTS.items()
+        if (amounts := best.parts_by_year_usd.get(part)) and any(amounts)
+    ]
+    paid = money.local(best.total_usd)
+    step = table_money_step(paid)
 
-    def short(amount: float) -> str:
-        return format_money_short(amount, currency=code)
+    def show(value: float) -> str:
+        return format_table_money(value, step, currency=money.currency)
 
-    def local(amounts: Any) -> list[float]:
-        return [money.local(a) for a in amounts]
-
-    # the step of the smaller of the two figures the table ends on (total paid and net), so
-    # neither is printed coarser than the headline prints it
-    step = money_step(money.local(min(best.total_usd, best.net_usd or best.total_usd)))
     rows, shown = [], []
-    for part, label in COST_PARTS.items():
-        amounts = best.parts_by_year_usd.get(part)
-        if not amounts or not any(amounts):
-            continue
-        amounts = local(amounts)
-        cells = round_to_add_up(amounts, step)
+    cells_of = _cells([a for _l, a in parts], paid, step)
+    for (label, amounts), cells in zip(parts, cells_of, strict=True):
         shown.append(cells)
         rows.append(
             {
                 "label": label,
-                "years": [short(c) if a else NO_VALUE for a, c in zip(amounts, cells, strict=True)],
-                "total": short(sum(cells)),
+                "years": [show(c) if a else NO_VALUE for a, c in zip(amounts, cells, strict=True)],
+                "total": show(sum(cells)),
             }
         )
     if not shown:  # no parts stored: the yearly totals alone
-        shown.append(round_to_add_up(local(best.by_year_usd), step))
+        shown.append(round_to_add_up([money.local(a) for a in best.by_year_usd], step, total=paid))
     totals = [sum(column) for column in zip(*shown, strict=True)]
     total = sum(totals)
-    residual = round(money.local(best.residual_value_usd) / step) * step
-    headline = round(money.local(best.total_usd) / step) * step
+    net_usd = best.net_usd if best.net_usd is not None else best.total_usd
+    net = round(money.local(net_usd) / step) * step
+    labels = [f"Year {year}" for year in range(1, years + 1)]
     return {
-        "years": [f"Year {year}" for year in range(1, years + 1)],
+        "years": labels,
         "rows": rows,
-        "totals": [short(a) for a in totals],
-        "total": short(total),
-        "residual": f"−{short(residual)}" if best.residual_value_usd else "",
+        # a long plan reads down the page, a year a row: its figures to the dollar would not
+        # fit across it
+        "down": years > YEARS_ACROSS,
+        "by_year": [
+            {
+                "label": label,
+                "parts": [row["years"][y] for row in rows],
+                "total": show(totals[y]),
+            }
+            for y, label in enumerate(labels)
+        ],
+        "totals": [show(a) for a in totals],
+        "total": show(total),
+        "residual": show(net - total) if best.residual_value_usd else "",
         "residual_label": f"Still worth at the end of year {years_planned}",
-        "net": short(total - residual),
+        "net": show(net),
         "net_label": f"Net over {count_of(years_planned, 'year')}",
-        "rounding": _rounding_note(
-            step,
-            code,
-            (total, headline),
-            (total - residual, round(money.local(best.net_usd or 0.0) / step) * step),
-        ),
     }
 
 
-def _rounding_note(
-    step: float, currency: str, total: tuple[float, float], net: tuple[float, float]
-) -> str:
-    """The table's rounding, said under it when it rounds to more than a dollar or when its
-    total or net (as printed, then rounded on its own) differ by the rounding ("" otherwise)."""
-    off = [pair for pair in (total, net) if not math.isclose(*pair)]
-    if step <= 1 and not off:
-        return ""
-    whole = "the dollar" if currency == "USD" else f"the whole {currency}"
-    unit = whole if step <= 1 else f"the nearest {format_money(step, currency=currency)}"
-    note = (
-        f"Figures rounded to {unit}, each row so that its years add up; every total is the sum "
-        "of the figures shown, and the text gives the exact figures"
-    )
-    if off:
-        note += " (so a total may differ from the headline by the rounding)"
-    return note + "."
+def _cells(
+    parts: list[tuple[float, ...]], paid: float, step: float = 1.0
+) -> list[tuple[float, ...]]:
+    """Each part's years to the dollar, adding up to the option's total to the dollar: a flat
+    part (the same each year) keeps the same figure each year, and the dollars rounding leaves
+    over go to the parts that are not flat; when they cannot take them all, or every part is
+    flat, every part shares them (a dollar's difference, never a trend)."""
+    target = round(paid / step) * step
+    flat = [len(set(amounts)) == 1 for amounts in parts]
+    for keep_flat in (True, False):
+        kept = {
+            i: tuple(float(round(a / step) * step) for a in parts[i])
+            for i, is_flat in enumerate(flat)
+            if is_flat and keep_flat
+        }
+        rest = [i for i in range(len(parts)) if i not in kept]
+        left = paid - sum(sum(cells) for cells in kept.values())
+        totals = round_to_add_up([sum(parts[i]) for i in rest], step, total=left)
+        for i, total in zip(rest, totals, strict=True):
+            kept[i] = round_to_add_up(parts[i], step, total=total)
+        cells = [kept[i] for i in range(len(parts))]
+        if rest and math.isclose(sum(map(sum, cells)), target):
+            break
+    return cells
 
 
 def _purchases_note(result: StoredResult, best: CostOption) -> str:

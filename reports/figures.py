@@ -68,8 +68,9 @@ KEY_FIGURES: dict[str, tuple[str, ...]] = {
 _RATES = {"expected_interruptions": ("interruption", "run")}
 
 
-def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
-    """The key figures of one result section as (label, formatted value) rows."""
+def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The key figures of one result section as (label, formatted value, field name) rows; the
+    name tags the value, so the checker holds it to the same figure on other pages."""
     rows = []
     for name in KEY_FIGURES.get(area, ()):
         value = section.get(name)
@@ -77,15 +78,15 @@ def figure_rows(area: str, section: dict[str, Any]) -> list[tuple[str, str]]:
             continue
         label, unit = output_label_and_unit(name)
         if name.endswith("gpu_hours") and isinstance(value, int | float):
-            rows.append((label, accelerator_hours(value)))
+            rows.append((label, accelerator_hours(value), name))
         elif name in _RATES and isinstance(value, int | float):
-            rows.append((label, format_times(value, *_RATES[name])))
+            rows.append((label, format_times(value, *_RATES[name]), name))
         elif name in SHARES and isinstance(value, int | float):
-            rows.append((label, format_percent(value)))
+            rows.append((label, format_percent(value), name))
         elif name in OUTPUT_VALUES:
-            rows.append((label, OUTPUT_VALUES[name].get(str(value), str(value))))
+            rows.append((label, OUTPUT_VALUES[name].get(str(value), str(value)), name))
         else:
-            rows.append((label, format_quantity(value, unit)))
+            rows.append((label, format_quantity(value, unit), name))
     return rows
 
 

@@ -26,6 +26,13 @@ The rules (``RULES``) and what each catches:
     Text outside the printable area: left or right of the page's margins, or above or below
     the page.
 
+``range``, ``sum``, ``network``, and ``figure`` across precisions
+    The arithmetic a reader re-does on the figures as printed: a likely range that does not
+    contain its headline, a year table or bill of materials that does not add up, a network
+    bought beside words saying none is needed, one figure printed on two pages ("$1.81M"
+    beside "$1.82 million"): ``reports.check_arithmetic``, over the elements the template tags
+    (``data-amount``, ``data-range-of``, ``data-addend``, ``data-sum``, ``data-bought``).
+
 Text inside an element with the class ``verbatim`` (what the customer typed, a source's own
 title) is exempt from the word rules: it is quoted, not written by us.
 """
@@ -33,14 +40,14 @@ title) is exempt from the word rules: it is quoted, not written by us.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from typing import Any
 
 from weasyprint.formatting_structure import boxes
 
+from reports.check_arithmetic import arithmetic_findings
+from reports.check_html import parse_html, read_tagged
 from sizing.public import (
     COST_OPTIONS,
     OUTPUT_VALUES,
@@ -58,6 +65,9 @@ RULES: dict[str, str] = {
     "plural": "a count and its noun disagree",
     "unit": "a unit the reader has to convert",
     "off-page": "text outside the printable area",
+    "range": "a likely range that does not contain its headline figure",
+    "sum": "parts that do not add up, as printed, to their printed total",
+    "network": "a network bought while the text says none is needed",
 }
 
 # How far text may stray past the margins before it counts as off the page [CSS px]: a glyph's
@@ -260,53 +270,6 @@ def read_pages(pages: Sequence[Any]) -> tuple[list[Block], list[Finding]]:
     return blocks, outside
 
 
-# --- reading the HTML ---------------------------------------------------------------------------
-
-
-class _Figures(HTMLParser):
-    """Collects the text of every ``data-figure`` element and of every chart label."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.figures: dict[str, list[str]] = defaultdict(list)
-        self.chart_labels: list[str] = []
-        self._open: list[tuple[str, str | None, list[str]]] = []  # (tag, figure key, text)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("br", "img", "meta", "link", "hr", "input", "col"):
-            return
-        key = dict(attrs).get("data-figure")
-        self._open.append((tag, key, []))
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        pass
-
-    def handle_endtag(self, tag: str) -> None:
-        while self._open:
-            open_tag, key, parts = self._open.pop()
-            text = " ".join("".join(parts).split())
-            if key:
-                self.figures[key].append(text)
-            if open_tag == "text":
-                self.chart_labels.append(text)
-            if self._open:
-                self._open[-1][2].append("".join(parts))
-            if open_tag == tag:
-                return
-
-    def handle_data(self, data: str) -> None:
-        if self._open:
-            self._open[-1][2].append(data)
-
-
-def read_html(html: str) -> tuple[dict[str, list[str]], list[str]]:
-    """The tagged figures (key → each text shown) and the charts' labels of a proposal's HTML."""
-    parser = _Figures()
-    parser.feed(html)
-    parser.close()
-    return dict(parser.figures), parser.chart_labels
-
-
 # --- the rules ----------------------------------------------------------------------------------
 
 
@@ -372,8 +335,15 @@ def text_findings(text: str, where: str) -> list[Finding]:
 def check_proposal(*, html: str, pages: Sequence[Any]) -> list[Finding]:
     """Every finding on one rendered proposal: its HTML and its laid-out WeasyPrint pages."""
     blocks, findings = read_pages(pages)
-    figures, chart_labels = read_html(html)
+    parser = parse_html(html)
+    figures, chart_labels = dict(parser.tagged["data-figure"]), parser.chart_labels
     findings = figure_findings(figures, blocks) + findings
+    findings += [
+        Finding(*found)
+        for found in arithmetic_findings(
+            read_tagged(parser), ((f"page {b.page}", b.checked) for b in blocks)
+        )
+    ]
     for block in blocks:
         findings.extend(text_findings(block.checked, f"page {block.page}"))
     for label in chart_labels:

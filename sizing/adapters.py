@@ -14,7 +14,7 @@ from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
 from sizing.engine.cost.places import DEFAULT_PLACE, place_of
-from sizing.engine.numbers import noun_for_count
+from sizing.engine.numbers import format_hours, noun_for_count
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 from sizing.notes import dataset_tb_from_words, growth_from_roadmap, shape_from_notes
@@ -881,7 +881,7 @@ def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict,
             Conflict(
                 "resilience.checkpoint_interval_hours",
                 tuple(pair for _, pair in intervals),
-                f"we planned the shorter interval, every {shorter:g} hours",
+                f"we planned the shorter interval, every {format_hours(shorter)}",
                 "Which interval between checkpoints do you plan?",
             )
         )

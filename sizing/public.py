@@ -59,6 +59,7 @@ from sizing.engine.numbers import (
     format_days,
     format_days_range,
     format_decimal,
+    format_dollars,
     format_money,
     format_money_line,
     format_money_range,
@@ -68,9 +69,11 @@ from sizing.engine.numbers import (
     format_quantity,
     format_range,
     format_small_percent,
+    format_table_money,
     format_times,
     money_step,
     round_to_add_up,
+    table_money_step,
 )
 from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
 from sizing.engine.resolve.run import ASK_DATA_READY, SIZE_READ_AS_TEXT
@@ -306,6 +309,7 @@ __all__ = [
     "format_money",
     "format_money_line",
     "format_money_range",
+    "format_dollars",
     "format_money_short",
     "format_number",
     "format_percent",
@@ -315,6 +319,8 @@ __all__ = [
     "format_times",
     "money_step",
     "round_to_add_up",
+    "table_money_step",
+    "format_table_money",
     "dated_note",
     # assumptions and constants quoted by name
     "ASK_DATA_READY",

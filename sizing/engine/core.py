@@ -182,6 +182,8 @@ def size_plain(
             fabric_oversubscription=network.oversubscription,
             owned_gpus=owned_gpus,
             budget_usd=budget_usd,
+            # each run in one server: no fabric between servers to buy (network.plan_network)
+            fabric=bool(network.nic_gbps),
         ),
     )
     spare = spare_nodes(nodes, r.spare_nodes_wanted)

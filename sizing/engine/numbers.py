@@ -193,17 +193,49 @@ def money_step(value: float) -> float:
     return 1.0
 
 
-def round_to_add_up(amounts: Sequence[float], step: float) -> tuple[float, ...]:
+def round_to_add_up(
+    amounts: Sequence[float], step: float, *, total: float | None = None
+) -> tuple[float, ...]:
     """``amounts`` rounded to multiples of ``step`` so that they add up to their sum rounded
-    the same way (largest remainder: each is rounded down, and the steps left over go to
-    those that lost most) [USD]."""
+    the same way, or to ``total`` rounded so when given and within reach (no amount moves by a
+    step or more: a total stored apart from its parts may differ from their sum by its own
+    rounding) (largest remainder: each is rounded down, and the steps left over go to those
+    that lost most) [USD]."""
     units = [a / step for a in amounts]
     floors = [math.floor(u) for u in units]
-    left = round(sum(units)) - sum(floors)
-    order = sorted(range(len(units)), key=lambda i: floors[i] - units[i])
+    target = round(math.fsum(amounts) / step)
+    if total is not None and sum(floors) <= round(total / step) <= sum(floors) + len(units):
+        target = round(total / step)
+    left = target - sum(floors)
+    # most lost first; of equal losses, an amount with no equal beside it first, so a flat
+    # cost stays flat where it can ($1,310,118 twice, not $1,310,119 then $1,310,118)
+    twins = [sum(1 for b in amounts if math.isclose(a, b)) for a in amounts]
+    order = sorted(range(len(units)), key=lambda i: (round(floors[i] - units[i], 9), twins[i], i))
     for i in order[: max(0, left)]:
         floors[i] += 1
     return tuple(f * step for f in floors)
+
+
+def table_money_step(total: float) -> float:
+    """The step a table whose figures must add up as printed rounds to [USD]: the dollar, or
+    $10 million from a billion, where a figure to the dollar no longer fits its column."""
+    return 1.0 if abs(total) < 1e9 else 1e7
+
+
+def format_table_money(value: float, step: float, *, currency: str = "USD") -> str:
+    """A figure of such a table, ``value`` already in ``currency``, rounded to ``step``
+    (:func:`table_money_step`): "$1,815,234", "€1,815,234", "$223.94B"."""
+    if step <= 1:
+        return format_dollars(value, currency=currency)
+    return format_money_short(value, currency=currency)
+
+
+def format_dollars(value: float, *, currency: str = "USD") -> str:
+    """Money to the unit whatever the size, for a table whose figures must add up as printed
+    (a year table, a bill of materials): "$1,815,234", "−$450,000", "SEK 1,815,234"."""
+    amount = round(float(value))
+    sign = currency_sign(currency)
+    return f"−{sign}{-amount:,}" if amount < 0 else f"{sign}{amount:,}"
 
 
 def format_percent(fraction: float, *, digits: int = 0) -> str:
@@ -225,7 +257,12 @@ _SMALLER = {
     "MB": ("kB", 1000.0),
     "MB/s": ("kB/s", 1000.0),
 }
-_LARGER = {"GB": ("TB", 1000.0), "MB/s": ("GB/s", 1000.0), "MB": ("GB", 1000.0)}
+_LARGER = {
+    "GB": ("TB", 1000.0),
+    "MB/s": ("GB/s", 1000.0),
+    "GB/s": ("TB/s", 1000.0),
+    "MB": ("GB", 1000.0),
+}
 
 
 def format_quantity(value: object, unit: str) -> str:
@@ -240,8 +277,8 @@ def format_quantity(value: object, unit: str) -> str:
         return format_money(value)  # an engine figure in dollars; proposals use ``Money``
     if unit in ("h", "hours"):
         return format_hours(value)
-    if unit in ("d", "days"):  # "24 hours", never "1 days"
-        return format_days(value)
+    if unit in ("d", "days"):
+        return format_days(value)  # "24 hours", never "1 days"
     if unit == "GB/s" and 0 < value < _SLOW_GB_PER_S:
         unit, value = "MB/s", value * 1000
     while unit in _SMALLER and 0 < abs(value) < 1:

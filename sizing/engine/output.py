@@ -216,10 +216,29 @@ def _clean(x: Any) -> Any:
     if isinstance(x, list | tuple):
         return [_clean(v) for v in x]
     if isinstance(x, dict):
-        return {str(k): _clean(v) for k, v in x.items()}
+        return {str(k): _clean_field(str(k), v) for k, v in x.items()}
     if is_dataclass(x) and not isinstance(x, type):
-        return {f.name: _clean(getattr(x, f.name)) for f in fields(x)}
+        return {f.name: _clean_field(f.name, getattr(x, f.name)) for f in fields(x)}
     return x
+
+
+def _clean_field(name: str, x: Any) -> Any:
+    """A field by its name: money (``*_usd``, ``*_eur``) to the cent, so that the parts of a
+    cost still add up to its total as stored (to 6 significant digits a $17,452,386 bill's
+    lines and its total, $17,452,400, would not); anything else as :func:`_clean`."""
+    if name.endswith(("_usd", "_eur")) and "_per_" not in name:  # not a rate (usd_per_eur)
+        return _to_the_cent(x)
+    return _clean(x)
+
+
+def _to_the_cent(x: Any) -> Any:
+    if isinstance(x, float):
+        return round(x, 2) if math.isfinite(x) else None
+    if isinstance(x, list | tuple):
+        return [_to_the_cent(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): _to_the_cent(v) for k, v in x.items()}
+    return _clean(x)
 
 
 def _cost_option(o: CostOption | None) -> dict[str, Any] | None:
@@ -235,7 +254,7 @@ def cost_to_dict(cost: CostResult) -> dict[str, Any]:
     out: dict[str, Any] = {key: _cost_option(o) for key, o in cost.options.items()}
     for f in fields(cost):
         if f.name != "options":
-            out[f.name] = _clean(getattr(cost, f.name))
+            out[f.name] = _clean_field(f.name, getattr(cost, f.name))
     return out
 
 

@@ -18,7 +18,16 @@ def rules(body: str) -> set[str]:
 
 
 def test_every_rule_is_described():
-    assert set(RULES) == {"figure", "machine", "plural", "unit", "off-page"}
+    assert set(RULES) == {
+        "figure",
+        "machine",
+        "plural",
+        "unit",
+        "off-page",
+        "range",
+        "sum",
+        "network",
+    }
 
 
 def test_a_figure_tagged_twice_with_different_values_is_found():
@@ -132,3 +141,125 @@ def test_the_findings_are_told_to_staff_one_a_line_and_capped():
         f"The proposal failed its check ({len(found)} findings):\n"
         "page 1, a count and its noun disagree: \u201c2 node"
     )
+
+
+# --- the arithmetic a reader re-does (issue 28) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # the 3-year cost: the year table's net beside the summary's headline
+        (
+            '<b data-figure="cost_total">$1.82 million</b>',
+            '<td data-amount="cost_total">$1.81M</td>',
+        ),
+        ('<b data-figure="cost_total">$696,781</b>', '<td data-amount="cost_total">$696,782</td>'),
+        # the accelerator count, the run time and the dataset size on two pages
+        ('<span data-figure="gpus">312</span>', '<td data-amount="gpus">320 accelerators</td>'),
+        ('<span data-amount="days">21 days</span>', '<td data-amount="days">24 days</td>'),
+        ('<span data-amount="dataset">12.4 TB</span>', '<td data-amount="dataset">8,400 GB</td>'),
+    ],
+)
+def test_one_figure_printed_on_two_pages_must_name_the_same_number(first, second):
+    page_break = '<p style="break-before: page">Cost</p>'
+    assert rules(f"<p>{first}</p>{page_break}<table><tr>{second}</tr></table>") == {"figure"}
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            '<b data-figure="cost_total">$1.82 million</b>',
+            '<td data-amount="cost_total">$1.82M</td>',
+        ),
+        # the same figure to the dollar rounds to the headline's $1.82 million
+        (
+            '<b data-figure="cost_total">$1.82 million</b>',
+            '<td data-amount="cost_total">$1,815,234</td>',
+        ),
+        ('<span data-figure="gpus">1,024</span>', '<td data-amount="gpus">1,024 accelerators</td>'),
+        ('<span data-amount="dataset">8 TB</span>', '<td data-amount="dataset">8,000 GB</td>'),
+    ],
+)
+def test_one_figure_printed_at_two_precisions_agrees(first, second):
+    assert rules(f"<p>{first}</p><table><tr>{second}</tr></table>") == set()
+
+
+@pytest.mark.parametrize(
+    ("headline", "likely"),
+    [
+        ("$1.82 million", "$2.10 million to $2.90 million"),
+        ("$696,781", "$700,000 to $900,000"),
+        ("21 days", "24–40 days"),
+    ],
+)
+def test_a_likely_range_must_contain_its_headline(headline, likely):
+    body = '<p><b data-figure="h">{}</b>, likely <span data-range-of="h">{}</span></p>'
+    assert rules(body.format(headline, likely)) == {"range"}
+    assert rules(body.format(headline, "$1.20 million to $2.90 million")) <= {"range"}
+    inside = {"21 days": "14–40 days"}.get(headline, "$600,000 to $2.90 million")
+    assert rules(body.format(headline, inside)) == set()
+
+
+def _year_table(cells: list[list[str]], totals: list[str], total: str, headline: str) -> str:
+    rows = "".join(
+        f"<tr><th>Part {r}</th>"
+        + "".join(
+            f'<td data-addend="row-{r} year-{y}">{cell}</td>' for y, cell in enumerate(row[:-1])
+        )
+        + f'<td data-sum="row-{r}" data-addend="all">{row[-1]}</td></tr>'
+        for r, row in enumerate(cells)
+    )
+    paid = "".join(
+        f'<td data-sum="year-{y}" data-addend="paid">{t}</td>' for y, t in enumerate(totals)
+    )
+    return (
+        f'<p>Cost <b data-figure="cost_total">{headline}</b></p><table>{rows}'
+        f'<tr><th>Total paid</th>{paid}<td data-sum="paid all" data-amount="cost_total">'
+        f"{total}</td></tr></table>"
+    )
+
+
+def test_a_year_table_must_add_up_to_its_totals_and_the_headline_as_printed():
+    good = [["$600,000", "$600,000", "$1,200,000"], ["$205,234", "$10,000", "$215,234"]]
+    assert (
+        rules(_year_table(good, ["$805,234", "$610,000"], "$1,415,234", "$1.42 million")) == set()
+    )
+    # a row whose years do not make its total
+    bad_row = [["$600,000", "$600,000", "$1,200,001"], ["$205,234", "$10,000", "$215,234"]]
+    assert "sum" in rules(
+        _year_table(bad_row, ["$805,234", "$610,000"], "$1,415,234", "$1.42 million")
+    )
+    # a year whose parts do not make its total paid
+    assert "sum" in rules(
+        _year_table(good, ["$805,235", "$610,000"], "$1,415,234", "$1.42 million")
+    )
+    # rounded to $10,000: the table's $1.41M beside the headline's $1.42 million
+    coarse = [["$600,000", "$600,000", "$1.20M"], ["$210,000", "$10,000", "$210,000"]]
+    assert rules(_year_table(coarse, ["$810,000", "$610,000"], "$1.41M", "$1.42 million")) == {
+        "figure",
+        "sum",
+    }
+
+
+def test_bill_lines_must_add_up_to_the_bill_total():
+    bill = (
+        '<table><tr><td data-addend="bill">{}</td></tr><tr><td data-addend="bill">$36,000</td></tr>'
+        '<tr><td>included</td></tr><tr><td data-sum="bill">$696,781</td></tr></table>'
+    )
+    assert findings(bill.format("$660,782")) == [
+        ("sum", "$660,782, $36,000 add up to 696,782.00, not $696,781")
+    ]
+    assert rules(bill.format("$660,781")) == set()
+
+
+def test_a_network_bought_beside_words_saying_none_is_needed_is_a_contradiction():
+    bill = (
+        '<table><tr data-bought="network"><th>Network switches</th><td>InfiniBand NDR</td>'
+        "<td>$36,000</td></tr></table>"
+    )
+    text = "<p>Network: No fast network: each run fits in one server</p>"
+    assert rules(bill + text) == {"network"}
+    assert rules(bill + "<p>Network: InfiniBand NDR, one non-blocking switch</p>") == set()
+    assert rules(text) == set()  # nothing bought, nothing contradicted

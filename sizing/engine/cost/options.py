@@ -48,6 +48,7 @@ class CostCase:
     hybrid_in_colocation: bool  # the hybrid's base in a rented data centre
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
+    fabric: bool = True  # runs span servers (else no fabric between them is bought)
     # [TB] rented storage kept between runs (cost.cloud.rented_storage_usd); None: all of it
     storage_kept_tb: float | None = None
     # hardware that is yours alone: a reservation is a dedicated, single-tenant cluster, sold
@@ -75,6 +76,7 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
         case.spares_wanted,
         case.oversubscription,
         case.owned_gpus,
+        case.fabric,
     )
 
 
@@ -126,6 +128,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
             prices=prices,
             oversubscription=case.oversubscription,
             owned_gpus=case.owned_gpus,
+            fabric=case.fabric,
         )
         for key, colocation in ((BUY, False), (COLOCATION, True)):
             site = _site(case, colocation=colocation)

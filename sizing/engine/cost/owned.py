@@ -123,14 +123,16 @@ def bill_of_materials(
     storage_tb: float,
     prices: PriceSet,
     oversubscription: float = 1.0,
+    fabric: bool = True,
 ) -> tuple[BomLine, ...]:
     """What owning ``gpus`` accelerators takes, line by line (see module docstring);
-    ``oversubscription`` is the fabric's, from two switch tiers on [x]."""
+    ``oversubscription`` is the fabric's, from two switch tiers on [x]; without ``fabric``
+    (each run fits in one server) no switches or links between servers are bought."""
     purchase = prices.purchase
     if purchase is None:
         return ()
-    fabric = fabric_layout(gpus, gpus_per_node, oversubscription)
-    switches, links, uplinks = fabric.switches, fabric.server_links, fabric.switch_links
+    layout = _layout(gpus, gpus_per_node, oversubscription, fabric)
+    switches, links, uplinks = layout.switches, layout.server_links, layout.switch_links
     lines = [
         BomLine(SERVERS, gpus, purchase.value, gpus * purchase.value),
         BomLine(SWITCHES, switches, prices.switch.value, switches * prices.switch.value),
@@ -159,21 +161,33 @@ class HardwareBought:
     fabric_words: str  # the layout in a few words (network.fabric_words)
 
 
+def _layout(gpus: int, gpus_per_node: int, oversubscription: float, fabric: bool) -> FabricLayout:
+    """The fabric bought for ``gpus``: none when no run spans servers (``fabric`` false)."""
+    if not fabric:
+        return fabric_layout(min(gpus, gpus_per_node), gpus_per_node)  # one server's: none
+    return fabric_layout(gpus, gpus_per_node, oversubscription)
+
+
 def hardware_bought(
-    bill: tuple[BomLine, ...], option: str, *, gpus_per_node: int, oversubscription: float = 1.0
+    bill: tuple[BomLine, ...],
+    option: str,
+    *,
+    gpus_per_node: int,
+    oversubscription: float = 1.0,
+    fabric: bool = True,
 ) -> HardwareBought | None:
     """The hardware ``bill`` buys, or None when it buys no servers (see :class:`HardwareBought`);
     the fabric is the one :func:`bill_of_materials` priced for the same accelerators."""
     gpus = int(next((line.quantity for line in bill if line.item == SERVERS), 0))
     if not gpus:
         return None
-    fabric = fabric_layout(gpus, gpus_per_node, oversubscription)
+    layout = _layout(gpus, gpus_per_node, oversubscription, fabric)
     return HardwareBought(
         option=option,
         gpus=gpus,
         servers=max(1, gpus // gpus_per_node),
-        fabric=fabric,
-        fabric_words=fabric_words(fabric),
+        fabric=layout,
+        fabric_words=fabric_words(layout),
     )
 
 
@@ -204,6 +218,7 @@ def purchases(
     prices: PriceSet,
     oversubscription: float = 1.0,
     owned_gpus: int = 0,
+    fabric: bool = True,
 ) -> Purchases:
     """Capital spent each year to own ``capacity`` (see module docstring); ``owned_gpus``:
     accelerators the customer already owns, bought by no year."""
@@ -235,6 +250,7 @@ def purchases(
                     storage_tb=storage_tb,
                     prices=prices,
                     oversubscription=oversubscription,
+                    fabric=fabric,
                 )
             total = max(0.0, bom_total(bill) - held_total) if bill else 0.0
             hardware = max(0.0, bom_total(bill, hardware_only=True) - held_hw) if bill else 0.0
@@ -256,6 +272,7 @@ class OwnedSite:
     spares_wanted: bool | None = None  # the customer's answer (resilience.spare_nodes)
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
     owned_gpus: int = 0  # [GPUs] already the customer's: no capital (module docstring)
+    fabric: bool = True  # runs span servers (else no fabric between them is bought)
 
 
 @dataclass(frozen=True)
@@ -285,6 +302,7 @@ def owned(
             prices=prices,
             oversubscription=site.oversubscription,
             owned_gpus=site.owned_gpus,
+            fabric=site.fabric,
         )
     running = tuple(
         running_year(

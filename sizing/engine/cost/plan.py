@@ -180,6 +180,8 @@ class CostInputs:
     # [x] low and high factors of the accelerator-hours (``ranges.confidence``)
     gpu_hours_factors: tuple[float, float] = (1.0, 1.0)
     fabric_oversubscription: float = 1.0  # [x] the network plan's, for the switches bought
+    # whether runs span servers: when each fits in one, no fabric is bought between them
+    fabric: bool = True
     # [TB] of storage_tb kept between runs (storage.StorageResult.kept_between_runs_tb)
     storage_kept_tb: float | None = None
     owned_gpus: int = 0  # [GPUs] of this accelerator the customer already owns (cost.owned)
@@ -205,6 +207,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         hybrid_in_colocation=r.location != "on_prem",
         spares_wanted=r.spare_nodes_wanted,
         oversubscription=plan.fabric_oversubscription,
+        fabric=plan.fabric,
         storage_kept_tb=plan.storage_kept_tb,
         whole_servers_reserved=r.dedicated_hardware,
         owned_gpus=plan.owned_gpus,
@@ -289,6 +292,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
             owned_key,
             gpus_per_node=r.gpus_per_node,
             oversubscription=plan.fabric_oversubscription,
+            fabric=plan.fabric,
         )
         if owned_key
         else None,
