@@ -113,19 +113,6 @@ def format_money(value: float | None, *, currency: str = "USD") -> str:
     return f"{sign}{amount:,.0f}"
 
 
-# Below this a bill's line reads "under $10": a figure of a few dollars beside a purchase of
-# hundreds of thousands reads as a mistake ("shared storage $7"), not as a price.
-TRIVIAL_USD = 10.0
-
-
-def format_money_line(value: float | None) -> str:
-    """Money on one line of a bill: :func:`format_money`, or "under $10" for a trivially small
-    amount (more than nothing, less than :data:`TRIVIAL_USD`)."""
-    if value is not None and 0 < float(value) < TRIVIAL_USD:
-        return f"under ${TRIVIAL_USD:,.0f}"
-    return format_money(value)
-
-
 def format_money_short(value: float | None, *, currency: str = "USD") -> str:
     """Money for a narrow table cell or a chart, rounded as :func:`format_money` rounds
     (one rule per document): "$14.70M", "$850,000", "SEK 7.70M"."""
@@ -156,13 +143,6 @@ class Money:
     def __call__(self, usd: float | None) -> str:
         """ "$14.70 million", "SEK 133.03 million"; "—" when missing."""
         return NO_VALUE if usd is None else format_money(self.local(usd), currency=self.currency)
-
-    def line(self, usd: float | None) -> str:
-        """On one line of a bill or a headline: "under $10" (in this currency) for a trivially
-        small amount, more than nothing (:func:`format_money_line`)."""
-        if usd is not None and 0 < self.local(usd) < TRIVIAL_USD:
-            return f"under {format_money(TRIVIAL_USD, currency=self.currency)}"
-        return self(usd)
 
     def short(self, usd: float | None) -> str:
         """ "$14.70M", "SEK 133.03M"; "—" when missing."""

@@ -122,8 +122,7 @@ def cost_headline(result: StoredResult) -> CostHeadline:
     owns = bool(best.residual_value_usd)
     return CostHeadline(
         option=best.label,
-        # a few dollars (one short run priced) read "under $10", not "$6 over 3 years"
-        amount=money.line(best.net_usd),
+        amount=money(best.net_usd),
         low=money(best.low_usd) if best.low_usd is not None else "",
         high=money(best.high_usd) if best.high_usd is not None else "",
         years=count_of(result.years, "year"),
