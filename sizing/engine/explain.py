@@ -368,7 +368,7 @@ def checkpoint_interval_warning(r: Resolved, run: RunEstimate) -> str | None:
         f"checkpointing every {format_hours(res.checkpoint_interval_hours)} makes the run about "
         f"{format_percent(waste)} longer than it needs to be ({format_days(lost_days)} of "
         f"{format_days(run.wall_clock_days)}): on {run.gpus:,} "
-        f"{'accelerator' if run.gpus == 1 else 'accelerators'} a job is interrupted "
+        f"{noun_for_count(run.gpus, 'accelerator')} a job is interrupted "
         f"about every {format_hours(res.job_mtbf_hours)} "
         f"({format_times(res.expected_interruptions, 'interruption', 'run')}), and each one "
         f"repeats half an interval of work; a checkpoint every "

@@ -11,7 +11,6 @@ from reports.bill import bill_of_materials
 from reports.demo import answers_from, demo_data
 from reports.document import build_context, render_data, render_html
 from reports.wording import alternative_rows
-from sizing.engine.numbers import format_money
 from sizing.stored_result import read_result
 from sizing.words.cost import money_of
 from tests.reports.stories import story_data
@@ -32,11 +31,11 @@ def test_installation_names_its_base_and_its_amount():
         for line in result.bill_of_materials
         if line["item"] != "installation"
     )
+    money = money_of(result)  # the insurer's data stays in the EU: euros
     assert installed["what"] == (
-        f"racking, cabling and acceptance tests: 3 % of the {format_money(hardware)} of "
-        "hardware above"
+        f"racking, cabling and acceptance tests: 3 % of the {money(hardware)} of hardware above"
     )
-    assert installed["total"].startswith("$")
+    assert installed["total"].startswith("€")
 
 
 def test_the_price_table_says_what_installation_is_a_share_of():

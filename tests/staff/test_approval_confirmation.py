@@ -53,7 +53,8 @@ def test_approving_first_shows_what_the_customer_will_see_and_who_is_emailed(rer
     assert "the first estimate (version 1), marked preliminary" in page
     assert "Checked by our engineer Erin Engineer on" in page
     assert "because our engineer changed the accelerator from NVIDIA H100 SXM5 80GB to" in page
-    assert "Time for one training run: about" in page and "Cost: about $" in page
+    # the example answers keep their data in the EU: the figures are in euros
+    assert "Time for one training run: about" in page and "Cost: about €" in page
     assert f"No email goes to the customer now: {submission.contact_email}" in page
     assert "bob@example.com" in page
     assert 'name="csrfmiddlewaretoken"' in page and 'name="confirmed" value="yes"' in page

@@ -8,9 +8,8 @@ import datetime
 
 from reports.cost_page import cost_page
 from sizing.engine import size_dict
-from sizing.engine.numbers import format_money
 from sizing.stored_result import read_result
-from sizing.words.cost import cost_headline, cost_line
+from sizing.words.cost import cost_headline, cost_line, money_of
 
 TODAY = datetime.date(2026, 12, 4)
 H800_ON_PREMISES = {
@@ -65,9 +64,11 @@ def test_the_cost_page_gives_weekly_work_per_month_and_per_run_and_its_region() 
     page = cost_page(result)
     recurring = result.cost_recurring
     assert recurring is not None
+    money = money_of(result)  # Germany: euros
+    assert money.currency == "EUR"
     assert page["recurring"] == (
-        f"About {format_money(recurring['per_month_usd'])} a month, or "
-        f"{format_money(recurring['per_run_usd'])} a run (about 156 runs over 3 years)."
+        f"About {money(recurring['per_month_usd'])} a month, or "
+        f"{money(recurring['per_run_usd'])} a run (about 156 runs over 3 years)."
     )
     assert page["region"].startswith("Cloud options: a region in Germany (Frankfurt)")
     assert "we will quote for Frankfurt" in page["region"]
