@@ -96,11 +96,16 @@ def drivers(
         # "1 accelerator-hours".
         shown = round(gpu_hours, 1) if gpu_hours < 10 else round(gpu_hours)
         hours = f"{shown:g}" if gpu_hours < 10 else f"{shown:,.0f}"
+        amount = (
+            "less than 1 accelerator-hour"  # never "0.3 hours", a unit to convert
+            if gpu_hours < 1
+            else f"{hours} {noun_for_count(shown, 'accelerator-hour')}"
+        )
         out.append(
             (
                 3.0,
                 f"{params} x {format_count(tokens, short=True)} tokens set the "
-                f"compute: {hours} {noun_for_count(shown, 'accelerator-hour')} per run{on}",
+                f"compute: {amount} per run{on}",
             )
         )
     chosen = accelerators(run.gpus)

@@ -226,7 +226,8 @@ def _clean_field(name: str, x: Any) -> Any:
     """A field by its name: money (``*_usd``, ``*_eur``) to the cent, so that the parts of a
     cost still add up to its total as stored (to 6 significant digits a $17,452,386 bill's
     lines and its total, $17,452,400, would not); anything else as :func:`_clean`."""
-    if name.endswith(("_usd", "_eur")) and "_per_" not in name:  # not a rate (usd_per_eur)
+    # not a rate: usd_per_eur, the currency's per_usd (0.8479 kept, never 0.85)
+    if name.endswith(("_usd", "_eur")) and "_per_" not in name and not name.startswith("per_"):
         return _to_the_cent(x)
     return _clean(x)
 

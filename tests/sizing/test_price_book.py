@@ -3,8 +3,12 @@ the exchange rates and power prices a proposal dated December 2026 rests on."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from sizing.engine import size_dict
 from sizing.engine.assumptions import ASSUMPTIONS
 from sizing.engine.cost.accelerator_prices import ACCELERATOR_PRICES
 from sizing.engine.cost.places import per_usd, place_of
@@ -112,3 +116,16 @@ def test_the_place_named_sets_the_currency_and_the_price_region(
 ) -> None:
     place = place_of(answer)
     assert (place.currency, place.region) == (currency, region)
+
+
+def test_the_stored_exchange_rate_keeps_its_digits():
+    # rounding money to the cent rounded the rate too (0.8479 -> 0.85): the PDF's figures then
+    # differed from the engine's own sentences (EUR 15.57 million beside 15.53 million)
+    example = (
+        Path(__file__).resolve().parents[2] / "sizing/engine/examples/insurance_lora_finetune.json"
+    )
+    result = size_dict(json.loads(example.read_text()))
+    assert result["cost"]["currency"]["code"] == "EUR"
+    rate = result["cost"]["currency"]["per_usd"]
+    assert rate != round(rate, 2)
+    assert abs(rate - 1 / 1.1794) < 1e-6
