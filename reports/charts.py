@@ -192,8 +192,8 @@ def _time_unit(days: float) -> tuple[str, float]:
 
 def _in_unit(days: float, unit: str, per_day: float) -> str:
     """A time on the chart in the axis's own unit: "10.2 hours" on an axis of hours."""
-    if unit == "days":
-        return format_days(days)
+    if unit == "days" or (unit == "minutes" and days * per_day < 1):
+        return format_days(days)  # "under a minute", never "0.347 minutes"
     return format_quantity(days * per_day, unit)
 
 

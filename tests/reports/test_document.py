@@ -17,11 +17,11 @@ from reports.figures import input_rows
 from reports.summary import WELL_PAST_DEADLINE
 from reports.wording import recommendation_sentence
 from sizing.engine import size_dict
-from sizing.engine.cost.places import money_in, place_of
 from sizing.engine.numbers import format_dollars, format_percent, format_range
 from sizing.engine.numbers import format_number as number
 from sizing.engine.vocabulary import COST_OPTIONS, COST_PARTS
 from sizing.stored_result import read_result
+from sizing.words.cost import money_of
 from tests.reports.conftest import embedded_files, pdf_text, squash
 from tests.reports.factories import edited_answers
 
@@ -29,7 +29,8 @@ A4_POINTS = (595.28, 841.89)
 
 # The demo's answers keep the data in the EU (question 14's example), so its proposal is in
 # euros: every amount these tests look for is written by the one formatter, in that currency.
-_EUROS = money_in(place_of("EU only"))
+# The demo keeps its data in the EU: every surface writes euros at the rate the result stores.
+_EUROS = money_of(read_result(demo_data().result))
 
 
 def money(usd: float | None) -> str:
@@ -271,7 +272,7 @@ def test_every_option_is_shown_and_compared_by_its_net_figure(demo):
         format_dollars(net, currency="EUR"),
     )
     assert squash(f"Still worth at the end of year 3 {worth} Net over 3 years {net_shown}") in page
-    assert money_short(best.net_usd) != "" and _EUROS(best.net_usd) in page  # the headline, exact
+    assert squash(_EUROS(best.net_usd)) in page  # the headline, exact
     # the table of options gives each its net figure, and none allowed nets out lower
     for option in result.cost_options:
         assert squash(f"{option.label} {money_short(option.net_usd)}") in page, option.key
@@ -515,7 +516,9 @@ def test_a_cost_no_allowed_option_prices_names_the_rule_and_what_relaxing_it_cos
         "cheapest option would be"
     )
     assert squash("3-year cost</th><td>") + said in text
-    assert squash(money(result["cost"][cheapest]["net_usd"])) in text
+    # this input names no place any more (its deployment replaced): the proposal's own currency
+    own = money_of(read_result(result))
+    assert squash(own(result["cost"][cheapest]["net_usd"])) in text
     assert "to be priced" not in text
     assert squash("not priced: no public purchase price for the NVIDIA H800") in text
     # page 2 names no way to pay that the cost page does not choose, and says why only once
