@@ -44,11 +44,21 @@ class AnswerFieldMixin:
 class TextAnswerField(AnswerFieldMixin, forms.CharField):
     """Free text. ``suggestions`` become a ``<datalist>`` (for example model names)."""
 
-    def __init__(self, *, suggestions: tuple[str, ...] = (), width: str = "long", **kwargs: Any):
+    def __init__(
+        self,
+        *,
+        suggestions: tuple[str, ...] = (),
+        width: str = "long",
+        reads: str = "",
+        **kwargs: Any,
+    ):
         kwargs.setdefault("max_length", 500)
         super().__init__(required=False, **kwargs)
         self.suggestions = suggestions
         self.width = width
+        # what the text is read as ("accelerators and a count"): words that cannot be read so
+        # are refused with a message saying what to write, never kept as if understood
+        self.reads = reads
 
     def answer_items(self, name: str, value: Any) -> dict[str, Any]:
         return {name: value or ""}

@@ -130,6 +130,7 @@ class DeploymentForm(QuestionForm):
         suggestions=OWNED_SUGGESTIONS,
         width="medium",
         max_length=200,
+        reads="accelerators and a count",
     )
     power_kw = QuantityField(
         does=Feeds(("estate.power_kw",)),

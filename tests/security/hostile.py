@@ -58,7 +58,9 @@ MARKUP = {
 }
 HOSTILE: dict[str, str] = {**GARBAGE_NUMBERS, **CONTROL_CHARACTERS, **MARKUP}
 # Markup that must never reach a page unescaped.
-DANGEROUS_MARKUP = ("<script>alert(1)</script>", "<img src=x onerror", '"><svg', "<b>y</b>")
+# The payloads as they would read unescaped ('"><svg onload', not '"><svg': the estimate's own
+# charts are inline SVG after a class attribute).
+DANGEROUS_MARKUP = ("<script>alert(1)</script>", "<img src=x onerror", '"><svg onload', "<b>y</b>")
 
 # (step, form class) for every page with fields: the fifteen questions and the contact page.
 FIELD_STEPS: list[tuple[str, type[forms.Form]]] = [
@@ -82,6 +84,8 @@ def field_must_refuse(field: forms.Field, value: str) -> bool | None:
         return False
     if isinstance(field, QuantityField):
         return None  # either a clear error or a sane number: see quantity_is_sane
+    if isinstance(field, forms.CharField) and getattr(field, "reads", ""):
+        return None  # read as something (owned accelerators): garbage gets a clear message
     if isinstance(field, forms.CharField):
         text = received.strip()
         too_long = field.max_length is not None and len(text) > field.max_length

@@ -35,12 +35,14 @@ PAYLOADS = {
 
 
 def _text_fields(form_class: type[forms.Form]) -> dict[str, int]:
-    """Free-text fields (not numbers, not e-mail) with their length limits."""
+    """Free-text fields (not numbers, not e-mail, not text read as something: what the
+    customer owns refuses words it cannot read) with their length limits."""
     return {
         name: field.max_length or 10_000
         for name, field in form_class.base_fields.items()
         if isinstance(field, forms.CharField)
         and not isinstance(field, QuantityField | forms.EmailField)
+        and not getattr(field, "reads", "")
     }
 
 
