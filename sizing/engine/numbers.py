@@ -207,7 +207,13 @@ def format_table_money(value: float, step: float, *, currency: str = "USD") -> s
     (:func:`table_money_step`): "$1,815,234", "€1,815,234", "$223.94B"."""
     if step <= 1:
         return format_dollars(value, currency=currency)
-    return format_money_short(value, currency=currency)
+    # to the step's own precision (0.01 billion for $10 million), so "$0.88B" never claims the
+    # precision of "$880.00M" beside a headline of $875.51 million
+    digits = max(0, round(-math.log10(step / 1e9)))
+    sign = currency_sign(currency)
+    billions = float(value) / 1e9
+    text = f"{sign}{abs(billions):,.{digits}f}B"
+    return f"−{text}" if billions < 0 else text
 
 
 def format_dollars(value: float, *, currency: str = "USD") -> str:

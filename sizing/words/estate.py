@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from sizing.engine.numbers import format_count, format_money
 from sizing.stored_result import Estate, StoredResult
 from sizing.words.durations import run_time
+from sizing.words.plural import count_of
 from sizing.words.provenance import deadline_by, deadline_words
 
 
@@ -67,7 +68,7 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     if estate.owned_running_usd is not None and estate.owned_fits:
         lines.append(
             f"They cost only their running cost (power, space, support and staff), about "
-            f"{format_money(estate.owned_running_usd)} while they work on it: no capital."
+            f"{result.money(estate.owned_running_usd)} while they work on it: no capital."
         )
     if estate.add_count:
         added = f"{format_count(estate.add_count)} {estate.add_name}"
@@ -75,12 +76,12 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
         if estate.add == "rent":
             lines.append(
                 f"To finish in time, add {added} rented {time} to share the work, about "
-                f"{format_money(estate.add_cost_usd)}."
+                f"{result.money(estate.add_cost_usd)}."
             )
         elif estate.add == "buy":
             lines.append(
                 f"To finish in time, buy {added} beside them, about "
-                f"{format_money(estate.add_cost_usd)} (your rules allow no renting)."
+                f"{result.money(estate.add_cost_usd)} (your rules allow no renting)."
             )
         else:
             lines.append(
@@ -92,16 +93,20 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
 
 
 def _budget_line(result: StoredResult, estate: Estate) -> str:
-    budget = format_money(estate.budget_usd)
+    # in the proposal's currency, the ceiling as they gave it (US dollars) beside it
+    money = result.money
+    budget = money(estate.budget_usd)
+    if money.currency != "USD":
+        budget += f" ({format_money(estate.budget_usd)} as you gave it)"
     if estate.cost_usd is None:
         return f"Your budget ceiling is {budget}; no option has a public price to hold against it."
     years = result.section("cost").get("years")
-    over = f" over {format_count(years)} years" if isinstance(years, int) else ""
-    cost = f"about {format_money(estate.cost_usd)}{over}"
+    over = f" over {count_of(years, 'year')}" if isinstance(years, int) else ""
+    cost = f"about {money(estate.cost_usd)}{over}"
     over_by = estate.over_budget_usd or 0.0
     if over_by > 0:
         line = (
-            f"Your budget ceiling is {budget}; this plan costs {cost}, {format_money(over_by)} "
+            f"Your budget ceiling is {budget}; this plan costs {cost}, {money(over_by)} "
             "over it: no option your rules allow fits within it."
         )
     else:

@@ -13,7 +13,7 @@ from reports.check_html import read_tagged
 from reports.cost_page import _by_year
 from reports.demo import DEMO_FORM_DATA, answers_from, demo_data
 from reports.document import render_html
-from sizing.engine.numbers import format_dollars, format_money
+from sizing.engine.numbers import Money, format_dollars, format_money
 from sizing.stored_result import CostOption, read_result
 
 TODAY = date(2026, 12, 2)
@@ -51,7 +51,7 @@ def test_the_year_table_adds_up_to_the_headline_as_printed():
         storage=(100_000.0, 200_000.0, 304_000.0),
         power=(150_000.0, 200_000.0, 254_000.0),
     )
-    table = _by_year(best, 3)
+    table = _by_year(best, 3, Money())
     headline = format_money(best.net_usd)  # "$1.81 million"
     assert abs(_number(table["total"]) - _number(headline)) <= 5_000
     for row in table["rows"]:
@@ -67,7 +67,7 @@ def test_a_flat_cost_stays_flat_in_the_year_table():
         power=(15_000.0,) * 3,
         storage=(5_333.4,) * 3,
     )
-    table = _by_year(best, 3)
+    table = _by_year(best, 3, Money())
     rows = {row["label"]: row["years"] for row in table["rows"]}
     assert rows["Power and cooling"] == ["$15,000"] * 3
     assert rows["Rented storage"] == ["$5,333"] * 3  # the dollar left over goes elsewhere
@@ -78,7 +78,7 @@ def test_a_table_to_the_dollar_gives_its_dollars_to_the_total_as_stored():
     """$696,781 as the headline says, never parts of $696,782."""
     # each part rounded to the dollar on its own: $696,780
     best = _option(hardware=(450_000.4,), power=(36_000.4,), support=(210_780.4,))
-    table = _by_year(best, 1)
+    table = _by_year(best, 1, Money())
     assert table["total"] == "$696,781" == format_money(best.net_usd)
     assert sum(_number(row["total"]) for row in table["rows"]) == 696_781
 
