@@ -240,6 +240,7 @@ RULES: dict[str, str] = {
     "dedicated_hardware": "hardware that is yours alone",
     "location": "where the hardware should be",
     "budget": "your budget ceiling",
+    "estate": "what you already own runs it",
 }
 
 # The "location" rule in words, by the answer behind it (``cost.constraints.location``): what

@@ -158,7 +158,9 @@ def test_review_approve_send_and_the_customer_opens_it(
         seen_by_customer.append(text)
         return text
 
-    wait_until(lambda: "First estimate ready" in customer_sees(), "the first estimate")
+    # "we are writing your proposal" first, then the estimate an engineer checks (the page
+    # refreshes itself while it waits)
+    wait_until(lambda: "an engineer checks it" in customer_sees(), "the first estimate")
     first_estimate = seen_by_customer[-1]
     assert "Preliminary" in first_estimate and "an engineer checks it" in first_estimate
     violations = serious_violations(page)

@@ -80,14 +80,23 @@ def excluded_by(r: Resolved) -> dict[str, tuple[str, ...]]:
     return {key: tuple(rules) for key, rules in out.items()}
 
 
+ESTATE = "estate"  # the rule "what you already own runs it" (RULES)
+
+
 def estate_allowed(
     excluded: Mapping[str, tuple[str, ...]], owned_gpus: int
 ) -> dict[str, tuple[str, ...]]:
     """``excluded`` with the customer's own data centre allowed when they already own the
-    accelerators sized (``owned_gpus``): no rule of theirs moves hardware that is theirs."""
+    accelerators sized (``owned_gpus``): no rule of theirs moves hardware that is theirs.
+
+    The other options are then ruled out by :data:`ESTATE`: the running cost of what they own
+    (space, support, staff) is paid whether or not it trains, so renting or buying the same
+    work instead saves nothing of it; what the estate cannot do in time is added beside it
+    (``estate.py``). A lab that owns accelerators is never told to rent or buy them again."""
     out = dict(excluded)
     if owned_gpus:
-        out[BUY] = ()
+        for key in OPTIONS:
+            out[key] = () if key == BUY else (*excluded.get(key, ()), ESTATE)
     return out
 
 
