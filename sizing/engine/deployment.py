@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .assumptions import value, whole
 from .cost.region import cloud_region
 from .hardware import REFERENCE_SERVER_GPUS, AcceleratorSpec
+from .numbers import noun_for_count
 from .resolve.resolved import Resolved
 from .vocabulary import COST_OPTIONS, VALUES, in_sentence
 
@@ -112,7 +113,7 @@ def plan_deployment(
     if choice is None and cost_option is not None:
         choice = _DEPLOYMENT_FOR_COST_OPTION[cost_option]
         reasons.append(
-            f"the cheapest way to pay over {r.years} years: "
+            f"the cheapest way to pay over {r.years} {noun_for_count(r.years, 'year')}: "
             f"{in_sentence(COST_OPTIONS[cost_option])}"
         )
     elif choice is None:
