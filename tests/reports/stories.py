@@ -12,22 +12,16 @@ from questionnaire.paths import recommended_answer
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, get_question
 from reports.demo import SCENARIOS, answers_from, demo_answers, demo_data
 from reports.document import ProposalData
+from tests.reports.customer_stories import STORIES as CUSTOMER_STORIES
 
 TODAY = date(2026, 12, 4)
-NOT_SURE = {"not_sure": "on"}
 
-# "We want our own assistant for player support tickets. We have about 50,000 past tickets. No
-# idea about models or GPUs."
+# Customer 8's answers (tests/reports/customer_stories.py), without their discovery page: the
+# short path's discovery is set below.
 GAME_STUDIO: dict[str, dict[str, Any]] = {
-    "model": NOT_SURE,
-    "method": NOT_SURE,
-    "data": {"dataset_size": "50,000", "dataset_unit": "samples", "modality": "text"},
-    "timeline": NOT_SURE,
-    "teams": NOT_SURE,
-    "software": NOT_SURE,
-    "resilience": NOT_SURE,
-    "deployment": NOT_SURE,
-    "roadmap": NOT_SURE,
+    slug: answers
+    for slug, answers in CUSTOMER_STORIES["8 game studio tickets"].items()
+    if slug != "discovery"
 }
 
 
