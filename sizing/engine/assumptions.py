@@ -29,6 +29,10 @@ from types import MappingProxyType
 from .provenance import Assumption
 
 _ZERO = "Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 3.1"
+_NO_DROPOUT = (
+    "no dropout in pre-training: Llama 3 and DeepSeek-V3 Hugging Face configs"
+    " (attention_dropout 0.0), Llama 1 arXiv 2302.13971 sec. 2 (no dropout listed)"
+)
 _KORTH = "Korthikanti et al., Reducing Activation Recomputation, arXiv 2205.05198 (2022), sec. 4"
 _MEGA_OPT = "Megatron-LM docs, distributed optimizer (bytes per parameter table), 2024"
 _LLAMA3 = "Llama 3 Herd of Models, arXiv 2407.21783 (2024), sec. 3.3.4"
@@ -135,11 +139,13 @@ _LISTED: dict[str, Assumption] = {
     ),
     # --- memory: activations ---------------------------------------------------------
     "act_sbh_coefficient": Assumption(
-        34,
+        32,
         "B/(s*b*h) per layer",
-        _KORTH,
-        "2022",
-        "activation bytes per layer excluding attention scores, 16-bit",
+        _KORTH + "; " + _NO_DROPOUT,
+        "2024",
+        "activation bytes per layer excluding attention scores, 16-bit: Korthikanti's 34 less"
+        " the two 1-byte dropout masks (after attention and after the MLP), as large language"
+        " models now pre-train without dropout",
     ),
     "act_attention_coefficient": Assumption(
         5,
@@ -208,15 +214,14 @@ _LISTED: dict[str, Assumption] = {
         "2026-12-02",
         "share of data-parallel communication hidden behind compute",
     ),
-    "eff_ep_overlap": Assumption(
-        0.5,
+    "dualpipe_communication_sm_share": Assumption(
+        20 / 132,
         "-",
-        _ENGINE
-        + "; bounded by DeepSeek-V3 (arXiv 2412.19437, sec. 3.2.1: DualPipe hides nearly all"
-        " all-to-all) and by schedules that overlap none of it",
-        "2026-12-02",
-        "share of expert-parallel all-to-all hidden behind the computation of another micro-batch;"
-        " midway between a tuned schedule (about 1) and none (0), as customers' stacks vary",
+        "DeepSeek-V3 technical report, arXiv 2412.19437, sec. 3.2.2 (20 of the H800's 132 SMs"
+        " run the all-to-all while DualPipe overlaps it with the computation)",
+        "2024-12",
+        "share of the multiprocessors the communication kernels keep while DualPipe hides the"
+        " expert all-to-all behind the computation (1F1B hides none of it)",
     ),
     "eff_moe_factor": Assumption(
         0.6,
@@ -781,21 +786,22 @@ _UNLISTED: dict[str, Assumption] = {
     ),
     # --- memory (memory.py) -----------------------------------------------------------
     "act_mlp_coefficient": Assumption(
-        19,
+        18,
         "B/(s*b*h) per layer",
-        _KORTH,
-        "2022",
-        "MLP part of the 34 for a 4h-wide MLP: inputs of both linears (2 + 8), GeLU input (8), dropout mask (1)",
+        _KORTH + "; " + _NO_DROPOUT,
+        "2024",
+        "MLP part of the 32 for a 4h-wide MLP: inputs of both linears (2 + 8), GeLU input (8);"
+        " no dropout mask",
     ),
     "act_mlp_fixed_coefficient": Assumption(
-        3,
+        2,
         "B/(s*b*h) per MLP",
-        _KORTH,
-        "2022",
+        _KORTH + "; " + _NO_DROPOUT,
+        "2024",
         "the parts of an MLP's activations that do not grow with its width: the 16-bit input of the"
-        " first linear (2) and the dropout mask (1); the rest is 4 bytes per element of width"
+        " first linear (2), no dropout mask; the rest is 4 bytes per element of width"
         " (activation-function input and second linear input), so a routed expert of width f"
-        " stores 3 + 4 f / h",
+        " stores 2 + 4 f / h",
     ),
     "act_layernorm_coefficient": Assumption(
         4,

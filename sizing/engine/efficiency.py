@@ -78,6 +78,15 @@ from dataclasses import dataclass
 
 from .assumptions import value
 from .compute import FLOPS_PER_PARAM_TOKEN, attended_keys, attention_flops_per_token
+from .expert_traffic import (
+    ALL_TO_ALLS_PER_LAYER,
+    all_to_all_bytes_per_value,
+    all_to_all_copies,
+    dualpipe_bubble,
+    dualpipe_stretch,
+    nodes_spanned,
+    overlapped_schedule,
+)
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .units import BITS_PER_BYTE, BYTES_PER_GB
@@ -92,7 +101,6 @@ BYTES_PER_VALUE = 2.0  # [B] activations and gradients travel in 16 bits [4]_
 # full recomputation repeats the forward pair [2]_.
 TP_ALL_REDUCES_PER_LAYER = 4.0
 TP_ALL_REDUCES_PER_LAYER_RECOMPUTE = 6.0
-EP_ALL_TO_ALLS_PER_LAYER = 4.0  # expert dispatch and combine, forward and backward
 # ZeRO-3 gathers the weights for forward and backward and reduce-scatters the gradients of
 # every micro-batch: 3 half all-reduces each (the paper's 1.5x all-reduce for one) [4]_
 ZERO3_UNITS_PER_MICRO_BATCH = 3.0
@@ -240,6 +248,7 @@ class StepCostModel:
         hfu_cache: dict[tuple[int, int, int, bool, int], float] | None = None,
         quantised_params: float = 0.0,
         causal: bool = True,
+        routed_node_limit: int = 0,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -266,7 +275,8 @@ class StepCostModel:
         self.out = scale_out_bytes_per_s(nic_gbps_per_gpu, oversubscription)
         self.selective_extra = value("selective_recompute_memory_bound_share")
         self.dp_overlap = value("eff_comm_overlap")
-        self.ep_hidden = value("eff_ep_overlap")
+        self.routed_node_limit = routed_node_limit  # [nodes] 0: routing sees every node
+        self.ep_bytes = ALL_TO_ALLS_PER_LAYER * all_to_all_bytes_per_value(precision)
         self.factor = workload_factor(moe=moe, method=method)
         self._hfu = {} if hfu_cache is None else hfu_cache
         # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
@@ -339,11 +349,33 @@ class StepCostModel:
             reduces = TP_ALL_REDUCES_PER_LAYER * RING_ALL_REDUCE * (tp - 1)
             comm += reduces * BYTES_PER_VALUE * self.hidden * per_byte / self.up
         if self.moe and ep > 1:
-            link = self.up if ep * cp * tp <= self.gpus_per_node else self.out
-            volume = EP_ALL_TO_ALLS_PER_LAYER * self.top_k * self.hidden * BYTES_PER_VALUE
-            comm += volume * (ep - 1) / ep * per_byte / link * (1.0 - self.ep_hidden)
+            # per token and layer, over the compute time; DualPipe hides it but slows the
+            # computation (the smaller of the two schedules' costs bounds both)
+            ep_ratio = self.expert_seconds_per_token(tp, ep, cp) * per_byte
+            comm += min(ep_ratio, dualpipe_stretch(ep_ratio) - 1.0)
         model_share = self.model_flops_per_token / hardware_flops_per_token
         return hfu * model_share * self.factor / (1.0 + comm)
+
+    def expert_seconds_per_token(self, tp: int, ep: int, cp: int) -> float:
+        """Seconds of expert all-to-all per byte-of-``per_byte`` scale (see :meth:`ceiling`):
+        the all-to-all time of one token and layer on the slower of its two legs
+        (:func:`expert_traffic.all_to_all_copies`) [s per token-layer, times bytes per s].
+
+        Returned as bytes over bandwidth: ``max(out copies / out, up copies / up) h bytes``.
+        """
+        nodes = nodes_spanned(ep * cp * tp, self.gpus_per_node)
+        out_copies, up_copies = all_to_all_copies(
+            top_k=self.top_k, ep=ep, nodes=nodes, node_limit=self.routed_node_limit
+        )
+        per_copy = self.ep_bytes * self.hidden
+        out_s = out_copies * per_copy / self.out
+        up_s = up_copies * per_copy / self.up
+        return out_s if out_s >= up_s else up_s
+
+    def overlapped(self, tp: int, ep: int, cp: int, pp: int) -> bool:
+        """Whether a plan of these degrees runs DualPipe (:mod:`expert_traffic`)."""
+        nodes = nodes_spanned(ep * cp * tp, self.gpus_per_node)
+        return overlapped_schedule(moe=self.moe, ep=ep, pp=pp, nodes=nodes)
 
     def ratios(
         self,
@@ -378,9 +410,12 @@ class StepCostModel:
           frozen weights, in their stored bytes) are gathered too, forward and
           backward, every micro-batch (:func:`data_parallel_bytes`) [10]_.  A share
           ``eff_comm_overlap`` of compute time can hide it;
-        * expert parallel: dispatch and combine, forward and backward, of the
-          ``top_k`` copies of each token; ``eff_ep_overlap`` of it is hidden
-          behind another micro-batch's computation;
+        * expert parallel: dispatch and combine, forward and backward, of each
+          token's copies over the slower of its scale-out and scale-up legs
+          (:mod:`expert_traffic`); under 1F1B the step waits for it, under DualPipe
+          (an MoE pipeline whose all-to-all crosses nodes) it and the pipeline
+          transfers hide behind the computation, which runs on fewer multiprocessors,
+          and the bubble is DualPipe's;
         * pipeline: each stage sends its output forward and its gradient back for
           every micro-batch and model chunk (``2 v`` transfers of ``s b h / t``),
           not hidden;
@@ -430,18 +465,20 @@ class StepCostModel:
         t_ep = 0.0
         moe = self.moe
         if moe and ep > 1:
-            vol = EP_ALL_TO_ALLS_PER_LAYER * self.top_k * hidden * BYTES_PER_VALUE * (ep - 1) / ep
-            vol = vol * tokens_per_rank / tp * layers / pp
-            t_ep = vol / (up if ep * cp * tp <= self.gpus_per_node else out)
+            t_ep = self.expert_seconds_per_token(tp, ep, cp) * tokens_per_rank / tp * layers / pp
+        overlapped = moe and ep > 1 and self.overlapped(tp, ep, cp, pp)
         t_pp = 0.0
         bubble = 0.0
         if pp > 1:
             vol = PP_TRANSFERS_PER_CHUNK * virtual_stages * BYTES_PER_VALUE * hidden
             vol = vol * tokens_per_rank / tp
             t_pp = vol / (up if tp * cp * pp <= self.gpus_per_node else out)
-            bubble = pipeline_bubble(
-                pp, micro_batches, balanced_chunks(layers // pp, virtual_stages)
-            )
+            if overlapped:
+                bubble = dualpipe_bubble(pp, micro_batches)
+            else:
+                bubble = pipeline_bubble(
+                    pp, micro_batches, balanced_chunks(layers // pp, virtual_stages)
+                )
         exposed_cp = 0.0
         if cp > 1:
             # ring attention: each rank passes its keys and values on cp - 1 times forward,
@@ -461,8 +498,11 @@ class StepCostModel:
         exposed_dp = t_dp - self.dp_overlap * t_comp
         if not exposed_dp > 0.0:
             exposed_dp = 0.0
-        exposed_ep = t_ep * (1.0 - self.ep_hidden)
-        stretch = 1.0 + (t_tp + exposed_ep + exposed_dp + t_pp + exposed_cp + t_dq) / t_comp
+        others = (t_tp + exposed_dp + exposed_cp + t_dq) / t_comp
+        if overlapped:  # DualPipe hides the all-to-all and the pipeline transfers
+            stretch = dualpipe_stretch((t_ep + t_pp) / t_comp) + others
+        else:
+            stretch = 1.0 + (t_ep + t_pp) / t_comp + others
         mfu = (
             hfu * (self.model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
         )

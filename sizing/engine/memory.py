@@ -22,6 +22,12 @@ References
 .. [3] Dao et al., FlashAttention, arXiv 2205.14135 (2022): the a s^2 term
        is not stored.
 .. [4] Dettmers et al., QLoRA, arXiv 2305.14314 (2023).
+.. [5] DeepSeek-V3 report, arXiv 2412.19437 (2024), sec. 3.3.3 ("we cache the activations
+       in FP8 format for the backward pass of the Linear operator"); NVIDIA Transformer
+       Engine's FP8 Linear likewise saves its quantised input for the weight gradient.
+       Korthikanti et al. [2]_ sec. 4.1: the linear inputs of a layer are the QKV input (2),
+       the output projection's input (2), the first MLP linear's input (2) and the second's
+       (8 for a 4h-wide MLP).
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ from .assumptions import value
 from .units import BYTES_PER_GB
 
 _DENSE_MLP_WIDTH = 4.0
+# [B/(s b h)] 16-bit inputs of the QKV and output projections, and of an MLP's first linear [2]_
+_ATTENTION_LINEAR_INPUT_BYTES = 4.0
+_MLP_INPUT_BYTES = 2.0
 
 
 @dataclass(frozen=True)
@@ -162,6 +171,7 @@ def activation_bytes_per_layer(
     flash_attention: bool = True,
     top_k: int = 1,
     expert_width: float = 0.0,
+    fp8_linear_inputs: bool = False,
 ) -> float:
     """Activation memory of one transformer layer for one micro-batch [B] [2]_.
 
@@ -177,6 +187,11 @@ def activation_bytes_per_layer(
     * ``"selective"`` rebuilds the two layer norms' outputs (4) and each MLP's
       activation-function output (``2 f / h``), elementwise work without GEMMs;
     * ``"full"`` keeps only each layer's 16-bit input, ``2 s b h / t``.
+
+    FP8 training (``fp8_linear_inputs``) keeps the input of each linear layer for its
+    weight-gradient GEMM in FP8, one byte a value instead of two [5]_: of the 34, the
+    inputs of the QKV and output projections (2 + 2) and of each MLP's two linears
+    (2, and 2 per unit of width unless selective recomputation rebuilds it) halve.
 
     Parameters
     ----------
@@ -202,6 +217,11 @@ def activation_bytes_per_layer(
     coeff = value("act_sbh_coefficient") - dense_mlp + mlps * (fixed + width_bytes * width)
     if recompute == "selective":
         coeff -= value("act_layernorm_coefficient") + mlps * width_bytes / 2.0 * width
+    if fp8_linear_inputs:
+        # half of each cached 16-bit linear input: attention's two (2 B each), each MLP's
+        # first (2 B) and, when kept, its second (2 B per unit of width) [5]_
+        second = 0.0 if recompute == "selective" else width_bytes / 2.0 * width
+        coeff -= (_ATTENTION_LINEAR_INPUT_BYTES + mlps * (_MLP_INPUT_BYTES + second)) / 2.0
     if not flash_attention:
         coeff += value("act_attention_coefficient") * heads * seq / hidden
     return sbh * coeff / tp
@@ -234,6 +254,7 @@ def activations_gb(
     top_k: int = 1,
     expert_width: float = 0.0,
     virtual_stages: int = 1,
+    fp8_linear_inputs: bool = False,
 ) -> float:
     """Peak activation memory on the first pipeline stage [GB] [2]_.
 
@@ -243,7 +264,15 @@ def activations_gb(
     Adds FP32 logits ``4 s b V / t``.
     """
     per_layer = activation_bytes_per_layer(
-        seq, micro_batch, hidden, heads, tp, recompute, top_k=top_k, expert_width=expert_width
+        seq,
+        micro_batch,
+        hidden,
+        heads,
+        tp,
+        recompute,
+        top_k=top_k,
+        expert_width=expert_width,
+        fp8_linear_inputs=fp8_linear_inputs,
     )
     in_flight = min(float(pp), max(1.0, micro_batches))
     total = per_layer * layers / pp * in_flight * interleaving_memory_factor(pp, virtual_stages)

@@ -41,6 +41,9 @@ class ModelSpec(ModelShape):
     source: str
     aliases: tuple[str, ...] = ()
     max_context: int | None = None  # [tokens] positions it was trained for; None: not known
+    # [nodes] node-limited routing: each token's experts lie on at most this many nodes
+    # (DeepSeek-V3, arXiv 2412.19437, sec. 2.1.2: M = 4); None: routing sees every node
+    routed_node_limit: int | None = None
 
 
 def _m(
@@ -60,6 +63,7 @@ def _m(
     top_k: int | None = None,
     aliases: tuple[str, ...] = (),
     context: int | None = None,
+    node_limit: int | None = None,
 ) -> ModelSpec:
     return ModelSpec(
         name=name,
@@ -78,6 +82,7 @@ def _m(
         source=source,
         aliases=aliases,
         max_context=context,
+        routed_node_limit=node_limit,
     )
 
 
@@ -546,6 +551,7 @@ MODEL_CATALOG: tuple[ModelSpec, ...] = (
         top_k=8,
         aliases=("deepseek v3", "deepseek-v3-base"),
         context=163840,
+        node_limit=4,  # DeepSeek-V3 report (arXiv 2412.19437), sec. 2.1.2 and 3.2.2
     ),
     _m(
         "Phi-3 mini",

@@ -65,11 +65,16 @@ from .assumptions import value, whole
 from .efficiency import (
     BYTES_PER_VALUE,
     CP_KV_PASSES,
-    EP_ALL_TO_ALLS_PER_LAYER,
     PP_TRANSFERS_PER_CHUNK,
     RING_ALL_REDUCE,
     TP_ALL_REDUCES_PER_LAYER,
     data_parallel_bytes,
+)
+from .expert_traffic import (
+    ALL_TO_ALLS_PER_LAYER,
+    all_to_all_bytes_per_value,
+    all_to_all_copies,
+    nodes_spanned,
 )
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
@@ -243,6 +248,22 @@ def plan_network(
         frozen_bytes = params_gpu * frozen_base_bytes(w.method)
         params_gpu = w.adapter_params / (tp * pp)
     ring, value_bytes = RING_ALL_REDUCE, BYTES_PER_VALUE
+    # each token's copies on the scale-out and the scale-up legs of the expert all-to-all
+    expert_out, expert_up = all_to_all_copies(
+        top_k=w.top_k,
+        ep=ep,
+        nodes=nodes_spanned(ep * cp * tp, gpus_per_node),
+        node_limit=w.routed_node_limit,
+    )
+    expert_copy = (  # [B] one copy of every token of a step and accelerator, every layer
+        ALL_TO_ALLS_PER_LAYER
+        * all_to_all_bytes_per_value(w.precision)
+        * w.hidden
+        * tokens_rep
+        / tp
+        * w.layers
+        / pp
+    )
     vol = {  # [B] per step and accelerator
         "data": data_parallel_bytes(
             plan.zero_stage, micro_batches, reducers, params_gpu, frozen_bytes
@@ -265,20 +286,7 @@ def plan_network(
         )
         if pp > 1
         else 0.0,
-        "expert": (
-            EP_ALL_TO_ALLS_PER_LAYER
-            * w.top_k
-            * value_bytes
-            * w.hidden
-            * tokens_rep
-            / tp
-            * (ep - 1)
-            / ep
-            * w.layers
-            / pp
-        )
-        if ep > 1
-        else 0.0,
+        "expert": expert_copy * (expert_out + expert_up),  # both legs
         "context": (
             CP_KV_PASSES
             * 2.0
@@ -297,13 +305,12 @@ def plan_network(
     rate = peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP * max(plan.mfu, _MIN_MFU)
     step = w.model_flops_per_token * w.tokens_per_step / plan.gpus / rate  # [s]
     spans = plan.gpus > gpus_per_node
-    inside = vol["tensor"] + (vol["expert"] if ep * cp * tp <= gpus_per_node else 0.0)
+    inside = vol["tensor"] + expert_copy * expert_up
     inside += vol["context"] if tp * cp <= gpus_per_node else 0.0
     outside = 0.0
     if spans:
         outside = vol["data"] * (1.0 - value("eff_comm_overlap")) + vol["pipeline"]
-        if ep * cp * tp > gpus_per_node:
-            outside += vol["expert"]
+        outside += expert_copy * expert_out
         if tp * cp > gpus_per_node:
             outside += vol["context"]
     budget = max_comm_share * step

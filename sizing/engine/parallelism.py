@@ -47,6 +47,7 @@ from .efficiency import (
     gemm_intensity,
     pipeline_bubble,
 )
+from .expert_traffic import DUALPIPE_PARAMETER_COPIES, dualpipe_bubble
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .memory import (
@@ -105,6 +106,7 @@ class Workload:
     model_flops_per_token: float
     bpp: BytesPerParam
     causal: bool = True  # causal attention (a decoder): half the score FLOPs of full attention
+    routed_node_limit: int = 0  # [nodes] each token's experts on at most this many; 0: any
 
 
 def workload(r: Resolved) -> Workload:
@@ -157,6 +159,7 @@ def workload(r: Resolved) -> Workload:
         model_flops_per_token=per_token,
         bpp=bytes_per_param(r.precision, r.optimizer),
         causal=causal,
+        routed_node_limit=r.routed_node_limit if moe else 0,
     )
 
 
@@ -291,6 +294,7 @@ def plan_activations_gb(
         top_k=w.top_k,
         expert_width=w.expert_width,
         virtual_stages=virtual_stages,
+        fp8_linear_inputs=w.precision == "fp8",
     )
 
 
@@ -465,10 +469,14 @@ class _LayoutMemory:
         layout: _Layout,
         usable: float,
         activation_cache: ActivationCache | None = None,
+        parameter_copies: float = 1.0,
     ) -> None:
         """``activation_cache`` may be shared by every search of ``w`` (activation memory
-        depends on the workload and the degrees alone, not on the accelerator)."""
+        depends on the workload and the degrees alone, not on the accelerator).
+        ``parameter_copies``: DualPipe holds two copies of each stage's weights and
+        gradients (:mod:`expert_traffic`)."""
         self.w = w
+        self.parameter_copies = parameter_copies
         self.layout = layout
         self.usable = usable
         self.overhead = value("framework_overhead_gb")
@@ -481,7 +489,7 @@ class _LayoutMemory:
         if zero not in self._states:
             lay = self.layout
             # ZeRO shards states over the data and context ranks together [4]_
-            self._states[zero] = model_states_gb(
+            weights, grads, optimizer = model_states_gb(
                 self.w,
                 tp=lay.tensor,
                 pp=lay.pipeline,
@@ -489,6 +497,8 @@ class _LayoutMemory:
                 ep=lay.expert,
                 zero=zero,
             )
+            copies = self.parameter_copies
+            self._states[zero] = (weights * copies, grads * copies, optimizer)
             self._totals[zero] = sum(self._states[zero])
         return self._states[zero]
 
@@ -663,6 +673,7 @@ def _cost_model(
         hfu_cache=hfu_cache,
         quantised_params=w.dense_params + w.expert_params if w.method == "qlora" else 0.0,
         causal=w.causal,
+        routed_node_limit=w.routed_node_limit,
     )
 
 
@@ -690,6 +701,13 @@ class _Search:
         self._most_chunks: dict[int, int] = {}  # by pipeline degree
         # [B/param] of a LoRA/QLoRA base's frozen weights (none otherwise)
         self.frozen_bytes = frozen_base_bytes(w.method) if w.method in ADAPTER_METHODS else 0.0
+
+    def parameter_copies(self, layout: _Layout) -> float:
+        """Copies of each stage's weights and gradients a rank holds: two under DualPipe."""
+        overlapped = self.costs.overlapped(
+            layout.tensor, layout.expert, layout.context, layout.pipeline
+        )
+        return DUALPIPE_PARAMETER_COPIES if overlapped else 1.0
 
     def hardware_flops_per_token(self, recompute: str) -> float:
         found = self._hardware_flops.get(recompute)
@@ -762,10 +780,13 @@ class _Search:
         micro_batches = w.tokens_per_step / layout.data / (w.seq * bubble_micro_batch)
         if not micro_batches > 1.0:
             micro_batches = 1.0
-        chunks = self._most_chunks.get(p)
-        if chunks is None:
-            chunks = self._most_chunks[p] = max(_virtual_stage_options(w, layout))
-        least = pipeline_bubble(p, micro_batches, chunks)
+        if self.costs.overlapped(layout.tensor, layout.expert, layout.context, p):
+            least = dualpipe_bubble(p, micro_batches)
+        else:
+            chunks = self._most_chunks.get(p)
+            if chunks is None:
+                chunks = self._most_chunks[p] = max(_virtual_stage_options(w, layout))
+            least = pipeline_bubble(p, micro_batches, chunks)
         return ratios[5] / (1.0 - ratios[4]) * (1.0 - least)
 
     def plan(self, scored: _Scored) -> Plan:
@@ -839,7 +860,9 @@ def search_plan(
         if rank is None:
             break  # no candidate of a layout left can even tie the best
         layout, micro_batches = layouts[rank], options[rank]
-        layout_memory = _LayoutMemory(w, layout, usable, activation_cache)
+        layout_memory = _LayoutMemory(
+            w, layout, usable, activation_cache, search.parameter_copies(layout)
+        )
         if (
             bounded
             and best is not None

@@ -37,6 +37,7 @@ class ResolvedModel(ModelShape):
     experts: int
     experts_per_token: int
     max_context: int | None  # [tokens] the catalog model's trained context; None: not known
+    routed_node_limit: int  # [nodes] the catalog model's node-limited routing; 0: none
 
 
 # The model sized when the customer names neither a model nor a size: its size is the
@@ -97,6 +98,7 @@ def resolve_model(answers: ModelInput, rec: AnswerRecorder) -> ResolvedModel:
         experts=int(experts),
         experts_per_token=int(experts_per_token),
         max_context=spec.max_context if spec else None,
+        routed_node_limit=(spec.routed_node_limit or 0) if spec else 0,
     )
 
 

@@ -122,6 +122,7 @@ class Resolved(ModelShape):
     prices: PriceSet
     assumptions: tuple[UsedAssumption, ...] = field(default=())
     open_questions: tuple[str, ...] = field(default=())
+    routed_node_limit: int = 0  # [nodes] node-limited routing of the catalog model; 0: none
 
 
 def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
@@ -212,6 +213,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         preprocessing=data.preprocessing,
         sequence_length=sequence_length,
         max_context=model.max_context,
+        routed_node_limit=model.routed_node_limit,
         global_batch_tokens=global_batch_tokens,
         micro_batch_size=answers.batch.micro_batch_size,
         deadline_days=schedule.deadline_days,
