@@ -29,6 +29,11 @@ from types import MappingProxyType
 from .provenance import Assumption
 
 _ZERO = "Rajbhandari et al., ZeRO, arXiv 1910.02054 (2019), sec. 3.1"
+_DEEPSEEK_LLM_BATCH = (
+    "DeepSeek LLM, arXiv 2401.02954 (Jan 2024), sec. 3.1, eq. 1: near-optimal batch"
+    " B_opt = 0.2920 C^0.3271 tokens for a compute budget of C FLOPs, fitted from 1e17 to 3e20"
+    " FLOPs and checked on the 7B and 67B runs"
+)
 _NO_DROPOUT = (
     "no dropout in pre-training: Llama 3 and DeepSeek-V3 Hugging Face configs"
     " (attention_dropout 0.0), Llama 1 arXiv 2302.13971 sec. 2 (no dropout listed)"
@@ -691,29 +696,21 @@ _UNLISTED: dict[str, Assumption] = {
         "2026-12-02",
         "training context for video models when not given",
     ),
-    "default_global_batch_tokens_large": Assumption(
-        4_194_304,
+    "batch_scaling_coefficient": Assumption(
+        0.292,
         "tokens",
-        _LLAMA2 + ", sec. 2.2 (global batch of 4M tokens: 1,024 sequences of 4,096)",
-        "2023",
-        "pre-training batch of models from one billion parameters up, rounded to whole "
-        "sequences of the run's length",
+        _DEEPSEEK_LLM_BATCH,
+        "2024-01",
+        "pre-training batch when not given, B = 0.292 C^0.3271 tokens for C training FLOPs"
+        " (coefficient), rounded to whole sequences of the run's length",
     ),
-    "default_global_batch_tokens_small": Assumption(
-        524_288,
-        "tokens",
-        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1 (0.5M tokens up to 760M: "
-        "256 sequences of 2,048)",
-        "2020",
-        "pre-training batch of models below one billion parameters, rounded to whole "
-        "sequences of the run's length",
-    ),
-    "large_batch_min_params": Assumption(
-        1e9,
-        "parameters",
-        "Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1 (1M-token batches from 1.3B)",
-        "2020",
-        "model size from which the larger pre-training batch applies",
+    "batch_scaling_exponent": Assumption(
+        0.3271,
+        "-",
+        _DEEPSEEK_LLM_BATCH,
+        "2024-01",
+        "exponent of the compute in the near-optimal pre-training batch: 4M tokens at 4e23 FLOPs,"
+        " 31M at 3e24 (DeepSeek-V3 ramped to 63M)",
     ),
     "default_finetune_batch_sequences": Assumption(
         64,

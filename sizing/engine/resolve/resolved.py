@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from ..compute import FLOPS_PER_PARAM_TOKEN
 from ..cost.places import Place, place_of
 from ..cost.price_set import PriceSet
 from ..hardware import training_precision
@@ -158,7 +159,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
     global_batch_tokens = resolve_global_batch_tokens(
         answers.batch,
         method=training.method,
-        total_params=model.total_params,
+        training_flops=FLOPS_PER_PARAM_TOKEN * model.active_params * data.tokens * data.epochs,
         sequence_length=sequence_length,
         rec=rec,
     )

@@ -9,6 +9,8 @@ References
        fine-tuning batches of 64 sequences.
 .. [3] Brown et al., GPT-3, arXiv 2005.14165 (2020), Table 2.1: 0.5M-token batches
        below 1B parameters.
+.. [4] DeepSeek-AI, DeepSeek LLM, arXiv 2401.02954 (2024), sec. 3.1: near-optimal batch
+       ``B_opt = 0.2920 C^0.3271`` tokens for ``C`` FLOPs.
 """
 
 from __future__ import annotations
@@ -404,20 +406,21 @@ def resolve_global_batch_tokens(
     batch: BatchInput,
     *,
     method: str,
-    total_params: float,
+    training_flops: float,
     sequence_length: int,
     rec: AnswerRecorder,
 ) -> float:
-    """Tokens per optimizer step [tokens], at least one sequence [2]_ [3]_.
+    """Tokens per optimizer step [tokens], at least one sequence [2]_ [4]_.
 
-    A default is a whole number of sequences (4,194,304 tokens: 1,024 of 4,096), so a
-    trainer can deal them out to the replicas.
+    A pre-training default grows with the run's compute ``C`` [FLOP]: the near-optimal
+    batch ``0.292 C^0.3271`` tokens of DeepSeek LLM [4]_ (about 4M tokens for a 7B model on
+    2T tokens, 30M for DeepSeek-V3's 3e24 FLOPs), a whole number of sequences so a trainer can
+    deal them out to the replicas.  A fine-tuning default is a number of sequences [2]_.
     """
     if method in PRETRAINING_METHODS:
-        if total_params >= value("large_batch_min_params"):
-            pretraining_batch = value("default_global_batch_tokens_large")
-        else:
-            pretraining_batch = value("default_global_batch_tokens_small")
+        pretraining_batch = value("batch_scaling_coefficient") * max(1.0, training_flops) ** value(
+            "batch_scaling_exponent"
+        )
         default = max(1, round(pretraining_batch / sequence_length)) * sequence_length
     else:
         default = whole("default_finetune_batch_sequences") * sequence_length
