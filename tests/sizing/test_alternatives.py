@@ -150,7 +150,7 @@ SLOW_ALTERNATIVE: dict[str, Any] = {
         "experiments": 2,
     },
     "data": {"tokens": None, "epochs": 2, "modality": "image"},
-    "batch": {"sequence_length": None, "micro_batch_size": 1},
+    "batch": {"sequence_length": None, "micro_batch_size": 1, "global_batch_tokens": 2**22},
     "schedule": {"deadline_days": 14.9, "concurrent_jobs": 1},
     "hardware": {"accelerator": "gaudi3", "count": None},
     "software": {"custom_cuda_kernels": True},

