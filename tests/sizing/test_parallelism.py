@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from sizing.engine import assumptions
 from sizing.engine.efficiency import (
     StepCost,
     StepCostModel,
