@@ -329,7 +329,13 @@ class StepCostModel:
         return found
 
     def ceiling(
-        self, tp: int, ep: int, cp: int, micro_batch: int, hardware_flops_per_token: float
+        self,
+        tp: int,
+        ep: int,
+        cp: int,
+        micro_batch: int,
+        hardware_flops_per_token: float,
+        overlapped: bool | None = None,
     ) -> float:
         """An upper bound of the MFU (:meth:`ratios`) of every plan with these tensor, expert
         and context degrees, at most ``micro_batch`` sequences a micro-batch and
@@ -340,6 +346,8 @@ class StepCostModel:
         and its computation both scale with the tokens each rank holds.  The pipeline's
         transfers and bubble, data-parallel traffic and context-parallel transfers only
         lower the MFU further, and so does a smaller micro-batch (slower kernels).
+        ``overlapped``: whether the plans bounded run DualPipe (:meth:`overlapped`); ``None``
+        bounds both schedules.
         """
         hfu = self.hfu(tp, ep, micro_batch, False, cp)
         # seconds of communication per byte moved per token and layer, over seconds of compute
@@ -352,7 +360,12 @@ class StepCostModel:
             # per token and layer, over the compute time; DualPipe hides it but slows the
             # computation (the smaller of the two schedules' costs bounds both)
             ep_ratio = self.expert_seconds_per_token(tp, ep, cp) * per_byte
-            comm += min(ep_ratio, dualpipe_stretch(ep_ratio) - 1.0)
+            hidden = dualpipe_stretch(ep_ratio) - 1.0  # DualPipe: hidden, slower compute
+            if overlapped is None:  # inside a node every plan runs 1F1B
+                crosses = nodes_spanned(ep * cp * tp, self.gpus_per_node) > 1
+                comm += min(ep_ratio, hidden) if crosses else ep_ratio
+            else:
+                comm += hidden if overlapped else ep_ratio
         model_share = self.model_flops_per_token / hardware_flops_per_token
         return hfu * model_share * self.factor / (1.0 + comm)
 

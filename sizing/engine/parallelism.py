@@ -1036,15 +1036,18 @@ class _LayoutQueue:
         if not bounded:
             self.quick = [(-1.0, i) for i in rest]  # already a heap: ranks in order
             return
-        grouped: dict[tuple[int, int, int], list[int]] = {}
+        # grouped by degrees and schedule (DualPipe or 1F1B)
+        grouped: dict[tuple[int, int, int, bool], list[int]] = {}
+        costs = search.costs
         for i in rest:
             lay = layouts[i]
-            grouped.setdefault((lay.tensor, lay.expert, lay.context), []).append(i)
-        costs = search.costs
+            overlapped = costs.overlapped(lay.tensor, lay.expert, lay.context, lay.pipeline)
+            grouped.setdefault((lay.tensor, lay.expert, lay.context, overlapped), []).append(i)
         flops = search.hardware_flops_per_token("none")
         micro_batch = r.micro_batch_size or _MICRO_BATCHES[-1]
-        for (tp, ep, cp), ranks in grouped.items():
-            ceiling = costs.ceiling(tp, ep, cp, micro_batch, flops) * _CEILING_ROUNDING
+        for (tp, ep, cp, overlapped), ranks in grouped.items():
+            ceiling = costs.ceiling(tp, ep, cp, micro_batch, flops, overlapped)
+            ceiling *= _CEILING_ROUNDING
             self.groups.append((ceiling, ranks))
         self.groups.sort(key=lambda group: group[0])
 

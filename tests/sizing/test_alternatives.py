@@ -179,7 +179,8 @@ def test_the_deadline_bound_skips_slow_accelerators_of_a_large_run(
 ) -> None:
     """A slow accelerator must run a large cluster to meet the deadline, where the batch
     runs out of sequences: its bound at that size rules it out before it is sized."""
-    case = PRUNING_CASES[-1]  # DeepSeek-V3 in FP8
+    # DeepSeek-V3 in FP8 within 20 days (DualPipe made 60 days easy for every accelerator)
+    case = {**PRUNING_CASES[-1], "schedule": {"deadline_days": 20, "concurrent_jobs": 1}}
     tight = size_dict(case, today=TODAY)["alternatives"]
     tight_searched = set(searched)
     searched.clear()
@@ -191,7 +192,7 @@ def test_the_deadline_bound_skips_slow_accelerators_of_a_large_run(
     loose = size_dict(case, today=TODAY)["alternatives"]
     assert tight == loose
     assert tight_searched < set(searched)
-    assert {"l4", "l40s"} <= set(searched) - tight_searched
+    assert "l40s" in set(searched) - tight_searched
 
 
 def test_each_alternative_says_what_its_whole_servers_cost_to_buy():

@@ -113,7 +113,9 @@ def test_the_queue_works_out_fewer_quick_bounds_than_layouts_on_a_large_moe(
     monkeypatch.setattr(parallelism, "_layout_bound", counting)
     resolved = resolve(parse_input(data), today=TODAY)
     parallelism.search_plan(w, resolved, ACCELERATORS["h100-sxm"], 2048)
-    assert 0 < len(worked_out) < len(layouts) / 2
+    # DualPipe hides the all-to-all of every pipeline whose experts span nodes, so many
+    # layouts come within reach of the best (engine 2026.12.14): still far from all of them
+    assert 0 < len(worked_out) < len(layouts) * 0.6
 
 
 @pytest.mark.parametrize("data", WORKLOADS[:3])
