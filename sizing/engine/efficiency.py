@@ -89,6 +89,7 @@ from .expert_traffic import (
 )
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
+from .quantisation import cast_bytes_per_flop
 from .units import BITS_PER_BYTE, BYTES_PER_GB
 
 _FLOPS_PER_TFLOP = 1e12
@@ -150,6 +151,9 @@ def base_hfu(
 ) -> float:
     """Hardware FLOPs utilisation of the computation alone, of the precision's peak [-].
 
+    FP8 adds the casts of its GEMM operands, ``(1 - a) q / B`` per FLOP with ``q`` the
+    cast bytes per linear-layer FLOP (:func:`quantisation.cast_bytes_per_flop`).
+
     Parameters
     ----------
     acc : AcceleratorSpec
@@ -179,11 +183,14 @@ def base_hfu(
     dense = max(gemm, 1.0 / (bw * dense_intensity))
     dense_share = max(0.0, 1.0 - attention_share - expert_share)
     memory_bound = c / (bw * (hidden + keys / ATTENTION_SEQ_PER_HIDDEN))
+    # [B/FLOP] / [TB/s] = [s/TFLOP]: the FP8 casts of the linear layers' operands
+    casts = (1.0 - attention_share) * cast_bytes_per_flop(precision, hidden) / bw
     seconds_per_tflop = (
         dense_share * dense
         + attention_share / (eta * p16)
         + expert_share * expert
         + memory_bound * (1.0 + memory_bound_extra)
+        + casts
     )
     # the software stack reaches its own share of what the hardware allows [7]_
     return value(f"eff_software_{acc.software}") / (p * seconds_per_tflop)
