@@ -273,6 +273,37 @@ _LISTED: dict[str, Assumption] = {
         "measured / modelled per-GPU speed over the comparisons; these are vendor-tuned "
         "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
     ),
+    "eff_software_rocm_at_scale": Assumption(
+        0.61,
+        "-",
+        "Dash et al., Optimizing Distributed Training on Frontier for LLMs, arXiv 2312.12705"
+        " (2023): 1T on 3,072 MI250X GCDs at 31.96 % of peak; Narayanan et al., arXiv 2104.04473"
+        " (2021), Table 1: 1T on 3,072 A100 at 52 %",
+        "2023-12",
+        "share of the modelled utilisation a ROCm stack reaches at thousands of accelerators:"
+        " 31.96 / 52 of CUDA's on the same model and count (sizing/engine/vendor_scale.py)",
+    ),
+    "vendor_scale_reference_gpus": Assumption(
+        3072,
+        "accelerators",
+        "Dash et al., arXiv 2312.12705 (2023): the 1T run on 3,072 MI250X GCDs",
+        "2023-12",
+        "the count at which ROCm's factor reaches its at-scale value (log-linear from one node)",
+    ),
+    "vendor_evidence_gpus_rocm": Assumption(
+        8,
+        "accelerators",
+        _MLPERF_ROCM,
+        "2025-06",
+        "largest count of a recent same-benchmark ROCm comparison: above it the range widens",
+    ),
+    "vendor_evidence_gpus_gaudi": Assumption(
+        64,
+        "accelerators",
+        _GAUDI_VS_NEMO,
+        "2024",
+        "largest count of a same-benchmark Gaudi comparison: above it the range widens",
+    ),
     "eff_software_gaudi": Assumption(
         0.78,
         "-",

@@ -91,6 +91,7 @@ from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .quantisation import cast_bytes_per_flop
 from .units import BITS_PER_BYTE, BYTES_PER_GB
+from .vendor_scale import software_scale_factor
 
 _FLOPS_PER_TFLOP = 1e12
 _DIRECTIONS = 2.0  # scale-up bandwidth is quoted both ways; one way is half
@@ -527,6 +528,8 @@ class StepCostModel:
             hfu * (self.model_flops_per_token / hardware_flops_per_token) / stretch * (1.0 - bubble)
         )
         mfu *= self.factor
+        if self.acc.software != "cuda":  # a stack's factor falls beyond one node (vendor_scale)
+            mfu *= software_scale_factor(self.acc.software, gpus)
         return hfu, t_tp / t_comp, t_dp / t_comp, t_ep / t_comp, bubble, mfu
 
 

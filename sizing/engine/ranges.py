@@ -42,6 +42,7 @@ from .measured_error import MeasuredError, RangeCalibration
 from .measured_error_table import CALIBRATION, COVERAGE, MEASURED_ERRORS
 from .numbers import format_count, format_percent
 from .resolve.resolved import Resolved
+from .vendor_scale import evidence_gpus, thin_evidence_widening
 from .vocabulary import value_words
 
 # Methods whose work per token is pre-training's (6 N + 12 L h s FLOPs, an optimizer step on
@@ -187,6 +188,12 @@ def confidence(r: Resolved, gpus: int) -> ConfidenceResult:
     if outside:
         low, high = min(low, 1.0 / every.worst), max(high, every.worst)
         used = used if every in used else (*used, every)
+    # a stack's factor measured on fewer accelerators than this run: wider still
+    software = ACCELERATORS[r.accelerator].software
+    widening = thin_evidence_widening(software, gpus)
+    if widening > 1.0:
+        low, high = low / widening, high * widening
+        outside = (*outside, "vendor_scale")
     return ConfidenceResult(
         band=band.key,
         published_runs=band.runs,
@@ -250,6 +257,7 @@ _KINDS = {"moe": "mixture-of-experts models", "fp8": "runs in FP8"}
 
 def _outside_words(r: Resolved, reason: str) -> str:
     c = COVERAGE
+    software = ACCELERATORS[r.accelerator].software
     words = {
         "method": f"used {value_words('training.method', r.method)}",
         "modality": f"trained on {value_words('data.modality', r.modality).lower()}",
@@ -260,6 +268,9 @@ def _outside_words(r: Resolved, reason: str) -> str:
         "smaller_model": f"trained a model smaller than {format_count(c.smallest_params)} "
         "parameters",
         "larger_model": f"trained a model larger than {format_count(c.largest_params)} parameters",
+        "vendor_scale": "ran its software stack on this many accelerators (the public "
+        f"comparisons stop at {format_count(evidence_gpus(software) or 0)}; wider still, by "
+        f"{format_count(thin_evidence_widening(software, 10**9), digits=2)} times)",
     }
     return words[reason]
 
