@@ -51,7 +51,7 @@ def software_scale_factor(software: str, gpus: int) -> float:
         return 1.0
     reference = whole("vendor_scale_reference_gpus")
     share = min(1.0, math.log(gpus / _ONE_NODE) / math.log(reference / _ONE_NODE))
-    return at_scale_ratio() ** share
+    return float(at_scale_ratio() ** share)
 
 
 def evidence_gpus(software: str) -> int | None:
