@@ -285,6 +285,7 @@ class StepCostModel:
         self.dp_overlap = value("eff_comm_overlap")
         self.routed_node_limit = routed_node_limit  # [nodes] 0: routing sees every node
         self.ep_bytes = ALL_TO_ALLS_PER_LAYER * all_to_all_bytes_per_value(precision)
+        self._expert_s: dict[tuple[int, int, int], float] = {}  # by tensor, expert, context
         self.factor = workload_factor(moe=moe, method=method)
         self._hfu = {} if hfu_cache is None else hfu_cache
         # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
@@ -378,12 +379,13 @@ class StepCostModel:
         return hfu * model_share * self.factor / (1.0 + comm)
 
     def expert_seconds_per_token(self, tp: int, ep: int, cp: int) -> float:
-        """Seconds of expert all-to-all per byte-of-``per_byte`` scale (see :meth:`ceiling`):
-        the all-to-all time of one token and layer on the slower of its two legs
-        (:func:`expert_traffic.all_to_all_copies`) [s per token-layer, times bytes per s].
-
-        Returned as bytes over bandwidth: ``max(out copies / out, up copies / up) h bytes``.
+        """Seconds the four expert all-to-alls of one token and layer take on the slower of
+        their two legs, scale-out and scale-up (:func:`expert_traffic.all_to_all_copies`)
+        [s]: ``max(out copies / out, up copies / up) x bytes x h``.
         """
+        found = self._expert_s.get((tp, ep, cp))
+        if found is not None:
+            return found
         nodes = nodes_spanned(ep * cp * tp, self.gpus_per_node)
         out_copies, up_copies = all_to_all_copies(
             top_k=self.top_k, ep=ep, nodes=nodes, node_limit=self.routed_node_limit
@@ -391,7 +393,8 @@ class StepCostModel:
         per_copy = self.ep_bytes * self.hidden
         out_s = out_copies * per_copy / self.out
         up_s = up_copies * per_copy / self.up
-        return out_s if out_s >= up_s else up_s
+        found = self._expert_s[(tp, ep, cp)] = out_s if out_s >= up_s else up_s
+        return found
 
     def overlapped(self, tp: int, ep: int, cp: int, pp: int) -> bool:
         """Whether a plan of these degrees runs DualPipe (:mod:`expert_traffic`)."""
