@@ -7,10 +7,12 @@ collectives move ``2 (n-1)/n`` of the buffer for all-reduce)::
              frozen LoRA/QLoRA base gathered forward and backward every micro-batch)
     tensor   4 * 2 (t-1)/t * 2 B * s*b*h * L/p * micro-batches
     pipeline 2 * 2 B * s*b*h * micro-batches          (activations + gradients)
-    expert   4 * k * 2 B * h * tokens * (e-1)/e * L/p
+    expert   4 * c * b_v * h * tokens * L/p               (c copies of each token on each leg,
+             b_v bytes a value: :mod:`sizing.engine.expert_traffic`)
 
 The scale-out bandwidth needed keeps exposed communication below
-``max_comm_share`` of the step time, and is never below the bandwidth the
+``max_comm_share`` of the step time (under DualPipe the expert all-to-all and the pipeline
+transfers are hidden and need only last no longer than the step), and is never below the bandwidth the
 plan's utilisation was computed with: the slowest effective bandwidth per
 GPU (NIC speed / oversubscription) at which the efficiency model
 (:func:`sizing.engine.parallelism.cost_on_fabric`) still gives the plan's
@@ -75,6 +77,7 @@ from .expert_traffic import (
     all_to_all_bytes_per_value,
     all_to_all_copies,
     nodes_spanned,
+    overlapped_schedule,
 )
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
@@ -305,17 +308,24 @@ def plan_network(
     rate = peak_tflops(acc, w.precision) * _FLOPS_PER_TFLOP * max(plan.mfu, _MIN_MFU)
     step = w.model_flops_per_token * w.tokens_per_step / plan.gpus / rate  # [s]
     spans = plan.gpus > gpus_per_node
-    inside = vol["tensor"] + expert_copy * expert_up
+    # DualPipe hides the expert all-to-all and the pipeline transfers behind the computation:
+    # they need only last no longer than the step, not fit in the exposed-communication budget
+    overlapped = overlapped_schedule(
+        moe=w.moe, ep=ep, pp=pp, nodes=nodes_spanned(ep * cp * tp, gpus_per_node)
+    )
+    hidden_up = expert_copy * expert_up if overlapped else 0.0
+    hidden_out = expert_copy * expert_out + vol["pipeline"] if overlapped and spans else 0.0
+    inside = vol["tensor"] + expert_copy * expert_up - hidden_up
     inside += vol["context"] if tp * cp <= gpus_per_node else 0.0
     outside = 0.0
     if spans:
         outside = vol["data"] * (1.0 - value("eff_comm_overlap")) + vol["pipeline"]
-        outside += expert_copy * expert_out
+        outside += expert_copy * expert_out - hidden_out
         if tp * cp > gpus_per_node:
             outside += vol["context"]
     budget = max_comm_share * step
-    up_needed = inside / budget / BYTES_PER_GB if inside else 0.0
-    out_needed = outside / budget / BYTES_PER_GB if outside else 0.0  # [GB/s per GPU]
+    up_needed = max(inside / budget, hidden_up / step) / BYTES_PER_GB
+    out_needed = max(outside / budget, hidden_out / step) / BYTES_PER_GB  # [GB/s per GPU]
     eff = value("nccl_scale_out_efficiency")
     per_gpu_gbps = out_needed * BITS_PER_BYTE / eff
     if spans:
