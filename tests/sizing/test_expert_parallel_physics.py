@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from sizing.engine import assumptions
+from sizing.engine import assumptions, size_dict
 from sizing.engine.cluster import estimate_run
 from sizing.engine.compute import training_flops
 from sizing.engine.expert_traffic import (
@@ -128,3 +128,12 @@ def test_default_batch_grows_with_compute(
     assert batch == pytest.approx(expected, rel=0.1)  # whole sequences of 4,096
     assert low <= batch <= high
     assert batch % 4096 == 0
+
+
+def test_a_dualpipe_plan_needs_no_faster_nics_than_it_was_costed_with() -> None:
+    # DeepSeek-V3 trained on H800 with 400 Gb/s InfiniBand per GPU (arXiv 2412.19437, sec. 3.1);
+    # its hidden all-to-all need only last no longer than the step (it asked for 800 Gb/s)
+    answers = {**_deepseek_v3(), "schedule": {"deadline_days": 60}}
+    network = size_dict(answers, today=TODAY)["network"]
+    assert network["scale_out_gb_per_s_per_gpu_needed"] <= 400 / 8  # [GB/s]: 400 Gb/s
+    assert network["scale_up_gb_per_s_needed"] <= network["scale_up_gb_per_s_available"]
