@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from sizing.engine import InvalidInput, parse_input, size_dict
 from sizing.engine.assumptions import value
 from sizing.engine.core import CLEARLY_FEWER_HOURS
+from sizing.engine.expert_traffic import nodes_spanned, overlapped_schedule
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.inputs import ADAPTER_METHODS
 from sizing.engine.memory import adapter_bytes_per_param, frozen_base_bytes
@@ -109,7 +110,10 @@ def test_model_states_summed_over_all_gpus_cover_the_whole_model(
     summed = (m.weights_gb + m.gradients_gb + m.optimizer_gb) * plan.gpus
     whole = _whole_model_states_gb(r, w)
     assert summed >= whole * (1 - 1e-9)
-    if plan.zero_stage == 3:
+    # DualPipe holds each stage's weights and gradients twice (DeepSeek-V3, Table 2)
+    nodes = nodes_spanned(plan.expert * plan.context * plan.tensor, min(r.gpus_per_node, gpus))
+    dualpipe = overlapped_schedule(moe=w.moe, ep=plan.expert, pp=plan.pipeline, nodes=nodes)
+    if plan.zero_stage == 3 and not dualpipe:
         assert summed == pytest.approx(whole)
 
 
@@ -142,10 +146,11 @@ def test_a_larger_model_never_needs_fewer_gpus_to_fit(
 def test_more_tokens_or_epochs_never_need_fewer_gpu_hours(
     n: float, d: float, k: float, e: float
 ) -> None:
-    base = size_dict({**_inp(n, d, "pretrain", "h100-sxm"), "hardware": {"count": 16}})
-    more = size_dict(
-        {**_inp(n, d * k, "pretrain", "h100-sxm", epochs=e), "hardware": {"count": 16}}
-    )
+    # at one batch: the default batch grows with the compute (DeepSeek LLM's scaling law), and
+    # a larger batch runs more efficiently, so the default would compare two different steps
+    fixed = {"hardware": {"count": 16}, "batch": {"global_batch_tokens": 2**22}}
+    base = size_dict({**_inp(n, d, "pretrain", "h100-sxm"), **fixed})
+    more = size_dict({**_inp(n, d * k, "pretrain", "h100-sxm", epochs=e), **fixed})
     assert more["compute"]["gpu_hours"] >= base["compute"]["gpu_hours"] * 0.999
     assert more["memory"]["per_gpu_gb"] >= base["memory"]["per_gpu_gb"] * 0.999
 

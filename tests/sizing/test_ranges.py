@@ -282,7 +282,8 @@ def test_an_accelerator_no_published_run_used_is_outside() -> None:
     assert "mi300x" not in COVERAGE.accelerators
     out = size_dict(_with(_with(DENSE_7B, "hardware", accelerator="mi300x"), "hardware", count=64))
     sure = out["confidence"]
-    assert sure["outside"] == ["accelerator"]
+    # and ROCm's own comparisons stop at one node of 8 (sizing/engine/vendor_scale.py)
+    assert sure["outside"] == ["accelerator", "vendor_scale"]
     assert ACCELERATORS["mi300x"].name in sure["summary"]
     covered = size_dict(_with(DENSE_7B, "hardware", count=64))
     assert _factors(out)[1] > _factors(covered)[1]
