@@ -182,6 +182,8 @@ class Plan:
     reason: str
     virtual_stages: int = 1  # model chunks per pipeline stage (interleaved schedule)
     context: int = 1  # accelerators that split each sequence (context parallelism)
+    # DualPipe (expert_traffic): the experts' all-to-all hidden behind the computation
+    dualpipe: bool = False
 
     @property
     def mfu(self) -> float:
@@ -808,6 +810,9 @@ class _Search:
             reason="",
             virtual_stages=candidate.virtual_stages,
             context=layout.context,
+            dualpipe=self.costs.overlapped(
+                layout.tensor, layout.expert, layout.context, layout.pipeline
+            ),
         )
 
 
@@ -1245,6 +1250,11 @@ def _with_reason(p: Plan) -> Plan:
             parts.append(f"pipeline {p.pipeline} splits the layers")
         if p.expert > 1:
             parts.append(f"expert {p.expert} spreads the experts")
+        if p.dualpipe:
+            parts.append(
+                "a DualPipe schedule (DeepSeek's) hides the experts' traffic between servers"
+                " behind the computation"
+            )
         if p.zero_stage:
             parts.append(
                 f"ZeRO-{p.zero_stage} shards {'optimizer state' if p.zero_stage == 1 else 'model states'}"

@@ -137,3 +137,10 @@ def test_a_dualpipe_plan_needs_no_faster_nics_than_it_was_costed_with() -> None:
     network = size_dict(answers, today=TODAY)["network"]
     assert network["scale_out_gb_per_s_per_gpu_needed"] <= 400 / 8  # [GB/s]: 400 Gb/s
     assert network["scale_up_gb_per_s_needed"] <= network["scale_up_gb_per_s_available"]
+
+
+def test_the_plan_says_it_assumes_dualpipe() -> None:
+    plan = size_dict(_deepseek_v3(), today=TODAY)["parallelism"]
+    assert "DualPipe" in plan["reason"]
+    dense = {**_deepseek_v3(layout=False), "model": {"name": "Llama 3.1 70B"}}
+    assert "DualPipe" not in size_dict(dense, today=TODAY)["parallelism"]["reason"]
