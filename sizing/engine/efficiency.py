@@ -286,6 +286,7 @@ class StepCostModel:
         self.routed_node_limit = routed_node_limit  # [nodes] 0: routing sees every node
         self.ep_bytes = ALL_TO_ALLS_PER_LAYER * all_to_all_bytes_per_value(precision)
         self._expert_s: dict[tuple[int, int, int], float] = {}  # by tensor, expert, context
+        self._overlapped: dict[tuple[int, int, int, int], bool] = {}  # and pipeline
         self.factor = workload_factor(moe=moe, method=method)
         self._hfu = {} if hfu_cache is None else hfu_cache
         # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
@@ -398,8 +399,16 @@ class StepCostModel:
 
     def overlapped(self, tp: int, ep: int, cp: int, pp: int) -> bool:
         """Whether a plan of these degrees runs DualPipe (:mod:`expert_traffic`)."""
-        nodes = nodes_spanned(ep * cp * tp, self.gpus_per_node)
-        return overlapped_schedule(moe=self.moe, ep=ep, pp=pp, nodes=nodes)
+        if not self.moe or ep <= 1:
+            return False
+        key = (tp, ep, cp, pp)
+        found = self._overlapped.get(key)
+        if found is None:
+            nodes = nodes_spanned(ep * cp * tp, self.gpus_per_node)
+            found = self._overlapped[key] = overlapped_schedule(
+                moe=self.moe, ep=ep, pp=pp, nodes=nodes
+            )
+        return found
 
     def ratios(
         self,
