@@ -36,13 +36,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # As the load test's server runs (benchmarks/load/run.py): production settings over plain HTTP.
-os.environ.setdefault("DJANGO_SECRET_KEY", "wizard-bench-only-0123456789-abcdefghijklmnopqrstuvwxyz")
+os.environ.setdefault(
+    "DJANGO_SECRET_KEY", "wizard-bench-only-0123456789-abcdefghijklmnopqrstuvwxyz"
+)
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
 os.environ.setdefault("DJANGO_SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("DJANGO_SECURE_COOKIES", "0")
 os.environ.setdefault("SITE_URL", "http://testserver")
 os.environ.setdefault("EMAIL_BACKEND", "django.core.mail.backends.dummy.EmailBackend")
-os.environ.setdefault("DJANGO_VAR_DIR", "/tmp/wizard-bench-var")
+os.environ.setdefault("DJANGO_VAR_DIR", str(ROOT / "var" / "wizard-bench"))
 os.environ.setdefault("DJANGO_EMBEDDED_SERVICES", "storage,cache,broker")
 if os.environ.get("CACHE_URL"):
     # Sending queues the pipeline in Redis, as the load test's server does (no worker runs);
@@ -170,7 +172,9 @@ def main() -> None:
     finally:
         Submission.objects.filter(draft_id__in=drafts).delete()
         Draft.objects.filter(pk__in=drafts).delete()
-    print(f"{'request':<26}{'median ms':>10}{'max ms':>8}{'queries':>8}{'session B':>10}{'draft B':>9}")
+    print(
+        f"{'request':<26}{'median ms':>10}{'max ms':>8}{'queries':>8}{'session B':>10}{'draft B':>9}"
+    )
     totals = []
     for name, row in figures.items():
         totals.append(statistics.median(row["ms"]))
