@@ -8,8 +8,8 @@ writes (the session, the draft), in-process with Django's test client.
 Walks ``--walks`` questionnaires the way the load test's customers do
 (``benchmarks/load/locustfile.py``: the registry's examples or "not sure yet", a marker in every
 notes box), GET then POST on every page, with production settings (debug off; sessions and cache
-in Redis with ``CACHE_URL``, as in the load test). Prints per request the median time, the
-queries, the session's size after it and the draft's size. The service time of one page is what
+in Redis with ``CACHE_URL``, as in the load test). Prints per request the median time (and the
+CPU time of this process, steadier on a shared machine), the queries, the session's size after it and the draft's size. The service time of one page is what
 the load test's saturated scenario b multiplies by the queue in front of it: a page whose cost
 grows with its position shows here first. The database is migrated; the drafts and submissions
 made are deleted afterwards.
@@ -103,7 +103,7 @@ class Walk:
         call = self.client.get if method == "GET" else self.client.post
         profiler = cProfile.Profile() if name == self.profile else None
         with CaptureQueriesContext(connection) as queries:
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             if profiler:
                 profiler.enable()
             response = call(url, data or {})
@@ -111,9 +111,10 @@ class Walk:
                 profiler.disable()
                 self.profiles.append(profiler)
             elapsed = time.perf_counter() - started
+            cpu = time.process_time() - started_cpu
         if response.status_code not in (200, 302):
             raise SystemExit(f"{name}: status {response.status_code}")
-        return response, elapsed, len(queries)
+        return response, elapsed, cpu, len(queries)
 
     def session_bytes(self) -> int:
         session = self.client.session
@@ -124,7 +125,7 @@ def walk(profile: str, figures: dict[str, dict[str, list[float]]]) -> uuid.UUID:
     customer = Walk(profile)
     marker = f"BENCH-{uuid.uuid4().hex[:16]}"
     posted = answers_for(marker)
-    response, _, _ = customer.request("00 POST start", "POST", reverse("questionnaire:start"))
+    response, *_ = customer.request("00 POST start", "POST", reverse("questionnaire:start"))
     url = response["Location"]
     draft_id = uuid.UUID(url.split("/")[2])
     management = f"questionnaire_{draft_id.hex}-current_step"
@@ -134,9 +135,10 @@ def walk(profile: str, figures: dict[str, dict[str, list[float]]]) -> uuid.UUID:
             data = None
             if method == "POST":
                 data = {management: step, **{f"{step}-{k}": v for k, v in posted[step].items()}}
-            response, elapsed, queries = customer.request(name, method, url, data)
+            response, elapsed, cpu, queries = customer.request(name, method, url, data)
             row = figures[name]
             row["ms"].append(elapsed * 1000)
+            row["cpu"].append(cpu * 1000)
             row["queries"].append(queries)
             row["session"].append(customer.session_bytes())
             step_data = Draft.objects.filter(pk=draft_id).values_list("step_data", flat=True)
@@ -173,17 +175,22 @@ def main() -> None:
         Submission.objects.filter(draft_id__in=drafts).delete()
         Draft.objects.filter(pk__in=drafts).delete()
     print(
-        f"{'request':<26}{'median ms':>10}{'max ms':>8}{'queries':>8}{'session B':>10}{'draft B':>9}"
+        f"{'request':<26}{'median ms':>10}{'CPU ms':>8}{'max ms':>8}{'queries':>8}"
+        f"{'session B':>10}{'draft B':>9}"
     )
-    totals = []
+    totals, cpu = [], []
     for name, row in figures.items():
         totals.append(statistics.median(row["ms"]))
+        cpu.append(statistics.median(row["cpu"]))
         print(
-            f"{name:<26}{statistics.median(row['ms']):>10.1f}{max(row['ms']):>8.1f}"
-            f"{statistics.median(row['queries']):>8.0f}{statistics.median(row['session']):>10.0f}"
-            f"{statistics.median(row['draft']):>9.0f}"
+            f"{name:<26}{statistics.median(row['ms']):>10.1f}{statistics.median(row['cpu']):>8.1f}"
+            f"{max(row['ms']):>8.1f}{statistics.median(row['queries']):>8.0f}"
+            f"{statistics.median(row['session']):>10.0f}{statistics.median(row['draft']):>9.0f}"
         )
-    print(f"one questionnaire: {sum(totals):.0f} ms of service time over {len(totals)} requests")
+    print(
+        f"one questionnaire: {sum(totals):.0f} ms of service time ({sum(cpu):.0f} ms CPU in this "
+        f"process) over {len(totals)} requests"
+    )
 
 
 if __name__ == "__main__":
