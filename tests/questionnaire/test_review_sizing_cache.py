@@ -78,9 +78,7 @@ def test_a_changed_answer_is_sized_again_and_shown_never_the_old_estimate(client
     assert ASSUMED_PRECISION in page.content.decode()
     # changed back: the first sizing is found again, not run again
     count = len(sizings)
-    post_step(
-        client, draft_id, "precision", example_answers_data("precision"), return_to="review"
-    )
+    post_step(client, draft_id, "precision", example_answers_data("precision"), return_to="review")
     assert client.get(step_url(draft_id, "review")).context["estimate"] == before
     assert len(sizings) == count
 
