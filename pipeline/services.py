@@ -45,7 +45,7 @@ from sizing.public import (
     build_engine_input,
     check_engine_input,
     nest_overrides,
-    size_answers,
+    size_answers_once,
     unknown_override_paths,
 )
 
@@ -144,7 +144,10 @@ def run_sizing(*, recommendation_id: int) -> None:
 def _size(recommendation: Recommendation) -> Outcome:
     inject_test_fault("sizing", recommendation.submission.reference)
     try:
-        sized = size_answers(
+        # The review page sized these answers just before they were sent (the same input and
+        # day is the same key), so the first version reuses that sizing; a what-if re-run's
+        # overrides are part of its input, and so of its key.
+        sized = size_answers_once(
             answers=recommendation.submission.answers,
             overrides=recommendation.overrides,
             today=timezone.localdate(),

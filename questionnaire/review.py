@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import date
 from typing import Any
 
-from django.core.cache import cache
+from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
 
 from questionnaire.answers import NOT_ANSWERED, AnswerLine
@@ -28,22 +25,24 @@ from questionnaire.questions import (
 from questionnaire.roles import Feeds
 from questionnaire.services import question_form
 from sizing.public import (
-    ENGINE_VERSION,
     Decision,
     FirstEstimate,
-    assumed_for_unsure_answers,
+    InvalidInput,
+    SizedAnswers,
     build_engine_input,
     constraint_effects,
     discovery_questions,
-    first_estimate,
-    recommended_setup,
+    estimate_of,
+    setup_decisions,
+    size_answers_once,
+    unsure_assumptions,
 )
 
 # Sizing the answers for the page takes tens of milliseconds of CPU, most of the page's cost, and
 # the same answers come back often: the customer returns here after each "Change", and customers
-# who are unsure of the same things share an engine input. The result is kept in the shared
-# cache (Redis with CACHE_URL, so every web process on every host reuses it) for this long [s].
-REVIEW_SIZING_CACHE_SECONDS = 6 * 60 * 60
+# who are unsure of the same things share an engine input. Each distinct input is sized once and
+# kept in the shared cache (``sizing.sized_once``); the assumptions, the set-up decisions and the
+# first estimate are read from that one sizing.
 
 
 @dataclass(frozen=True)
@@ -191,16 +190,14 @@ def _estimate_context(
 def estimate_on_review(
     answers: dict[str, Any], *, contact_country: str = ""
 ) -> FirstEstimate | None:
-    """The first estimate of ``answers``, cached like :func:`assumed_on_review` (the same key,
-    another prefix, and the contact's country, which may set the currency)."""
-    key = "estimate-" + review_sizing_key(
-        answers, today=date.today(), contact_country=contact_country
-    )
-    estimate = cache.get(key)
-    if estimate is None:
-        estimate = first_estimate(answers, contact_country=contact_country)
-        cache.set(key, estimate, REVIEW_SIZING_CACHE_SECONDS)
-    return estimate
+    """The first estimate of ``answers``, placed by the contact's country as the pipeline places
+    them (which may set the currency); sized once per distinct input (``size_answers_once``),
+    and that sizing is the one the pipeline reuses when these answers are sent."""
+    try:
+        sized = _sized(answers, contact_country=contact_country)
+    except InvalidInput:
+        return None
+    return estimate_of(sized)
 
 
 def _set_by_project(answers: dict[str, Any]) -> frozenset[str]:
@@ -233,40 +230,27 @@ def _in_words(items: list[str]) -> str:
 
 
 def decided_on_review(answers: dict[str, Any]) -> dict[str, list[Decision]]:
-    """What the engine will choose for each set-up question left to it, cached like
-    :func:`assumed_on_review` (the same key, another prefix)."""
-    key = "decided-" + review_sizing_key(answers, today=date.today())
-    decided = cache.get(key)
-    if decided is None:
-        decided = recommended_setup(answers, EXPERT_SLUGS)
-        cache.set(key, decided, REVIEW_SIZING_CACHE_SECONDS)
-    return decided
-
-
-def review_sizing_key(answers: dict[str, Any], *, today: date, contact_country: str = "") -> str:
-    """The cache key of the review page's sizing of ``answers``.
-
-    A hash of all that the sizing reads: the engine input built from the answers, where each
-    field came from and which question it answers (so notes and other text the engine never sees
-    do not split the cache), with the engine version and the day (the engine sizes from today's
-    date) in clear: a new engine or a new day never meets an old entry.
-    """
-    built = build_engine_input(answers=answers, today=today, contact_country=contact_country)
-    canonical = json.dumps(
-        [built.engine_input, built.sources, built.question_of],
-        sort_keys=True,
-        separators=(",", ":"),
-        default=str,
-    )
-    digest = hashlib.sha256(canonical.encode()).hexdigest()
-    return f"review-sizing:{ENGINE_VERSION}:{today.isoformat()}:{digest}"
+    """What the engine will choose for each set-up question left to it, from the same sizing as
+    :func:`assumed_on_review`."""
+    try:
+        sized = _sized(answers)
+    except InvalidInput:
+        return {}
+    return setup_decisions(sized.result, sized.sources, sized.question_of, EXPERT_SLUGS)
 
 
 def assumed_on_review(answers: dict[str, Any]) -> dict[str, list[str]]:
     """What the engine will assume for each "not sure" answer, sized once per distinct input."""
-    key = review_sizing_key(answers, today=date.today())
-    assumed = cache.get(key)
-    if assumed is None:
-        assumed = assumed_for_unsure_answers(answers)
-        cache.set(key, assumed, REVIEW_SIZING_CACHE_SECONDS)
-    return assumed
+    try:
+        sized = _sized(answers)
+    except InvalidInput:
+        return {}
+    return unsure_assumptions(sized)
+
+
+def _sized(answers: dict[str, Any], *, contact_country: str = "") -> SizedAnswers:
+    """The review page's sizing of ``answers``: the pipeline's day (``timezone.localdate``), so
+    the sent answers' first sizing is this one, reused."""
+    return size_answers_once(
+        answers=answers, today=timezone.localdate(), contact_country=contact_country
+    )

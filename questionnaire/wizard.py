@@ -27,10 +27,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.datastructures import MultiValueDict
-from formtools.wizard.views import NamedUrlSessionWizardView, WizardView
+from formtools.wizard.views import NamedUrlSessionWizardView
 
 from config.ratelimit import RateLimit, hit, too_many_requests
 from questionnaire import access
+from questionnaire.draft_storage import DraftSessionStorage
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.glossary import GLOSSARY
 from questionnaire.models import Draft
@@ -40,6 +41,7 @@ from questionnaire.review import review_rows
 from questionnaire.services import (
     Contact,
     IncompleteAnswers,
+    collect_answers,
     posted_field_names,
     save_step,
     set_current_step,
@@ -88,14 +90,28 @@ def fingerprint(raw: dict[str, list[str]] | None) -> str:
     return hashlib.sha256(json.dumps(raw or {}, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def _submission_of(draft: Draft) -> Any:
+    """The draft's submission, read from the row loaded with it; None while not sent."""
+    try:
+        return draft.submission
+    except Draft.submission.RelatedObjectDoesNotExist:
+        return None
+
+
 class QuestionnaireWizard(NamedUrlSessionWizardView):
+    # Each step's data comes from the draft; the session only says which step is current.
+    storage_name = "questionnaire.draft_storage.DraftSessionStorage"
+    storage: DraftSessionStorage
     draft: Draft
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        self.draft = get_object_or_404(Draft, pk=kwargs["draft_id"])
+        # The submission, if any, comes with the draft in one query (a LEFT JOIN).
+        self.draft = get_object_or_404(
+            Draft.objects.select_related("submission"), pk=kwargs["draft_id"]
+        )
         if not access.may_open(request, self.draft):
             return render(request, "questionnaire/not_open_here.html", status=403)
-        if self.draft.is_submitted:
+        if _submission_of(self.draft) is not None:
             messages.info(request, ALREADY_SUBMITTED_MESSAGE)
             return redirect("questionnaire:confirmation", draft_id=self.draft.pk)
         prefix = self.get_prefix(request, *args, **kwargs)
@@ -119,15 +135,16 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
     # --- the draft is the source of truth ---------------------------------------------------
 
     def _load_draft(self) -> None:
-        """Copy the draft's steps into the session storage, and say so if the session was new."""
-        data = self.storage.data
-        data[self.storage.step_data_key] = dict(self.draft.step_data)
-        if data[self.storage.step_key] is None:
-            data[self.storage.step_key] = self.draft.current_step or WELCOME
-        if data[self.storage.step_key] not in self.get_form_list():
+        """Serve the draft's steps through the storage, and say so if the session was new."""
+        self.storage.use_draft(self.draft.step_data)
+        current = self.storage.current_step
+        if current is None:
+            current = self.draft.current_step or WELCOME
+        if current not in self.get_form_list():
             # A set-up question saved as current before the customer took the short path.
-            data[self.storage.step_key] = DISCOVERY.slug
-        self.storage.data = data
+            current = DISCOVERY.slug
+        if current != self.storage.current_step:
+            self.storage.current_step = current
         if not self.session_had_wizard and self.draft.step_data:
             resumed = self.request.session.pop(RESUMED_FLAG.format(self.draft.pk), False)
             messages.info(self.request, RESUMED_MESSAGE if resumed else SESSION_ENDED_MESSAGE)
@@ -254,8 +271,26 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         return super().render_revalidation_failure(failed_step, form, **kwargs)
 
     def render_done(self, form: Any, **kwargs: Any) -> HttpResponse:
-        # Skip NamedUrlWizardView's redirect to a "done" URL: that would submit on a GET.
-        return WizardView.render_done(self, form, **kwargs)
+        """Send the questionnaire (POST only: NamedUrlWizardView's redirect to a "done" URL
+        would submit on a GET).
+
+        formtools re-validates every step here, and ``submit_answers`` validated every question
+        again under the draft's lock: each of the sixteen forms twice per send. The questions
+        are validated once, by ``submit_answers`` (its ``IncompleteAnswers`` names the first to
+        fix, in page order); only the contact details are validated here. The welcome page has
+        no fields and the review page is ``form``, validated by formtools' ``post``.
+        """
+        contact = self.get_form(step=CONTACT, data=self.storage.get_step_data(CONTACT))
+        if not contact.is_valid():
+            # A question before it that needs attention is named first, as formtools would.
+            _, attention = collect_answers(self.draft)
+            return self.render_revalidation_failure(
+                attention[0] if attention else CONTACT, contact, **kwargs
+            )
+        forms = {CONTACT: contact, REVIEW: form}
+        response = self.done(list(forms.values()), form_dict=forms, **kwargs)
+        self.storage.reset()
+        return response
 
     def done(self, form_list: Any, form_dict: dict[str, Any], **kwargs: Any) -> HttpResponse:
         # Counted only when answers are really sent; the draft is already saved, so a refused

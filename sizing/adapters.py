@@ -39,6 +39,8 @@ __all__ = [
     "nest_overrides",
     "SizedAnswers",
     "size_answers",
+    "size_built",
+    "unsure_assumptions",
     "unknown_override_paths",
 ]
 
@@ -145,6 +147,11 @@ def size_answers(
     built = build_engine_input(
         answers=answers, overrides=overrides, today=today, contact_country=contact_country
     )
+    return size_built(built, today=today)
+
+
+def size_built(built: BuiltInput, *, today: date) -> SizedAnswers:
+    """Size an engine input already built from answers (``build_engine_input``)."""
     result = size_dict(built.engine_input, today=today)
     return SizedAnswers(
         engine_input=built.engine_input,
@@ -164,6 +171,11 @@ def assumed_for_unsure_answers(answers: dict[str, Any]) -> dict[str, list[str]]:
         sized = size_answers(answers=answers)
     except InvalidInput:
         return {}
+    return unsure_assumptions(sized)
+
+
+def unsure_assumptions(sized: SizedAnswers) -> dict[str, list[str]]:
+    """:func:`assumed_for_unsure_answers` of answers already sized."""
     assumed: dict[str, list[str]] = {}
     recorded = set()
     for item in sized.result["assumptions"]:

@@ -31,6 +31,7 @@ from sizing.adapters import (
     Conflict,
     Decision,
     InvalidInput,
+    SizedAnswers,
     answer_conflicts,
     assumed_for_unsure_answers,
     build_engine_input,
@@ -43,6 +44,7 @@ from sizing.adapters import (
     setup_decisions,
     size_answers,
     unknown_override_paths,
+    unsure_assumptions,
 )
 from sizing.engine.assumptions import value as assumption_value
 from sizing.engine.assumptions import whole as whole_assumption
@@ -100,6 +102,7 @@ from sizing.engine.vocabulary import (
 )
 from sizing.owned_reading import OWNED_SUGGESTIONS, read_owned
 from sizing.owned_reading import NotUnderstood as OwnedNotUnderstood
+from sizing.sized_once import size_answers_once
 from sizing.stored_result import (
     CostOption,
     HardwareBought,
@@ -143,6 +146,7 @@ from sizing.words.estimate import (
     MEMORY,
     Figures,
     FirstEstimate,
+    estimate_of,
     fewest_hours_reason,
     figures_of,
     first_estimate,
@@ -186,6 +190,7 @@ __all__ = [
     "Conflict",
     "Decision",
     "InvalidInput",
+    "SizedAnswers",
     "answer_conflicts",
     "assumed_for_unsure_answers",
     "build_engine_input",
@@ -197,7 +202,9 @@ __all__ = [
     "setup_decisions",
     "needed_by",
     "size_answers",
+    "size_answers_once",
     "unknown_override_paths",
+    "unsure_assumptions",
     # reading a stored result (sizing/stored_result.py)
     "CostOption",
     "HardwareBought",
@@ -226,6 +233,7 @@ __all__ = [
     "MEMORY",
     "Figures",
     "FirstEstimate",
+    "estimate_of",
     "fewest_hours_reason",
     "figures_of",
     "first_estimate",

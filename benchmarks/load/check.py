@@ -98,7 +98,9 @@ def check_latencies(phase: str, rows: list[dict[str, Any]], report: Report) -> N
     print(
         f"\n{phase}: per-step latency [ms] (targets p95 <= {P95_TARGET_MS}, p99 <= {P99_TARGET_MS})"
     )
-    print(f"  {'step':<26}{'count':>7}{'fail':>6}{'p50':>7}{'p95':>7}{'p99':>7}{'max':>8}")
+    print(
+        f"  {'step':<26}{'count':>7}{'fail':>6}{'p50':>7}{'p95':>7}{'p99':>7}{'max':>8}{'req/s':>8}"
+    )
     for row in rows:
         mark = ""
         if row["name"] != "Aggregated" and (
@@ -107,7 +109,7 @@ def check_latencies(phase: str, rows: list[dict[str, Any]], report: Report) -> N
             mark = "  <- over target"
         print(
             f"  {row['name']:<26}{row['count']:>7}{row['failures']:>6}{row['p50']:>7.0f}"
-            f"{row['p95']:>7.0f}{row['p99']:>7.0f}{row['max']:>8.0f}{mark}"
+            f"{row['p95']:>7.0f}{row['p99']:>7.0f}{row['max']:>8.0f}{row['rps']:>8.1f}{mark}"
         )
     steps = [row for row in rows if row["name"] != "Aggregated"]
     failures = sum(row["failures"] for row in steps)

@@ -15,7 +15,7 @@ c. 100 finished questionnaires in one minute, twice: first with no Celery worker
 
 Every run is bounded (locust ``--run-time``, subprocess timeouts, a drain deadline) and only
 talks to 127.0.0.1. It recreates the database ``--database`` (default ``loadtest``), flushes
-Redis DB 9 before and after, starts gunicorn (and the worker for c) in their own process
+Redis DB ``--redis-db`` (default 9) before and after, starts gunicorn (and the worker for c) in their own process
 groups, and stops them in a ``finally``. Results: ``<out>/<scenario>_stats.csv`` (locust),
 ``<out>/<scenario>-markers.jsonl`` (what was posted), ``<out>/summary.json`` and a table on
 stdout from ``check.py``; exit status 1 when a target is missed.
@@ -45,7 +45,10 @@ from tests.s3 import SeaweedServer  # noqa: E402 - the object store of --s3
 
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
+# The Redis database of a run (cache, sessions, rate limits, broker), flushed before and after;
+# ``--redis-db`` picks another when several people share one Redis.
 REDIS_DB = 9
+LOAD_SAMPLE_SECONDS = 5
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,8 @@ def server_env(args: argparse.Namespace, out: Path) -> dict[str, str]:
         DJANGO_EMBEDDED_SERVICES="storage",  # one host: the PDFs on its disk
         SITE_URL=f"http://{HOST}:{args.port}",
         DATABASE_URL=f"postgres://root@{HOST}:5432/{args.database}",
-        CACHE_URL=f"redis://{HOST}:6379/{REDIS_DB}",
-        CELERY_BROKER_URL=f"redis://{HOST}:6379/{REDIS_DB}",
+        CACHE_URL=f"redis://{HOST}:6379/{args.redis_db}",
+        CELERY_BROKER_URL=f"redis://{HOST}:6379/{args.redis_db}",
         # Every locust customer comes from 127.0.0.1: lift the per-address limits it meets.
         SUBMISSIONS_PER_HOUR="1000000",
         DRAFTS_PER_HOUR="1000000",
@@ -165,8 +168,8 @@ def recreate_database(name: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def flush_redis_db() -> None:
-    redis.Redis(host=HOST, port=6379, db=REDIS_DB, socket_timeout=5).flushdb()
+def flush_redis_db(db: int) -> None:
+    redis.Redis(host=HOST, port=6379, db=db, socket_timeout=5).flushdb()
 
 
 def wait_for_http(url: str, deadline_s: float) -> None:
@@ -183,7 +186,7 @@ def wait_for_http(url: str, deadline_s: float) -> None:
 
 def run_locust(phase: Phase, args: argparse.Namespace, out: Path, env: dict[str, str]) -> None:
     command = [
-        str(VENV_BIN / "locust"),
+        args.locust,
         "-f", str(ROOT / "benchmarks" / "load" / "locustfile.py"),
         "--headless", "--only-summary",
         "--host", f"http://{HOST}:{args.port}",
@@ -200,14 +203,42 @@ def run_locust(phase: Phase, args: argparse.Namespace, out: Path, env: dict[str,
     print(f"[{_now()}] {phase.name}: {phase.users} customers, think {phase.think} s, "
           f"bound {phase.run_time_s} s", flush=True)  # fmt: skip
     started = time.monotonic()
-    # The locust process itself is bounded: its own --run-time plus a margin.
-    subprocess.run(command, cwd=ROOT, env=env, timeout=phase.run_time_s + 90, check=False)
+    # The locust process itself is bounded: its own --run-time plus a margin. The machine's
+    # 1-minute load average is sampled while it runs: the cores are shared, and a figure is
+    # only comparable with one measured under the same load.
+    locust = subprocess.Popen(command, cwd=ROOT, env=env)
+    samples: list[float] = []
+    try:
+        while locust.poll() is None:
+            if time.monotonic() - started > phase.run_time_s + 90:
+                locust.kill()
+                break
+            samples.append(os.getloadavg()[0])
+            time.sleep(LOAD_SAMPLE_SECONDS)
+    finally:
+        locust.wait()
     print(f"[{_now()}] {phase.name}: locust ran {time.monotonic() - started:.0f} s", flush=True)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    during = {
+        "min": round(min(samples, default=0.0), 2),
+        "mean": round(sum(samples) / len(samples), 2) if samples else 0.0,
+        "max": round(max(samples, default=0.0), 2),
+    }
     (out / f"{phase.name}-machine.json").write_text(
-        json.dumps({"load_average": load, "busiest_processes": busiest_processes()}, indent=2)
+        json.dumps(
+            {
+                "load_average": load,
+                "load_average_1min_while_running": during,
+                "busiest_processes": busiest_processes(),
+            },
+            indent=2,
+        )
     )
-    print(f"[{_now()}] {phase.name}: load average {load}", flush=True)
+    print(
+        f"[{_now()}] {phase.name}: load average {load} at the end; 1-minute load while "
+        f"running min {during['min']}, mean {during['mean']}, max {during['max']}",
+        flush=True,
+    )
 
 
 def run_checker(phases: list[Phase], args, out: Path, env, *, proposals: bool) -> dict:
@@ -241,6 +272,12 @@ def main(argv: list[str] | None = None) -> int:
     # Renders share the two cores with gunicorn here; production gives the worker its own host.
     parser.add_argument("--worker-nice", type=int, default=10, help="nice level of the worker")
     parser.add_argument("--database", default="loadtest")
+    parser.add_argument("--redis-db", type=int, default=REDIS_DB, help="Redis database number")
+    parser.add_argument(
+        "--locust",
+        default=str(VENV_BIN / "locust"),
+        help="the locust command, when it is not installed in the project's venv",
+    )
     parser.add_argument("--users-a", type=int, default=0, help="override the customers in a")
     parser.add_argument("--duration-b", type=int, default=0, help="seconds of scenario b")
     parser.add_argument("--burst", type=int, default=0, help="submissions per minute in c")
@@ -266,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         print(f"[{_now()}] results in {out}", flush=True)
         recreate_database(args.database)
-        flush_redis_db()
+        flush_redis_db(args.redis_db)
         subprocess.run(
             [str(VENV_BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"],
             cwd=ROOT, env=env, check=True, timeout=300,
@@ -300,9 +337,9 @@ def main(argv: list[str] | None = None) -> int:
         if object_store is not None:
             object_store.stop()
         try:
-            flush_redis_db()
+            flush_redis_db(args.redis_db)
         except Exception as error:  # noqa: BLE001 - cleanup must not hide the real error
-            print(f"could not flush Redis DB {REDIS_DB}: {error}", file=sys.stderr)
+            print(f"could not flush Redis DB {args.redis_db}: {error}", file=sys.stderr)
     summary = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": _machine(),

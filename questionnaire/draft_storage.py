@@ -1,0 +1,42 @@
+"""The wizard's formtools storage: each step's data is read from the draft, never copied into the
+session.
+
+The draft (``questionnaire.models.Draft``) is the source of truth: every step's raw data is
+saved to it before anything else happens, and the wizard reads the row once per request anyway.
+formtools' ``SessionStorage`` kept a second copy of every step in the session, which the wizard
+refreshed from the draft on each request, so every page read and wrote back all the answers
+given so far: a cost that grew with the page's position (issue 29, docs/load-results.md). Here
+the session keeps only which step the customer is on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.datastructures import MultiValueDict
+from formtools.wizard.storage.session import SessionStorage
+
+StepData = dict[str, dict[str, list[str]]]
+
+
+class DraftSessionStorage(SessionStorage):
+    """formtools' session storage, its step data served from the draft the wizard loaded."""
+
+    draft_step_data: StepData = {}
+
+    def use_draft(self, step_data: StepData) -> None:
+        """Serve ``step_data`` (the draft's, as saved) as every step's data; drop a copy an
+        older version of the wizard left in the session."""
+        self.draft_step_data = step_data
+        data = self.data
+        if data.get(self.step_data_key):
+            data[self.step_data_key] = {}
+            self.data = data
+
+    def get_step_data(self, step: str) -> MultiValueDict | None:
+        values = self.draft_step_data.get(step)
+        return None if values is None else MultiValueDict(values)
+
+    def set_step_data(self, step: str, cleaned_data: Any) -> None:
+        """Nothing to keep: the wizard saved this step's raw data to the draft (and read the
+        draft back) before formtools validated it."""
