@@ -47,6 +47,7 @@ app.conf.task_queues = [Queue(name, routing_key=name) for name in QUEUES]
 app.conf.task_routes = {
     "pipeline.render_proposal": {"queue": RENDER_QUEUE},
     "pipeline.deliver_email": {"queue": MAIL_QUEUE},
+    "pipeline.queue_resume_link": {"queue": MAIL_QUEUE},
     "pipeline.sweep_pipeline": {"queue": HOUSEKEEPING_QUEUE},
     "questionnaire.purge_expired_drafts_and_sessions": {"queue": HOUSEKEEPING_QUEUE},
     "staff.purge_closed_submissions": {"queue": HOUSEKEEPING_QUEUE},
@@ -113,8 +114,10 @@ def publish(task_name: str, *args: object) -> bool:
             args=list(args), retry=True, retry_policy=PUBLISH_RETRY_POLICY
         )
     except Exception:
+        # A resume link travels as an argument: no link reaches a log.
+        shown = tuple("[link]" if isinstance(arg, str) and "://" in arg else arg for arg in args)
         logger.warning(
-            "could not publish %s%r; the sweeper will re-queue it", task_name, args, exc_info=True
+            "could not publish %s%r; the sweeper will re-queue it", task_name, shown, exc_info=True
         )
         return False
     return True

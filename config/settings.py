@@ -6,6 +6,7 @@ debug is on. Every variable read here is listed in ``.env.example``.
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -347,8 +348,20 @@ STORAGES = {
 }
 
 # --- Email -------------------------------------------------------------------------------
-# Console backend unless SMTP is configured.
+# Console backend unless SMTP (django.core.mail.backends.smtp.EmailBackend) or an email
+# service's API through django-anymail (anymail.backends.<service>.EmailBackend) is configured.
+# https://anymail.dev/en/stable/esps/
 EMAIL_BACKEND = env_str("EMAIL_BACKEND") or "django.core.mail.backends.console.EmailBackend"
+# Every ANYMAIL_<NAME> variable becomes ANYMAIL["<NAME>"]: the service's credentials (e.g.
+# ANYMAIL_POSTMARK_SERVER_TOKEN) and ANYMAIL_WEBHOOK_SECRET, the "user:password" the service's
+# bounce and complaint webhooks (/email/anymail/<service>/tracking/) must send. Unset, a random
+# secret nobody knows refuses every post: anyone could otherwise mark an email bounced.
+ANYMAIL = {
+    name.removeprefix("ANYMAIL_"): value
+    for name, value in os.environ.items()
+    if name.startswith("ANYMAIL_") and value
+}
+ANYMAIL["WEBHOOK_SECRET"] = env_str("ANYMAIL_WEBHOOK_SECRET") or f"closed:{secrets.token_hex(32)}"
 EMAIL_HOST = env_str("EMAIL_HOST") or "localhost"
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""

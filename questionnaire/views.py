@@ -102,8 +102,8 @@ def save_for_later(request: HttpRequest, draft_id) -> HttpResponse:
         if email:
             refused = _resume_email_refused(request, draft)
             if refused is None:
-                email_resume_link(draft=draft, email=email, link=link)
-                emailed_to = email
+                if email_resume_link(draft=draft, email=email, link=link):
+                    emailed_to = email
     response = render(
         request,
         "questionnaire/save.html",
