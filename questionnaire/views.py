@@ -101,9 +101,8 @@ def save_for_later(request: HttpRequest, draft_id) -> HttpResponse:
         email = form.cleaned_data["email"]
         if email:
             refused = _resume_email_refused(request, draft)
-            if refused is None:
-                if email_resume_link(draft=draft, email=email, link=link):
-                    emailed_to = email
+            if refused is None and email_resume_link(draft=draft, email=email, link=link):
+                emailed_to = email
     response = render(
         request,
         "questionnaire/save.html",
