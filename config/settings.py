@@ -93,6 +93,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The liveness and readiness probes, before the host check and the HTTPS redirect: a
+    # container's health check asks over plain HTTP by its own address (config/health.py).
+    "config.health.ProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the body (CSRF reads it for the token): see config/uploads.py.
     "config.uploads.RefuseUnexpectedUploadsMiddleware",
@@ -257,8 +260,6 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
     # Only when a reverse proxy that strips client-sent X-Forwarded-Proto terminates TLS.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# The health check is polled over plain HTTP by the container runtime.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 # Content-Security-Policy (django-csp 4): no inline script anywhere, nothing from other hosts.
 # https://django-csp.readthedocs.io/en/latest/configuration.html
