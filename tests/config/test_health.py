@@ -69,7 +69,9 @@ def test_readiness_reports_each_service_up(client, path):
 @pytest.mark.parametrize("service", ["database", "cache", "broker", "storage"])
 def test_readiness_is_503_and_names_the_one_service_down(client, settings, service):
     settings.CELERY_BROKER_URL = DEAD_BROKER if service == "broker" else ""
-    [patch] = [p for p, name in zip(everything_down(), health.CHECKS) if name == service]
+    [patch] = [
+        p for p, name in zip(everything_down(), health.CHECKS, strict=True) if name == service
+    ]
     with patch:
         response = client.get("/readyz")
     assert response.status_code == 503
