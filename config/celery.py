@@ -9,8 +9,10 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import task_failure
+from celery.signals import before_task_publish, task_failure, task_postrun, task_prerun
 from kombu import Queue
+
+from config import log_context
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -19,6 +21,11 @@ logger = logging.getLogger(__name__)
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Log lines name the task, and the web request that queued it (config/log_context.py).
+before_task_publish.connect(log_context.carry_request_id, weak=False)
+task_prerun.connect(log_context.enter_task, weak=False)
+task_postrun.connect(log_context.leave_task, weak=False)
 
 
 @task_failure.connect

@@ -96,6 +96,8 @@ MIDDLEWARE = [
     # The liveness and readiness probes, before the host check and the HTTPS redirect: a
     # container's health check asks over plain HTTP by its own address (config/health.py).
     "config.health.ProbeMiddleware",
+    # An id for each request's log lines and tasks, echoed as X-Request-ID (config/log_context.py).
+    "config.log_context.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the body (CSRF reads it for the token): see config/uploads.py.
     "config.uploads.RefuseUnexpectedUploadsMiddleware",
@@ -404,6 +406,8 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 # https://docs.celeryq.dev/en/stable/userguide/workers.html#soft-shutdown
 CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = float(env_int("CELERY_WORKER_SOFT_SHUTDOWN_SECONDS", 30))
 CELERY_WORKER_ENABLE_SOFT_SHUTDOWN_ON_IDLE = True
+# Workers and beat log through LOGGING below (JSON, with the task id), not Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Celery beat keeps its schedule (when each job last ran) in Redis, not in a file on one host,
 # and takes a lock there: a second beat started by mistake, or a standby on another host, waits
 # for the lock and takes over only when the first has been gone for CELERY_BEAT_LOCK_TIMEOUT
@@ -441,21 +445,32 @@ if SENTRY_DSN:
     )
 
 # --- Logging -------------------------------------------------------------------------------
+# LOG_FORMAT=json (the default outside debug): one JSON object a line with the request id and
+# the Celery task id (config/log_context.py); plain: readable lines for a developer.
+LOG_FORMAT = env_str("LOG_FORMAT") or ("plain" if DEBUG else "json")
+if LOG_FORMAT not in ("json", "plain"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or plain, not {LOG_FORMAT!r}")
 _error_handlers = [] if SENTRY_DSN else ["mail_admins"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    # No share-link or resume token in a log line ("Not Found: /proposals/shared/…/").
+    "formatters": {
+        "plain": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s %(task_id)s] %(message)s"
+        },
+        "json": {"()": "config.log_context.JsonFormatter"},
+    },
     "filters": {
+        # No share-link or resume token in a log line ("Not Found: /proposals/shared/…/").
         "without_tokens": {"()": "config.redacted_logs.TokenRedactingFilter"},
+        "ids": {"()": "config.log_context.ContextFilter"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "plain",
-            "filters": ["without_tokens"],
+            "formatter": LOG_FORMAT,
+            "filters": ["without_tokens", "ids"],
         },
         "mail_admins": {
             "level": "ERROR",
