@@ -430,6 +430,13 @@ DRAFT_RETENTION_DAYS = env_int("DRAFT_RETENTION_DAYS", 60, minimum=1)
 CLOSED_SUBMISSION_RETENTION_DAYS = env_int("CLOSED_SUBMISSION_RETENTION_DAYS", 365, minimum=1)
 SHARE_LINK_DAYS = env_int("SHARE_LINK_DAYS", 7, minimum=1)
 
+# --- Metrics (pipeline/metrics.py) ------------------------------------------------------------
+# /metrics for Prometheus: queue depth per Celery queue, the outbox and the pipeline by status.
+# Answered only with "Authorization: Bearer <METRICS_TOKEN>"; unset, the URL does not exist.
+METRICS_TOKEN = env_str("METRICS_TOKEN") or ""
+if METRICS_TOKEN and not DEBUG and len(METRICS_TOKEN) < 32:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 32 characters (a random string).")
+
 # --- Errors reach a person (config/error_reports.py) -------------------------------------------
 # With SENTRY_DSN: Sentry (web, Celery, Redis), no request bodies, no personal data. Without it:
 # an email to DJANGO_ADMINS ("Name <address>, ...") for each web 500 and each task that fails

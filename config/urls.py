@@ -6,6 +6,7 @@ urlpatterns = [
     # An email service's bounce and complaint webhooks, behind ANYMAIL_WEBHOOK_SECRET
     # (pipeline/delivery_events.py).
     path("email/anymail/", include("anymail.urls")),
+    path("", include("pipeline.urls")),
     # The staff sign-in (password, then a second factor), ahead of the admin's own login URL.
     path("admin/", include("staff.sign_in.urls")),
     path("admin/", admin.site.urls),
