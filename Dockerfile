@@ -23,4 +23,8 @@ RUN DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(
     DJANGO_EMBEDDED_SERVICES=all STATIC_MANIFEST=1 python manage.py collectstatic --noinput
 
 EXPOSE 8000
+# Liveness: the process answers, touching no service (config/health.py); /readyz is for the
+# load balancer.
+HEALTHCHECK --interval=10s --timeout=5s --retries=5 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/livez')"]
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

@@ -9,8 +9,10 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import task_failure
+from celery.signals import before_task_publish, task_failure, task_postrun, task_prerun
 from kombu import Queue
+
+from config import log_context
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -19,6 +21,11 @@ logger = logging.getLogger(__name__)
 app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Log lines name the task, and the web request that queued it (config/log_context.py).
+before_task_publish.connect(log_context.carry_request_id, weak=False)
+task_prerun.connect(log_context.enter_task, weak=False)
+task_postrun.connect(log_context.leave_task, weak=False)
 
 
 @task_failure.connect
@@ -47,6 +54,7 @@ app.conf.task_queues = [Queue(name, routing_key=name) for name in QUEUES]
 app.conf.task_routes = {
     "pipeline.render_proposal": {"queue": RENDER_QUEUE},
     "pipeline.deliver_email": {"queue": MAIL_QUEUE},
+    "pipeline.queue_resume_link": {"queue": MAIL_QUEUE},
     "pipeline.sweep_pipeline": {"queue": HOUSEKEEPING_QUEUE},
     "questionnaire.purge_expired_drafts_and_sessions": {"queue": HOUSEKEEPING_QUEUE},
     "staff.purge_closed_submissions": {"queue": HOUSEKEEPING_QUEUE},
@@ -113,8 +121,10 @@ def publish(task_name: str, *args: object) -> bool:
             args=list(args), retry=True, retry_policy=PUBLISH_RETRY_POLICY
         )
     except Exception:
+        # A resume link travels as an argument: no link reaches a log.
+        shown = tuple("[link]" if isinstance(arg, str) and "://" in arg else arg for arg in args)
         logger.warning(
-            "could not publish %s%r; the sweeper will re-queue it", task_name, args, exc_info=True
+            "could not publish %s%r; the sweeper will re-queue it", task_name, shown, exc_info=True
         )
         return False
     return True

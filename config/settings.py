@@ -6,6 +6,7 @@ debug is on. Every variable read here is listed in ``.env.example``.
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -92,6 +93,11 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The liveness and readiness probes, before the host check and the HTTPS redirect: a
+    # container's health check asks over plain HTTP by its own address (config/health.py).
+    "config.health.ProbeMiddleware",
+    # An id for each request's log lines and tasks, echoed as X-Request-ID (config/log_context.py).
+    "config.log_context.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the body (CSRF reads it for the token): see config/uploads.py.
     "config.uploads.RefuseUnexpectedUploadsMiddleware",
@@ -256,8 +262,6 @@ X_FRAME_OPTIONS = "DENY"
 if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
     # Only when a reverse proxy that strips client-sent X-Forwarded-Proto terminates TLS.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# The health check is polled over plain HTTP by the container runtime.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 # Content-Security-Policy (django-csp 4): no inline script anywhere, nothing from other hosts.
 # https://django-csp.readthedocs.io/en/latest/configuration.html
@@ -347,8 +351,20 @@ STORAGES = {
 }
 
 # --- Email -------------------------------------------------------------------------------
-# Console backend unless SMTP is configured.
+# Console backend unless SMTP (django.core.mail.backends.smtp.EmailBackend) or an email
+# service's API through django-anymail (anymail.backends.<service>.EmailBackend) is configured.
+# https://anymail.dev/en/stable/esps/
 EMAIL_BACKEND = env_str("EMAIL_BACKEND") or "django.core.mail.backends.console.EmailBackend"
+# Every ANYMAIL_<NAME> variable becomes ANYMAIL["<NAME>"]: the service's credentials (e.g.
+# ANYMAIL_POSTMARK_SERVER_TOKEN) and ANYMAIL_WEBHOOK_SECRET, the "user:password" the service's
+# bounce and complaint webhooks (/email/anymail/<service>/tracking/) must send. Unset, a random
+# secret nobody knows refuses every post: anyone could otherwise mark an email bounced.
+ANYMAIL = {
+    name.removeprefix("ANYMAIL_"): value
+    for name, value in os.environ.items()
+    if name.startswith("ANYMAIL_") and value
+}
+ANYMAIL["WEBHOOK_SECRET"] = env_str("ANYMAIL_WEBHOOK_SECRET") or f"closed:{secrets.token_hex(32)}"
 EMAIL_HOST = env_str("EMAIL_HOST") or "localhost"
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER") or ""
@@ -390,6 +406,8 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 # https://docs.celeryq.dev/en/stable/userguide/workers.html#soft-shutdown
 CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = float(env_int("CELERY_WORKER_SOFT_SHUTDOWN_SECONDS", 30))
 CELERY_WORKER_ENABLE_SOFT_SHUTDOWN_ON_IDLE = True
+# Workers and beat log through LOGGING below (JSON, with the task id), not Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Celery beat keeps its schedule (when each job last ran) in Redis, not in a file on one host,
 # and takes a lock there: a second beat started by mistake, or a standby on another host, waits
 # for the lock and takes over only when the first has been gone for CELERY_BEAT_LOCK_TIMEOUT
@@ -412,6 +430,13 @@ DRAFT_RETENTION_DAYS = env_int("DRAFT_RETENTION_DAYS", 60, minimum=1)
 CLOSED_SUBMISSION_RETENTION_DAYS = env_int("CLOSED_SUBMISSION_RETENTION_DAYS", 365, minimum=1)
 SHARE_LINK_DAYS = env_int("SHARE_LINK_DAYS", 7, minimum=1)
 
+# --- Metrics (pipeline/metrics.py) ------------------------------------------------------------
+# /metrics for Prometheus: queue depth per Celery queue, the outbox and the pipeline by status.
+# Answered only with "Authorization: Bearer <METRICS_TOKEN>"; unset, the URL does not exist.
+METRICS_TOKEN = env_str("METRICS_TOKEN") or ""
+if METRICS_TOKEN and not DEBUG and len(METRICS_TOKEN) < 32:
+    raise ImproperlyConfigured("METRICS_TOKEN must be at least 32 characters (a random string).")
+
 # --- Errors reach a person (config/error_reports.py) -------------------------------------------
 # With SENTRY_DSN: Sentry (web, Celery, Redis), no request bodies, no personal data. Without it:
 # an email to DJANGO_ADMINS ("Name <address>, ...") for each web 500 and each task that fails
@@ -427,21 +452,32 @@ if SENTRY_DSN:
     )
 
 # --- Logging -------------------------------------------------------------------------------
+# LOG_FORMAT=json (the default outside debug): one JSON object a line with the request id and
+# the Celery task id (config/log_context.py); plain: readable lines for a developer.
+LOG_FORMAT = env_str("LOG_FORMAT") or ("plain" if DEBUG else "json")
+if LOG_FORMAT not in ("json", "plain"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be json or plain, not {LOG_FORMAT!r}")
 _error_handlers = [] if SENTRY_DSN else ["mail_admins"]
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    # No share-link or resume token in a log line ("Not Found: /proposals/shared/…/").
+    "formatters": {
+        "plain": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s %(task_id)s] %(message)s"
+        },
+        "json": {"()": "config.log_context.JsonFormatter"},
+    },
     "filters": {
+        # No share-link or resume token in a log line ("Not Found: /proposals/shared/…/").
         "without_tokens": {"()": "config.redacted_logs.TokenRedactingFilter"},
+        "ids": {"()": "config.log_context.ContextFilter"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
     },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "plain",
-            "filters": ["without_tokens"],
+            "formatter": LOG_FORMAT,
+            "filters": ["without_tokens", "ids"],
         },
         "mail_admins": {
             "level": "ERROR",

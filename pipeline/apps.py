@@ -7,6 +7,9 @@ class PipelineConfig(AppConfig):
     verbose_name = "Sizing and proposal pipeline"
 
     def ready(self) -> None:
+        from anymail.signals import tracking
+
+        from pipeline.delivery_events import on_tracking_event
         from pipeline.facts import record_facts_on_save
         from questionnaire.models import Submission
 
@@ -15,3 +18,5 @@ class PipelineConfig(AppConfig):
         post_save.connect(
             record_facts_on_save, sender=Submission, dispatch_uid="pipeline.record_facts"
         )
+        # An email service's bounce and complaint webhooks mark the outbox row.
+        tracking.connect(on_tracking_event, dispatch_uid="pipeline.delivery_events")

@@ -121,7 +121,9 @@ class OutgoingEmail(models.Model):
 
     Written in the transaction of the event it tells about, sent after commit by a task
     (``pipeline.outbox``), retried with backoff, and kept with its outcome so a failed email is
-    visible in the admin. ``key`` names the event, so the same event never sends twice.
+    visible in the admin. ``key`` names the event, so the same event never sends twice. An
+    email service's webhook later marks a sent email bounced or complained about
+    (``pipeline.delivery_events``), found by ``message_id``.
     """
 
     class Kind(models.TextChoices):
@@ -132,20 +134,38 @@ class OutgoingEmail(models.Model):
         PROPOSAL = "proposal", "Proposal (to the customer)"
         VIEWED = "viewed", "Customer opened the proposal (to the account manager)"
         FAILED = "failed", "A run failed, needs a hand (to staff)"
+        RESUME_LINK = "resume_link", "Link to continue the questionnaire (to the customer)"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting to be sent"
         SENDING = "sending", "Sending"
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
+        # Reported by the email service's webhook after it was sent.
+        BOUNCED = "bounced", "Bounced"
+        COMPLAINED = "complained", "Marked as spam by the recipient"
 
+    # One of the two: a submission's emails, or a draft's resume link (before any submission).
     submission = models.ForeignKey(
-        "questionnaire.Submission", on_delete=models.CASCADE, related_name="emails"
+        "questionnaire.Submission",
+        on_delete=models.CASCADE,
+        related_name="emails",
+        null=True,
+        blank=True,
+    )
+    draft = models.ForeignKey(
+        "questionnaire.Draft",
+        on_delete=models.CASCADE,
+        related_name="emails",
+        null=True,
+        blank=True,
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     version = models.PositiveIntegerField(null=True, blank=True)
     key = models.CharField(max_length=100, unique=True)
     to = models.JSONField(default=list)
+    # Where a customer's answer goes: the assignee, or the account managers.
+    reply_to = models.JSONField(default=list, blank=True)
     subject = models.CharField(max_length=300)
     body = models.TextField()
     status = models.CharField(
@@ -156,6 +176,8 @@ class OutgoingEmail(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # The email service's id for the sent message (empty over plain SMTP): its webhooks name it.
+    message_id = models.CharField(max_length=200, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -96,11 +96,14 @@ def customer_subject(what: str, submission) -> str:
 
 
 def _customer_email(kind: str, submission, *, key: str, what: str, **context):
+    """Both customer emails say "reply to this email": the answer reaches whoever owns the
+    request (the assignee, else the account managers), not the sending address."""
     return queue_email(
         submission=submission,
         kind=kind,
         key=key,
         to=[submission.contact_email],
+        reply_to=account_manager_addresses(submission),
         subject=customer_subject(what, submission),
         body=render_to_string(f"emails/customer_{kind}.txt", {"submission": submission, **context}),
         version=context.get("version"),

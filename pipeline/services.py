@@ -8,7 +8,7 @@ only *tries* to publish after commit; if the broker is down the commit still sta
 
 import hashlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +18,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from config.celery import publish
-from pipeline.models import Proposal, Recommendation
+from config.queue_depth import queue_of, waiting_messages
+from pipeline.models import OutgoingEmail, Proposal, Recommendation
 from pipeline.notifications import notify_needs_review, notify_submission_received
 from pipeline.outbox import SEND_EMAIL_TASK, stale_email_ids
 from pipeline.steps import (
@@ -380,17 +381,33 @@ def sweep_pipeline(*, older_than: timedelta | None = None) -> dict[str, int]:
     """Publish again work and emails that are pending, or working for longer than a task may run.
     Idempotent.
 
-    Run by celery beat. Publishing work that is in fact still queued is harmless: each step is
-    idempotent and takes a row lock. Returns how many of each kind were published.
+    Run by celery beat. A pending row is re-published after ``PENDING_GRACE_SECONDS`` when its
+    queue is empty, since its message cannot be waiting there (lost with a Redis restart, or
+    never published while the broker was down). While its queue holds a backlog the row is
+    most likely waiting in it: it is re-published only once it has waited longer than the
+    broker's visibility timeout, and re-publishing restarts that wait, so a long backlog does
+    not grow by a duplicate of every waiting row each minute. Returns how many of each kind
+    were published.
     """
     now = timezone.now()
-    pending_before = now - (older_than if older_than is not None else _pending_grace())
+    waiting = waiting_messages() or {}
+
+    def pending_before(task_name: str) -> datetime:
+        if older_than is not None:
+            return now - older_than
+        if waiting.get(queue_of(task_name), 0):
+            return now - timedelta(
+                seconds=settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+            )
+        return now - _pending_grace()
+
     working_before = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 60)
+    # A start is cheap and idempotent; it has no row of its own to mark as re-published.
     unstarted = list(
         Submission.objects.filter(
             pipeline_status=Submission.PipelineStatus.PENDING,
             recommendations__isnull=True,
-            submitted_at__lt=pending_before,
+            submitted_at__lt=pending_before(START_PIPELINE_TASK),
         )
         .order_by("pk")
         .values_list("pk", flat=True)
@@ -399,17 +416,28 @@ def sweep_pipeline(*, older_than: timedelta | None = None) -> dict[str, int]:
         publish(START_PIPELINE_TASK, submission_id)
     counts = {"start": len(unstarted)}
     for step, kind in ((SIZING, "sizing"), (RENDERING, "render")):
-        row_ids = stale_row_ids(step, pending_before=pending_before, working_before=working_before)
-        for row_id in row_ids:
-            publish(step.task_name, row_id)
+        row_ids = stale_row_ids(
+            step, pending_before=pending_before(step.task_name), working_before=working_before
+        )
+        republish(step.model, step.task_name, row_ids)
         counts[kind] = len(row_ids)
-    email_ids = stale_email_ids(pending_before=pending_before, sending_before=working_before)
-    for email_id in email_ids:
-        publish(SEND_EMAIL_TASK, email_id)
+    email_ids = stale_email_ids(
+        pending_before=pending_before(SEND_EMAIL_TASK), sending_before=working_before
+    )
+    republish(OutgoingEmail, SEND_EMAIL_TASK, email_ids)
     counts["email"] = len(email_ids)
     if any(counts.values()):
         logger.info("sweeper re-queued %s", counts)
     return counts
+
+
+def republish(model, task_name: str, row_ids: list[int]) -> None:
+    """Publish each row's task again and restart its wait: the next sweep leaves it alone until
+    it is stale again."""
+    published = [row_id for row_id in row_ids if publish(task_name, row_id)]
+    model.objects.filter(pk__in=published, status=model.Status.PENDING).update(
+        updated_at=timezone.now()
+    )
 
 
 def _pending_grace() -> timedelta:

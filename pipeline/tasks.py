@@ -8,7 +8,7 @@ from celery import shared_task
 
 from pipeline import outbox, services
 from pipeline.steps import MAX_ATTEMPTS, RENDERING, SIZING
-from questionnaire.services import START_PIPELINE_TASK
+from questionnaire.services import RESUME_LINK_TASK, START_PIPELINE_TASK
 
 # Backoff for retried tasks [s]: 2, 4, 8 … with full jitter, capped at retry_backoff_max.
 RETRY_OPTIONS = {
@@ -53,3 +53,9 @@ EMAIL_RETRY_OPTIONS = {**RETRY_OPTIONS, "max_retries": outbox.MAX_EMAIL_ATTEMPTS
 @shared_task(name=outbox.SEND_EMAIL_TASK, **EMAIL_RETRY_OPTIONS)
 def deliver_email_task(email_id: int) -> None:
     outbox.deliver_email(email_id=email_id)
+
+
+@shared_task(name=RESUME_LINK_TASK, **EMAIL_RETRY_OPTIONS)
+def queue_resume_link_task(draft_id: str, link: str) -> None:
+    """The link is an argument, not a row: the draft stores only its hash."""
+    outbox.queue_resume_link(draft_id=draft_id, link=link)

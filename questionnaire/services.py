@@ -17,7 +17,6 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib.sessions.models import Session
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
@@ -36,6 +35,8 @@ _QUESTION_FORMS = {question.slug: question.form_class for question in PAGES}
 # What a new submission queues, by name: the pipeline (which imports this app, never the other
 # way) registers the task and does the sizing, the proposal and the staff email.
 START_PIPELINE_TASK = "pipeline.start_pipeline"
+# The resume-link email, written to the pipeline's outbox and sent by its mailer.
+RESUME_LINK_TASK = "pipeline.queue_resume_link"
 
 
 @dataclass(frozen=True)
@@ -195,21 +196,16 @@ def issue_resume_token(*, draft: Draft) -> str:
     return token
 
 
-def email_resume_link(*, draft: Draft, email: str, link: str) -> None:
-    """Send the link; a mail failure is logged, since the link is also shown on screen."""
+def email_resume_link(*, draft: Draft, email: str, link: str) -> bool:
+    """Hand the link to the mailer, by name; the request never waits for a mail server.
+
+    False when the queue is unreachable (the link is also shown on the page). The address is
+    saved first, outside any transaction (the view holds none), so the mailer finds it.
+    """
     if draft.email != email:
         draft.email = email
         draft.save(update_fields=["email", "updated_at"])
-    body = (
-        "You asked us to save your answers to the training infrastructure questionnaire.\n\n"
-        f"Continue where you left off: {link}\n\n"
-        f"The link works for {settings.RESUME_LINK_DAYS} days. Anyone with the link can see "
-        "and change your answers, so do not forward it.\n"
-    )
-    try:
-        send_mail("Your link to continue the questionnaire", body, None, [email])
-    except Exception:
-        logger.exception("could not email a resume link for draft %s", draft.pk)
+    return publish(RESUME_LINK_TASK, str(draft.pk), link)
 
 
 def find_draft_by_token(token: str) -> tuple[Draft | None, bool]:

@@ -101,8 +101,7 @@ def save_for_later(request: HttpRequest, draft_id) -> HttpResponse:
         email = form.cleaned_data["email"]
         if email:
             refused = _resume_email_refused(request, draft)
-            if refused is None:
-                email_resume_link(draft=draft, email=email, link=link)
+            if refused is None and email_resume_link(draft=draft, email=email, link=link):
                 emailed_to = email
     response = render(
         request,

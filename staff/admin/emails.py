@@ -14,6 +14,7 @@ from staff.admin.submission_views import EMAIL_RETRY_PERMISSION
 @admin.register(OutgoingEmail)
 class OutgoingEmailAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["created_at", "submission", "kind", "version", "status", "attempts", "sent_at"]
+    # "Bounced" and "Marked as spam" come from the email service's webhooks, the reason in error.
     list_filter = ["status", "kind"]
     search_fields = ["submission__reference", "subject"]
     list_select_related = ["submission"]
@@ -23,12 +24,14 @@ class OutgoingEmailAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "kind",
         "version",
         "to",
+        "reply_to",
         "subject",
         "status",
         "attempts",
         "error",
         "created_at",
         "sent_at",
+        "message_id",
     ]
     readonly_fields = fields
     actions = ["retry_failed_emails"]

@@ -172,7 +172,15 @@ def test_a_questionnaire_sent_over_tls_becomes_a_pdf_an_engineer_downloads(stack
 def test_healthz_answers_through_the_proxies(stack):
     answer = browser(stack, CUSTOMER).request("GET", "/healthz")
     assert answer.status == 200
-    assert json.loads(answer.text) == {"status": "ok", "database": "up"}
+    assert json.loads(answer.text) == {
+        "status": "ok",
+        "database": "up",
+        "cache": "up",
+        "broker": "up",
+        "storage": "up",
+    }
+    live = browser(stack, CUSTOMER).request("GET", "/livez")
+    assert (live.status, json.loads(live.text)) == (200, {"status": "ok"})
 
 
 def test_pages_are_https_only_with_secure_cookies(stack):

@@ -44,11 +44,14 @@ def test_save_and_come_back_later_keeps_the_page_and_offers_a_link(client):
     assert "Get my link" in page and "30 days" in page
 
 
-def test_a_resume_link_opens_the_draft_in_another_browser_and_is_emailed(client):
+def test_a_resume_link_opens_the_draft_in_another_browser_and_is_emailed(
+    client, django_capture_on_commit_callbacks
+):
     draft_id = start(client)
     post_step(client, draft_id, "welcome", {})
     post_step(client, draft_id, "model", {"model_name": "Mixtral 8x7B"})
-    link = ask_for_link(client, draft_id, "sam@example.com")
+    with django_capture_on_commit_callbacks(execute=True):  # the mailer's outbox row commits
+        link = ask_for_link(client, draft_id, "sam@example.com")
     token = link.split("#", 1)[1]
 
     draft = Draft.objects.get(pk=draft_id)
