@@ -279,11 +279,12 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
         nic = _nic_text(result)
         if nic:
             nics = count * int(network.get("nics_per_node") or 0)
+            on_chip = bool(network.get("ports_on_accelerator"))
             lines.append(
                 _line(
                     money,
-                    "Network cards",
-                    f"{nic}, in the servers above",
+                    "Network ports" if on_chip else "Network cards",
+                    f"{nic}, {'on the accelerators' if on_chip else 'in the servers'} above",
                     format_count(nics),
                     "included",
                     "included",
