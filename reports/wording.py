@@ -30,6 +30,8 @@ from sizing.public import (
     memory_tight,
     money_of,
     noun_for,
+    owned_network_sentence,
+    owned_storage_sentence,
     read_counts,
     run_text,
     run_time,
@@ -129,6 +131,10 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         if counts.cluster > counts.per_run:  # say what one run uses, never the cluster as one
             return f"{cluster}; each run uses {run_text(counts)}{gpus_needed(result)}."
         return f"{cluster}{gpus_needed(result)}."
+    if area == "network" and owned_network_sentence(result):
+        return owned_network_sentence(result)
+    if area == "storage" and owned_storage_sentence(result):
+        return owned_storage_sentence(result)
     if area == "network":
         network = result.section("network")
         if (result.nodes or 0) <= 1:

@@ -135,7 +135,12 @@ from sizing.words.durations import (
     run_time,
     run_time_range,
 )
-from sizing.words.estate import estate_lines, on_owned_estate
+from sizing.words.estate import (
+    estate_lines,
+    on_owned_estate,
+    owned_network_sentence,
+    owned_storage_sentence,
+)
 from sizing.words.estimate import (
     DEADLINE,
     DEADLINE_MISSED,
@@ -211,6 +216,8 @@ __all__ = [
     # what they own and their ceilings, in sentences (sizing/words/estate.py)
     "estate_lines",
     "on_owned_estate",
+    "owned_network_sentence",
+    "owned_storage_sentence",
     # the one room for words (sizing/words/): every figure and sentence about a result
     "OWNED",
     "cluster_short",

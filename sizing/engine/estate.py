@@ -20,7 +20,11 @@ a budget ``B`` (less the owned estate's running cost) reaches at the soonest::
     D_budget = T_o x (1 - B / (H_r x p_cloud))
 
 The owned estate costs its running cost only (power, space, support and staff while it
-works, :func:`cost.running.running_year` for a busy year, pro rata), capital $0.
+works, :func:`cost.running.running_year` for a busy year, pro rata), capital $0.  The network
+and storage they own with it count too: their fabric serves the plan on their accelerators when
+its speed per accelerator is at least what the plan needs (the plan is sized at that speed),
+and their shared storage ``TB_E`` holds the run's working set ``TB`` or only the shortfall
+``max(0, TB - TB_E)`` is bought (:mod:`cost.owned`).
 
 A power ceiling ``W`` [kW, IT and cooling] bounds what sits in the customer's hall: at
 ``w`` kW per accelerator with its share of server, network and cooling (the deployment's
@@ -76,6 +80,14 @@ class EstateResult:
     cluster_power_kw: float | None  # [kW] what the recommended cluster draws, cooling included
     power_max_gpus: int | None  # [accelerators] the most the power holds
     power_capped: bool  # the cluster was sized again on what the power holds
+    # the network and storage that come with the owned accelerators (None: not said)
+    owned_fabric: str | None = None  # "infiniband" | "roce" | "ethernet"
+    owned_fabric_gbps: float | None = None  # [Gb/s] per accelerator
+    owned_fabric_serves: bool | None = None  # it carries what the plan on them needs
+    fabric_needed_gbps: float | None = None  # [Gb/s] per accelerator, the plan on them
+    owned_storage_tb: float | None = None  # [TB] shared storage they own
+    storage_needed_tb: float | None = None  # [TB] what the plan on them needs
+    storage_added_tb: float | None = None  # [TB] bought beyond theirs (0: theirs holds it)
 
 
 def most_within_power(power_kw: float, kw_per_gpu: float, gpus_per_node: int) -> int:
@@ -102,6 +114,20 @@ def owned_running_usd(
         colocation=colocation,
     )
     return year.total_usd * days * HOURS_PER_DAY / HOURS_PER_YEAR
+
+
+def network_served(needed_gbps: float, owned_gbps: float | None) -> bool | None:
+    """Whether the fabric they own, at ``owned_gbps`` per accelerator, carries the
+    ``needed_gbps`` the plan on their accelerators needs (None: its speed not said)."""
+    if owned_gbps is None:
+        return None
+    return needed_gbps <= owned_gbps * (1.0 + 1e-9)
+
+
+def storage_shortfall_tb(needed_tb: float, owned_tb: float) -> float:
+    """Shared storage to buy beside the ``owned_tb`` they have: what the run needs beyond
+    it [TB] (module docstring)."""
+    return max(0.0, needed_tb - owned_tb)
 
 
 @dataclass(frozen=True)

@@ -26,10 +26,12 @@ import datetime
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from .cost.choice import excluded_by, renting_allowed
 from .cost.option import BUY as BUY_OPTION
 from .cost.option import CLOUD_OPTIONS, HYBRID
+from .cost.owned import SERVERS
 from .estate import (
     BUY,
     RENT,
@@ -38,11 +40,14 @@ from .estate import (
     added,
     budget_soonest_days,
     most_within_power,
+    network_served,
     owned_running_usd,
+    storage_shortfall_tb,
 )
 from .hardware import ACCELERATORS
-from .inputs import EstateInput, SizingInput
+from .inputs import EstateInput, NetworkInput, SizingInput
 from .output import SizingResult
+from .platforms import vendor_of
 from .resilience import spare_nodes
 from .resolve.resolved import Resolved
 from .vocabulary import COST_OPTIONS, OWN_ESTATE_OPTION, in_sentence
@@ -64,10 +69,20 @@ def size_with_estate(
         on_owned = replace(
             plain,
             hardware=replace(
-                plain.hardware, accelerator=e.accelerator, count=e.count, vendors=None
+                plain.hardware,
+                accelerator=e.accelerator,
+                count=e.count,
+                vendors=_with_owned_maker(plain.hardware.vendors, e.accelerator),
             ),
+            network=_on_owned_fabric(plain.network, e),
         )
-        owned, ro = size_plain(on_owned, today, owned_gpus=e.count, budget_usd=e.budget_usd)
+        owned, ro = size_plain(
+            on_owned,
+            today,
+            owned_gpus=e.count,
+            budget_usd=e.budget_usd,
+            owned_storage_tb=e.storage_tb,
+        )
         if owned.memory.fits:
             main, rm = owned, ro
     capped, most, cluster_kw = False, None, None
@@ -89,21 +104,49 @@ def size_with_estate(
                 main, rm = size_plain(capped_in, today, budget_usd=e.budget_usd)
                 capped = True
                 cluster_kw = main.deployment.facility_power_with_pue_kw
-    if main is owned:
+    runs_on_owned = main is owned
+    if runs_on_owned:
         main = _named_as_owned(main)
-    return replace(main, estate=_estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped))
+    estate = _estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped)
+    theirs = _owned_network_and_storage(e, owned if runs_on_owned else None)
+    return replace(main, estate=replace(estate, **theirs))
+
+
+def _with_owned_maker(vendors: tuple[str, ...] | None, accelerator: str) -> tuple[str, ...] | None:
+    """The makers the customer allows, with the maker of what they own: their rule is kept
+    (and shown as theirs), and never rules out the accelerators they already have."""
+    if vendors is None:
+        return None
+    return tuple(dict.fromkeys((*vendors, vendor_of(ACCELERATORS[accelerator]))))
+
+
+def _on_owned_fabric(network: NetworkInput, e: EstateInput) -> NetworkInput:
+    """The network of a plan on the owned accelerators: the fabric they own, at its speed,
+    where the customer did not answer otherwise."""
+    return replace(
+        network,
+        inter_node=network.inter_node or e.fabric,
+        nic_gbps_per_gpu=network.nic_gbps_per_gpu or e.fabric_gbps,
+    )
 
 
 def _named_as_owned(result: SizingResult) -> SizingResult:
     """The cost reasons of a plan on the owned estate name its "buy" option for what it is: the
     accelerators they own, bought by no one (``vocabulary.OWN_ESTATE_OPTION``)."""
-    if result.cost.capex_usd:
-        return result
+    if any(line.item == SERVERS for line in result.cost.bill_of_materials):
+        return result  # servers bought: a purchase (shared storage alone is no purchase)
     bought, owned = (
         f"“{in_sentence(name)}”" for name in (COST_OPTIONS[BUY_OPTION], OWN_ESTATE_OPTION)
     )
     reasons = tuple(reason.replace(bought, owned) for reason in result.cost.reasons)
-    return replace(result, cost=replace(result.cost, reasons=reasons))
+    # the place's reasons name the option unquoted ("the cheapest mix ... is buy, in ...")
+    bought, owned = (in_sentence(name) for name in (COST_OPTIONS[BUY_OPTION], OWN_ESTATE_OPTION))
+    placed = tuple(reason.replace(bought, owned) for reason in result.deployment.reasons)
+    return replace(
+        result,
+        cost=replace(result.cost, reasons=reasons),
+        deployment=replace(result.deployment, reasons=placed),
+    )
 
 
 def _bursting(r: Resolved) -> bool:
@@ -228,6 +271,27 @@ def _estate(
         power_max_gpus=most,
         power_capped=capped,
     )
+
+
+def _owned_network_and_storage(e: EstateInput, on_owned: SizingResult | None) -> dict[str, Any]:
+    """The network and storage they own beside the plan that runs on them (estate.py):
+    whether their fabric carries what the plan needs, and the storage bought beyond theirs."""
+    out: dict[str, Any] = {
+        "owned_fabric": e.fabric,
+        "owned_fabric_gbps": e.fabric_gbps,
+        "owned_storage_tb": e.storage_tb,
+    }
+    if on_owned is None:
+        return out
+    network, storage = on_owned.network, on_owned.storage
+    if e.fabric is not None or e.fabric_gbps is not None:
+        need = network.scale_out_gbps_per_node_needed / max(1, on_owned.cluster.gpus_per_node)
+        out["owned_fabric_serves"] = network_served(need, e.fabric_gbps)
+        out["fabric_needed_gbps"] = need
+    if e.storage_tb is not None:
+        out["storage_needed_tb"] = storage.total_capacity_tb
+        out["storage_added_tb"] = storage_shortfall_tb(storage.total_capacity_tb, e.storage_tb)
+    return out
 
 
 __all__ = ["BUY", "RENT", "size_with_estate"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sizing.engine.numbers import format_count, format_money
+from sizing.engine.numbers import format_count, format_money, format_quantity
 from sizing.stored_result import Estate, StoredResult
 from sizing.words.durations import run_time
 from sizing.words.plural import count_of
@@ -33,6 +33,7 @@ def estate_lines(result: StoredResult, sources: Mapping[str, str] | None = None)
     lines = []
     if estate.owned_count:
         lines.extend(_owned_lines(result, estate, sources or {}))
+        lines.extend((owned_network_sentence(result), owned_storage_sentence(result)))
     if estate.budget_usd is not None:
         lines.append(_budget_line(result, estate))
     if estate.power_kw is not None:
@@ -90,6 +91,74 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     elif estate.meets_deadline:
         lines.append("Nothing needs buying.")
     return lines
+
+
+# InfiniBand generation by port speed [Gb/s] (reference catalog, section 3a, 2026-12-02)
+_INFINIBAND = {100: "EDR", 200: "HDR", 400: "NDR", 800: "XDR"}
+_FABRIC = {"infiniband": "InfiniBand", "roce": "Ethernet (RoCE)", "ethernet": "Ethernet"}
+
+
+def _their_fabric(estate: Estate) -> str:
+    """Their fabric as they would name it: "HDR InfiniBand, 200 Gb/s per accelerator"."""
+    kind = estate.owned_fabric or ""
+    gbps = estate.owned_fabric_gbps
+    name = _FABRIC.get(kind, "network")
+    if kind == "infiniband" and gbps and int(gbps) in _INFINIBAND:
+        name = f"{_INFINIBAND[int(gbps)]} {name}"
+    return f"{name}, {format_count(round(gbps))} Gb/s per accelerator" if gbps else name
+
+
+def owned_network_sentence(result: StoredResult) -> str:
+    """Whether the network they own carries the plan on their accelerators ("" when the plan
+    runs elsewhere, or they did not say which network they own)."""
+    estate = result.estate
+    if not (
+        estate and result.on_owned_estate and (estate.owned_fabric or estate.owned_fabric_gbps)
+    ):
+        return ""
+    theirs = _their_fabric(estate)
+    need = estate.fabric_needed_gbps
+    needed = f"about {format_count(round(need))} Gb/s per accelerator" if need else "little"
+    if (result.nodes or 0) <= 1 or not need:
+        return f"Your network ({theirs}) is enough: one run stays inside one server."
+    if estate.owned_fabric_serves is False:
+        return (
+            f"Your network ({theirs}) is slower than the {needed} the plan would use: we sized "
+            "the run at your network's speed, so the times above already allow for it; faster "
+            "network cards and switches would shorten it, and we would quote them."
+        )
+    if estate.owned_fabric_serves is None:
+        return (
+            f"Your network ({theirs}) links the servers; the plan needs {needed}: tell us its "
+            "speed and we check it. None is bought."
+        )
+    return f"Your network ({theirs}) carries what the plan needs ({needed}): none is bought."
+
+
+def owned_storage_sentence(result: StoredResult) -> str:
+    """Whether the shared storage they own holds what the plan on their accelerators needs,
+    and what is bought beyond it ("" when not said, or the plan runs elsewhere)."""
+    estate = result.estate
+    if not (estate and result.on_owned_estate and estate.owned_storage_tb is not None):
+        return ""
+    theirs = format_quantity(estate.owned_storage_tb, "TB")
+    need = format_quantity(estate.storage_needed_tb or 0.0, "TB")
+    read = result.section("storage").get("read_gb_per_s")
+    speed = (
+        f"; it must read about {format_quantity(read, 'GB/s')} while training, which we check "
+        "with you"
+        if read
+        else ""
+    )
+    added = estate.storage_added_tb or 0.0
+    if added > 0:
+        return (
+            f"Your {theirs} of shared storage holds part of the {need} the work needs: the "
+            f"{format_quantity(added, 'TB')} beyond it is bought{speed}."
+        )
+    return (
+        f"Your {theirs} of shared storage holds the {need} the work needs: none is bought{speed}."
+    )
 
 
 def _budget_line(result: StoredResult, estate: Estate) -> str:

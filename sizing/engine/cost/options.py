@@ -55,6 +55,7 @@ class CostCase:
     # as whole servers (bare metal), never a share of one
     whole_servers_reserved: bool = False
     owned_gpus: int = 0  # [GPUs] the customer already owns (cost.owned: no capital)
+    owned_storage_tb: float | None = None  # [TB] shared storage they own (None: as needed)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
         case.oversubscription,
         case.owned_gpus,
         case.fabric,
+        case.owned_storage_tb,
     )
 
 
@@ -129,6 +131,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
             oversubscription=case.oversubscription,
             owned_gpus=case.owned_gpus,
             fabric=case.fabric,
+            owned_storage_tb=case.owned_storage_tb,
         )
         for key, colocation in ((BUY, False), (COLOCATION, True)):
             site = _site(case, colocation=colocation)
