@@ -115,6 +115,9 @@ class Estate:
     owned_storage_tb: float | None = None
     storage_needed_tb: float | None = None
     storage_added_tb: float | None = None  # [TB] bought beyond theirs
+    cost_is_one_run: bool = False  # the budget is held against one run's cost
+    # days against dollars: (days, cost [USD], accelerators rented beside theirs), soonest first
+    trade_off: tuple[tuple[float, float, int], ...] = ()
 
 
 def _estate(raw: Mapping[str, Any]) -> Estate:
@@ -157,6 +160,14 @@ def _estate(raw: Mapping[str, Any]) -> Estate:
         owned_storage_tb=number("owned_storage_tb"),
         storage_needed_tb=number("storage_needed_tb"),
         storage_added_tb=number("storage_added_tb"),
+        cost_is_one_run=bool(raw.get("cost_is_one_run")),
+        trade_off=tuple(
+            (float(p["days"]), float(p["cost_usd"]), int(p.get("add_count") or 0))
+            for p in raw.get("trade_off") or ()
+            if isinstance(p, Mapping)
+            and p.get("days") is not None
+            and p.get("cost_usd") is not None
+        ),
     )
 
 

@@ -37,6 +37,7 @@ from .estate import (
     RENT,
     Added,
     EstateResult,
+    TradeOff,
     added,
     budget_soonest_days,
     most_within_power,
@@ -82,6 +83,7 @@ def size_with_estate(
             owned_gpus=e.count,
             budget_usd=e.budget_usd,
             owned_storage_tb=e.storage_tb,
+            owned_only=_bursting(rb),  # rented help beside them, never more bought to hold it
         )
         if owned.memory.fits:
             main, rm = owned, ro
@@ -184,38 +186,24 @@ def _estate(
     cloud_price = cloud.value if cloud else None
     add = Added(None, 0, 0.0, 0.0, None)
     fits = days = meets = used = running = None
+    one_run = False  # the budget holds one run's cost: "as fast as the budget allows"
+    trade: tuple[TradeOff, ...] = ()
     if owned is not None and ro is not None and e.accelerator is not None and e.count:
         fits = owned.memory.fits
         days = owned.timeline.wall_clock_days if fits else None
         meets = bool(fits and days is not None and days <= deadline)
         used = (days if meets else deadline) if fits else 0.0
-        running = owned_running_usd(
+        per_day = owned_running_usd(
             e.count,
-            used or 0.0,
+            1.0,
             acc=ACCELERATORS[e.accelerator],
             r=ro,
             colocation=ro.location == "colocation",
         )
-        if not meets:
-            purchase = rb.prices.purchase
-            target = deadline
-            if (
-                e.budget_usd is not None
-                and not rb.deadline_given
-                and days is not None
-                and cloud_price is not None
-                and _bursting(rb)
-            ):  # "as fast as the budget allows": the soonest it reaches, not our assumption
-                target = max(
-                    deadline,
-                    budget_soonest_days(
-                        days,
-                        e.budget_usd - (running or 0.0),
-                        run_gpu_hours=base.compute.gpu_hours,
-                        cloud_usd_per_gpu_hour=cloud_price,
-                    ),
-                )
-            add = added(
+        purchase = rb.prices.purchase
+
+        def beside(target: float) -> Added:
+            return added(
                 days or 0.0,
                 target,
                 run_gpu_hours=base.compute.gpu_hours,
@@ -224,11 +212,39 @@ def _estate(
                 purchase_usd_per_gpu=purchase.value if purchase else None,
                 renting=_bursting(rb),
             )
+
+        if not meets and days is not None:
+            target = deadline
+            if (
+                e.budget_usd is not None
+                and not rb.deadline_given
+                and cloud_price is not None
+                and _bursting(rb)
+            ):  # "as fast as the budget allows": the soonest it reaches, not our assumption
+                soonest_days = budget_soonest_days(
+                    days,
+                    e.budget_usd,
+                    run_gpu_hours=base.compute.gpu_hours,
+                    cloud_usd_per_gpu_hour=cloud_price,
+                    running_usd_per_day=per_day,
+                )
+                # no sooner than the base run, the most the engine sizes for
+                target = min(days, max(base.timeline.wall_clock_days, soonest_days))
+                used, one_run = target, True
+                trade = tuple(
+                    TradeOff(t, per_day * t + (beside(t).cost_usd or 0.0), beside(t).gpus)
+                    for t in dict.fromkeys((target, math.sqrt(target * days), days))
+                )
+            add = beside(target)
+        running = per_day * (used or 0.0)
     chosen = main.cost.recommended_option
     option = main.cost.options.get(chosen) if chosen else None
     cost = None if option is None else option.net_usd + (add.cost_usd or 0.0)
     soonest = None
-    if (
+    if one_run:  # one run's cost: their accelerators running while they work, and the help
+        cost = (running or 0.0) + (add.cost_usd or 0.0)
+        soonest = used
+    elif (
         e.budget_usd is not None
         and add.how == RENT
         and days is not None
@@ -270,6 +286,8 @@ def _estate(
         cluster_power_kw=cluster_kw,
         power_max_gpus=most,
         power_capped=capped,
+        cost_is_one_run=one_run,
+        trade_off=trade,
     )
 
 

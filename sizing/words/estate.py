@@ -36,6 +36,7 @@ def estate_lines(result: StoredResult, sources: Mapping[str, str] | None = None)
         lines.extend((owned_network_sentence(result), owned_storage_sentence(result)))
     if estate.budget_usd is not None:
         lines.append(_budget_line(result, estate))
+        lines.append(trade_off_sentence(result))
     if estate.power_kw is not None:
         lines.append(_power_line(result, estate, sources or {}))
     return [line for line in lines if line]
@@ -55,7 +56,9 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     else:
         days = estate.owned_days
         deadline = _deadline(result, estate, sources)
-        if estate.meets_deadline:
+        if estate.cost_is_one_run:  # "as fast as we can": no deadline of theirs to miss
+            first = f"You own {owned}: one run takes about {run_time(days)} on them alone."
+        elif estate.meets_deadline:
             first = (
                 f"You own {owned}: one run takes about {run_time(days)} on them, within {deadline}."
             )
@@ -74,7 +77,12 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     if estate.add_count:
         added = f"{format_count(estate.add_count)} {estate.add_name}"
         time = f"for about {run_time(estate.add_days)}"
-        if estate.add == "rent":
+        if estate.add == "rent" and estate.cost_is_one_run:
+            lines.append(
+                f"To finish as soon as your budget allows, add {added} rented {time} to share "
+                f"the work, about {result.money(estate.add_cost_usd)}."
+            )
+        elif estate.add == "rent":
             lines.append(
                 f"To finish in time, add {added} rented {time} to share the work, about "
                 f"{result.money(estate.add_cost_usd)}."
@@ -171,6 +179,8 @@ def _budget_line(result: StoredResult, estate: Estate) -> str:
         return f"Your budget ceiling is {budget}; no option has a public price to hold against it."
     years = result.section("cost").get("years")
     over = f" over {count_of(years, 'year')}" if isinstance(years, int) else ""
+    if estate.cost_is_one_run:
+        over = " for one run (your accelerators' running cost while they work and the rented help)"
     cost = f"about {money(estate.cost_usd)}{over}"
     over_by = estate.over_budget_usd or 0.0
     if over_by > 0:
@@ -180,12 +190,30 @@ def _budget_line(result: StoredResult, estate: Estate) -> str:
         )
     else:
         line = f"Your budget ceiling is {budget}; this plan costs {cost}, within it."
-    if estate.budget_soonest_days is not None:
+    if estate.budget_soonest_days is not None and not estate.cost_is_one_run:
         line += (
             f" With rented help, the budget can finish one run in about "
             f"{run_time(estate.budget_soonest_days)} at the soonest."
         )
     return line
+
+
+def trade_off_sentence(result: StoredResult) -> str:
+    """Days against dollars for one run on what they own with rented help beside it, soonest
+    first: "about 38.1 days for $27.64 million (7,472 rented beside yours), ..." ("" when there
+    is no trade-off to show)."""
+    estate = result.estate
+    if not estate or len(estate.trade_off) < 2:
+        return ""
+    points = []
+    for days, cost, rented in estate.trade_off:
+        beside = f"{format_count(rented)} rented beside yours" if rented else "on yours alone"
+        points.append(f"about {run_time(days)} for {result.money(cost)} ({beside})")
+    return (
+        "Days against dollars, for one run: "
+        + "; ".join(points)
+        + ". Each extra day on your own accelerators saves renting."
+    )
 
 
 def _power_line(result: StoredResult, estate: Estate, sources: Mapping[str, str]) -> str:

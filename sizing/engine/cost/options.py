@@ -56,6 +56,9 @@ class CostCase:
     whole_servers_reserved: bool = False
     owned_gpus: int = 0  # [GPUs] the customer already owns (cost.owned: no capital)
     owned_storage_tb: float | None = None  # [TB] shared storage they own (None: as needed)
+    # the owned option holds only the accelerators they own: hours beyond them are rented
+    # beside the estate (estate.added), so the option buys none to serve them
+    owned_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,8 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
     capacity = owned_capacity(
         usage, cluster_gpus=case.cluster_gpus, gpus_per_node=case.gpus_per_node
     )
+    if case.owned_only and case.owned_gpus:
+        capacity = tuple(min(gpus, case.owned_gpus) for gpus in capacity)
     options: dict[str, Priced | None] = dict.fromkeys(OPTIONS)
     on_demand_price = prices.gpu_cloud or prices.large_cloud
     if prices.gpu_cloud is not None:
