@@ -137,6 +137,8 @@ from sizing.words.durations import (
 )
 from sizing.words.estate import (
     estate_lines,
+    help_cost,
+    helped_time,
     on_owned_estate,
     owned_network_sentence,
     owned_storage_sentence,
@@ -215,6 +217,8 @@ __all__ = [
     "read_owned",
     # what they own and their ceilings, in sentences (sizing/words/estate.py)
     "estate_lines",
+    "helped_time",
+    "help_cost",
     "on_owned_estate",
     "owned_network_sentence",
     "owned_storage_sentence",

@@ -115,6 +115,7 @@ class Estate:
     owned_storage_tb: float | None = None
     storage_needed_tb: float | None = None
     storage_added_tb: float | None = None  # [TB] bought beyond theirs
+    owned_days_used: float | None = None  # [d] their accelerators work on one run
     cost_is_one_run: bool = False  # the budget is held against one run's cost
     # days against dollars: (days, cost [USD], accelerators rented beside theirs), soonest first
     trade_off: tuple[tuple[float, float, int], ...] = ()
@@ -160,6 +161,7 @@ def _estate(raw: Mapping[str, Any]) -> Estate:
         owned_storage_tb=number("owned_storage_tb"),
         storage_needed_tb=number("storage_needed_tb"),
         storage_added_tb=number("storage_added_tb"),
+        owned_days_used=number("owned_days_used"),
         cost_is_one_run=bool(raw.get("cost_is_one_run")),
         trade_off=tuple(
             (float(p["days"]), float(p["cost_usd"]), int(p.get("add_count") or 0))

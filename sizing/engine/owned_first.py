@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -47,6 +48,7 @@ from .estate import (
 )
 from .hardware import ACCELERATORS
 from .inputs import EstateInput, NetworkInput, SizingInput
+from .numbers import format_days
 from .output import SizingResult
 from .platforms import vendor_of
 from .resilience import spare_nodes
@@ -111,7 +113,44 @@ def size_with_estate(
         main = _named_as_owned(main)
     estate = _estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped)
     theirs = _owned_network_and_storage(e, owned if runs_on_owned else None)
+    if runs_on_owned:
+        main = _said_as_theirs(main, estate)
     return replace(main, estate=replace(estate, **theirs))
+
+
+def _said_as_theirs(result: SizingResult, estate: EstateResult) -> SizingResult:
+    """A plan on the owned estate speaks of the accelerators they own, not of a count they
+    gave; and a deadline their accelerators miss alone is said beside the help added to meet
+    it, so "cannot be met" never sits beside "add 4 rented to finish in time"."""
+    drivers = tuple(d.replace(" you gave,", " you own,") for d in result.drivers)
+    if estate.cost_is_one_run and estate.owned_days_used:  # no deadline of theirs to miss
+        sooner = (
+            f"; with rented help beside them, as soon as your budget allows, about "
+            f"{format_days(estate.owned_days_used)}"
+        )
+        drivers = tuple(
+            re.sub(r", past the [^,;]* deadline we assumed$", sooner, d) for d in drivers
+        )
+    warnings = result.warnings
+    if estate.add_count and estate.add in (BUY, RENT):
+        how = "rented" if estate.add == RENT else "bought"
+        helped = (
+            f"; with {estate.add_count:,} {estate.add_accelerator_name} {how} beside them it "
+            "is met (what you own, above)"
+        )
+        warnings = tuple(
+            re.sub(
+                r" on the recommended ([\d,]+) accelerators",
+                r" on the \1 accelerators you own alone",
+                w,
+                count=1,
+            )
+            + helped
+            if "deadline cannot be met" in w
+            else ("or, on yours alone, " + w if w.startswith("to finish in ") else w)
+            for w in warnings
+        )
+    return replace(result, drivers=drivers, warnings=warnings)
 
 
 def _with_owned_maker(vendors: tuple[str, ...] | None, accelerator: str) -> tuple[str, ...] | None:

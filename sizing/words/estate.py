@@ -169,6 +169,40 @@ def owned_storage_sentence(result: StoredResult) -> str:
     )
 
 
+def helped_time(result: StoredResult) -> str:
+    """One run's time with the accelerators added beside theirs, for the line that gives the
+    time on theirs alone: "about 21 days with 4 NVIDIA H100 SXM5 80GB rented beside them"
+    ("" when nothing is added, or the plan does not run on what they own)."""
+    estate = result.estate
+    if not (
+        estate
+        and result.on_owned_estate
+        and estate.add_count
+        and estate.add in ("rent", "buy")
+        and estate.owned_days_used
+    ):
+        return ""
+    how = "rented" if estate.add == "rent" else "bought"
+    return (
+        f"about {run_time(estate.owned_days_used)} with {format_count(estate.add_count)} "
+        f"{estate.add_name} {how} beside them"
+    )
+
+
+def help_cost(result: StoredResult) -> str:
+    """What the help added beside their accelerators costs, for the line of the plan's cost,
+    which prices their accelerators alone: "plus about $7,248 for the 4 NVIDIA H100 SXM5 80GB
+    rented beside them for one run" ("" when nothing is added)."""
+    estate = result.estate
+    if not (helped_time(result) and estate and estate.add_cost_usd):
+        return ""
+    how = "rented" if estate.add == "rent" else "bought"
+    return (
+        f"plus about {result.money(estate.add_cost_usd)} for the "
+        f"{format_count(estate.add_count)} {estate.add_name} {how} beside them for one run"
+    )
+
+
 def _budget_line(result: StoredResult, estate: Estate) -> str:
     # in the proposal's currency, the ceiling as they gave it (US dollars) beside it
     money = result.money
