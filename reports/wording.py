@@ -32,6 +32,7 @@ from sizing.public import (
     noun_for,
     owned_network_sentence,
     owned_storage_sentence,
+    platform_lines,
     read_counts,
     run_text,
     run_time,
@@ -263,6 +264,8 @@ def why_sentences(
                 f"Large clusters fail now and then; with this plan about "
                 f"{format_percent(goodput)} of the time is productive."
             )
+    if area == "cluster":  # AMD's or Intel's software, and the NVIDIA rival beside it
+        reasons.extend(platform_lines(result))
     if area == "cluster":
         reason = result.section("concurrency").get("reason")
         if reason:

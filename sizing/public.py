@@ -173,6 +173,7 @@ from sizing.words.ranges import (
     days_with_range,
     gpus_needed,
 )
+from sizing.words.rival import platform_lines
 from sizing.words.rows import (
     accelerator_choice,
     assumption_rows,
@@ -222,6 +223,7 @@ __all__ = [
     "on_owned_estate",
     "owned_network_sentence",
     "owned_storage_sentence",
+    "platform_lines",
     # the one room for words (sizing/words/): every figure and sentence about a result
     "OWNED",
     "cluster_short",

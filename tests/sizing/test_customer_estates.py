@@ -20,6 +20,8 @@ from sizing.engine import size_dict
 from sizing.engine.cost.prices import PRICES
 from sizing.engine.hardware import ACCELERATORS
 from sizing.owned_reading import read_owned
+from sizing.stored_result import read_result
+from sizing.words.rival import platform_lines
 
 TODAY = datetime.date(2026, 12, 4)
 
@@ -124,8 +126,8 @@ def test_customer_9_sees_days_against_dollars() -> None:
     assert points[0]["add_count"] > points[1]["add_count"] > 0
 
 
-def test_customer_7_keeps_the_amd_part_within_the_power_of_the_hall() -> None:
-    out = size_dict(
+def _research_centre() -> dict:
+    return size_dict(
         {
             "model": {
                 "architecture": "moe",
@@ -137,12 +139,16 @@ def test_customer_7_keeps_the_amd_part_within_the_power_of_the_hall() -> None:
             "training": {"method": "pretrain"},
             "data": {"tokens": 4e12},
             "schedule": {"deadline_days": 45},
-            "hardware": {"accelerator": "mi325x", "vendors": ["amd", "nvidia"]},
+            "hardware": {"accelerator": "mi325x", "count": 128, "vendors": ["amd", "nvidia"]},
             "deployment": {"location": "on_prem"},
             "estate": {"power_kw": 2000},
         },
         today=TODAY,
     )
+
+
+def test_customer_7_keeps_the_amd_part_within_the_power_of_the_hall() -> None:
+    out = _research_centre()
     assert out["cluster"]["accelerator"] == "mi325x"
     assert ACCELERATORS["mi325x"].software == "rocm"
     assert out["estate"]["cluster_power_kw"] <= 2000
@@ -151,3 +157,15 @@ def test_customer_7_keeps_the_amd_part_within_the_power_of_the_hall() -> None:
     assert out["network"]["nic_gbps"] == 400
     h200 = next(a for a in out["alternatives"] if a["accelerator"] == "h200")
     assert h200["fits"] and h200["wall_clock_days"] <= 45
+
+
+def test_customer_7_names_rocm_and_sets_the_h200_beside_the_amd_part() -> None:
+    out = _research_centre()
+    lines = platform_lines(read_result(out))
+    assert "AMD ROCm" in lines[0]
+    assert "NVIDIA" in lines[1] and "less certain" in lines[1]
+    assert any(name in lines[1] for name in ("H200", "H100", "B200"))
+
+
+def test_an_nvidia_plan_needs_no_platform_lines() -> None:
+    assert platform_lines(read_result(_ai_lab())) == []
