@@ -68,7 +68,7 @@ def size_with_estate(
     base, rb = size_plain(plain, today, budget_usd=e.budget_usd)
     main, rm = base, rb
     owned, ro = None, None
-    if e.owned:
+    if e.owned and e.accelerator is not None:
         on_owned = replace(
             plain,
             hardware=replace(
