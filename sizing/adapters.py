@@ -598,7 +598,7 @@ def _deployment(c: _Context) -> None:
     elif c.contact_country and place_of(residency) == DEFAULT_PLACE:
         # the country the customer gave with their contact details prices power, space and
         # the currency when question 14 names no place (issue 28: a Swedish customer)
-        c.put("deployment.country", c.contact_country[:200], slug="deployment")
+        c.put("deployment.country", c.contact_country[:200], slug="deployment", derived=True)
     c.put(
         "deployment.dedicated_hardware",
         _yes_no(c.value("deployment", "dedicated")),
