@@ -243,53 +243,54 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
     gpn = result.gpus_per_node or 1
     items = {str(line.get("item")): line for line in result.bill_of_materials}
     bought = best is not None and result.bill_of_materials_option == best.key and items
-    storage = result.section("storage")
     network = result.section("network")
     deployment = result.section("deployment")
     lines: list[dict[str, Any]] = []
     if bought:
-        servers = items.get("servers") or {}
-        hardware = result.hardware_bought
-        gpus = hardware.gpus if hardware else 0
-        # a plan smaller than one server buys one server of its size, priced as such (the
-        # engine buys 1, 2, 4 or 8 within a node), never a full server's description
-        count = hardware.servers if hardware else 1
-        held = gpus if gpus < gpn else None
-        each = float(servers.get("unit_usd") or 0) * (held or gpn)
-        lines.append(
-            _line(
-                money,
-                "Servers",
-                f"{server_spec(result, held)}; make and model {TO_CONFIRM}",
-                f"{format_count(count)}",
-                each,
-                servers.get("total_usd"),
-            )
-        )
-        lines.append(
-            _line(
-                money,
-                "Accelerators",
-                f"{result.accelerator_name}, in the servers above",
-                format_count(gpus),
-                "included",
-                "included",
-            )
-        )
-        nic = _nic_text(result)
-        if nic:
-            nics = count * int(network.get("nics_per_node") or 0)
+        if "servers" in items:  # shared storage alone buys no servers
+            servers = items.get("servers") or {}
+            hardware = result.hardware_bought
+            gpus = hardware.gpus if hardware else 0
+            # a plan smaller than one server buys one server of its size, priced as such (the
+            # engine buys 1, 2, 4 or 8 within a node), never a full server's description
+            count = hardware.servers if hardware else 1
+            held = gpus if gpus < gpn else None
+            each = float(servers.get("unit_usd") or 0) * (held or gpn)
             lines.append(
                 _line(
                     money,
-                    "Network cards",
-                    f"{nic}, in the servers above",
-                    format_count(nics),
-                    "included",
-                    "included",
-                    network=True,
+                    "Servers",
+                    f"{server_spec(result, held)}; make and model {TO_CONFIRM}",
+                    f"{format_count(count)}",
+                    each,
+                    servers.get("total_usd"),
                 )
             )
+            lines.append(
+                _line(
+                    money,
+                    "Accelerators",
+                    f"{result.accelerator_name}, in the servers above",
+                    format_count(gpus),
+                    "included",
+                    "included",
+                )
+            )
+            nic = _nic_text(result)
+            if nic:
+                nics = count * int(network.get("nics_per_node") or 0)
+                on_chip = bool(network.get("ports_on_accelerator"))
+                lines.append(
+                    _line(
+                        money,
+                        "Network ports" if on_chip else "Network cards",
+                        f"{nic}, {'on the accelerators' if on_chip else 'in the servers'} above",
+                        format_count(nics),
+                        "included",
+                        "included",
+                        network=True,
+                    )
+                )
         for key, item, what in (
             ("switches", "Network switches", _fabric_text(result)),
             ("links", "Cables and transceivers", "one link per network card to its switch"),
@@ -316,7 +317,8 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
                     money,
                     "Shared storage",
                     "parallel file system, usable capacity",
-                    format_quantity(storage.get("total_capacity_tb"), "TB"),
+                    # the bill's own quantity: beside storage they own, only the shortfall
+                    format_quantity(disk.get("quantity"), "TB"),
                     f"{money(disk.get('unit_usd'))} per TB",
                     disk.get("total_usd"),
                 )

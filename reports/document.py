@@ -53,6 +53,7 @@ from sizing.public import (
     money_of,
     needed_by,
     output_label_and_unit,
+    owned_network_sentence,
     price_rows,
     project_from_answers,
     read_result,
@@ -210,6 +211,7 @@ def headline(result: StoredResult) -> dict[str, Any]:
         )
     else:
         network_text = str(network.get("fabric") or NO_VALUE)
+    network_text = owned_network_sentence(result) or network_text  # theirs, when it runs on it
     return {
         "accelerator": result.accelerator_name or NO_VALUE,
         "gpus": result.gpus,

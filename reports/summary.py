@@ -26,6 +26,8 @@ from sizing.public import (
     format_count,
     format_number,
     format_percent,
+    help_cost,
+    helped_time,
     in_sentence,
     money_of,
     noun_for,
@@ -290,6 +292,9 @@ def executive_summary(
         "does_not_fit": does_not_fit(result),
         # met at the central estimate while the slow end of the likely range runs past it
         "deadline_at_risk": deadline_at_risk(result, sources),
+        # on what they own, with help added beside it: the time with that help
+        "with_help": helped_time(result),
+        "help_cost": help_cost(result),
         "years": result.years,
         "years_text": cost.years,
         # the net figure and the likely range of that same figure (sizing.words.cost)

@@ -30,6 +30,9 @@ from sizing.public import (
     memory_tight,
     money_of,
     noun_for,
+    owned_network_sentence,
+    owned_storage_sentence,
+    platform_lines,
     read_counts,
     run_text,
     run_time,
@@ -129,6 +132,10 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         if counts.cluster > counts.per_run:  # say what one run uses, never the cluster as one
             return f"{cluster}; each run uses {run_text(counts)}{gpus_needed(result)}."
         return f"{cluster}{gpus_needed(result)}."
+    if area == "network" and owned_network_sentence(result):
+        return owned_network_sentence(result)
+    if area == "storage" and owned_storage_sentence(result):
+        return owned_storage_sentence(result)
     if area == "network":
         network = result.section("network")
         if (result.nodes or 0) <= 1:
@@ -257,6 +264,8 @@ def why_sentences(
                 f"Large clusters fail now and then; with this plan about "
                 f"{format_percent(goodput)} of the time is productive."
             )
+    if area == "cluster":  # AMD's or Intel's software, and the NVIDIA rival beside it
+        reasons.extend(platform_lines(result))
     if area == "cluster":
         reason = result.section("concurrency").get("reason")
         if reason:

@@ -626,6 +626,9 @@ def _deployment(c: _Context) -> None:
     owned = _owned(c.value("deployment", "owned"))
     c.put("estate.accelerator", owned.accelerator if owned else None, slug="deployment")
     c.put("estate.count", owned.count if owned else None, slug="deployment")
+    c.put("estate.fabric", owned.fabric if owned else None, slug="deployment")
+    c.put("estate.fabric_gbps", owned.fabric_gbps if owned else None, slug="deployment")
+    c.put("estate.storage_tb", owned.storage_tb if owned else None, slug="deployment")
     c.put("estate.power_kw", c.value("deployment", "power_kw"), slug="deployment")
     c.put("estate.budget_usd", c.value("deployment", "budget_usd"), slug="deployment")
 
@@ -728,11 +731,13 @@ def discovery_questions(answers: dict[str, Any]) -> list[str]:
     and whether a cloud region there will do."""
     discovery = answers.get("discovery") or {}
     constraint = discovery.get("constraint") if isinstance(discovery, dict) else None
+    deployment = answers.get("deployment") or {}
     if constraint == "hardware_owned":
+        if isinstance(deployment, dict) and _owned(deployment.get("owned")):
+            return []  # question 14 says what they own: the plan is sized on it
         return [
             "Which accelerators and servers do you already own, and should the new plan reuse them?"
         ]
-    deployment = answers.get("deployment") or {}
     if constraint != "data_location" or not isinstance(deployment, dict):
         return []
     where = str(deployment.get("data_residency") or "").strip()

@@ -138,7 +138,14 @@ from sizing.words.durations import (
     run_time,
     run_time_range,
 )
-from sizing.words.estate import estate_lines, on_owned_estate
+from sizing.words.estate import (
+    estate_lines,
+    help_cost,
+    helped_time,
+    on_owned_estate,
+    owned_network_sentence,
+    owned_storage_sentence,
+)
 from sizing.words.estimate import (
     DEADLINE,
     DEADLINE_MISSED,
@@ -170,6 +177,7 @@ from sizing.words.ranges import (
     days_with_range,
     gpus_needed,
 )
+from sizing.words.rival import platform_lines
 from sizing.words.rows import (
     accelerator_choice,
     assumption_rows,
@@ -217,7 +225,12 @@ __all__ = [
     "read_owned",
     # what they own and their ceilings, in sentences (sizing/words/estate.py)
     "estate_lines",
+    "helped_time",
+    "help_cost",
     "on_owned_estate",
+    "owned_network_sentence",
+    "owned_storage_sentence",
+    "platform_lines",
     # the one room for words (sizing/words/): every figure and sentence about a result
     "OWNED",
     "cluster_short",

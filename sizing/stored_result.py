@@ -107,6 +107,18 @@ class Estate:
     cluster_power_kw: float | None
     power_max_gpus: int | None
     power_capped: bool
+    # the network and storage they own with them (None: not said, or not on them)
+    owned_fabric: str | None = None  # "infiniband" | "roce" | "ethernet"
+    owned_fabric_gbps: float | None = None  # [Gb/s] per accelerator
+    owned_fabric_serves: bool | None = None
+    fabric_needed_gbps: float | None = None  # [Gb/s] per accelerator
+    owned_storage_tb: float | None = None
+    storage_needed_tb: float | None = None
+    storage_added_tb: float | None = None  # [TB] bought beyond theirs
+    owned_days_used: float | None = None  # [d] their accelerators work on one run
+    cost_is_one_run: bool = False  # the budget is held against one run's cost
+    # days against dollars: (days, cost [USD], accelerators rented beside theirs), soonest first
+    trade_off: tuple[tuple[float, float, int], ...] = ()
 
 
 def _estate(raw: Mapping[str, Any]) -> Estate:
@@ -142,6 +154,22 @@ def _estate(raw: Mapping[str, Any]) -> Estate:
         cluster_power_kw=number("cluster_power_kw"),
         power_max_gpus=None if most is None else int(most),
         power_capped=bool(raw.get("power_capped")),
+        owned_fabric=str(raw["owned_fabric"]) if raw.get("owned_fabric") else None,
+        owned_fabric_gbps=number("owned_fabric_gbps"),
+        owned_fabric_serves=flag("owned_fabric_serves"),
+        fabric_needed_gbps=number("fabric_needed_gbps"),
+        owned_storage_tb=number("owned_storage_tb"),
+        storage_needed_tb=number("storage_needed_tb"),
+        storage_added_tb=number("storage_added_tb"),
+        owned_days_used=number("owned_days_used"),
+        cost_is_one_run=bool(raw.get("cost_is_one_run")),
+        trade_off=tuple(
+            (float(p["days"]), float(p["cost_usd"]), int(p.get("add_count") or 0))
+            for p in raw.get("trade_off") or ()
+            if isinstance(p, Mapping)
+            and p.get("days") is not None
+            and p.get("cost_usd") is not None
+        ),
     )
 
 
@@ -182,7 +210,8 @@ class StoredResult:
             and estate.owned_count
             and estate.owned_name == self.accelerator_name
             and cost.get("recommended_option") == "buy"
-            and not cost.get("capex_usd")
+            # nothing bought, or only shared storage beyond theirs: no servers
+            and not any(line.get("item") == "servers" for line in self.bill_of_materials)
         )
 
     @property

@@ -124,9 +124,17 @@ class DeploymentForm(QuestionForm):
     # What they own and their ceilings: the engine sizes on the owned accelerators first
     # (sizing/engine/owned_first.py) and honours the two ceilings.
     owned = TextAnswerField(
-        does=Feeds(("estate.accelerator", "estate.count")),
+        does=Feeds(
+            (
+                "estate.accelerator",
+                "estate.count",
+                "estate.fabric",
+                "estate.fabric_gbps",
+                "estate.storage_tb",
+            )
+        ),
         label="Accelerators you already own",
-        help_text="For example 16 A100 80GB.",
+        help_text="For example 16 A100 80GB, HDR InfiniBand, a 200 TB NAS.",
         suggestions=OWNED_SUGGESTIONS,
         width="medium",
         max_length=200,

@@ -130,10 +130,15 @@ def size_plain(
     *,
     owned_gpus: int = 0,
     budget_usd: float | None = None,
+    owned_storage_tb: float | None = None,
+    owned_only: bool = False,
 ) -> tuple[SizingResult, Resolved]:
     """:func:`size` without the estate's steps, and the answers resolved; ``owned_gpus`` of
     the sized accelerator are already the customer's (no capital, :mod:`cost.owned`), and
-    ``budget_usd`` excludes the options above it (:func:`cost.choice.over_budget`)."""
+    ``budget_usd`` excludes the options above it (:func:`cost.choice.over_budget`);
+    ``owned_storage_tb`` of shared storage is theirs too (None: the storage the run needs);
+    ``owned_only``: their accelerators are all an owned option holds (the rest is rented
+    beside them, :mod:`sizing.engine.estate`), so none is bought to serve more hours."""
     r = resolve(inputs, today=today)
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
@@ -181,6 +186,8 @@ def size_plain(
             gpu_hours_factors=(sure.low_factor, sure.high_factor),
             fabric_oversubscription=network.oversubscription,
             owned_gpus=owned_gpus,
+            owned_storage_tb=owned_storage_tb,
+            owned_only=owned_only,
             budget_usd=budget_usd,
             # each run in one server: no fabric between servers to buy (network.plan_network)
             fabric=bool(network.nic_gbps),

@@ -90,7 +90,7 @@ def plan_deployment(
         # the plan and the cost page name the same option
         choice = _DEPLOYMENT_FOR_COST_OPTION[cost_option]
         reasons.append(
-            f"your preference, a mix of a rented data centre and the cloud: the cheapest mix "
+            f"your preference, a mix of hardware of your own and the cloud: the cheapest mix "
             f"over {r.years} years is {in_sentence(COST_OPTIONS[cost_option])}"
         )
     if r.data_residency:

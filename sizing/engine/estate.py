@@ -17,10 +17,18 @@ else bought::
 so renting to finish sooner costs ``(1 - D / T_o) x H_r x p_cloud``, linear in the days:
 a budget ``B`` (less the owned estate's running cost) reaches at the soonest::
 
-    D_budget = T_o x (1 - B / (H_r x p_cloud))
+    D_budget = T_o x (1 - B / (H_r x p_cloud))                    (running cost aside)
+    D_budget = T_o x (H_r p_cloud - B) / (H_r p_cloud - r T_o)      (running r a day)
+
+and the days against the dollars are the points ``(T, r T + (1 - T / T_o) x H_r x p_cloud)``
+from that soonest date to the owned estate alone.
 
 The owned estate costs its running cost only (power, space, support and staff while it
-works, :func:`cost.running.running_year` for a busy year, pro rata), capital $0.
+works, :func:`cost.running.running_year` for a busy year, pro rata), capital $0.  The network
+and storage they own with it count too: their fabric serves the plan on their accelerators when
+its speed per accelerator is at least what the plan needs (the plan is sized at that speed),
+and their shared storage ``TB_E`` holds the run's working set ``TB`` or only the shortfall
+``max(0, TB - TB_E)`` is bought (:mod:`cost.owned`).
 
 A power ceiling ``W`` [kW, IT and cooling] bounds what sits in the customer's hall: at
 ``w`` kW per accelerator with its share of server, network and cooling (the deployment's
@@ -45,6 +53,16 @@ from .units import HOURS_PER_DAY, HOURS_PER_YEAR
 
 RENT = "rent"
 BUY = "buy"
+
+
+@dataclass(frozen=True)
+class TradeOff:
+    """One point of days against dollars: one run in ``days`` on the owned accelerators with
+    ``add_count`` rented beside them, at ``cost_usd`` (running theirs and the rented hours)."""
+
+    days: float  # [d]
+    cost_usd: float  # [USD]
+    add_count: int  # [accelerators] rented beside theirs
 
 
 @dataclass(frozen=True)
@@ -76,6 +94,18 @@ class EstateResult:
     cluster_power_kw: float | None  # [kW] what the recommended cluster draws, cooling included
     power_max_gpus: int | None  # [accelerators] the most the power holds
     power_capped: bool  # the cluster was sized again on what the power holds
+    # the network and storage that come with the owned accelerators (None: not said)
+    owned_fabric: str | None = None  # "infiniband" | "roce" | "ethernet"
+    owned_fabric_gbps: float | None = None  # [Gb/s] per accelerator
+    owned_fabric_serves: bool | None = None  # it carries what the plan on them needs
+    fabric_needed_gbps: float | None = None  # [Gb/s] per accelerator, the plan on them
+    owned_storage_tb: float | None = None  # [TB] shared storage they own
+    storage_needed_tb: float | None = None  # [TB] what the plan on them needs
+    storage_added_tb: float | None = None  # [TB] bought beyond theirs (0: theirs holds it)
+    # the budget is held against one run's cost (their running cost while they work and the
+    # rented help), for "as fast as the budget allows"; else the option's over the horizon
+    cost_is_one_run: bool = False
+    trade_off: tuple[TradeOff, ...] = ()  # days against dollars, soonest first
 
 
 def most_within_power(power_kw: float, kw_per_gpu: float, gpus_per_node: int) -> int:
@@ -102,6 +132,20 @@ def owned_running_usd(
         colocation=colocation,
     )
     return year.total_usd * days * HOURS_PER_DAY / HOURS_PER_YEAR
+
+
+def network_served(needed_gbps: float, owned_gbps: float | None) -> bool | None:
+    """Whether the fabric they own, at ``owned_gbps`` per accelerator, carries the
+    ``needed_gbps`` the plan on their accelerators needs (None: its speed not said)."""
+    if owned_gbps is None:
+        return None
+    return needed_gbps <= owned_gbps * (1.0 + 1e-9)
+
+
+def storage_shortfall_tb(needed_tb: float, owned_tb: float) -> float:
+    """Shared storage to buy beside the ``owned_tb`` they have: what the run needs beyond
+    it [TB] (module docstring)."""
+    return max(0.0, needed_tb - owned_tb)
 
 
 @dataclass(frozen=True)
@@ -146,9 +190,23 @@ def added(
 
 
 def budget_soonest_days(
-    owned_days: float, budget_usd: float, *, run_gpu_hours: float, cloud_usd_per_gpu_hour: float
+    owned_days: float,
+    budget_usd: float,
+    *,
+    run_gpu_hours: float,
+    cloud_usd_per_gpu_hour: float,
+    running_usd_per_day: float = 0.0,
 ) -> float:
-    """The soonest one run ends when ``budget_usd`` rents help beside the owned estate
-    (module docstring) [d]; the owned estate alone when the budget buys no hours."""
+    """The soonest one run ends when ``budget_usd`` pays for rented help beside the owned
+    estate and, at ``running_usd_per_day``, for running the estate meanwhile [d]::
+
+        B = r T + H p (1 - T / T_o)   =>   T = T_o (H p - B) / (H p - r T_o)
+
+    (module docstring); the owned estate alone when the budget buys no hours."""
     whole = run_gpu_hours * cloud_usd_per_gpu_hour
-    return owned_days * max(0.0, 1.0 - budget_usd / whole) if whole > 0 else owned_days
+    if whole <= 0:
+        return owned_days
+    slope = whole - running_usd_per_day * owned_days
+    if slope <= 0:  # running the estate costs more than renting the whole run
+        return owned_days
+    return min(owned_days, max(0.0, owned_days * (whole - budget_usd) / slope))

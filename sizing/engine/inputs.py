@@ -160,6 +160,10 @@ class EstateInput:
     count: int | None = None  # [accelerators] how many they own
     power_kw: float | None = None  # [kW] power available for IT and cooling
     budget_usd: float | None = None  # [USD] the most they will spend
+    # the network and storage that come with the owned accelerators, when they say
+    fabric: str | None = None  # "infiniband" | "roce" | "ethernet"
+    fabric_gbps: float | None = None  # [Gb/s] per accelerator
+    storage_tb: float | None = None  # [TB] shared storage they own
 
     @property
     def owned(self) -> bool:

@@ -22,6 +22,11 @@ PCIe slot carries [4]_: 200 Gb/s per accelerator on PCIe Gen4, 400 Gb/s on
 Gen5 (H100 and B200 servers ship 400 Gb/s ConnectX-7 cards [2]_ [5]_), 800 Gb/s
 on Gen6.
 
+The card is one the server ships with (:mod:`sizing.engine.scale_out`): the slowest of its
+speeds that carries the need, so a low need on an H100 server runs on its ConnectX-7 400 Gb/s
+card, never on an end-of-life InfiniBand EDR or HDR one; Gaudi servers use the Ethernet ports
+on each accelerator and buy no cards.
+
 The fabric's layout (:func:`fabric_layout`) follows the cluster's size: no fabric for one
 server; one layer of switches up to 64 servers [6]_, either a single switch when every
 network card fits on it or one switch per *rail* (card ``k`` of every server on switch ``k``;
@@ -84,13 +89,9 @@ from .inputs import ADAPTER_METHODS
 from .memory import frozen_base_bytes
 from .numbers import format_percent
 from .parallelism import Plan, Workload, cost_on_fabric
+from .scale_out import fabric_refused, port_for, server_ports, technology_words
 from .units import BITS_PER_BYTE, BYTES_PER_GB
 
-_NIC_STEPS_GBPS = (100, 200, 400, 800)  # [Gb/s] InfiniBand EDR/HDR/NDR/XDR ports [2]
-# InfiniBand generation by port speed [Gb/s]: EDR 100, HDR 200, NDR 400, XDR 800 [2]
-_IB_GENERATIONS = ((100, "EDR"), (200, "HDR"), (400, "NDR"), (800, "XDR"))
-# [Gb/s] fastest NIC an x16 slot of each PCIe generation carries at line rate [4]_
-_NIC_MAX_GBPS_BY_PCIE = {3: 100, 4: 200, 5: 400, 6: 800}
 _FLOPS_PER_TFLOP = 1e12
 _DIRECTIONS = 2.0  # scale-up bandwidth is quoted both ways; one way is half
 _MIN_MFU = 1e-6  # [-] guards the division when a plan computes nothing useful
@@ -213,15 +214,8 @@ class NetworkResult:
     technology: str
     max_comm_share: float
     notes: tuple[str, ...]
-
-
-def infiniband_generation(port_gbps: float) -> str:
-    """The InfiniBand generation whose ports run at ``port_gbps`` [Gb/s] (the slowest at least
-    that fast): a 100 Gb/s port is EDR, not NDR, whose ports carry 400 Gb/s [2]."""
-    for speed, name in _IB_GENERATIONS:
-        if port_gbps <= speed:
-            return name
-    return _IB_GENERATIONS[-1][1]
+    # the ports are the accelerator's own (Gaudi): no network cards are bought
+    ports_on_accelerator: bool = False
 
 
 def plan_network(
@@ -335,9 +329,7 @@ def plan_network(
         )
     # a NIC behind the customer's oversubscription delivers 1/oversubscription of its speed
     port_gbps = per_gpu_gbps * (oversubscription or 1.0)
-    fastest = _NIC_MAX_GBPS_BY_PCIE.get(acc.pcie_gen, _NIC_STEPS_GBPS[-1])
-    steps = [n for n in _NIC_STEPS_GBPS if n <= fastest] or [_NIC_STEPS_GBPS[0]]
-    nic = next((n for n in steps if n >= port_gbps), steps[-1])
+    nic = port_for(acc, port_gbps)
     nics = gpus_per_node if spans else 0
     have = nic if spans else 0.0
     if per_gpu_gbps > 0:
@@ -362,18 +354,22 @@ def plan_network(
     elif port_gbps > nic:
         # the time on the wire grows as the bandwidth shrinks: share x wanted / carried
         share_on_nic = max_comm_share * port_gbps / nic
+        carries = (
+            f"the scale-out ports of each {acc.name} carry at most {nic} Gb/s"
+            if server_ports(acc).on_accelerator
+            else f"the PCIe Gen{acc.pcie_gen} slot of a server carries at most {nic} Gb/s per "
+            "accelerator"
+        )
         notes.append(
             f"to keep communication within {format_percent(max_comm_share)} of each training "
-            f"step the plan would use {port_gbps:,.0f} Gb/s per accelerator, but the PCIe "
-            f"Gen{acc.pcie_gen} slot of a server carries at most {nic} Gb/s per accelerator, "
+            f"step the plan would use {port_gbps:,.0f} Gb/s per accelerator, but {carries}, "
             f"so the plan uses {nic} Gb/s and communication takes about "
             f"{format_percent(share_on_nic)} of each step instead"
         )
-    tech = {
-        "infiniband": f"InfiniBand {infiniband_generation(nic)}",
-        "roce": f"RoCE v2 Ethernet {nic} GbE",
-        "ethernet": f"Ethernet {nic} GbE (RoCE v2)",
-    }[inter_node]
+    refused = fabric_refused(acc, inter_node) if spans else ""
+    if refused:
+        notes.append(refused)
+    tech = technology_words(acc, inter_node, nic)
     return NetworkResult(
         step_time_s=step,
         per_step_gb={kind: volume / BYTES_PER_GB for kind, volume in vol.items()},
@@ -390,4 +386,5 @@ def plan_network(
         technology=tech if spans else "none",
         max_comm_share=max_comm_share,
         notes=tuple(notes),
+        ports_on_accelerator=bool(spans and server_ports(acc).on_accelerator),
     )

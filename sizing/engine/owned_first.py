@@ -24,25 +24,33 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from .cost.choice import excluded_by, renting_allowed
 from .cost.option import BUY as BUY_OPTION
 from .cost.option import CLOUD_OPTIONS, HYBRID
+from .cost.owned import SERVERS
 from .estate import (
     BUY,
     RENT,
     Added,
     EstateResult,
+    TradeOff,
     added,
     budget_soonest_days,
     most_within_power,
+    network_served,
     owned_running_usd,
+    storage_shortfall_tb,
 )
 from .hardware import ACCELERATORS
-from .inputs import EstateInput, SizingInput
+from .inputs import EstateInput, NetworkInput, SizingInput
+from .numbers import format_days
 from .output import SizingResult
+from .platforms import vendor_of
 from .resilience import spare_nodes
 from .resolve.resolved import Resolved
 from .vocabulary import COST_OPTIONS, OWN_ESTATE_OPTION, in_sentence
@@ -60,14 +68,25 @@ def size_with_estate(
     base, rb = size_plain(plain, today, budget_usd=e.budget_usd)
     main, rm = base, rb
     owned, ro = None, None
-    if e.owned:
+    if e.owned and e.accelerator is not None:
         on_owned = replace(
             plain,
             hardware=replace(
-                plain.hardware, accelerator=e.accelerator, count=e.count, vendors=None
+                plain.hardware,
+                accelerator=e.accelerator,
+                count=e.count,
+                vendors=_with_owned_maker(plain.hardware.vendors, e.accelerator),
             ),
+            network=_on_owned_fabric(plain.network, e),
         )
-        owned, ro = size_plain(on_owned, today, owned_gpus=e.count, budget_usd=e.budget_usd)
+        owned, ro = size_plain(
+            on_owned,
+            today,
+            owned_gpus=e.count,
+            budget_usd=e.budget_usd,
+            owned_storage_tb=e.storage_tb,
+            owned_only=_bursting(rb),  # rented help beside them, never more bought to hold it
+        )
         if owned.memory.fits:
             main, rm = owned, ro
     capped, most, cluster_kw = False, None, None
@@ -89,21 +108,86 @@ def size_with_estate(
                 main, rm = size_plain(capped_in, today, budget_usd=e.budget_usd)
                 capped = True
                 cluster_kw = main.deployment.facility_power_with_pue_kw
-    if main is owned:
+    runs_on_owned = main is owned
+    if runs_on_owned:
         main = _named_as_owned(main)
-    return replace(main, estate=_estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped))
+    estate = _estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped)
+    theirs = _owned_network_and_storage(e, owned if runs_on_owned else None)
+    if runs_on_owned:
+        main = _said_as_theirs(main, estate)
+    return replace(main, estate=replace(estate, **theirs))
+
+
+def _said_as_theirs(result: SizingResult, estate: EstateResult) -> SizingResult:
+    """A plan on the owned estate speaks of the accelerators they own, not of a count they
+    gave; and a deadline their accelerators miss alone is said beside the help added to meet
+    it, so "cannot be met" never sits beside "add 4 rented to finish in time"."""
+    drivers = tuple(d.replace(" you gave,", " you own,") for d in result.drivers)
+    if estate.cost_is_one_run and estate.owned_days_used:  # no deadline of theirs to miss
+        sooner = (
+            f"; with rented help beside them, as soon as your budget allows, about "
+            f"{format_days(estate.owned_days_used)}"
+        )
+        drivers = tuple(
+            re.sub(r", past the [^,;]* deadline we assumed$", sooner, d) for d in drivers
+        )
+    warnings = result.warnings
+    if estate.add_count and estate.add in (BUY, RENT):
+        how = "rented" if estate.add == RENT else "bought"
+        helped = (
+            f"; with {estate.add_count:,} {estate.add_accelerator_name} {how} beside them it "
+            "is met (what you own, above)"
+        )
+        warnings = tuple(
+            re.sub(
+                r" on the recommended ([\d,]+) accelerators",
+                r" on the \1 accelerators you own alone",
+                w,
+                count=1,
+            )
+            + helped
+            if "deadline cannot be met" in w
+            else ("or, on yours alone, " + w if w.startswith("to finish in ") else w)
+            for w in warnings
+        )
+    return replace(result, drivers=drivers, warnings=warnings)
+
+
+def _with_owned_maker(vendors: tuple[str, ...] | None, accelerator: str) -> tuple[str, ...] | None:
+    """The makers the customer allows, with the maker of what they own: their rule is kept
+    (and shown as theirs), and never rules out the accelerators they already have."""
+    if vendors is None:
+        return None
+    return tuple(dict.fromkeys((*vendors, vendor_of(ACCELERATORS[accelerator]))))
+
+
+def _on_owned_fabric(network: NetworkInput, e: EstateInput) -> NetworkInput:
+    """The network of a plan on the owned accelerators: the fabric they own, at its speed,
+    where the customer did not answer otherwise."""
+    return replace(
+        network,
+        inter_node=network.inter_node or e.fabric,
+        nic_gbps_per_gpu=network.nic_gbps_per_gpu or e.fabric_gbps,
+    )
 
 
 def _named_as_owned(result: SizingResult) -> SizingResult:
     """The cost reasons of a plan on the owned estate name its "buy" option for what it is: the
     accelerators they own, bought by no one (``vocabulary.OWN_ESTATE_OPTION``)."""
-    if result.cost.capex_usd:
-        return result
+    if any(line.item == SERVERS for line in result.cost.bill_of_materials):
+        return result  # servers bought: a purchase (shared storage alone is no purchase)
     bought, owned = (
         f"“{in_sentence(name)}”" for name in (COST_OPTIONS[BUY_OPTION], OWN_ESTATE_OPTION)
     )
     reasons = tuple(reason.replace(bought, owned) for reason in result.cost.reasons)
-    return replace(result, cost=replace(result.cost, reasons=reasons))
+    # the place's reasons name the option unquoted ("the cheapest mix ... is buy, in ...")
+    bought, owned = (in_sentence(name) for name in (COST_OPTIONS[BUY_OPTION], OWN_ESTATE_OPTION))
+    placed = tuple(reason.replace(bought, owned) for reason in result.deployment.reasons)
+    return replace(
+        result,
+        cost=replace(result.cost, reasons=reasons),
+        deployment=replace(result.deployment, reasons=placed),
+    )
 
 
 def _bursting(r: Resolved) -> bool:
@@ -141,38 +225,24 @@ def _estate(
     cloud_price = cloud.value if cloud else None
     add = Added(None, 0, 0.0, 0.0, None)
     fits = days = meets = used = running = None
+    one_run = False  # the budget holds one run's cost: "as fast as the budget allows"
+    trade: tuple[TradeOff, ...] = ()
     if owned is not None and ro is not None and e.accelerator is not None and e.count:
         fits = owned.memory.fits
         days = owned.timeline.wall_clock_days if fits else None
         meets = bool(fits and days is not None and days <= deadline)
         used = (days if meets else deadline) if fits else 0.0
-        running = owned_running_usd(
+        per_day = owned_running_usd(
             e.count,
-            used or 0.0,
+            1.0,
             acc=ACCELERATORS[e.accelerator],
             r=ro,
             colocation=ro.location == "colocation",
         )
-        if not meets:
-            purchase = rb.prices.purchase
-            target = deadline
-            if (
-                e.budget_usd is not None
-                and not rb.deadline_given
-                and days is not None
-                and cloud_price is not None
-                and _bursting(rb)
-            ):  # "as fast as the budget allows": the soonest it reaches, not our assumption
-                target = max(
-                    deadline,
-                    budget_soonest_days(
-                        days,
-                        e.budget_usd - (running or 0.0),
-                        run_gpu_hours=base.compute.gpu_hours,
-                        cloud_usd_per_gpu_hour=cloud_price,
-                    ),
-                )
-            add = added(
+        purchase = rb.prices.purchase
+
+        def beside(target: float) -> Added:
+            return added(
                 days or 0.0,
                 target,
                 run_gpu_hours=base.compute.gpu_hours,
@@ -181,11 +251,39 @@ def _estate(
                 purchase_usd_per_gpu=purchase.value if purchase else None,
                 renting=_bursting(rb),
             )
+
+        if not meets and days is not None:
+            target = deadline
+            if (
+                e.budget_usd is not None
+                and not rb.deadline_given
+                and cloud_price is not None
+                and _bursting(rb)
+            ):  # "as fast as the budget allows": the soonest it reaches, not our assumption
+                soonest_days = budget_soonest_days(
+                    days,
+                    e.budget_usd,
+                    run_gpu_hours=base.compute.gpu_hours,
+                    cloud_usd_per_gpu_hour=cloud_price,
+                    running_usd_per_day=per_day,
+                )
+                # no sooner than the base run, the most the engine sizes for
+                target = min(days, max(base.timeline.wall_clock_days, soonest_days))
+                used, one_run = target, True
+                trade = tuple(
+                    TradeOff(t, per_day * t + (beside(t).cost_usd or 0.0), beside(t).gpus)
+                    for t in dict.fromkeys((target, math.sqrt(target * days), days))
+                )
+            add = beside(target)
+        running = per_day * (used or 0.0)
     chosen = main.cost.recommended_option
     option = main.cost.options.get(chosen) if chosen else None
     cost = None if option is None else option.net_usd + (add.cost_usd or 0.0)
     soonest = None
-    if (
+    if one_run:  # one run's cost: their accelerators running while they work, and the help
+        cost = (running or 0.0) + (add.cost_usd or 0.0)
+        soonest = used
+    elif (
         e.budget_usd is not None
         and add.how == RENT
         and days is not None
@@ -227,7 +325,30 @@ def _estate(
         cluster_power_kw=cluster_kw,
         power_max_gpus=most,
         power_capped=capped,
+        cost_is_one_run=one_run,
+        trade_off=trade,
     )
+
+
+def _owned_network_and_storage(e: EstateInput, on_owned: SizingResult | None) -> dict[str, Any]:
+    """The network and storage they own beside the plan that runs on them (estate.py):
+    whether their fabric carries what the plan needs, and the storage bought beyond theirs."""
+    out: dict[str, Any] = {
+        "owned_fabric": e.fabric,
+        "owned_fabric_gbps": e.fabric_gbps,
+        "owned_storage_tb": e.storage_tb,
+    }
+    if on_owned is None:
+        return out
+    network, storage = on_owned.network, on_owned.storage
+    if e.fabric is not None or e.fabric_gbps is not None:
+        need = network.scale_out_gbps_per_node_needed / max(1, on_owned.cluster.gpus_per_node)
+        out["owned_fabric_serves"] = network_served(need, e.fabric_gbps)
+        out["fabric_needed_gbps"] = need
+    if e.storage_tb is not None:
+        out["storage_needed_tb"] = storage.total_capacity_tb
+        out["storage_added_tb"] = storage_shortfall_tb(storage.total_capacity_tb, e.storage_tb)
+    return out
 
 
 __all__ = ["BUY", "RENT", "size_with_estate"]

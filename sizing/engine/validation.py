@@ -215,6 +215,9 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "count": _int("a whole number of accelerators (1 to 1,000,000)", 1, 1_000_000),
         "power_kw": _num("a power in kW (0 to 10,000,000)", 0.0, 1e7, low_open=True),
         "budget_usd": _num("an amount in USD (0 to 1e12)", 0.0, 1e12, low_open=True),
+        "fabric": _enum("infiniband", "roce", "ethernet"),
+        "fabric_gbps": _num("a bandwidth in Gb/s per accelerator (1 to 3,200)", 1.0, 3200.0),
+        "storage_tb": _num("a capacity in TB (0 to 1,000,000)", 0.0, 1e6, low_open=True),
     },
 }
 

@@ -250,7 +250,7 @@ LOCATION_RULES: dict[str, str] = {
     "on_prem": "only on premises",
     "colocation": "only in a rented data centre",
     "cloud": "only in the cloud",
-    "hybrid": "a mix of a rented data centre and the cloud",
+    "hybrid": "a mix of hardware of your own and the cloud",
 }
 
 # Price regions (``cost.region``, ``price_sources[].region``).

@@ -133,7 +133,7 @@ def cost_headline(result: StoredResult) -> CostHeadline:
 
 def rule_words(result: StoredResult, rule: str) -> str:
     """A rule that rules options out, in words; where it runs is named by the answer behind it
-    ("only on premises", "a mix of a rented data centre and the cloud")."""
+    ("only on premises", "a mix of hardware of your own and the cloud")."""
     place = result.cost_location_rule
     if rule == "location" and place in LOCATION_RULES:
         return LOCATION_RULES[place]

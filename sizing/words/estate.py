@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sizing.engine.numbers import format_count, format_money
+from sizing.engine.numbers import format_count, format_money, format_quantity
 from sizing.stored_result import Estate, StoredResult
 from sizing.words.durations import run_time
 from sizing.words.plural import count_of
@@ -33,8 +33,10 @@ def estate_lines(result: StoredResult, sources: Mapping[str, str] | None = None)
     lines = []
     if estate.owned_count:
         lines.extend(_owned_lines(result, estate, sources or {}))
+        lines.extend((owned_network_sentence(result), owned_storage_sentence(result)))
     if estate.budget_usd is not None:
         lines.append(_budget_line(result, estate))
+        lines.append(trade_off_sentence(result))
     if estate.power_kw is not None:
         lines.append(_power_line(result, estate, sources or {}))
     return [line for line in lines if line]
@@ -54,7 +56,9 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     else:
         days = estate.owned_days
         deadline = _deadline(result, estate, sources)
-        if estate.meets_deadline:
+        if estate.cost_is_one_run:  # "as fast as we can": no deadline of theirs to miss
+            first = f"You own {owned}: one run takes about {run_time(days)} on them alone."
+        elif estate.meets_deadline:
             first = (
                 f"You own {owned}: one run takes about {run_time(days)} on them, within {deadline}."
             )
@@ -73,7 +77,12 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     if estate.add_count:
         added = f"{format_count(estate.add_count)} {estate.add_name}"
         time = f"for about {run_time(estate.add_days)}"
-        if estate.add == "rent":
+        if estate.add == "rent" and estate.cost_is_one_run:
+            lines.append(
+                f"To finish as soon as your budget allows, add {added} rented {time} to share "
+                f"the work, about {result.money(estate.add_cost_usd)}."
+            )
+        elif estate.add == "rent":
             lines.append(
                 f"To finish in time, add {added} rented {time} to share the work, about "
                 f"{result.money(estate.add_cost_usd)}."
@@ -92,6 +101,108 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     return lines
 
 
+# InfiniBand generation by port speed [Gb/s] (reference catalog, section 3a, 2026-12-02)
+_INFINIBAND = {100: "EDR", 200: "HDR", 400: "NDR", 800: "XDR"}
+_FABRIC = {"infiniband": "InfiniBand", "roce": "Ethernet (RoCE)", "ethernet": "Ethernet"}
+
+
+def _their_fabric(estate: Estate) -> str:
+    """Their fabric as they would name it: "HDR InfiniBand, 200 Gb/s per accelerator"."""
+    kind = estate.owned_fabric or ""
+    gbps = estate.owned_fabric_gbps
+    name = _FABRIC.get(kind, "network")
+    if kind == "infiniband" and gbps and int(gbps) in _INFINIBAND:
+        name = f"{_INFINIBAND[int(gbps)]} {name}"
+    return f"{name}, {format_count(round(gbps))} Gb/s per accelerator" if gbps else name
+
+
+def owned_network_sentence(result: StoredResult) -> str:
+    """Whether the network they own carries the plan on their accelerators ("" when the plan
+    runs elsewhere, or they did not say which network they own)."""
+    estate = result.estate
+    if not (
+        estate and result.on_owned_estate and (estate.owned_fabric or estate.owned_fabric_gbps)
+    ):
+        return ""
+    theirs = _their_fabric(estate)
+    need = estate.fabric_needed_gbps
+    needed = f"about {format_count(round(need))} Gb/s per accelerator" if need else "little"
+    if (result.nodes or 0) <= 1 or not need:
+        return f"Your network ({theirs}) is enough: one run stays inside one server."
+    if estate.owned_fabric_serves is False:
+        return (
+            f"Your network ({theirs}) is slower than the {needed} the plan would use: we sized "
+            "the run at your network's speed, so the times above already allow for it; faster "
+            "network cards and switches would shorten it, and we would quote them."
+        )
+    if estate.owned_fabric_serves is None:
+        return (
+            f"Your network ({theirs}) links the servers; the plan needs {needed}: tell us its "
+            "speed and we check it. None is bought."
+        )
+    return f"Your network ({theirs}) carries what the plan needs ({needed}): none is bought."
+
+
+def owned_storage_sentence(result: StoredResult) -> str:
+    """Whether the shared storage they own holds what the plan on their accelerators needs,
+    and what is bought beyond it ("" when not said, or the plan runs elsewhere)."""
+    estate = result.estate
+    if not (estate and result.on_owned_estate and estate.owned_storage_tb is not None):
+        return ""
+    theirs = format_quantity(estate.owned_storage_tb, "TB")
+    need = format_quantity(estate.storage_needed_tb or 0.0, "TB")
+    read = result.section("storage").get("read_gb_per_s")
+    speed = (
+        f"; it must read about {format_quantity(read, 'GB/s')} while training, which we check "
+        "with you"
+        if read
+        else ""
+    )
+    added = estate.storage_added_tb or 0.0
+    if added > 0:
+        return (
+            f"Your {theirs} of shared storage holds part of the {need} the work needs: the "
+            f"{format_quantity(added, 'TB')} beyond it is bought{speed}."
+        )
+    return (
+        f"Your {theirs} of shared storage holds the {need} the work needs: none is bought{speed}."
+    )
+
+
+def helped_time(result: StoredResult) -> str:
+    """One run's time with the accelerators added beside theirs, for the line that gives the
+    time on theirs alone: "about 21 days with 4 NVIDIA H100 SXM5 80GB rented beside them"
+    ("" when nothing is added, or the plan does not run on what they own)."""
+    estate = result.estate
+    if not (
+        estate
+        and result.on_owned_estate
+        and estate.add_count
+        and estate.add in ("rent", "buy")
+        and estate.owned_days_used
+    ):
+        return ""
+    how = "rented" if estate.add == "rent" else "bought"
+    return (
+        f"about {run_time(estate.owned_days_used)} with {format_count(estate.add_count)} "
+        f"{estate.add_name} {how} beside them"
+    )
+
+
+def help_cost(result: StoredResult) -> str:
+    """What the help added beside their accelerators costs, for the line of the plan's cost,
+    which prices their accelerators alone: "plus about $7,248 for the 4 NVIDIA H100 SXM5 80GB
+    rented beside them for one run" ("" when nothing is added)."""
+    estate = result.estate
+    if not (helped_time(result) and estate and estate.add_cost_usd):
+        return ""
+    how = "rented" if estate.add == "rent" else "bought"
+    return (
+        f"plus about {result.money(estate.add_cost_usd)} for the "
+        f"{format_count(estate.add_count)} {estate.add_name} {how} beside them for one run"
+    )
+
+
 def _budget_line(result: StoredResult, estate: Estate) -> str:
     # in the proposal's currency, the ceiling as they gave it (US dollars) beside it
     money = result.money
@@ -102,6 +213,8 @@ def _budget_line(result: StoredResult, estate: Estate) -> str:
         return f"Your budget ceiling is {budget}; no option has a public price to hold against it."
     years = result.section("cost").get("years")
     over = f" over {count_of(years, 'year')}" if isinstance(years, int) else ""
+    if estate.cost_is_one_run:
+        over = " for one run (your accelerators' running cost while they work and the rented help)"
     cost = f"about {money(estate.cost_usd)}{over}"
     over_by = estate.over_budget_usd or 0.0
     if over_by > 0:
@@ -111,12 +224,30 @@ def _budget_line(result: StoredResult, estate: Estate) -> str:
         )
     else:
         line = f"Your budget ceiling is {budget}; this plan costs {cost}, within it."
-    if estate.budget_soonest_days is not None:
+    if estate.budget_soonest_days is not None and not estate.cost_is_one_run:
         line += (
             f" With rented help, the budget can finish one run in about "
             f"{run_time(estate.budget_soonest_days)} at the soonest."
         )
     return line
+
+
+def trade_off_sentence(result: StoredResult) -> str:
+    """Days against dollars for one run on what they own with rented help beside it, soonest
+    first: "about 38.1 days for $27.64 million (7,472 rented beside yours), ..." ("" when there
+    is no trade-off to show)."""
+    estate = result.estate
+    if not estate or len(estate.trade_off) < 2:
+        return ""
+    points = []
+    for days, cost, rented in estate.trade_off:
+        beside = f"{format_count(rented)} rented beside yours" if rented else "on yours alone"
+        points.append(f"about {run_time(days)} for {result.money(cost)} ({beside})")
+    return (
+        "Days against dollars, for one run: "
+        + "; ".join(points)
+        + ". Each extra day on your own accelerators saves renting."
+    )
 
 
 def _power_line(result: StoredResult, estate: Estate, sources: Mapping[str, str]) -> str:

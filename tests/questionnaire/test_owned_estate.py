@@ -101,3 +101,33 @@ def test_what_they_own_is_kept_on_the_page_when_they_come_back(client):
     page = client.get(step_url(draft_id, "deployment")).content.decode()
     assert 'value="two DGX A100 (16 A100 80GB)"' in page
     assert 'value="$2M"' in page
+
+
+@pytest.mark.parametrize(
+    ("typed", "fabric", "gbps", "storage_tb"),
+    [
+        (
+            "two DGX A100 servers (16 A100 80GB, HDR InfiniBand, a 200 TB NAS)",
+            "infiniband",
+            200,
+            200,
+        ),
+        ("64 H100 on 400G RoCE with 1.5 PB of Lustre", "ethernet", 400, 1500),
+        ("8 x MI300X, 400 GbE", "ethernet", 400, None),
+        ("32 H100, NDR InfiniBand", "infiniband", 400, None),
+        ("16 A100", None, None, None),
+    ],
+)
+def test_the_network_and_storage_they_own_are_read_beside_the_accelerators(
+    typed: str, fabric: str | None, gbps: int | None, storage_tb: float | None
+) -> None:
+    owned = read_owned(typed)
+    assert owned is not None
+    assert (owned.fabric, owned.fabric_gbps, owned.storage_tb) == (fabric, gbps, storage_tb)
+
+
+def test_a_nas_is_no_count_of_accelerators_and_ib_200_is_no_b200() -> None:
+    owned = read_owned("a 200 TB NAS and 16 A100")
+    assert owned is not None and (owned.accelerator, owned.count) == ("a100-80gb", 16)
+    ib = read_owned("32 H100 with IB 200")
+    assert ib is not None and ib.accelerator == "h100-sxm"

@@ -4,8 +4,9 @@ real buyers bring), each answered as that customer would type it, by question sl
 a story leaves out is answered with the registry's example; "not sure" is ticked where the
 customer says so. The demo's four scenarios are in ``reports.demo``.
 
-What the questionnaire cannot hold yet (hardware already owned, a power limit, a budget
-ceiling) is said in the discovery sentence and the notes, as the customer would write it.
+Hardware already owned, a power limit and a budget ceiling go in question 14's own fields
+(``owned``, ``power_kw``, ``budget_usd``), as the customer would type them there, besides the
+discovery sentence and the notes where they first said it.
 """
 
 from typing import Any
@@ -160,7 +161,11 @@ STORIES: dict[str, dict[str, dict[str, Any]]] = {
         "timeline": {"run_time_hours": "3 weeks", "runs_per_month": "0.33"},
         "teams": {"scheduler": "slurm"},
         "software": {"frameworks": ["pytorch"], "accelerator_vendor": "nvidia_only"},
-        "deployment": {"location": "hybrid", "notes": "Our own server room; cloud for overflow"},
+        "deployment": {
+            "location": "hybrid",
+            "owned": "two DGX A100 servers (16 A100 80GB, HDR InfiniBand, a 200 TB NAS)",
+            "notes": "Our own server room; cloud for overflow",
+        },
         "roadmap": {"future_runs_per_month": "0.33", "future_hours_per_run": "3 weeks"},
     },
     # 6. Bank in Frankfurt with recurring LoRA adapters.
@@ -191,6 +196,7 @@ STORIES: dict[str, dict[str, dict[str, Any]]] = {
         "software": {"accelerator_vendor": "amd_ok"},
         "deployment": {
             "location": "on_premises",
+            "power_kw": "2 MW",
             "notes": "The hall has 2 MW for IT and cooling. AMD MI325X preferred, H200 acceptable.",
         },
     },
@@ -227,7 +233,9 @@ STORIES: dict[str, dict[str, dict[str, Any]]] = {
         "method": {"method": "pretrain", "phases": "1", "experiments": "1"},
         "data": {"dataset_size": "8T", "dataset_unit": "tokens", "epochs": "1"},
         "timeline": NOT_SURE,
+        "teams": NOT_SURE,
         "software": {"accelerator_vendor": "nvidia_only"},
-        "deployment": {"location": "hybrid"},
+        "deployment": {"location": "hybrid", "owned": "512 H100", "budget_usd": "$40 million"},
+        "roadmap": NOT_SURE,
     },
 }

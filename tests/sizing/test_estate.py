@@ -193,3 +193,12 @@ def test_a_budget_buys_the_soonest_date_linearly() -> None:
     assert budget_soonest_days(
         100.0, 5e6, run_gpu_hours=5e6, cloud_usd_per_gpu_hour=2.0
     ) == pytest.approx(50.0)
+
+
+def test_the_budget_also_pays_for_running_the_estate_meanwhile() -> None:
+    # B = r T + H p (1 - T / T_o): $5M with $10,000 a day of running leaves less for renting
+    soonest = budget_soonest_days(
+        100.0, 5e6, run_gpu_hours=5e6, cloud_usd_per_gpu_hour=2.0, running_usd_per_day=1e4
+    )
+    assert 1e4 * soonest + 5e6 * 2.0 * (1 - soonest / 100.0) == pytest.approx(5e6)
+    assert soonest > 50.0

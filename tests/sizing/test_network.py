@@ -10,7 +10,7 @@ import pytest
 
 from sizing.engine import size_dict
 from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.network import fabric_layout, fabric_words, infiniband_generation
+from sizing.engine.network import fabric_layout, fabric_words
 
 TODAY = datetime.date(2026, 12, 2)
 RUNS = [
@@ -131,26 +131,60 @@ def test_the_network_plan_describes_the_layout_of_its_own_servers(run):
     assert network["fabric"] == fabric_words(layout)
 
 
-@pytest.mark.parametrize(
-    ("port_gbps", "generation"), [(100, "EDR"), (200, "HDR"), (400, "NDR"), (800, "XDR")]
-)
-def test_an_infiniband_fabric_is_named_by_the_generation_of_its_port_speed(
-    port_gbps: float, generation: str
-) -> None:
-    # reader finding A13: "InfiniBand NDR, 8 × 100 Gb/s" (NDR ports carry 400 Gb/s)
-    assert infiniband_generation(port_gbps) == generation
-
-
-def test_a_100_gbps_infiniband_fabric_is_not_called_ndr() -> None:
-    out = size_dict(
+def _network(acc_id: str, *, inter_node: str = "infiniband", link_gbps: float = 100) -> dict:
+    """A 70B pre-train on 64 accelerators whose plan needs only ``link_gbps`` per accelerator."""
+    return size_dict(
         {
             "model": {"name": "Llama 3.1 70B"},
             "training": {"method": "pretrain"},
             "data": {"tokens": 1e11},
-            "hardware": {"accelerator": "h100-sxm", "count": 64},
-            "network": {"inter_node": "infiniband", "nic_gbps_per_gpu": 100},
-        }
+            "hardware": {"accelerator": acc_id, "count": 64},
+            "network": {"inter_node": inter_node, "nic_gbps_per_gpu": link_gbps},
+        },
+        today=TODAY,
+    )["network"]
+
+
+@pytest.mark.parametrize("acc_id", ["h100-sxm", "h200", "b200", "mi300x", "mi325x"])
+@pytest.mark.parametrize("link_gbps", [25, 100, 200])
+def test_a_low_need_on_a_current_server_runs_on_the_400g_card_it_ships_with(acc_id, link_gbps):
+    # issue 26: 100 Gb/s needs became end-of-life "InfiniBand EDR", B200 servers got HDR 200G
+    network = _network(acc_id, link_gbps=link_gbps)
+    assert network["nic_gbps"] == 400
+    assert network["technology"] == "InfiniBand NDR (NVIDIA ConnectX-7)"
+    for end_of_life in ("EDR", "HDR"):
+        assert end_of_life not in network["technology"]
+
+
+@pytest.mark.parametrize("inter_node", ["infiniband", "ethernet", "roce"])
+def test_gaudi_3_scales_out_over_its_own_ethernet_ports_and_buys_no_infiniband(inter_node):
+    # Intel Gaudi network configuration: 3 of the 24 x 200 GbE ports of each card go out of
+    # the server (600 Gb/s a card)
+    network = _network("gaudi3", inter_node=inter_node)
+    assert network["ports_on_accelerator"] is True
+    assert network["nic_gbps"] == 600
+    assert "InfiniBand" not in network["technology"]
+    assert network["technology"].startswith("Ethernet (RoCE v2) on the accelerators")
+    assert any("no InfiniBand cards" in note for note in network["notes"]) is (
+        inter_node == "infiniband"
     )
-    network = out["network"]
-    assert network["nic_gbps"] == 100
-    assert network["technology"] == "InfiniBand EDR"
+
+
+def test_an_a100_server_keeps_the_hdr_cards_of_its_generation() -> None:
+    # DGX A100: 8 x ConnectX-6 HDR 200 Gb/s, the cards the A100 generation shipped with
+    network = _network("a100-80gb")
+    assert (network["nic_gbps"], network["technology"]) == (
+        200,
+        "InfiniBand HDR (NVIDIA ConnectX-6)",
+    )
+
+
+def test_an_amd_server_on_ethernet_names_the_400g_cards_it_takes() -> None:
+    network = _network("mi325x", inter_node="ethernet")
+    assert network["nic_gbps"] == 400
+    assert "Pensando Pollara 400" in network["technology"]
+
+
+def test_a_connectx_7_run_at_200_gbps_is_ndr200_not_hdr() -> None:
+    # an H100 PCIe server's ConnectX-7 at 200 Gb/s speaks two lanes of NDR
+    assert _network("h100-pcie")["technology"] == "InfiniBand NDR200 (NVIDIA ConnectX-7)"

@@ -55,6 +55,10 @@ class CostCase:
     # as whole servers (bare metal), never a share of one
     whole_servers_reserved: bool = False
     owned_gpus: int = 0  # [GPUs] the customer already owns (cost.owned: no capital)
+    owned_storage_tb: float | None = None  # [TB] shared storage they own (None: as needed)
+    # the owned option holds only the accelerators they own: hours beyond them are rented
+    # beside the estate (estate.added), so the option buys none to serve them
+    owned_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
         case.oversubscription,
         case.owned_gpus,
         case.fabric,
+        case.owned_storage_tb,
     )
 
 
@@ -86,6 +91,8 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
     capacity = owned_capacity(
         usage, cluster_gpus=case.cluster_gpus, gpus_per_node=case.gpus_per_node
     )
+    if case.owned_only and case.owned_gpus:
+        capacity = tuple(min(gpus, case.owned_gpus) for gpus in capacity)
     options: dict[str, Priced | None] = dict.fromkeys(OPTIONS)
     on_demand_price = prices.gpu_cloud or prices.large_cloud
     if prices.gpu_cloud is not None:
@@ -129,6 +136,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
             oversubscription=case.oversubscription,
             owned_gpus=case.owned_gpus,
             fabric=case.fabric,
+            owned_storage_tb=case.owned_storage_tb,
         )
         for key, colocation in ((BUY, False), (COLOCATION, True)):
             site = _site(case, colocation=colocation)

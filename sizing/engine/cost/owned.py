@@ -22,8 +22,10 @@ year 0).  Book value after ``Y`` years: each year's hardware x max(0, 1 - (Y - k
 
 Accelerators the customer already owns (``E``, with the servers, network and storage that
 hold them) cost no capital: year ``k`` buys only the bill for ``O_k`` above the bill for
-``E``, nothing while ``O_k <= E`` (hot spares come out of the owned estate first), and the
-book value counts only what is bought.  A card with no catalog purchase price still works
+``E``, line by line (servers, switches, links and storage beyond theirs, :func:`beyond`),
+nothing while ``O_k <= E`` (hot spares come out of the owned estate first) unless the shared
+storage they own (``TB_E``, when they say) is short of what the run needs: then only the
+shortfall ``TB - TB_E`` is bought.  The book value counts only what is bought.  A card with no catalog purchase price still works
 while the estate holds the cluster: nothing is bought, so nothing needs a price.  The owned
 estate's running cost (power, space, support, staff) stays, as for any owned hardware.
 
@@ -219,9 +221,12 @@ def purchases(
     oversubscription: float = 1.0,
     owned_gpus: int = 0,
     fabric: bool = True,
+    owned_storage_tb: float | None = None,
 ) -> Purchases:
     """Capital spent each year to own ``capacity`` (see module docstring); ``owned_gpus``:
-    accelerators the customer already owns, bought by no year."""
+    accelerators the customer already owns, bought by no year; ``owned_storage_tb``: the
+    shared storage they own with them (None: as much as the run needs), so only the shortfall
+    is bought."""
     years = len(capacity)
     life = prices.depreciation_years.value
     capex: list[float] = []
@@ -231,34 +236,62 @@ def purchases(
     bill: tuple[BomLine, ...] = ()
     total = hardware = 0.0
     held: tuple[BomLine, ...] = ()
+    held_storage = storage_tb if owned_storage_tb is None else min(storage_tb, owned_storage_tb)
     if owned_gpus:
         held = bill_of_materials(
             owned_gpus,
             gpus_per_node=gpus_per_node,
-            storage_tb=storage_tb,
+            storage_tb=held_storage,
             prices=prices,
             oversubscription=oversubscription,
         )
-    held_total, held_hw = bom_total(held), bom_total(held, hardware_only=True)
     for k, gpus in enumerate(capacity):
         if k == 0 or gpus != capacity[k - 1]:  # the same capacity has the same bill
             bill = ()
-            if gpus > owned_gpus:
-                bill = bill_of_materials(
-                    gpus,
-                    gpus_per_node=gpus_per_node,
-                    storage_tb=storage_tb,
-                    prices=prices,
-                    oversubscription=oversubscription,
-                    fabric=fabric,
+            if gpus > owned_gpus or (owned_gpus and storage_tb > held_storage):
+                bill = beyond(
+                    bill_of_materials(
+                        gpus,
+                        gpus_per_node=gpus_per_node,
+                        storage_tb=storage_tb,
+                        prices=prices,
+                        oversubscription=oversubscription,
+                        fabric=fabric,
+                    ),
+                    held,
+                    installation_share=prices.installation_share.value,
                 )
-            total = max(0.0, bom_total(bill) - held_total) if bill else 0.0
-            hardware = max(0.0, bom_total(bill, hardware_only=True) - held_hw) if bill else 0.0
+            total, hardware = bom_total(bill), bom_total(bill, hardware_only=True)
         capex.append(total - prev_total)
         residual += (hardware - prev_hw) * max(0.0, 1.0 - (years - k) / life)
         owned_hw.append(hardware)
         prev_total, prev_hw = total, hardware
-    return Purchases(tuple(capex), tuple(owned_hw), residual, bill, held_hw)
+    return Purchases(
+        tuple(capex), tuple(owned_hw), residual, bill, bom_total(held, hardware_only=True)
+    )
+
+
+def beyond(
+    bill: tuple[BomLine, ...], held: tuple[BomLine, ...], *, installation_share: float
+) -> tuple[BomLine, ...]:
+    """What ``bill`` buys beyond what the customer already holds (``held``, a bill at catalog
+    prices), line by line: the servers, switches, links and storage above theirs, installed
+    at the same share [USD]; the whole bill when they hold nothing."""
+    if not held:
+        return bill
+    have = {line.item: line.quantity for line in held}
+    lines = [
+        BomLine(line.item, quantity, line.unit_usd, quantity * line.unit_usd)
+        for line in bill
+        if line.item != INSTALLATION
+        for quantity in (max(0.0, line.quantity - have.get(line.item, 0.0)),)
+        if quantity > 1e-9
+    ]
+    hardware = sum(line.total_usd for line in lines)
+    if hardware:
+        cost = hardware * installation_share
+        lines.append(BomLine(INSTALLATION, 1, cost, cost))
+    return tuple(lines)
 
 
 @dataclass(frozen=True)
@@ -273,6 +306,7 @@ class OwnedSite:
     oversubscription: float = 1.0  # [x] of the fabric's leaf uplinks (network.fabric_layout)
     owned_gpus: int = 0  # [GPUs] already the customer's: no capital (module docstring)
     fabric: bool = True  # runs span servers (else no fabric between them is bought)
+    owned_storage_tb: float | None = None  # [TB] shared storage they own (None: as needed)
 
 
 @dataclass(frozen=True)
@@ -303,6 +337,7 @@ def owned(
             oversubscription=site.oversubscription,
             owned_gpus=site.owned_gpus,
             fabric=site.fabric,
+            owned_storage_tb=site.owned_storage_tb,
         )
     running = tuple(
         running_year(

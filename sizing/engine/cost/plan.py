@@ -185,6 +185,9 @@ class CostInputs:
     # [TB] of storage_tb kept between runs (storage.StorageResult.kept_between_runs_tb)
     storage_kept_tb: float | None = None
     owned_gpus: int = 0  # [GPUs] of this accelerator the customer already owns (cost.owned)
+    # [TB] shared storage they own with them (None: what the run needs, cost.owned)
+    owned_storage_tb: float | None = None
+    owned_only: bool = False  # the owned option holds only what they own (cost.options)
     budget_usd: float | None = None  # [USD] the customer's ceiling (cost.choice.over_budget)
 
 
@@ -211,6 +214,8 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         storage_kept_tb=plan.storage_kept_tb,
         whole_servers_reserved=r.dedicated_hardware,
         owned_gpus=plan.owned_gpus,
+        owned_storage_tb=plan.owned_storage_tb,
+        owned_only=plan.owned_only,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}

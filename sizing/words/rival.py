@@ -1,0 +1,71 @@
+"""The recommended accelerator's software and its nearest rival of another maker, in
+sentences: a plan on AMD or Intel accelerators names the software it runs on, and sets the
+same run beside the best NVIDIA accelerator sized for it, saying which of the two times rests
+on less public evidence.
+
+Public training runs at scale are published mostly on NVIDIA accelerators (the reference's
+``published_runs.json``, compiled 2026-12-02: every pre-training row above 1,024 accelerators
+is NVIDIA or TPU), so a time on an AMD or Intel part is the less certain of the two; the range
+itself is the engine's (``confidence``), this only says why it is wider.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.numbers import format_count
+from sizing.engine.vocabulary import STACK_WORDS
+from sizing.stored_result import StoredResult
+from sizing.words.durations import run_time
+
+# What each stack trains with, by its maker's documentation (sizing/engine/platforms.py [1] [2]:
+# ROCm 7.1 deep-learning frameworks; Megatron-LM through AMD's Primus images; Intel Gaudi
+# software support matrix v1.15)
+_STACK_TOOLS = {
+    "rocm": "PyTorch, DeepSpeed and Megatron-LM (AMD's ROCm builds)",
+    "gaudi": "PyTorch, DeepSpeed and Optimum Habana (Intel's Gaudi builds)",
+}
+
+
+def platform_lines(result: StoredResult) -> list[str]:
+    """The software a non-NVIDIA plan runs on, and the same run on the best NVIDIA accelerator
+    sized for it (empty for an NVIDIA plan)."""
+    cluster = result.section("cluster")
+    acc = ACCELERATORS.get(str(cluster.get("accelerator") or ""))
+    if acc is None or acc.software == "cuda":
+        return []
+    lines = [
+        f"{acc.name} runs on {STACK_WORDS[acc.software]}: {_STACK_TOOLS[acc.software]}; "
+        "code written for NVIDIA's CUDA alone (custom kernels) must be ported."
+    ]
+    rival = _nvidia_rival(result.alternatives, result.gpus_per_job or result.gpus or 0)
+    if rival is not None:
+        days = float(rival.get("wall_clock_days") or 0.0)
+        gpus = int(rival.get("gpus") or 0)
+        lines.append(
+            f"Beside it, {format_count(gpus)} × {rival.get('name')} would take about "
+            f"{run_time(days)} a run, against about {run_time(result.wall_clock_days or 0.0)} "
+            f"on {format_count(result.gpus_per_job or result.gpus or 0)} × {acc.name}. "
+            f"Fewer training runs at this scale are published on {acc.vendor} accelerators "
+            "than on NVIDIA's, so the time on "
+            f"{acc.name} is the less certain of the two: a short trial run settles it."
+        )
+    return lines
+
+
+def _nvidia_rival(
+    alternatives: tuple[Mapping[str, Any], ...], gpus: int
+) -> Mapping[str, Any] | None:
+    """The NVIDIA accelerator of the comparison to set beside the plan: one sized at the same
+    scale (``gpus``) when there is one, else the first that fits (the engine ranks them)."""
+    nvidia = [
+        alt
+        for alt in alternatives
+        if alt.get("fits")
+        and str(alt.get("accelerator")) in ACCELERATORS
+        and ACCELERATORS[str(alt["accelerator"])].software == "cuda"
+    ]
+    same_scale = [alt for alt in nvidia if int(alt.get("gpus") or 0) == gpus]
+    return (same_scale or nvidia or [None])[0]

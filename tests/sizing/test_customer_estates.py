@@ -1,0 +1,171 @@
+"""Customers 5, 7 and 9 of the shared customer scenarios, through the engine: each story's
+credible answer holds (issue 26).
+
+5. A robotics start-up owns two DGX A100 (16 A100 80GB, HDR InfiniBand, a 200 TB NAS): the
+   plan runs on what they own, their network and NAS count, nothing is bought.
+7. A research centre with 2 MW for IT and cooling, AMD MI325X preferred: the power is
+   honoured and the AMD part kept, on ROCm.
+9. An AI lab with 512 H100 and at most $40 million, as fast as it can: the owned 512 first,
+   rented help to the soonest date the budget allows, the days against the dollars, and no
+   accelerator bought beside the rented help.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from sizing.engine import size_dict
+from sizing.engine.cost.prices import PRICES
+from sizing.engine.hardware import ACCELERATORS
+from sizing.owned_reading import read_owned
+from sizing.stored_result import read_result
+from sizing.words.rival import platform_lines
+
+TODAY = datetime.date(2026, 12, 4)
+
+
+def _robotics(storage_tb: float = 200.0) -> dict:
+    owned = read_owned("two DGX A100 servers (16 A100 80GB, HDR InfiniBand, a 200 TB NAS)")
+    assert owned is not None
+    return size_dict(
+        {
+            "model": {"total_params": 34e9},
+            "training": {"method": "full_finetune"},
+            "data": {"tokens": 30e9},
+            "schedule": {"deadline_days": 21},
+            "hardware": {"vendors": ["nvidia"]},
+            "deployment": {"location": "hybrid"},
+            "estate": {
+                "accelerator": owned.accelerator,
+                "count": owned.count,
+                "fabric": owned.fabric,
+                "fabric_gbps": owned.fabric_gbps,
+                "storage_tb": storage_tb,
+            },
+        },
+        today=TODAY,
+    )
+
+
+def test_customer_5_reads_their_dgx_servers_fabric_and_nas() -> None:
+    owned = read_owned("two DGX A100 servers (16 A100 80GB, HDR InfiniBand, a 200 TB NAS)")
+    assert owned is not None
+    assert (owned.accelerator, owned.count) == ("a100-80gb", 16)
+    assert (owned.fabric, owned.fabric_gbps, owned.storage_tb) == ("infiniband", 200, 200.0)
+
+
+def test_customer_5_runs_on_what_they_own_and_buys_no_network_or_storage() -> None:
+    out = _robotics()
+    estate, cost = out["estate"], out["cost"]
+    assert (out["cluster"]["accelerator"], out["cluster"]["gpus"]) == ("a100-80gb", 16)
+    assert cost["recommended_option"] == "buy" and cost["capex_usd"] == 0
+    assert cost["bill_of_materials"] == []  # no network, no storage, no servers bought
+    assert estate["owned_fabric_serves"] is True
+    assert estate["fabric_needed_gbps"] <= 200
+    assert estate["storage_added_tb"] == 0
+    assert estate["storage_needed_tb"] <= 200
+    assert estate["owned_capex_usd"] == 0 and estate["owned_running_usd"] > 0
+    assert estate["add"] == "rent"  # 21 days holds only with rented help, never a purchase
+    # their answer keeps the maker rule: never "any maker" assumed
+    vendors = next(a for a in out["assumptions"] if a["key"] == "hardware.vendors")
+    assert vendors["provided_by"] == "customer" and "nvidia" in str(vendors["value"])
+
+
+def test_customer_5_with_a_small_nas_buys_only_the_storage_beyond_it() -> None:
+    out = _robotics(storage_tb=1.0)
+    estate = out["estate"]
+    items = {line["item"]: line for line in out["cost"]["bill_of_materials"]}
+    assert set(items) == {"storage", "installation"}
+    assert items["storage"]["quantity"] == pytest.approx(estate["storage_added_tb"], rel=1e-3)
+    assert estate["storage_added_tb"] == pytest.approx(estate["storage_needed_tb"] - 1.0)
+    share = PRICES["installation_share"].value
+    assert out["cost"]["capex_usd"] == pytest.approx(
+        items["storage"]["total_usd"] * (1 + share), abs=0.01
+    )
+
+
+def _ai_lab() -> dict:
+    return size_dict(
+        {
+            "model": {"architecture": "dense", "total_params": 120e9},
+            "training": {"method": "pretrain"},
+            "data": {"tokens": 8e12},
+            "hardware": {"vendors": ["nvidia"]},
+            "deployment": {"location": "hybrid"},
+            "estate": {"accelerator": "h100-sxm", "count": 512, "budget_usd": 40e6},
+        },
+        today=TODAY,
+    )
+
+
+def test_customer_9_rents_to_the_soonest_date_the_budget_allows_and_buys_nothing() -> None:
+    out = _ai_lab()
+    estate = out["estate"]
+    assert (out["cluster"]["accelerator"], out["cluster"]["gpus"]) == ("h100-sxm", 512)
+    # the owned 512 first, rented help beside them: no server bought beside the help
+    assert estate["add"] == "rent" and estate["add_count"] > 0
+    assert not [i for i in out["cost"]["bill_of_materials"] if i["item"] == "servers"]
+    assert estate["cost_is_one_run"] is True
+    assert estate["cost_usd"] <= estate["budget_usd"] == 40e6
+    assert estate["cost_usd"] == pytest.approx(
+        estate["owned_running_usd"] + estate["add_cost_usd"], rel=1e-6
+    )
+    assert estate["budget_soonest_days"] == pytest.approx(estate["owned_days_used"])
+    assert estate["budget_soonest_days"] < estate["owned_days"]
+
+
+def test_customer_9_sees_days_against_dollars() -> None:
+    points = _ai_lab()["estate"]["trade_off"]
+    assert len(points) == 3
+    days = [p["days"] for p in points]
+    costs = [p["cost_usd"] for p in points]
+    assert days == sorted(days) and costs == sorted(costs, reverse=True)
+    assert points[-1]["add_count"] == 0  # the last point: their 512 alone
+    assert points[0]["add_count"] > points[1]["add_count"] > 0
+
+
+def _research_centre() -> dict:
+    return size_dict(
+        {
+            "model": {
+                "architecture": "moe",
+                "total_params": 30e9,
+                "active_params": 3e9,
+                "experts": 64,
+                "experts_per_token": 8,
+            },
+            "training": {"method": "pretrain"},
+            "data": {"tokens": 4e12},
+            "schedule": {"deadline_days": 45},
+            "hardware": {"accelerator": "mi325x", "count": 128, "vendors": ["amd", "nvidia"]},
+            "deployment": {"location": "on_prem"},
+            "estate": {"power_kw": 2000},
+        },
+        today=TODAY,
+    )
+
+
+def test_customer_7_keeps_the_amd_part_within_the_power_of_the_hall() -> None:
+    out = _research_centre()
+    assert out["cluster"]["accelerator"] == "mi325x"
+    assert ACCELERATORS["mi325x"].software == "rocm"
+    assert out["estate"]["cluster_power_kw"] <= 2000
+    assert out["timeline"]["wall_clock_days"] <= 45
+    # AMD's servers take 400 Gb/s cards, never an end-of-life fabric
+    assert out["network"]["nic_gbps"] == 400
+    h200 = next(a for a in out["alternatives"] if a["accelerator"] == "h200")
+    assert h200["fits"] and h200["wall_clock_days"] <= 45
+
+
+def test_customer_7_names_rocm_and_sets_the_h200_beside_the_amd_part() -> None:
+    out = _research_centre()
+    lines = platform_lines(read_result(out))
+    assert "AMD ROCm" in lines[0]
+    assert "NVIDIA" in lines[1] and "less certain" in lines[1]
+    assert any(name in lines[1] for name in ("H200", "H100", "B200"))
+
+
+def test_an_nvidia_plan_needs_no_platform_lines() -> None:
+    assert platform_lines(read_result(_ai_lab())) == []
