@@ -24,12 +24,10 @@ class QuestionForm(forms.Form):
         label=NOT_SURE_QUESTION_LABEL,
         # the page's one "not sure" (issue 26): it covers every part left empty, so a customer
         # who knows some parts answers those and ticks it for the rest
-        help_text="Answer the parts you know and tick this for the rest: we assume them and "
-        "mark them in your proposal.",
+        help_text="We assume the parts you leave empty and say so in your proposal.",
     )
     notes = LongTextAnswerField(
         label="Anything else about this? (optional)",
-        help_text="For example a range, a doubt, or something our questions did not cover.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any):

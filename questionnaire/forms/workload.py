@@ -246,7 +246,7 @@ class DataForm(QuestionForm):
     sample_size_gb = QuantityField(
         does=Feeds(("data.bytes_per_sample",)),
         label="Average size of one sample on disk",
-        help_text="For example 40 MB. A number alone is read as MB.",
+        help_text="For example 40 MB.",
         kind=Kind.SIZE,
         default_unit="MB",
         what="the average sample size",

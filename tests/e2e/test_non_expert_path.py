@@ -47,12 +47,14 @@ DISCOVERY_TYPED = {
 
 
 # innerText leaves out what is not rendered (closed <details>); text for screen readers only
-# (Bootstrap's .visually-hidden, clipped to one pixel) is rendered, so it is hidden for the count.
+# (Bootstrap's .visually-hidden, clipped to one pixel) is rendered, so it is hidden for the count;
+# so is a skip link until it is focused (.visually-hidden-focusable).
 # A chart's labels (the estimate's charts on the review page) are read at a glance, not as
 # prose: its caption counts, its axis ticks and bar labels do not.
 VISIBLE_TEXT = """() => {
   const main = document.querySelector('main');
-  const hidden = [...main.querySelectorAll('.visually-hidden, figure.chart-figure svg')];
+  const hidden = [...main.querySelectorAll(
+    '.visually-hidden, .visually-hidden-focusable:not(:focus), figure.chart-figure svg')];
   hidden.forEach(e => e.style.setProperty('display', 'none', 'important'));
   const text = main.innerText;
   hidden.forEach(e => e.style.removeProperty('display'));
