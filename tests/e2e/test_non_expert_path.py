@@ -22,11 +22,16 @@ from collections.abc import Callable
 
 import pytest
 
+from pipeline.models import Recommendation
+from pipeline.services import proposal_data
 from questionnaire.models import Submission
 from questionnaire.paths import recommended_answer, recommends_setup
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, PAGES, QUESTIONS, get_question
 from tests.e2e.accessibility import CUSTOMER_TAGS, serious_violations
+from reports import document
+from sizing.public import read_result
 from tests.e2e.answering_time import PathTime, visible_fields
+from tests.reports.conftest import pdf_text, squash
 
 pytestmark = pytest.mark.e2e
 
@@ -258,3 +263,57 @@ def test_the_discovery_page_and_its_error_state_pass_axe_at_desktop_and_phone_wi
     issues += axe_issues(page)
     context.close()
     assert issues == [], "\n".join(issues)
+
+
+GAME_STUDIO_SENTENCE = (
+    "We want our own assistant for player support tickets. We have about 50,000 past tickets. "
+    "No idea about models or GPUs."
+)
+
+
+def test_the_game_studio_that_knows_nothing_about_training_gets_a_small_lora_model_in_plain_words(
+    browser_page,
+):
+    """Customer 8 of the shared customer scenarios, walked as that studio would: the short path
+    in plain words, a small open model adapted with LoRA, a cost a run in the cloud well under
+    a thousand dollars, and what to decide next."""
+    page = browser_page
+    page.set_default_timeout(40_000)  # sending sizes and renders on a shared machine
+    page.goto(page.base_url + "/")
+    continue_to_next(page)  # start page
+    continue_to_next(page)  # welcome
+    page.fill("#id_discovery-use_case", GAME_STUDIO_SENTENCE)
+    page.get_by_label("No: recommend the set-up for us").check()
+    continue_to_next(page)
+
+    def answer(slug: str) -> None:
+        if slug == "data":  # the one thing they know: about 50,000 past tickets
+            page.fill("#id_data-dataset_size", "50,000")
+            page.get_by_label("Samples (documents, images, clips or examples)").check()
+        else:
+            page.check(f"#id_{slug}-not_sure")
+
+    asked = walk_short_path_questions(page, answer)
+    assert asked == [q.slug for q in QUESTIONS if not q.expert]
+    send_contact_to_review(page, "Kim Example", "kim@studio.example", "Example Games")
+    estimate = page.locator(".first-estimate").inner_text()
+    assert "Cost: about $" in estimate, estimate
+
+    with page.expect_navigation():
+        page.locator("button[data-submit-once]").click()
+    assert page.locator("h1").inner_text() == "Your answers have been sent"
+
+    submission = Submission.objects.get(contact_email="kim@studio.example")
+    recommendation = Recommendation.objects.filter(submission=submission).latest("version")
+    result = read_result(recommendation.result)
+    # a small open model adapted with LoRA, on one node
+    assumed = {a.key: a.value for a in result.assumptions}
+    assert float(assumed["model.total_params"]) <= 8e9, assumed["model.total_params"]
+    assert assumed["training.method"] == "lora"
+    assert result.nodes_per_job == 1
+    # a run in the cloud costs dollars to hundreds of dollars, not thousands
+    one_run = result.one_run_cloud_usd
+    assert one_run is not None and 0 < one_run < 1000, one_run
+    text = squash(pdf_text(document.render_data(proposal_data(recommendation)).pdf))
+    assert squash("What you need to decide next") in text
+    assert "LoRA" in text
