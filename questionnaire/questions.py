@@ -327,8 +327,6 @@ QUESTIONS: tuple[Question, ...] = (
                 "link_speed_gbps": "400 Gb/s",
                 "rdma": "yes",
                 "oversubscription": "1:1",
-                # NVLink left to us: the question's one "not sure" covers the parts left empty
-                "not_sure": "on",
             },
             text="InfiniBand at 400 Gb/s with RDMA. Every server can send at full speed at once (1:1).",
         ),

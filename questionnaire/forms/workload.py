@@ -42,7 +42,7 @@ __all__ = [
 def _deadline_hint() -> str:
     """How to type a date, with an example in the en-GB order a year from today."""
     example = datetime.date.today() + datetime.timedelta(days=365)
-    return f"Day/month/year, for example {example.day}/{example.month}/{example.year}."
+    return f"Type it as day/month/year, for example {example.day}/{example.month}/{example.year}."
 
 
 class ModelForm(QuestionForm):
