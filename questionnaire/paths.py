@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from questionnaire.forms.discovery import SETUP_RECOMMEND
 from django.utils.datastructures import MultiValueDict
 
+from questionnaire.forms.discovery import SETUP_RECOMMEND
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, Question, get_question
 
 _SETUP_FIELD = "setup_known"
@@ -154,7 +154,9 @@ def recommended_answer(question: Question) -> dict[str, Any]:
     return form.to_answer()
 
 
-def kept_setup_answer(question: Question, step_data: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def kept_setup_answer(
+    question: Question, step_data: Mapping[str, Any] | None
+) -> dict[str, Any] | None:
     """The customer's own answer to a set-up question, from the page they filled on the detailed
     path, when the draft holds a valid one that says more than "not sure"; else None."""
     raw = (step_data or {}).get(question.slug)

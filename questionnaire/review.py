@@ -16,7 +16,12 @@ from questionnaire.answers import NOT_ANSWERED, AnswerLine
 from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
-from questionnaire.paths import kept_setup_answer, question_numbers, recommends_setup_in_draft, setup_answer
+from questionnaire.paths import (
+    kept_setup_answer,
+    question_numbers,
+    recommends_setup_in_draft,
+    setup_answer,
+)
 from questionnaire.questions import (
     DISCOVERY,
     EXPERT_SLUGS,

@@ -143,7 +143,9 @@ def _paths_markdown() -> str:
     for slug, names in KEY_FIELDS.items():
         form = get_question(slug).form_class
         labels = "; ".join(_cell(str(form.base_fields[name].label)) for name in names)
-        lines.append(f"| {get_question(slug).number}. {plain(get_question(slug).title)} | {labels} |\n")
+        lines.append(
+            f"| {get_question(slug).number}. {plain(get_question(slug).title)} | {labels} |\n"
+        )
     lines.append(
         "\nSwitching from the detailed path to the short one keeps every set-up answer already "
         "given: it is used and shown on the review page as the customer's "

@@ -18,8 +18,8 @@ import pytest
 
 from questionnaire.questions import DISCOVERY, QUESTIONS
 from tests.e2e.answering_time import PathTime, visible_fields
-from tests.questionnaire.prefill.files import FILES
 from tests.e2e.test_non_expert_path import continue_to_next, send_contact_to_review, visible_words
+from tests.questionnaire.prefill.files import FILES
 
 pytestmark = pytest.mark.e2e
 
@@ -53,9 +53,7 @@ def fill_example(page, slug: str, data: dict, timed: PathTime | None) -> None:
 # upload and check pages add 360 words to read; the examples' typing they save is short). The
 # budget is not met yet: strict, so the test fails the day it is, and this mark must go.
 @pytest.mark.xfail(strict=True, reason="the detailed path takes about 22 minutes (issue 26)")
-def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(
-    browser, live_server
-):
+def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(browser, live_server):
     context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(20_000)

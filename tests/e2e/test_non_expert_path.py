@@ -27,9 +27,9 @@ from pipeline.services import proposal_data
 from questionnaire.models import Submission
 from questionnaire.paths import recommended_answer, recommends_setup
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, PAGES, QUESTIONS, get_question
-from tests.e2e.accessibility import CUSTOMER_TAGS, serious_violations
 from reports import document
 from sizing.public import read_result
+from tests.e2e.accessibility import CUSTOMER_TAGS, serious_violations
 from tests.e2e.answering_time import PathTime, visible_fields
 from tests.reports.conftest import pdf_text, squash
 

@@ -122,9 +122,7 @@ def test_the_frankfurt_bank_keeps_germany_dedicated_and_nvidia_from_review_page_
     allowed = [o for o in options.values() if not o.ruled_out_by and o.net_usd is not None]
     # dedicated capacity in Frankfurt, or a purchase only when it is the cheapest the rules
     # allow over the horizon (it pays within it)
-    assert chosen.net_usd == min(o.net_usd for o in allowed), [
-        (o.key, o.net_usd) for o in allowed
-    ]
+    assert chosen.net_usd == min(o.net_usd for o in allowed), [(o.key, o.net_usd) for o in allowed]
     assert any(o.ruled_out_by for o in options.values())  # shared cloud, excluded
 
     text = squash(pdf_text(document.render_data(proposal_data(recommendation)).pdf))

@@ -181,9 +181,7 @@ def test_switching_to_the_short_path_keeps_and_uses_the_set_up_answers_already_g
     # detailed answers with "recommend for me". A customer who told us FP8 and an 8-bit
     # optimizer expects us to use them, and to see on the review page that we do.
     draft_id = walk_to_review(client)  # the detailed path, every question's example
-    post_step(
-        client, draft_id, "precision", {"precision": "fp8", "optimizer": "adamw_8bit"}
-    )
+    post_step(client, draft_id, "precision", {"precision": "fp8", "optimizer": "adamw_8bit"})
     post_step(client, draft_id, "batch", {"not_sure": "on"})  # a page they left to us
     post_step(client, draft_id, DISCOVERY.slug, SHORT, return_to="review")
 
