@@ -99,6 +99,23 @@ def walk_short_path_questions(page, answer: Callable[[str], None]) -> list[str]:
     return asked
 
 
+def open_discovery(page) -> None:
+    """From the start page through the welcome to the discovery page."""
+    page.goto(page.base_url + "/")
+    continue_to_next(page)  # start page
+    continue_to_next(page)  # welcome
+    assert page.url.rstrip("/").endswith(f"/{DISCOVERY.slug}")
+
+
+def send_answers(page, email: str) -> tuple[Submission, Recommendation]:
+    """Send from the review page; the submission of ``email`` and its latest recommendation."""
+    with page.expect_navigation():
+        page.locator("button[data-submit-once]").click()
+    assert page.locator("h1").inner_text() == "Your answers have been sent"
+    submission = Submission.objects.get(contact_email=email)
+    return submission, Recommendation.objects.filter(submission=submission).latest("version")
+
+
 def send_contact_to_review(page, name: str, email: str, company: str) -> None:
     page.fill("#id_contact-name", name)
     page.fill("#id_contact-email", email)
@@ -279,9 +296,7 @@ def test_the_game_studio_that_knows_nothing_about_training_gets_a_small_lora_mod
     a thousand dollars, and what to decide next."""
     page = browser_page
     page.set_default_timeout(40_000)  # sending sizes and renders on a shared machine
-    page.goto(page.base_url + "/")
-    continue_to_next(page)  # start page
-    continue_to_next(page)  # welcome
+    open_discovery(page)
     page.fill("#id_discovery-use_case", GAME_STUDIO_SENTENCE)
     page.get_by_label("No: recommend the set-up for us").check()
     continue_to_next(page)
@@ -298,13 +313,7 @@ def test_the_game_studio_that_knows_nothing_about_training_gets_a_small_lora_mod
     send_contact_to_review(page, "Kim Example", "kim@studio.example", "Example Games")
     estimate = page.locator(".first-estimate").inner_text()
     assert "Cost: about $" in estimate, estimate
-
-    with page.expect_navigation():
-        page.locator("button[data-submit-once]").click()
-    assert page.locator("h1").inner_text() == "Your answers have been sent"
-
-    submission = Submission.objects.get(contact_email="kim@studio.example")
-    recommendation = Recommendation.objects.filter(submission=submission).latest("version")
+    _, recommendation = send_answers(page, "kim@studio.example")
     result = read_result(recommendation.result)
     # a small open model adapted with LoRA, on one node
     assumed = {a.key: a.value for a in result.assumptions}
