@@ -6,6 +6,11 @@ reads this from the draft's raw data, never from cleaned data of another step (f
 — and each is sent as "recommend for me": every part empty and "not sure" ticked, so the engine
 decides and lists what it chose. Whatever the customer typed on those pages stays in the draft:
 switching back to the detailed path shows it again.
+
+A customer who answered set-up questions on the detailed path and then switched to "no" or "not
+sure" keeps those answers (``setup_answer``): they told us something we would otherwise guess,
+and switching path to skip the remaining pages must not silently throw it away. The review page
+lists each kept answer as theirs, beside what we choose for the rest.
 """
 
 from __future__ import annotations
@@ -13,8 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.datastructures import MultiValueDict
+
 from questionnaire.forms.discovery import SETUP_RECOMMEND
-from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, Question
+from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, Question, get_question
 
 _SETUP_FIELD = "setup_known"
 # "No" and "not sure yet" both take the short path: the customer can switch later.
@@ -25,6 +32,8 @@ __all__ = [
     "KEY_FIELDS",
     "SHORT_PATH_COUNT",
     "key_fields",
+    "kept_setup_answer",
+    "setup_answer",
     "question_numbers",
     "recommended_answer",
     "customer_numbers",
@@ -49,9 +58,21 @@ def setup_unsure(answers: Mapping[str, Any] | None) -> bool:
 
 
 def delegated_slugs(answers: Mapping[str, Any] | None) -> tuple[str, ...]:
-    """The set-up questions these answers left to us without the customer seeing them: every
-    expert question on the short path, none on the detailed path. Their stored "not sure" is
-    ours (``recommended_answer``), not the customer's."""
+    """The set-up questions these answers left to us without the customer seeing them: on the
+    short path every expert question whose stored answer is ours (``recommended_answer``), not
+    one the customer gave before switching path (``setup_answer``); none on the detailed path."""
+    if not recommends_setup(answers):
+        return ()
+    return tuple(
+        slug
+        for slug in EXPERT_SLUGS
+        if (answers or {}).get(slug) in (None, recommended_answer(get_question(slug)))
+    )
+
+
+def skipped_slugs(answers: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The set-up questions the short path did not show (numbered on neither path's pages):
+    every expert question there, whether its answer is ours or kept from the detailed path."""
     return EXPERT_SLUGS if recommends_setup(answers) else ()
 
 
@@ -85,9 +106,9 @@ def question_numbers(step_data: Mapping[str, Any] | None) -> dict[str, int]:
 def customer_numbers(answers: Mapping[str, Any] | None) -> dict[str, int]:
     """Each question's number as the customer saw it, from stored answers: the same numbers
     as ``question_numbers`` gave their draft (1 to 9 on the short path); a set-up question
-    left to us has none."""
-    delegated = delegated_slugs(answers)
-    asked = [question for question in QUESTIONS if question.slug not in delegated]
+    the short path skipped has none."""
+    skipped = skipped_slugs(answers)
+    asked = [question for question in QUESTIONS if question.slug not in skipped]
     return {question.slug: position for position, question in enumerate(asked, start=1)}
 
 
@@ -105,7 +126,17 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
     # a rule of one maker changes the answer, so the short path asks it; the software folds away
     "software": ("accelerator_vendor",),
     "resilience": ("max_lost_hours",),
-    "deployment": ("location", "data_residency", "owned", "power_kw", "budget_usd"),
+    # where the data must stay, whether shared cloud capacity there will do ("yours alone") and
+    # an air-gap each rule options out, so the short path asks them all (issue 26)
+    "deployment": (
+        "location",
+        "data_residency",
+        "dedicated",
+        "internet",
+        "owned",
+        "power_kw",
+        "budget_usd",
+    ),
     "roadmap": ("future_runs_per_month", "budget_years"),
 }
 
@@ -121,3 +152,24 @@ def recommended_answer(question: Question) -> dict[str, Any]:
     if not form.is_valid():  # pragma: no cover - every question accepts "not sure"
         raise ValueError(f"{question.slug} refuses a not-sure answer: {form.errors}")
     return form.to_answer()
+
+
+def kept_setup_answer(
+    question: Question, step_data: Mapping[str, Any] | None
+) -> dict[str, Any] | None:
+    """The customer's own answer to a set-up question, from the page they filled on the detailed
+    path, when the draft holds a valid one that says more than "not sure"; else None."""
+    raw = (step_data or {}).get(question.slug)
+    if not question.expert or raw is None:
+        return None
+    form = question.form_class(data=MultiValueDict(raw), prefix=question.slug)
+    if not form.is_valid():
+        return None
+    answer = form.to_answer()
+    return None if answer == recommended_answer(question) else answer
+
+
+def setup_answer(question: Question, step_data: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The stored answer of a set-up question the short path skipped: the customer's own when
+    they gave one before switching path, else "recommend for me"."""
+    return kept_setup_answer(question, step_data) or recommended_answer(question)

@@ -323,7 +323,6 @@ QUESTIONS: tuple[Question, ...] = (
         what_to_capture="NVLink or NVSwitch, InfiniBand or Ethernet, link speed, RDMA, oversubscription tolerance.",
         example=Example(
             data={
-                "nvlink_needed": "not_sure",
                 "fabric": "infiniband",
                 "link_speed_gbps": "400 Gb/s",
                 "rdma": "yes",

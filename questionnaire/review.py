@@ -13,7 +13,12 @@ from questionnaire.answers import NOT_ANSWERED, AnswerLine
 from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
-from questionnaire.paths import question_numbers, recommended_answer, recommends_setup_in_draft
+from questionnaire.paths import (
+    kept_setup_answer,
+    question_numbers,
+    recommends_setup_in_draft,
+    setup_answer,
+)
 from questionnaire.questions import (
     DISCOVERY,
     EXPERT_SLUGS,
@@ -55,6 +60,9 @@ class ReviewRow:
     assumed: tuple[str, ...] = ()  # what we will assume where the customer is not sure
     # On the short path: a set-up question left to us, and what the engine chose and why.
     recommended: bool = False
+    # On the short path: a set-up question the customer answered on the detailed path before
+    # switching; their answer is kept and used (``lines``), not replaced by ours.
+    kept: bool = False
     decided: tuple[Decision, ...] = ()
     number: int | None = None  # as numbered on the customer's path; none for the discovery
     # Labels of "not sure" parts that what matters most (the discovery page) decides instead
@@ -82,8 +90,12 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         change_url = f"{step_url(question.slug)}?change=1"
         title = answered_question(question, None).title
         if question.expert and recommend:
-            answers[question.slug] = recommended_answer(question)
-            rows.append(ReviewRow(question, title, [], switch_url, "", recommended=True))
+            answers[question.slug] = setup_answer(question, draft.step_data)
+            kept = kept_setup_answer(question, draft.step_data) is not None
+            lines = answered_question(question, answers[question.slug]).lines if kept else []
+            rows.append(
+                ReviewRow(question, title, lines, change_url, "", recommended=True, kept=kept)
+            )
             continue
         if form is None and question is DISCOVERY:
             form = question.form_class(data=MultiValueDict(), prefix=question.slug)

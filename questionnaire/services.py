@@ -24,7 +24,7 @@ from django.utils.datastructures import MultiValueDict
 from config.celery import publish
 from questionnaire.forms.base import QuestionForm
 from questionnaire.models import Draft, ReferenceCounter, Submission
-from questionnaire.paths import recommended_answer, recommends_setup_in_draft
+from questionnaire.paths import recommends_setup_in_draft, setup_answer
 from questionnaire.questions import DISCOVERY, PAGES, SCHEMA_VERSION
 
 logger = logging.getLogger(__name__)
@@ -160,14 +160,15 @@ def collect_answers(draft: Draft) -> tuple[dict[str, dict[str, Any]], list[str]]
     """The answers of every question, and the slugs that are missing or invalid.
 
     The discovery page is optional (never visited: every part empty). On the short path the
-    expert questions are "recommend for me" whatever their pages hold (``questionnaire/paths``).
+    expert questions are "recommend for me", or the customer's own answer where they gave one
+    before switching to it (``questionnaire/paths.setup_answer``).
     """
     answers: dict[str, dict[str, Any]] = {}
     attention: list[str] = []
     recommend = recommends_setup_in_draft(draft.step_data)
     for question in PAGES:
         if question.expert and recommend:
-            answers[question.slug] = recommended_answer(question)
+            answers[question.slug] = setup_answer(question, draft.step_data)
             continue
         form = question_form(question.slug, question.form_class, draft)
         if form is None and question is DISCOVERY:

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from questionnaire.fields import AnswerFieldMixin
-from questionnaire.questions import PAGES, plain
+from questionnaire.paths import KEY_FIELDS
+from questionnaire.questions import PAGES, get_question, plain
 from questionnaire.roles import FEEDS, NOTED, REQUIREMENT, Feeds, Noted, Requirement, Role
 from sizing.public import (
     SHARED_INPUTS,
@@ -82,9 +83,11 @@ def answers_markdown() -> str:
     parts = [
         _INTRO.format(feeds=FEEDS, requirement=REQUIREMENT, noted=NOTED),
         f"{len(rows)} answer fields: {counts[FEEDS]} feed the engine, {counts[REQUIREMENT]} "
-        f"{REQUIREMENT}s, {counts[NOTED]} {NOTED}. Every question also has “not sure yet” and "
-        "a free-text note, which the proposal shows under “Your answers” and our engineer "
+        f"{REQUIREMENT}s, {counts[NOTED]} {NOTED}. Every question also has one “not sure” "
+        "box, which covers each part left empty (no part has a “not sure” of its own), and a "
+        "free-text note, which the proposal shows under “Your answers” and our engineer "
         "reads.\n",
+        _paths_markdown(),
     ]
     for question in PAGES:
         number = f"{question.number}. " if question.number else ""
@@ -106,3 +109,48 @@ def answers_markdown() -> str:
         answers = ", ".join(f"`{answer}`" for answer in shared.answers)
         parts.append(f"| `{shared.path}` | {answers} | {_cell(shared.rule)} |\n")
     return "".join(parts)
+
+
+_TIME = """
+### How long each path takes
+
+A browser walk counts, page by page as it opens, the words a sighted reader sees and the fields
+they see, and adds the fields it fills and the characters it types
+(`tests/e2e/answering_time.py`). Words are read at 238 a minute, the average silent reading
+rate of adult non-fiction readers (Brysbaert 2019, *Journal of Memory and Language* 109,
+104047). Fields follow the keystroke-level model (Card, Moran and Newell 1980, *Communications
+of the ACM* 23(7)): 1.35 s to decide each field seen, 1.3 s to point and click each one filled,
+0.4 s to move a hand to the keyboard and 0.28 s a character for each one typed, and 2.65 s for
+each page's “Continue”.
+
+| Path | Walk | Promise | Measured (4 December 2026) |
+| --- | --- | --- | --- |
+| Short | a hospital that knows its goal, not the set-up (`tests/e2e/test_non_expert_path.py`) | 10 minutes, asserted | 1,480 words, 42 fields seen, 20 filled, 281 characters: 9.6 minutes |
+| Detailed | an engineer answering every question with the registry's examples, a training recipe uploaded (`tests/e2e/test_answering_time.py`) | 20 minutes with prefill | 3,630 words (360 of them the upload and check pages), 123 fields, 63 filled: 22.7 minutes; 21.7 with everything typed. Not yet met: the test is a strict expected failure until it is |
+"""
+
+
+def _paths_markdown() -> str:
+    """The short path's questions and the parts each shows unfolded (``paths.KEY_FIELDS``),
+    what switching path does, and how long each path takes."""
+    lines = [
+        "\n## The two paths\n\n",
+        "The discovery page's last answer chooses the path. With “no” or “not sure”, the six "
+        "set-up questions are skipped and we recommend them; each other question shows the "
+        "parts that change the answer unfolded, and folds the rest under “More detail”:\n\n",
+        "| Question | Parts asked in the open on the short path |\n| --- | --- |\n",
+    ]
+    for slug, names in KEY_FIELDS.items():
+        form = get_question(slug).form_class
+        labels = "; ".join(_cell(str(form.base_fields[name].label)) for name in names)
+        lines.append(
+            f"| {get_question(slug).number}. {plain(get_question(slug).title)} | {labels} |\n"
+        )
+    lines.append(
+        "\nSwitching from the detailed path to the short one keeps every set-up answer already "
+        "given: it is used and shown on the review page as the customer's "
+        "(`questionnaire/paths.py`, `setup_answer`); only the set-up questions left unanswered "
+        "or “not sure” are recommended by us.\n"
+    )
+    lines.append(_TIME)
+    return "".join(lines)

@@ -753,12 +753,11 @@ def discovery_questions(answers: dict[str, Any]) -> list[str]:
     if where:
         return [
             f"Your data must stay in “{where}”: will a cloud region there do, or must the "
-            "hardware be yours alone? We priced the cloud as well as hardware of your own."
+            "hardware be yours alone? We priced both."
         ]
     return [
-        "Where must your data stay (a country or a region), and will a cloud region there "
-        "do, or must the hardware be yours alone? We priced the cloud as well as hardware "
-        "of your own."
+        "Where must your data stay, and will a cloud region there do, or must the hardware be "
+        "yours alone? We priced both."
     ]
 
 

@@ -107,6 +107,11 @@ def _staff_question(
         heading = answered.title
     elif delegated:
         heading = f"{answered.title} (question {answered.number} in the full list; not shown)"
+    elif seen is None:  # a set-up answer given before switching to the short path: kept
+        heading = (
+            f"{answered.title} (question {answered.number} in the full list; answered before "
+            "switching to the short path)"
+        )
     elif count != len(QUESTIONS):  # the short path: "3 of 8", as the customer's pages said
         heading = f"{seen} of {count}. {answered.title}"
         if seen != answered.number:

@@ -8,8 +8,8 @@ from django import forms
 
 from questionnaire.fields import NOT_SURE, AnswerFieldMixin, LongTextAnswerField, QuantityField
 
-# The question-level box. Each part's own "Not sure yet" choice has another label, so the
-# message names the box by its label, and the error summary links to it.
+# The question-level box, the page's one "not sure" control: the message names the box by its
+# label, and the error summary links to it.
 NOT_SURE_QUESTION_LABEL = "Not sure about this question yet"
 NOT_ANSWERED_MESSAGE = (
     f"Answer at least one part of this question, or tick “{NOT_SURE_QUESTION_LABEL}”."
@@ -22,11 +22,12 @@ class QuestionForm(forms.Form):
     not_sure = forms.BooleanField(
         required=False,
         label=NOT_SURE_QUESTION_LABEL,
-        help_text="We will use sensible assumptions and mark them clearly in your proposal.",
+        # the page's one "not sure" (issue 26): it covers every part left empty, so a customer
+        # who knows some parts answers those and ticks it for the rest
+        help_text="We assume the parts you leave empty and say so in your proposal.",
     )
     notes = LongTextAnswerField(
         label="Anything else about this? (optional)",
-        help_text="For example a range, a doubt, or something our questions did not cover.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any):

@@ -188,7 +188,7 @@ class RoadmapForm(QuestionForm):
     future_hours_per_run = QuantityField(
         does=Feeds(("roadmap.hours_per_run",)),
         label="Typical length of one of those runs",
-        help_text="For example 10 days. A number alone is read as hours.",
+        help_text="For example 10 days.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the length of a run",

@@ -195,7 +195,7 @@ class StorageForm(QuestionForm):
     read_rate_gb_per_s = QuantityField(
         does=Feeds(("storage.required_read_gb_per_s",)),
         label="How fast training must read data",
-        help_text="For example 5 GB/s. A number alone is read as GB/s.",
+        help_text="For example 5 GB/s.",
         kind=Kind.RATE,
         default_unit="GB/s",
         what="the read rate",
@@ -205,7 +205,7 @@ class StorageForm(QuestionForm):
     checkpoint_size_gb = QuantityField(
         does=Feeds(("storage.checkpoint_size_gb",)),
         label="Size of one checkpoint",
-        help_text="For example 150 GB. A number alone is read as GB.",
+        help_text="For example 150 GB.",
         kind=Kind.SIZE,
         default_unit="GB",
         what="the checkpoint size",
@@ -215,7 +215,7 @@ class StorageForm(QuestionForm):
     checkpoint_every_hours = QuantityField(
         does=Feeds(("resilience.checkpoint_interval_hours",)),
         label="How often you save a checkpoint",
-        help_text="For example every 2 hours or 30 minutes. A number alone is read as hours.",
+        help_text="For example every 2 hours or 30 minutes.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time between checkpoints",
@@ -286,7 +286,7 @@ class PreprocessingForm(QuestionForm):
             "is higher, the servers we quote have your figure."
         ),
         label="Memory (RAM) needed per server for data loading",
-        help_text="For example 256 GB. A number alone is read as GB.",
+        help_text="For example 256 GB.",
         kind=Kind.SIZE,
         default_unit="GB",
         what="the memory needed",

@@ -22,7 +22,6 @@ class ContactForm(forms.Form):
     )
     email = forms.EmailField(
         label="Work email address",
-        help_text="We send your proposal here.",
         max_length=254,
         error_messages={
             "required": "Enter your work email address.",

@@ -42,10 +42,7 @@ __all__ = [
 def _deadline_hint() -> str:
     """How to type a date, with an example in the en-GB order a year from today."""
     example = datetime.date.today() + datetime.timedelta(days=365)
-    return (
-        "Pick it in the calendar, or type it as day/month/year, for example "
-        f"{example.day}/{example.month}/{example.year}."
-    )
+    return f"Type it as day/month/year, for example {example.day}/{example.month}/{example.year}."
 
 
 class ModelForm(QuestionForm):
@@ -249,7 +246,7 @@ class DataForm(QuestionForm):
     sample_size_gb = QuantityField(
         does=Feeds(("data.bytes_per_sample",)),
         label="Average size of one sample on disk",
-        help_text="For example 40 MB. A number alone is read as MB.",
+        help_text="For example 40 MB.",
         kind=Kind.SIZE,
         default_unit="MB",
         what="the average sample size",
@@ -281,7 +278,7 @@ class TimelineForm(QuestionForm):
     run_time_hours = QuantityField(
         does=Feeds(("schedule.deadline_days",)),
         label="Longest acceptable time for one training run",
-        help_text="For example 12 hours, 3 days or 4 weeks. A number alone is read as hours.",
+        help_text="For example 12 hours or 3 days; a number alone is hours.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time for one run",

@@ -16,7 +16,7 @@ from typing import Any
 from sizing.adapters import InvalidInput, SizedAnswers, size_answers
 from sizing.engine.numbers import format_count
 from sizing.stored_result import StoredResult, read_result
-from sizing.words.cost import cost_headline
+from sizing.words.cost import cost_headline, recurring_line, region_line
 from sizing.words.counts import plan_text, read_counts
 from sizing.words.durations import run_time, run_time_range
 from sizing.words.estate import estate_lines
@@ -60,6 +60,11 @@ class Figures:
     cost_range: str  # "$13.2 million to $19.1 million": the same figure's likely range
     # What they own and their ceilings, in sentences (sizing.words.estate; empty: none given)
     estate: tuple[str, ...] = ()
+    # Recurring work per month and per run: "About €1,064 a month, or €266 a run (…)." ("")
+    recurring: str = ""
+    # Where the cloud options run, from where the data must stay: "Cloud options: a region in
+    # Germany (Frankfurt), …" ("" without a residency answer naming a place)
+    region: str = ""
 
 
 def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -> Figures:
@@ -86,6 +91,8 @@ def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -
         cost_amount=cost.amount,
         cost_range=cost.range,
         estate=tuple(estate_lines(result, sources)),
+        recurring=recurring_line(result),
+        region=region_line(result),
     )
 
 

@@ -11,7 +11,9 @@ questions, reaches the review page and sends its answers. On the way the test:
 * scans every page with axe-core (WCAG A/AA and best practices) and allows no moderate,
   serious or critical issue;
 * checks that no question is left without an answer or an assumption, on the review page and
-  in the stored submission.
+  in the stored submission;
+* counts the fields it sees and the characters it types, and turns words, fields and typing into
+  minutes (``tests/e2e/answering_time.py``): within the promised ten.
 """
 
 from __future__ import annotations
@@ -20,14 +22,21 @@ from collections.abc import Callable
 
 import pytest
 
+from pipeline.models import Recommendation
+from pipeline.services import proposal_data
 from questionnaire.models import Submission
 from questionnaire.paths import recommended_answer, recommends_setup
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, PAGES, QUESTIONS, get_question
+from reports import document
+from sizing.public import read_result
 from tests.e2e.accessibility import CUSTOMER_TAGS, serious_violations
+from tests.e2e.answering_time import PathTime, visible_fields
+from tests.reports.conftest import pdf_text, squash
 
 pytestmark = pytest.mark.e2e
 
 WORD_LIMIT = 1500
+MINUTES_LIMIT = 10  # the short path's promise (issue 26)
 # What the hospital knows; every other question is answered "not sure".
 TYPED = {
     "model": {"#id_model-model_name": "Llama 3.1 70B", "#id_model-total_params": "70B"},
@@ -43,12 +52,14 @@ DISCOVERY_TYPED = {
 
 
 # innerText leaves out what is not rendered (closed <details>); text for screen readers only
-# (Bootstrap's .visually-hidden, clipped to one pixel) is rendered, so it is hidden for the count.
+# (Bootstrap's .visually-hidden, clipped to one pixel) is rendered, so it is hidden for the count;
+# so is a skip link until it is focused (.visually-hidden-focusable).
 # A chart's labels (the estimate's charts on the review page) are read at a glance, not as
 # prose: its caption counts, its axis ticks and bar labels do not.
 VISIBLE_TEXT = """() => {
   const main = document.querySelector('main');
-  const hidden = [...main.querySelectorAll('.visually-hidden, figure.chart-figure svg')];
+  const hidden = [...main.querySelectorAll(
+    '.visually-hidden, .visually-hidden-focusable:not(:focus), figure.chart-figure svg')];
   hidden.forEach(e => e.style.setProperty('display', 'none', 'important'));
   const text = main.innerText;
   hidden.forEach(e => e.style.removeProperty('display'));
@@ -88,6 +99,23 @@ def walk_short_path_questions(page, answer: Callable[[str], None]) -> list[str]:
     return asked
 
 
+def open_discovery(page) -> None:
+    """From the start page through the welcome to the discovery page."""
+    page.goto(page.base_url + "/")
+    continue_to_next(page)  # start page
+    continue_to_next(page)  # welcome
+    assert page.url.rstrip("/").endswith(f"/{DISCOVERY.slug}")
+
+
+def send_answers(page, email: str) -> tuple[Submission, Recommendation]:
+    """Send from the review page; the submission of ``email`` and its latest recommendation."""
+    with page.expect_navigation():
+        page.locator("button[data-submit-once]").click()
+    assert page.locator("h1").inner_text() == "Your answers have been sent"
+    submission = Submission.objects.get(contact_email=email)
+    return submission, Recommendation.objects.filter(submission=submission).latest("version")
+
+
 def send_contact_to_review(page, name: str, email: str, company: str) -> None:
     page.fill("#id_contact-name", name)
     page.fill("#id_contact-email", email)
@@ -105,12 +133,15 @@ def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_
     )
     page = context.new_page()
     page.set_default_timeout(20_000)
-    words: dict[str, int] = {}
+    timed = PathTime()
+    words = timed.words
     issues: list[str] = []
 
     def read(name: str) -> None:
-        """Count the words as the page opens, then scan it with everything folded opened."""
+        """Count the words and fields as the page opens, then scan it with everything folded
+        opened."""
         words[name] = visible_words(page)
+        timed.fields[name] = visible_fields(page)
         page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
         issues.extend(axe_issues(page))
 
@@ -127,8 +158,11 @@ def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_
     read("discovery")
     for selector, text in DISCOVERY_TYPED.items():
         page.fill(selector, text)
+        timed.typed(text)
     page.check("#id_discovery-constraint_2")  # where the data is kept
     page.check("#id_discovery-setup_known_1")  # no: recommend the set-up for us
+    timed.chose()
+    timed.chose()
     page.screenshot(path=str(screenshot_dir / "paths-discovery.png"), full_page=True)
     continue_to_next(page)
 
@@ -137,15 +171,21 @@ def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_
         if slug in TYPED:
             for selector, text in TYPED[slug].items():
                 page.fill(selector, text)
+                timed.typed(text)
         elif slug in CHOSEN:
             page.check(CHOSEN[slug])
+            timed.chose()
         else:
             page.check(f"#id_{slug}-not_sure")
+            timed.chose()
 
     asked = walk_short_path_questions(page, answer)
     assert asked == [q.slug for q in QUESTIONS if not q.expert]
 
     read("contact")
+    for text in ("Dana Keller", "dana@hospital.example", "Example Regional Hospitals"):
+        timed.typed(text)
+    timed.chose()  # the consent box
     send_contact_to_review(
         page, "Dana Keller", "dana@hospital.example", "Example Regional Hospitals"
     )
@@ -177,7 +217,9 @@ def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_
 
     total = sum(words.values())
     print("visible words per page:", words, "total:", total)
+    print("the short path:", timed.report())
     assert total <= WORD_LIMIT, f"{total} words on the non-expert path: {words}"
+    assert timed.minutes <= MINUTES_LIMIT, timed.report()
     assert issues == [], "\n".join(issues)
 
     answers = Submission.objects.get().answers
@@ -238,3 +280,49 @@ def test_the_discovery_page_and_its_error_state_pass_axe_at_desktop_and_phone_wi
     issues += axe_issues(page)
     context.close()
     assert issues == [], "\n".join(issues)
+
+
+GAME_STUDIO_SENTENCE = (
+    "We want our own assistant for player support tickets. We have about 50,000 past tickets. "
+    "No idea about models or GPUs."
+)
+
+
+def test_the_game_studio_that_knows_nothing_about_training_gets_a_small_lora_model_in_plain_words(
+    browser_page,
+):
+    """Customer 8 of the shared customer scenarios, walked as that studio would: the short path
+    in plain words, a small open model adapted with LoRA, a cost a run in the cloud well under
+    a thousand dollars, and what to decide next."""
+    page = browser_page
+    page.set_default_timeout(40_000)  # sending sizes and renders on a shared machine
+    open_discovery(page)
+    page.fill("#id_discovery-use_case", GAME_STUDIO_SENTENCE)
+    page.get_by_label("No: recommend the set-up for us").check()
+    continue_to_next(page)
+
+    def answer(slug: str) -> None:
+        if slug == "data":  # the one thing they know: about 50,000 past tickets
+            page.fill("#id_data-dataset_size", "50,000")
+            page.get_by_label("Samples (documents, images, clips or examples)").check()
+        else:
+            page.check(f"#id_{slug}-not_sure")
+
+    asked = walk_short_path_questions(page, answer)
+    assert asked == [q.slug for q in QUESTIONS if not q.expert]
+    send_contact_to_review(page, "Kim Example", "kim@studio.example", "Example Games")
+    estimate = page.locator(".first-estimate").inner_text()
+    assert "Cost: about $" in estimate, estimate
+    _, recommendation = send_answers(page, "kim@studio.example")
+    result = read_result(recommendation.result)
+    # a small open model adapted with LoRA, on one node
+    assumed = {a.key: a.value for a in result.assumptions}
+    assert float(assumed["model.total_params"]) <= 8e9, assumed["model.total_params"]
+    assert assumed["training.method"] == "lora"
+    assert result.nodes_per_job == 1
+    # a run in the cloud costs dollars to hundreds of dollars, not thousands
+    one_run = result.one_run_cloud_usd
+    assert one_run is not None and 0 < one_run < 1000, one_run
+    text = squash(pdf_text(document.render_data(proposal_data(recommendation)).pdf))
+    assert squash("What you need to decide next") in text
+    assert "LoRA" in text

@@ -6,7 +6,13 @@ import pytest
 from django.urls import reverse
 
 from questionnaire.models import Draft, Submission
-from questionnaire.paths import KEY_FIELDS, recommended_answer, recommends_setup, shows_step
+from questionnaire.paths import (
+    KEY_FIELDS,
+    delegated_slugs,
+    recommended_answer,
+    recommends_setup,
+    shows_step,
+)
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from questionnaire.services import Contact, collect_answers, submit_answers
 from sizing.public import build_engine_input
@@ -124,7 +130,7 @@ def test_switching_paths_from_the_review_page_loses_no_answer(client):
     draft = Draft.objects.get(pk=draft_id)
     answers, attention = collect_answers(draft)
     assert not attention
-    assert answers["precision"] == recommended_answer(get_question("precision"))
+    assert answers["precision"]["precision"] == "bf16"  # theirs, kept (see below)
     assert draft.step_data["precision"]["precision-precision"] == ["bf16"]  # still there
 
     back = {**SHORT, "setup_known": "yes"}
@@ -162,8 +168,7 @@ def test_a_draft_without_a_discovery_page_submits_with_an_empty_one():
 
 
 def test_the_review_page_opens_with_the_project_and_its_constraint(client):
-    answers = {DISCOVERY.slug: {**SHORT, "constraint": "budget"}}
-    draft_id = walk_to_review(client, answers)
+    draft_id = walk_short_path(client, {**SHORT, "constraint": "budget"})
     page = client.get(step_url(draft_id, "review")).content.decode()
     assert page.index("About your project") < page.index("1. Your model")
     assert SHORT["use_case"] in page
@@ -171,12 +176,32 @@ def test_the_review_page_opens_with_the_project_and_its_constraint(client):
     assert "we accept a cheaper network (2:1)" in page
 
 
-def test_expert_answers_typed_before_the_short_path_are_kept_but_not_sent(client):
-    draft_id = walk_to_review(client, {DISCOVERY.slug: SHORT})  # posts every page's example
-    assert Draft.objects.get(pk=draft_id).step_data["precision"]["precision-precision"] == ["bf16"]
+def test_switching_to_the_short_path_keeps_and_uses_the_set_up_answers_already_given(client):
+    # Issue 26: switching "does someone know the set-up?" from yes to no silently replaced the
+    # detailed answers with "recommend for me". A customer who told us FP8 and an 8-bit
+    # optimizer expects us to use them, and to see on the review page that we do.
+    draft_id = walk_to_review(client)  # the detailed path, every question's example
+    post_step(client, draft_id, "precision", {"precision": "fp8", "optimizer": "adamw_8bit"})
+    post_step(client, draft_id, "batch", {"not_sure": "on"})  # a page they left to us
+    post_step(client, draft_id, DISCOVERY.slug, SHORT, return_to="review")
+
+    review = client.get(step_url(draft_id, "review"))
+    rows = {row.question.slug: row for row in review.context["setup_rows"]}
+    assert set(rows) == set(EXPERT_SLUGS)
+    assert rows["precision"].kept and not rows["batch"].kept
+    page = review.content.decode()
+    kept = page[page.index('id="review-precision"') :]
+    kept = kept[: kept.index("</div>")]
+    assert "Your answer, kept from the detailed questions" in kept and "FP8" in kept
+
     post_step(client, draft_id, "review", {})
     answers = Submission.objects.get().answers
-    assert answers["precision"] == recommended_answer(get_question("precision"))
+    assert recommends_setup(answers)
+    assert answers["precision"]["precision"] == "fp8"
+    assert answers["batch"] == recommended_answer(get_question("batch"))
+    built = build_engine_input(answers=answers)
+    assert built.sources["training.precision"] == "customer"
+    assert "precision" not in delegated_slugs(answers) and "batch" in delegated_slugs(answers)
 
 
 def test_contact_details_are_still_asked_on_the_short_path(client):

@@ -50,6 +50,20 @@ def test_a_set_up_question_never_shown_is_not_a_not_sure_answer():
     ]
 
 
+def test_a_set_up_answer_kept_from_the_detailed_path_shows_as_the_customers():
+    # issue 26: switching to the short path keeps set-up answers already given; the staff page
+    # headed one "None of 9" (no number on the short path)
+    answers = _short_path_answers()
+    answers["precision"] = dict(example_answers())["precision"]
+    rows = staff_questions(answers)
+    precision = next(row for row in rows if "Number format" in row.heading)
+    assert not precision.delegated
+    assert "None" not in precision.heading
+    assert "answered before switching to the short path" in precision.heading
+    batch = next(row for row in rows if "batch" in row.heading)
+    assert batch.delegated
+
+
 def test_the_detailed_path_keeps_the_registry_numbers():
     answers = dict(example_answers())
     rows = staff_questions(answers)
