@@ -134,7 +134,7 @@ class DeploymentForm(QuestionForm):
             )
         ),
         label="Accelerators you already own",
-        help_text="For example 16 A100 80GB, HDR InfiniBand, a 200 TB NAS.",
+        help_text="For example 16 A100 80GB.",
         suggestions=OWNED_SUGGESTIONS,
         width="medium",
         max_length=200,

@@ -88,7 +88,7 @@ SAMPLE_OVERRIDES: dict[str, Any] = {
     "model.active_params": 2e9,
     "model.model_name": "Llama 3.1 8B",
     "deployment.data_residency": "EU only",
-    "deployment.owned": "16 A100 80GB",
+    "deployment.owned": "16 A100 80GB, HDR InfiniBand, a 200 TB NAS",
 }
 
 
