@@ -69,6 +69,8 @@ References
        likewise fetches every partitioned parameter for each micro-batch's forward and backward.
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
+.. [11] Software-family factors ``eff_stack_<family>`` (who trains with what), measured on the
+       published runs by family: :mod:`sizing.engine.stack_efficiency`, ``docs/calibration.md``.
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ from .assumptions import value
 from .compute import FLOPS_PER_PARAM_TOKEN, attended_keys, attention_flops_per_token
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
+from .stack_efficiency import TYPICAL, stack_factor
 from .units import BITS_PER_BYTE, BYTES_PER_GB
 
 _FLOPS_PER_TFLOP = 1e12
@@ -240,6 +243,7 @@ class StepCostModel:
         hfu_cache: dict[tuple[int, int, int, bool, int], float] | None = None,
         quantised_params: float = 0.0,
         causal: bool = True,
+        stack_family: str = TYPICAL,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -267,7 +271,8 @@ class StepCostModel:
         self.selective_extra = value("selective_recompute_memory_bound_share")
         self.dp_overlap = value("eff_comm_overlap")
         self.ep_hidden = value("eff_ep_overlap")
-        self.factor = workload_factor(moe=moe, method=method)
+        # who trains with what: the software family's share of the modelled utilisation [11]_
+        self.factor = workload_factor(moe=moe, method=method) * stack_factor(stack_family)
         self._hfu = {} if hfu_cache is None else hfu_cache
         # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
         self.dequant_s = dequantisation_seconds(quantised_params - expert_params, acc)

@@ -60,6 +60,7 @@ from .memory import (
     zero_model_states_gb,
 )
 from .resolve.resolved import Resolved
+from .stack_efficiency import TYPICAL
 from .units import BYTES_PER_GB
 
 _POW2 = (1, 2, 4, 8, 16, 32, 64, 128, 256)
@@ -105,6 +106,7 @@ class Workload:
     model_flops_per_token: float
     bpp: BytesPerParam
     causal: bool = True  # causal attention (a decoder): half the score FLOPs of full attention
+    stack_family: str = TYPICAL  # who trains with what: the efficiency prior (stack_efficiency)
 
 
 def workload(r: Resolved) -> Workload:
@@ -157,6 +159,7 @@ def workload(r: Resolved) -> Workload:
         model_flops_per_token=per_token,
         bpp=bytes_per_param(r.precision, r.optimizer),
         causal=causal,
+        stack_family=r.stack_family,
     )
 
 
@@ -663,6 +666,7 @@ def _cost_model(
         hfu_cache=hfu_cache,
         quantised_params=w.dense_params + w.expert_params if w.method == "qlora" else 0.0,
         causal=w.causal,
+        stack_family=w.stack_family,
     )
 
 
