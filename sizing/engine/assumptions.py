@@ -270,7 +270,7 @@ _LISTED: dict[str, Assumption] = {
         "submissions, and public stable ROCm releases trained slower still (" + _SEMIANALYSIS + ")",
     ),
     "eff_software_gaudi": Assumption(
-        0.78,
+        0.81,
         "-",
         _GAUDI_VS_NEMO,
         "2026-12-04",
