@@ -254,9 +254,7 @@ def speed_residual(row: Row, predicted: float) -> float:
     return err if row.metric in SPEED_METRICS else -err
 
 
-def stack_factors(
-    preds: Sequence[float], rows: Sequence[Row], keep: Sequence[int]
-) -> StackFactors:
+def stack_factors(preds: Sequence[float], rows: Sequence[Row], keep: Sequence[int]) -> StackFactors:
     """The software-family factors measured on rows ``keep`` (predicted at factor 1).
 
     Each source speaks once: its median speed residual.  A family's factor is 2 to the median of
