@@ -112,13 +112,13 @@ def test_the_moe_split_names_its_expert_parallelism():
 
 
 def test_the_slow_end_of_the_run_time_is_one_figure_and_said_plainly_when_well_past():
-    # MoE lab: about 61.5 days against a 66-day deadline, likely 37.7–124.5 days (engine
-    # 2026.12.13, ranges rebuilt after the physics corrections)
+    # MoE lab: about 60.6 days against a 66-day deadline, likely 38.4–128.5 days (ranges
+    # rebuilt on the 101 published rows of issue 27)
     page = squash(text("moe-pretrain"))
-    assert squash("(likely 38–120 days), within your deadline of 66 days") in page
+    assert squash("(likely 38–130 days), within your deadline of 66 days") in page
     assert squash("the slow end of the range is 1.9 times your deadline") in page
-    assert squash("A run is likely to take 38–120 days") in page
-    assert "124days" not in page and "125days" not in page  # rounded as said everywhere
+    assert squash("A run is likely to take 38–130 days") in page
+    assert "128days" not in page and "129days" not in page  # rounded as said everywhere
 
 
 @pytest.mark.parametrize("scenario", ["", *SCENARIOS])
