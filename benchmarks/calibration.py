@@ -47,7 +47,9 @@ from sizing.engine.compute import (
 )
 from sizing.engine.hardware import ACCELERATORS, peak_tflops
 from sizing.engine.parallelism import workload
+from sizing.engine.ranges import GENERATIONS
 from sizing.engine.resolve.resolved import resolve
+from sizing.engine.stack_efficiency import FAMILIES, MIN_SOURCES, TYPICAL, stack_family
 from sizing.engine.validation import parse_input
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -95,6 +97,17 @@ class Row:
     architecture: str  # "dense" | "MoE"
     precision: str  # "BF16" | "FP8"
     data: Mapping[str, Any]
+    family: str = TYPICAL  # the software family the engine reads from the row's framework answer
+
+    @property
+    def generation(self) -> str:
+        """The accelerator generation ("ampere", "hopper") of the row."""
+        return GENERATIONS.get(self.data["engine_accelerator"], "other") if self.data else "other"
+
+
+# The software-family factors of one fit (``eff_stack_<family>``, stack_efficiency.py).
+StackFactors = tuple[tuple[str, float], ...]
+_NEUTRAL_STACKS = {f"eff_stack_{f}": 1.0 for f in (TYPICAL, *FAMILIES)}
 
 
 @dataclass(frozen=True)
@@ -102,6 +115,7 @@ class Result:
     row: Row
     predicted: float  # out of sample: constants fitted without the row's source
     fitted: tuple[float, ...]
+    stacks: StackFactors = ()
 
     @property
     def log2_err(self) -> float:
@@ -110,6 +124,12 @@ class Result:
     @property
     def rule_log2_err(self) -> float:
         return abs(math.log2(self.row.rule / self.row.observed))
+
+    @property
+    def rule_gpu_hours_log2_err(self) -> float:
+        """Signed log2(the rule's accelerator-hours / published)."""
+        err = math.log2(self.row.rule / self.row.observed)
+        return -err if self.row.metric in SPEED_METRICS else err
 
     @property
     def gpu_hours_log2_err(self) -> float:
@@ -178,6 +198,7 @@ def load_rows(path: Path = DATA_PATH) -> list[Row]:
                 architecture="MoE" if raw["architecture"] == "MoE" else "dense",
                 precision=prec,
                 data=raw,
+                family=stack_family(raw["engine_input"].get("software", {}).get("frameworks")),
             )
         )
     return out
@@ -219,16 +240,87 @@ def grid() -> list[tuple[float, ...]]:
 
 
 def predictions(rows: Sequence[Row]) -> dict[tuple[float, ...], list[float]]:
-    """Every row predicted at every grid point."""
+    """Every row predicted at every grid point, every software family at factor 1."""
     out = {}
     for point in grid():
-        with assumptions.overridden(dict(zip(FITTED, point, strict=True))):
+        with assumptions.overridden({**dict(zip(FITTED, point, strict=True)), **_NEUTRAL_STACKS}):
             out[point] = [predict(row) for row in rows]
     return out
 
 
-def _loss(preds: Sequence[float], rows: Sequence[Row], keep: Sequence[int]) -> float:
-    return sum(math.log2(preds[i] / rows[i].observed) ** 2 for i in keep)
+def speed_residual(row: Row, predicted: float) -> float:
+    """log2(published speed / modelled speed): positive when the run was faster than modelled."""
+    err = math.log2(row.observed / predicted)
+    return err if row.metric in SPEED_METRICS else -err
+
+
+def stack_factors(preds: Sequence[float], rows: Sequence[Row], keep: Sequence[int]) -> StackFactors:
+    """The software-family factors measured on rows ``keep`` (predicted at factor 1).
+
+    Each source speaks once: its median speed residual.  A family's factor is 2 to the median of
+    its sources' (when it has at least ``MIN_SOURCES`` of them); the typical factor is 2 to the
+    median of every source's, whoever trained; a family with fewer sources takes the typical one.
+    """
+    by_source: dict[str, list[float]] = {}
+    family_of: dict[str, str] = {}
+    for i in keep:
+        by_source.setdefault(rows[i].source, []).append(speed_residual(rows[i], preds[i]))
+        family_of[rows[i].source] = rows[i].family
+    medians = {s: statistics.median(v) for s, v in by_source.items()}
+    typical = 2.0 ** statistics.median(medians.values()) if medians else 1.0
+    out = [(TYPICAL, round(typical, 2))]
+    for family in FAMILIES:
+        own = [m for s, m in medians.items() if family_of[s] == family]
+        factor = 2.0 ** statistics.median(own) if len(own) >= MIN_SOURCES else typical
+        out.append((family, round(factor, 2)))
+    return tuple(out)
+
+
+def _adjusted(pred: float, row: Row, factors: Mapping[str, float]) -> float:
+    """The prediction at factor 1 with the row's family factor applied (speed up, hours down)."""
+    f = factors[row.family]
+    return pred * f if row.metric in SPEED_METRICS else pred / f
+
+
+def _loss(
+    preds: Sequence[float],
+    rows: Sequence[Row],
+    keep: Sequence[int],
+    factors: Mapping[str, float] | None = None,
+) -> float:
+    """Squared log2 error over ``keep``, each source weighing as much as any other.
+
+    One paper with many rows (a benchmark table) would otherwise choose the constants alone.
+    """
+    sizes: dict[str, int] = {}
+    for i in keep:
+        sizes[rows[i].source] = sizes.get(rows[i].source, 0) + 1
+    total = 0.0
+    for i in keep:
+        pred = _adjusted(preds[i], rows[i], factors) if factors else preds[i]
+        total += math.log2(pred / rows[i].observed) ** 2 / sizes[rows[i].source]
+    return total
+
+
+def _fit(
+    table: Mapping[tuple[float, ...], Sequence[float]], rows: Sequence[Row], keep: Sequence[int]
+) -> tuple[tuple[float, ...], StackFactors]:
+    """The grid point and family factors that fit rows ``keep`` best."""
+
+    def scored(point: tuple[float, ...]) -> tuple[float, tuple[float, ...]]:
+        factors = dict(stack_factors(table[point], rows, keep))
+        return (_loss(table[point], rows, keep, factors), point)
+
+    best = min(table, key=scored)
+    return best, stack_factors(table[best], rows, keep)
+
+
+def predict_fitted(row: Row, point: tuple[float, ...], stacks: StackFactors) -> float:
+    """The engine's own figure for ``row`` with these constants and family factors."""
+    values = {**dict(zip(FITTED, point, strict=True))}
+    values.update({f"eff_stack_{family}": factor for family, factor in stacks})
+    with assumptions.overridden(values):
+        return predict(row)
 
 
 def drawn_aside(source: str) -> bool:
@@ -255,14 +347,15 @@ def cross_validate(
     results: list[Result | None] = [None] * len(rows)
     for source in sorted({rows[i].source for i in dev}):
         train = [i for i in dev if rows[i].source != source]
-        best = min(table, key=lambda p: (_loss(table[p], rows, train), p))
+        best, stacks = _fit(table, rows, train)
         for i in dev:
             if rows[i].source == source:
-                results[i] = Result(row=rows[i], predicted=table[best][i], fitted=best)
-    best = fit_all(rows, table)
+                predicted = predict_fitted(rows[i], best, stacks)
+                results[i] = Result(rows[i], predicted, best, stacks)
+    best, stacks = fit_all(rows, table)
     for i, r in enumerate(rows):
         if r.source in aside:
-            results[i] = Result(row=r, predicted=table[best][i], fitted=best)
+            results[i] = Result(r, predict_fitted(r, best, stacks), best, stacks)
     ordered = [results[i] for i in dev] + [results[i] for i in range(len(rows)) if i not in dev]
     return [r for r in ordered if r is not None]
 
@@ -281,11 +374,11 @@ def set_aside(results: Sequence[Result]) -> list[Result]:
 
 def fit_all(
     rows: Sequence[Row], table: Mapping[tuple[float, ...], Sequence[float]]
-) -> tuple[float, ...]:
-    """The grid point fitted on every development row (the values the engine ships)."""
+) -> tuple[tuple[float, ...], StackFactors]:
+    """The grid point and family factors fitted on every development row (the engine's values)."""
     aside = set(set_aside_sources(rows))
     dev = [i for i, r in enumerate(rows) if r.source not in aside]
-    return min(table, key=lambda p: (_loss(table[p], rows, dev), p))
+    return _fit(table, rows, dev)
 
 
 @dataclass(frozen=True)
@@ -296,6 +389,8 @@ class Summary:
     worst: float
     rule_median: float
     rule_worst: float
+    bias: float = 0.0  # median signed log2(engine's GPU-hours / published): negative = too few
+    rule_bias: float = 0.0
 
 
 def summarise(results: Sequence[Result]) -> list[Summary]:
@@ -307,6 +402,14 @@ def summarise(results: Sequence[Result]) -> list[Summary]:
         slices.append((arch, [r for r in results if r.row.architecture == arch]))
     for prec in ("BF16", "FP8"):
         slices.append((prec, [r for r in results if r.row.precision == prec]))
+    for generation in ("ampere", "hopper"):
+        slices.append((generation.title(), [r for r in results if r.row.generation == generation]))
+    for family in (*FAMILIES, TYPICAL):
+        label = f"software: {family}" if family != TYPICAL else "software: no family (typical)"
+        slices.append((label, [r for r in results if r.row.family == family]))
+    for trainer in ("vendor benchmark", "frontier lab", "research team", "company team"):
+        rs = [r for r in results if r.row.data.get("trainer") == trainer]
+        slices.append((f"trained by: {trainer}", rs))
     out = []
     for label, rs in slices:
         if not rs:
@@ -319,6 +422,8 @@ def summarise(results: Sequence[Result]) -> list[Summary]:
                 worst=max(r.log2_err for r in rs),
                 rule_median=statistics.median(r.rule_log2_err for r in rs),
                 rule_worst=max(r.rule_log2_err for r in rs),
+                bias=statistics.median(r.gpu_hours_log2_err for r in rs),
+                rule_bias=statistics.median(r.rule_gpu_hours_log2_err for r in rs),
             )
         )
     return out
@@ -331,7 +436,16 @@ def markdown_table(head: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
 
 
 def summary_markdown(summaries: Sequence[Summary]) -> str:
-    head = ("rows", "n", "engine median", "engine worst", "rule median", "rule worst")
+    head = (
+        "rows",
+        "n",
+        "engine median",
+        "engine worst",
+        "rule median",
+        "rule worst",
+        "engine bias",
+        "rule bias",
+    )
     return markdown_table(
         head,
         (
@@ -339,6 +453,7 @@ def summary_markdown(summaries: Sequence[Summary]) -> str:
                 s.label,
                 str(s.n),
                 *(f"{v:.2f}" for v in (s.median, s.worst, s.rule_median, s.rule_worst)),
+                *(f"{v:+.2f}" for v in (s.bias, s.rule_bias)),
             )
             for s in summaries
         ),
@@ -348,16 +463,17 @@ def summary_markdown(summaries: Sequence[Summary]) -> str:
 def rows_markdown(results: Sequence[Result]) -> str:
     names = tuple(FITTED)
     lines = [
-        "| run | source | band | metric | published | engine (CV) | ratio | rule ratio | fitted "
-        + "/".join(n.removeprefix("eff_") for n in names)
-        + " |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| run | source | software | band | metric | published | engine (CV) | ratio | rule ratio "
+        "| family factor | fitted " + "/".join(n.removeprefix("eff_") for n in names) + " |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
+        factor = dict(r.stacks).get(r.row.family, 1.0)
         lines.append(
-            f"| {r.row.id} | {r.row.source} | {r.row.band} | {r.row.metric} | "
+            f"| {r.row.id} | {r.row.source} | {r.row.family} | {r.row.band} | {r.row.metric} | "
             f"{r.row.observed:.4g} | {r.predicted:.4g} | {r.predicted / r.row.observed:.2f} | "
-            f"{r.row.rule / r.row.observed:.2f} | {'/'.join(f'{v:g}' for v in r.fitted)} |"
+            f"{r.row.rule / r.row.observed:.2f} | {factor:g} | "
+            f"{'/'.join(f'{v:g}' for v in r.fitted)} |"
         )
     return "\n".join(lines)
 
@@ -379,8 +495,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     print(summary_markdown(summarise(aside)))
     print()
-    fitted = ", ".join(f"{k} {v:g}" for k, v in zip(FITTED, fit_all(rows, table), strict=True))
-    print(f"Fitted on every development row (the engine's values): {fitted}.")
+    point, stacks = fit_all(rows, table)
+    fitted = ", ".join(f"{k} {v:g}" for k, v in zip(FITTED, point, strict=True))
+    factors = ", ".join(f"eff_stack_{family} {v:g}" for family, v in stacks)
+    print(f"Fitted on every development row (the engine's values): {fitted}; {factors}.")
     print(
         f"|log2(predicted/published)|, leave-one-source-out over {len(dev)} rows from "
         f"{len({r.row.source for r in dev})} sources; fitted: {', '.join(FITTED)}"

@@ -14,11 +14,14 @@ from typing import Any
 
 from sizing.public import (
     ACCELERATORS,
+    FAMILIES,
+    TYPICAL,
     StoredResult,
     UsedAssumption,
     describe_value,
     format_percent,
     format_quantity,
+    stack_family,
 )
 
 Plan = dict[str, Any]
@@ -59,6 +62,9 @@ RELEVANT: dict[str, Callable[[Plan], bool]] = {
     "eff_software_cuda": lambda p: p["software"] == "cuda",
     "eff_software_rocm": lambda p: p["software"] == "rocm",
     "eff_software_gaudi": lambda p: p["software"] == "gaudi",
+    # who trains with what: the factor of the customer's software family (sizing/engine/
+    # stack_efficiency.py), the typical published run's without an answer
+    **{f"eff_stack_{f}": (lambda p, f=f: p["stack"] == f) for f in (TYPICAL, *FAMILIES)},
     "run_overhead_share": _ALWAYS,
     # resilience
     "gpu_mtbf_hours": _ALWAYS,
@@ -99,6 +105,7 @@ _SHARES = frozenset(
         "eff_software_cuda",
         "eff_software_rocm",
         "eff_software_gaudi",
+        *(f"eff_stack_{f}" for f in (TYPICAL, *FAMILIES)),
         "run_overhead_share",
         "spare_node_fraction",
         "nccl_scale_out_efficiency",
@@ -125,6 +132,7 @@ def plan_facts(result: StoredResult, engine_input: dict[str, Any]) -> Plan:
         "moe": model.get("architecture") == "moe"
         or int(result.section("parallelism").get("expert") or 1) > 1,
         "software": spec.software if spec else "",
+        "stack": stack_family((engine_input.get("software") or {}).get("frameworks")),
         "nodes": result.nodes or 0,
         "gpus_per_node": result.gpus_per_node or 0,
         "spare_nodes": int(result.section("cluster").get("spare_nodes") or 0),

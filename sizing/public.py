@@ -78,6 +78,7 @@ from sizing.engine.numbers import (
 )
 from sizing.engine.parameter_count import DecoderShape, ParameterCount, count_parameters
 from sizing.engine.resolve.run import ASK_DATA_READY, SIZE_READ_AS_TEXT
+from sizing.engine.stack_efficiency import FAMILIES, TYPICAL, stack_family
 from sizing.engine.validation import SCHEMA, check_shape
 from sizing.engine.vocabulary import (
     BOM_ITEMS,
@@ -290,6 +291,9 @@ __all__ = [
     "size_reason",
     # catalogues and a model's shape
     "ACCELERATORS",
+    "FAMILIES",
+    "TYPICAL",
+    "stack_family",
     "MODEL_CATALOG",
     "ModelSpec",
     "find_model",

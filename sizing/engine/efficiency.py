@@ -69,6 +69,8 @@ References
        likewise fetches every partitioned parameter for each micro-batch's forward and backward.
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
+.. [11] Software-family factors ``eff_stack_<family>`` (who trains with what), measured on the
+       published runs by family: :mod:`sizing.engine.stack_efficiency`, ``docs/calibration.md``.
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ from .expert_traffic import (
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS
 from .quantisation import cast_bytes_per_flop
+from .stack_efficiency import TYPICAL, stack_factor
 from .units import BITS_PER_BYTE, BYTES_PER_GB
 from .vendor_scale import software_scale_factor
 
@@ -257,6 +260,7 @@ class StepCostModel:
         quantised_params: float = 0.0,
         causal: bool = True,
         routed_node_limit: int = 0,
+        stack_family: str = TYPICAL,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -287,7 +291,8 @@ class StepCostModel:
         self.ep_bytes = ALL_TO_ALLS_PER_LAYER * all_to_all_bytes_per_value(precision)
         self._expert_s: dict[tuple[int, int, int], float] = {}  # by tensor, expert, context
         self._overlapped: dict[tuple[int, int, int, int], bool] = {}  # and pipeline
-        self.factor = workload_factor(moe=moe, method=method)
+        # who trains with what: the software family's share of the modelled utilisation [11]_
+        self.factor = workload_factor(moe=moe, method=method) * stack_factor(stack_family)
         self._hfu = {} if hfu_cache is None else hfu_cache
         # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
         self.dequant_s = dequantisation_seconds(quantised_params - expert_params, acc)

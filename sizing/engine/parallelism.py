@@ -61,6 +61,7 @@ from .memory import (
     zero_model_states_gb,
 )
 from .resolve.resolved import Resolved
+from .stack_efficiency import TYPICAL
 from .units import BYTES_PER_GB
 
 _POW2 = (1, 2, 4, 8, 16, 32, 64, 128, 256)
@@ -107,6 +108,7 @@ class Workload:
     bpp: BytesPerParam
     causal: bool = True  # causal attention (a decoder): half the score FLOPs of full attention
     routed_node_limit: int = 0  # [nodes] each token's experts on at most this many; 0: any
+    stack_family: str = TYPICAL  # who trains with what: the efficiency prior (stack_efficiency)
 
 
 def workload(r: Resolved) -> Workload:
@@ -160,6 +162,7 @@ def workload(r: Resolved) -> Workload:
         bpp=bytes_per_param(r.precision, r.optimizer),
         causal=causal,
         routed_node_limit=r.routed_node_limit if moe else 0,
+        stack_family=r.stack_family,
     )
 
 
@@ -676,6 +679,7 @@ def _cost_model(
         quantised_params=w.dense_params + w.expert_params if w.method == "qlora" else 0.0,
         causal=w.causal,
         routed_node_limit=w.routed_node_limit,
+        stack_family=w.stack_family,
     )
 
 

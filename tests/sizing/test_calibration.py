@@ -11,6 +11,7 @@ coverage must match the coverage measured on runs they did not see
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -37,6 +38,7 @@ from benchmarks.range_table import (
     table_is_current,
 )
 from sizing.engine.measured_error_table import CALIBRATION
+from sizing.engine.stack_efficiency import FAMILIES, TYPICAL
 
 
 @pytest.fixture(scope="module")
@@ -61,10 +63,24 @@ def summaries(results: list[Result]) -> dict[str, Summary]:
 
 def test_every_row_has_a_source_and_a_group() -> None:
     rows = load_rows()
-    assert len(rows) >= 60
+    assert len(rows) >= 100
     assert len({r.group for r in rows}) >= 10
     assert len({r.source for r in rows}) >= 20
     assert all(r.data["source"] and r.source for r in rows)
+
+
+def test_every_row_says_who_trained_with_what_and_when() -> None:
+    """Issue 27: the rows a software family is measured on say what they ran, with a date."""
+    rows = load_rows()
+    for r in rows:
+        assert r.data["software"] and r.data["trainer"], r.id
+        assert re.fullmatch(r"20\d\d-(0[1-9]|1[0-2])", r.data["source_date"]), r.id
+        # the family the engine reads from the row's answer is the one the row records
+        assert r.family == (
+            r.data["software_family"] if r.data["software_family"] in FAMILIES else TYPICAL
+        ), r.id
+    ampere = [r for r in rows if r.generation == "ampere" and r.data["active_params"] <= 70e9]
+    assert len(ampere) >= 30
 
 
 def test_about_a_fifth_of_the_sources_is_set_aside_with_a_fixed_seed(rows: list[Row]) -> None:

@@ -93,6 +93,7 @@ class Resolved(ModelShape):
     vendors: tuple[str, ...]  # accelerator makers allowed ("nvidia", "amd", "intel")
     frameworks: tuple[str, ...]  # the software stacks they run on: platforms.FRAMEWORK_STACKS
     custom_cuda_kernels: bool  # run on CUDA (NVIDIA) only
+    stack_family: str  # the software family that sets the efficiency prior (stack_efficiency)
     inter_node: str
     oversubscription: float | None
     max_comm_share: float
@@ -235,6 +236,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         vendors=hardware.vendors,
         frameworks=software.frameworks,
         custom_cuda_kernels=software.custom_cuda_kernels,
+        stack_family=software.stack_family,
         inter_node=network.inter_node,
         oversubscription=answers.network.oversubscription,
         max_comm_share=network.max_comm_share,

@@ -32,6 +32,7 @@ from ..inputs import (
 )
 from ..platforms import ANY_VENDOR, VENDORS, exclusion, vendor_of
 from ..provenance import CUSTOMER_ANSWER, AnswerRecorder
+from ..stack_efficiency import stack_family
 
 _DEFAULT_FRAMEWORKS = ("pytorch",)
 _DEFAULT_INTER_NODE = "infiniband"
@@ -41,16 +42,20 @@ _DEFAULT_INTER_NODE = "infiniband"
 class ResolvedSoftware:
     frameworks: tuple[str, ...]
     custom_cuda_kernels: bool
+    stack_family: str  # who trains with what: stack_efficiency.stack_family
 
 
 def resolve_software(answers: SoftwareInput) -> ResolvedSoftware:
     """The frameworks and kernels the run needs (which stacks they run on: ``platforms``).
 
-    Not recorded as an assumption: the default framework (PyTorch) runs on every stack.
+    Not recorded as an assumption: the default framework (PyTorch) runs on every stack.  The
+    software family is read from the answer alone: with none, the typical published run's
+    efficiency (``stack_efficiency``), not the default framework's.
     """
     return ResolvedSoftware(
         frameworks=answers.frameworks or _DEFAULT_FRAMEWORKS,
         custom_cuda_kernels=bool(answers.custom_cuda_kernels),
+        stack_family=stack_family(answers.frameworks),
     )
 
 
