@@ -22,7 +22,7 @@ from questionnaire.forms.base import QuestionForm
 from questionnaire.models import Draft
 from questionnaire.paths import question_numbers
 from questionnaire.prefill.found import FoundValue
-from questionnaire.questions import QUESTIONS, Question, get_question, plain
+from questionnaire.questions import PAGES, Question, get_question, plain
 from sizing.public import (
     find_model,
     format_count,
@@ -100,7 +100,8 @@ def prefill_changes(values: Iterable[FoundValue], draft: Draft) -> PrefillChange
     refused: list[RefusedValue] = []
     step_data: dict[str, StepData] = {}
     numbers = question_numbers(draft.step_data)
-    for question in QUESTIONS:
+    # the discovery page too: a sentence's "as fast as we can" answers what matters most
+    for question in PAGES:
         old = draft.step_data.get(question.slug) or {}
         found = [
             v

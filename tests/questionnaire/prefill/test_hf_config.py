@@ -11,7 +11,6 @@ from questionnaire.prefill.hf_config import FORMAT_NAME
 from sizing.public import find_model, size_answers
 from tests.questionnaire.prefill.files import example
 
-
 # The shape goes into question 1's notes, read back by the adapter whatever the model's name.
 SHAPE = "Shape from the file: {}."
 
