@@ -5,17 +5,18 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
 from django.core.cache import cache
 from django.utils.datastructures import MultiValueDict
 
-from questionnaire.answers import NOT_ANSWERED, AnswerLine
+from questionnaire.answers import NOT_ANSWERED, NOTES_LABEL, AnswerLine
 from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
+from questionnaire.prefill.marks import REVIEW_WORDS, prefilled_fields
 from questionnaire.paths import question_numbers, recommended_answer, recommends_setup_in_draft
 from questionnaire.questions import (
     DISCOVERY,
@@ -61,6 +62,8 @@ class ReviewRow:
     # Labels of "not sure" parts that what matters most (the discovery page) decides instead
     # of a typical value: the page says so next to them, not "we will assume a typical value".
     set_by_project: tuple[str, ...] = ()
+    # The lines filled from the customer's file or sentence, still as filled: {label: mark}.
+    prefilled: dict[str, str] = field(default_factory=dict)
 
     @property
     def not_answered(self) -> bool:
@@ -71,6 +74,19 @@ class ReviewRow:
     def has_what(self) -> bool:
         """Some decision names a value (not only a reason about the plan)."""
         return any(decision.what for decision in self.decided)
+
+
+def _prefilled_lines(draft: Draft, question: Question) -> dict[str, str]:
+    """The review lines (by label) filled from the customer's file or sentence and unchanged."""
+    labels = {
+        name: str(form_field.label) for name, form_field in question.form_class.base_fields.items()
+    }
+    labels["notes"] = NOTES_LABEL
+    return {
+        labels[name]: REVIEW_WORDS[source]
+        for name, source in prefilled_fields(draft, question.slug).items()
+        if name in labels
+    }
 
 
 def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, Any]:
@@ -108,7 +124,16 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         else:
             answers[question.slug] = form.to_answer()
             lines = answered_question(question, answers[question.slug]).lines
-            rows.append(ReviewRow(question, title, lines, change_url, ""))
+            rows.append(
+                ReviewRow(
+                    question,
+                    title,
+                    lines,
+                    change_url,
+                    "",
+                    prefilled=_prefilled_lines(draft, question),
+                )
+            )
     assumed = assumed_on_review(answers)
     decided = decided_on_review(answers) if recommend else {}
     numbers = question_numbers(draft.step_data)

@@ -42,6 +42,7 @@ class Change:
     after: str
     source: str
     merges: bool = False  # checkboxes and notes: the file adds to the answer, never replaces it
+    field: str = ""  # the form field it fills; none for "not sure" given up as a consequence
 
     @property
     def adds(self) -> bool:
@@ -189,13 +190,14 @@ def _question_changes(
             _text(after, name),
             sources[name],
             merges=name == NOTES or isinstance(form_class.base_fields[name], CheckboxesAnswerField),
+            field=name,
         )
         for name in form_class.answer_field_names() + [NOTES]
         if name in merged
     ]
     if old.get(_key(slug, UNSURE)):
         label = str(form_class.base_fields[UNSURE].label)
-        changes.append(Change(label, YES, NO, "The file answers this question"))
+        changes.append(Change(label, YES, NO, "The answers above answer this question"))
     result.changes = QuestionChanges(number, title, slug, tuple(changes))
     result.step_data = new
     return result
