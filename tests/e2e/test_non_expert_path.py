@@ -80,6 +80,10 @@ def walk_short_path_questions(page, answer: Callable[[str], None]) -> list[str]:
     asks (never a set-up question); returns their slugs in order."""
     asked = []
     while "/contact/" not in page.url:
+        if "/your-words/check/" in page.url:
+            # the answers their discovery sentence gives, used as the check page offers them
+            continue_to_next(page)
+            continue
         slug = page.url.rstrip("/").rsplit("/", 1)[-1]
         assert slug not in EXPERT_SLUGS, f"the short path asked {slug}"
         asked.append(slug)
