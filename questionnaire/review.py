@@ -16,7 +16,7 @@ from questionnaire.answers import NOT_ANSWERED, NOTES_LABEL, AnswerLine
 from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
-from questionnaire.prefill.marks import REVIEW_WORDS, prefilled_fields
+from questionnaire.prefill.marks import MARK_WORDS, prefilled_fields
 from questionnaire.paths import question_numbers, recommended_answer, recommends_setup_in_draft
 from questionnaire.questions import (
     DISCOVERY,
@@ -83,7 +83,7 @@ def _prefilled_lines(draft: Draft, question: Question) -> dict[str, str]:
     }
     labels["notes"] = NOTES_LABEL
     return {
-        labels[name]: REVIEW_WORDS[source]
+        labels[name]: MARK_WORDS[source]
         for name, source in prefilled_fields(draft, question.slug).items()
         if name in labels
     }
@@ -150,6 +150,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         else replace(row, number=numbers.get(row.question.slug))
         for row in rows
     ]
+    marks = sorted({mark for row in rows for mark in row.prefilled.values()}, reverse=True)
     discovery_row, *rows = rows
     setup_rows = [row for row in rows if row.recommended]
     rows = [row for row in rows if not row.recommended]
@@ -175,6 +176,8 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     attention = [row for row in (discovery_row, *rows) if row.problem]
     return {
         "discovery_row": discovery_row,
+        # "✱ From your words": the key to the answers marked ✱, once above them
+        "prefilled_legend": " or ".join(marks),
         "recommend_setup": recommend,
         "switch_path_url": switch_url,
         # the path is said once, under the project, with the link to switch it

@@ -10,12 +10,10 @@ from __future__ import annotations
 from questionnaire.models import Draft
 
 WORDS, FILE = "words", "file"
-# What each mark says next to the answer, on the question page and the review page.
-MARK_WORDS = {
-    WORDS: "Read from your words on the first page. Check it.",
-    FILE: "Read from your file. Check it.",
-}
-REVIEW_WORDS = {WORDS: "Read from your words", FILE: "Read from your file"}
+# What each mark says: under the answer's label on its question page (in place of the example,
+# which the answer itself now shows), and after it on the review page. Short on purpose: the
+# non-expert path promises a read of at most 1,500 words (tests/e2e/test_non_expert_path.py).
+MARK_WORDS = {WORDS: "From your words", FILE: "From your file"}
 
 
 def prefilled_fields(draft: Draft, slug: str) -> dict[str, str]:

@@ -196,13 +196,14 @@ def _check_answers(request: HttpRequest, draft_id: UUID, pending_key: str, sourc
         else:
             fill_confirmed_answers(draft=draft, changes=changes, source=source)
             del request.session[key]
-            filled = sum(len(q.changes) for q in changes.questions)
-            origin = pending["file"] if source == FILE else "your words"
-            messages.success(
-                request,
-                f"We filled {count_of(filled, 'answer')} from {origin}. "
-                "Check them on each question.",
-            )
+            if source == FILE:
+                # (the sentence's answers need no message: each is marked on its page)
+                filled = sum(len(q.changes) for q in changes.questions)
+                messages.success(
+                    request,
+                    f"We filled {count_of(filled, 'answer')} from {pending['file']}. "
+                    "Check them on each question.",
+                )
             return redirect(back_url)
     return render(
         request,

@@ -85,11 +85,13 @@ def test_use_fills_the_ticked_answers_and_marks_them_on_the_pages(client):
     assert data["software"]["software-accelerator_vendor"] == ["nvidia_only"]
     assert data["deployment"] == {"deployment-data_residency": ["Germany"]}  # unticked: not
     page = client.get(step_url(draft_id, "model")).content.decode()
-    assert "We filled 7 answers from your words" in page
-    assert page.count("Read from your words on the first page") == 1
+    # the mark takes the place of the example under the label, while the answer holds 8B
+    assert page.count('class="form-hint prefilled-note"') == 1
+    assert '<div class="form-hint prefilled-note" id="id_model-total_params-hint">From your words' in page
+    assert "For example 8B, 70 billion or 350M." not in page
     assert 'value="8B"' in page
     page = client.get(step_url(draft_id, "software")).content.decode()
-    assert "Read from your words on the first page" in page
+    assert 'class="form-hint prefilled-note"' in page
 
 
 def test_the_prefilled_answers_reach_the_review_marked_and_the_engine(client):
@@ -104,7 +106,10 @@ def test_the_prefilled_answers_reach_the_review_marked_and_the_engine(client):
             assert response.status_code == 302, response.content.decode()[:3000]
     post_step(client, draft_id, "contact", CONTACT)
     review = client.get(step_url(draft_id, "review")).content.decode()
-    assert review.count("Read from your words") == 8
+    assert review.count('class="prefilled-mark"') == 8
+    assert review.count("(from your words)") == 8  # for screen readers
+    assert '<p class="prefilled-legend" aria-hidden="true">✱ From your words</p>' in review
+    assert CUSTOMERS[6] in review  # their project, quoted
     answers, missing = collect_answers(Draft.objects.get(pk=draft_id))
     assert not missing
     engine = size_answers(answers=answers).engine_input
@@ -120,7 +125,8 @@ def test_a_changed_answer_is_no_longer_marked(client):
     choose(client, draft_id, ticked(client.get(check_url(draft_id)).content.decode()))
     post_step(client, draft_id, "model", {"total_params": "7B"})
     page = client.get(step_url(draft_id, "model")).content.decode()
-    assert "Read from your words" not in page
+    assert "prefilled-note" not in page
+    assert "For example 8B, 70 billion or 350M." in page
 
 
 def test_skip_changes_nothing_and_the_same_sentence_is_not_offered_again(client):
