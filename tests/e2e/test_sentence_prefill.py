@@ -94,11 +94,11 @@ def test_the_banks_sentence_is_checked_then_fills_its_answers_marked_to_the_revi
     send_contact_to_review(page, "Jonas Weber", "jonas@bank.example", "Example Bank AG")
     review = page.locator("main")
     assert BANK in review.inner_text()  # their project, quoted
-    marks = review.locator(".prefilled-note")
-    assert marks.count() == 8
-    assert all(text == "Read from your words" for text in marks.all_inner_texts())
+    # each answer from their words marked ✱, the key once above the questions
+    assert review.locator(".prefilled-mark").count() == 8
+    assert review.locator(".prefilled-legend").inner_text() == "✱ From your words"
     model = page.locator("section[aria-labelledby='review-model']").inner_text()
-    assert "8B" in model and "Read from your words" in model
+    assert "8B ✱" in model and "(from your words)" in model
     issues += serious_violations(page, CUSTOMER_TAGS)
     page.screenshot(path=str(screenshot_dir / "sentence-review.png"), full_page=True)
     assert issues == [], "\n".join(issues)
