@@ -16,8 +16,8 @@ from questionnaire.answers import NOT_ANSWERED, NOTES_LABEL, AnswerLine
 from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
-from questionnaire.prefill.marks import MARK_WORDS, prefilled_fields
 from questionnaire.paths import question_numbers, recommended_answer, recommends_setup_in_draft
+from questionnaire.prefill.marks import MARK_WORDS, prefilled_fields
 from questionnaire.questions import (
     DISCOVERY,
     EXPERT_SLUGS,

@@ -25,8 +25,8 @@ from questionnaire.models import Draft
 from questionnaire.prefill.changes import prefill_changes
 from questionnaire.prefill.formats import FORMAT_NAMES, read_answers
 from questionnaire.prefill.found import Found, FoundValue
-from questionnaire.prefill.reading import MAX_FILE_BYTES, UnreadableFile
 from questionnaire.prefill.marks import FILE, WORDS
+from questionnaire.prefill.reading import MAX_FILE_BYTES, UnreadableFile
 from questionnaire.prefill.services import fill_confirmed_answers
 from questionnaire.prefill.uploads import InMemoryCappedUpload
 from questionnaire.prefill.words import WORDS_PENDING_KEY
@@ -161,7 +161,9 @@ def check_sentence_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse
     return _check_answers(request, draft_id, WORDS_PENDING_KEY, WORDS)
 
 
-def _check_answers(request: HttpRequest, draft_id: UUID, pending_key: str, source: str) -> HttpResponse:
+def _check_answers(
+    request: HttpRequest, draft_id: UUID, pending_key: str, source: str
+) -> HttpResponse:
     draft = _open_draft(request, draft_id)
     if isinstance(draft, HttpResponse):
         return draft

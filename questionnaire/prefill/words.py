@@ -46,7 +46,9 @@ def offer_sentence_answers(request: HttpRequest, draft: Draft, *, next_step: str
     found = read_sentence(sentence)
     if not prefill_changes(found.values, draft).changes_anything:
         return None
-    request.session[WORDS_PENDING_KEY.format(draft.pk)] = _pending(sentence, found.values, next_step)
+    request.session[WORDS_PENDING_KEY.format(draft.pk)] = _pending(
+        sentence, found.values, next_step
+    )
     return reverse("questionnaire:fill_from_words_check", kwargs={"draft_id": draft.pk})
 
 

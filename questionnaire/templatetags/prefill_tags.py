@@ -20,7 +20,6 @@ def fill_from_file_link(draft: Any, question: Any) -> dict[str, bool]:
     return {"show": shown and question.slug in QUESTIONS_WITH_FILE_LINK}
 
 
-
 @register.simple_tag(takes_context=True)
 def prefill_note(context: Any, key: str, marks_name: str = "prefilled") -> str:
     """The mark of the answer ``key`` (a field's name, or a review line's label) in the context's

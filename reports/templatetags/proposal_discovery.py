@@ -68,5 +68,6 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
     # reproach beside the paragraphs the customer wrote on the questions themselves.
     return (
         brief
-        if any(brief[key] for key in ("sentence", "facts", "effects", "questions", "recommend")) else None
+        if any(brief[key] for key in ("sentence", "facts", "effects", "questions", "recommend"))
+        else None
     )

@@ -84,7 +84,9 @@ def test_the_banks_sentence_is_checked_then_fills_its_answers_marked_to_the_revi
             assert page.locator(".prefilled-note").first.inner_text() == MARK, slug
             if slug == "deployment":
                 assert page.locator("#id_deployment-dedicated_0").is_checked()  # yes
-                page.screenshot(path=str(screenshot_dir / "sentence-deployment.png"), full_page=True)
+                page.screenshot(
+                    path=str(screenshot_dir / "sentence-deployment.png"), full_page=True
+                )
             issues += serious_violations(page, CUSTOMER_TAGS)
         else:
             assert page.locator(".prefilled-note").count() == 0, slug

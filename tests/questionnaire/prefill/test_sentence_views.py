@@ -87,7 +87,10 @@ def test_use_fills_the_ticked_answers_and_marks_them_on_the_pages(client):
     page = client.get(step_url(draft_id, "model")).content.decode()
     # the mark takes the place of the example under the label, while the answer holds 8B
     assert page.count('class="form-hint prefilled-note"') == 1
-    assert '<div class="form-hint prefilled-note" id="id_model-total_params-hint">From your words' in page
+    assert (
+        '<div class="form-hint prefilled-note" id="id_model-total_params-hint">From your words'
+        in page
+    )
     assert "For example 8B, 70 billion or 350M." not in page
     assert 'value="8B"' in page
     page = client.get(step_url(draft_id, "software")).content.decode()
