@@ -24,7 +24,7 @@ What it reads, and into which answer:
 * where the data must stay ("Data must stay in Germany"), the country of the site (a data-centre
   city such as "Frankfurt"), "no shared tenancy", "air-gapped", on-premises, what they already
   own ("We own two DGX A100 servers ...", read by ``sizing.owned_reading``), the power ("2 MW")
-  and a budget ceiling ("at most $40 million") → question 14.
+  and a budget ceiling ("at most $40 million") → question 14 (``sentence_site.py``).
 
 Where it is unsure it reads nothing: a number of more than fifteen digits is no figure anyone
 plans with, a maker named once with "preferred" is a preference rather than a rule, and a
@@ -34,64 +34,23 @@ sentence is read only up to ``MAX_SENTENCE_CHARACTERS``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from questionnaire.prefill.found import Found
-from sizing.public import (
-    DEFAULT_PLACE,
-    MODEL_CATALOG,
-    OwnedNotUnderstood,
-    place_of,
-    read_owned,
+from questionnaire.prefill.sentence_site import owned_clause, read_site
+from questionnaire.prefill.sentence_words import (
+    COUNT,
+    NUMBER,
+    SCALE,
+    WORD_NUMBERS,
+    find_all,
+    said,
 )
+from sizing.public import MODEL_CATALOG
 
 FORMAT_NAME = "your project sentence"
 # The discovery field keeps 500 characters; a sentence posted around the form is cut here so
 # that every pattern below runs in time proportional to at most this much text.
 MAX_SENTENCE_CHARACTERS = 2000
-# A figure of more digits than this is no plan's (the largest budget or token count anyone
-# writes has twelve or thirteen); longer runs of digits are not read as numbers at all.
-_MAX_DIGITS = 15
-
-_N = rf"(?<![\d,.])(?:\d{{1,3}}(?:,\d{{3}})+|\d{{1,{_MAX_DIGITS}}})(?:\.\d{{1,6}})?(?![\d,]\d)"
-_WORD_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "once": 1,
-    "twice": 2,
-}
-_COUNT = rf"(?:{_N}|{'|'.join(sorted(_WORD_NUMBERS, key=len, reverse=True))})"
-_SCALE = r"(?:thousand|million|billion|trillion|[kKmMbBtT]n?)"
-
-
-def _said(fragment: str) -> str:
-    """Where a value came from, in the words of the check page (a capital: shown as words)."""
-    return f"Your words “{' '.join(fragment.split())}”"
-
-
-@dataclass(frozen=True)
-class _Match:
-    start: int
-    end: int
-    text: str
-
-
-def _find(pattern: str, text: str, flags: int = re.IGNORECASE) -> list[re.Match[str]]:
-    return list(re.finditer(pattern, text, flags))
-
-
 # --- question 1: the model ----------------------------------------------------------------------
 
 
@@ -121,37 +80,37 @@ def _model(found: Found, text: str) -> list[tuple[int, int]]:
     for pattern, name in _CATALOG:
         match = pattern.search(text)
         if match:
-            found.add("model", "model_name", name, _said(match.group(0)))
+            found.add("model", "model_name", name, said(match.group(0)))
             taken.append(match.span())
             break
     active = re.search(
-        rf"({_N})\s?({_SCALE})\b\s*(?:parameters?\s+)?active\b", text, flags=re.IGNORECASE
+        rf"({NUMBER})\s?({SCALE})\b\s*(?:parameters?\s+)?active\b", text, flags=re.IGNORECASE
     )
     if active:
-        found.add("model", "active_params", f"{active[1]}{active[2]}", _said(active[0]))
+        found.add("model", "active_params", f"{active[1]}{active[2]}", said(active[0]))
         taken.append(active.span())
-    for size in _find(
-        rf"({_N})\s?([BTM]|billion|trillion|million)\b(?!\s*(?:tokens?|samples?|dollars?|"
+    for size in find_all(
+        rf"({NUMBER})\s?([BTM]|billion|trillion|million)\b(?!\s*(?:tokens?|samples?|dollars?|"
         rf"usd|eur|euros?|hours?|of\s+tokens))(?:[\s-]*param(?:eter)?s?\b)?",
         text,
         flags=0,
-    ) + _find(rf"({_N})\s?(billion|million|trillion)[\s-]+param(?:eter)?s?\b", text):
+    ) + find_all(rf"({NUMBER})\s?(billion|million|trillion)[\s-]+param(?:eter)?s?\b", text):
         if any(start <= size.start() < end for start, end in taken):
             continue
         before = text[max(0, size.start() - 1) : size.start()]
         if before in "$€£" and before:
             continue
         unit = size[2] if len(size[2]) == 1 else f" {size[2].lower()}"
-        found.add("model", "total_params", f"{size[1]}{unit}", _said(size[0]))
+        found.add("model", "total_params", f"{size[1]}{unit}", said(size[0]))
         taken.append(size.span())
         break
     moe = re.search(r"mixture[\s-]+of[\s-]+experts|\bMoE\b|\b\d+\s+experts\b", text, re.I)
     dense = re.search(r"\bdense\b", text, re.I)
     if moe or active:
         what = moe[0] if moe else active[0] if active else ""
-        found.add("model", "architecture", "moe", _said(what))
+        found.add("model", "architecture", "moe", said(what))
     elif dense:
-        found.add("model", "architecture", "dense", _said(dense[0]))
+        found.add("model", "architecture", "dense", said(dense[0]))
     return taken
 
 
@@ -175,11 +134,11 @@ def _method(found: Found, text: str) -> None:
     named = [
         (match.start(), -len(match[0]), choice, match[0])
         for pattern, choice in _METHODS
-        for match in _find(pattern, text)
+        for match in find_all(pattern, text)
     ]
     if named:
         _, _, choice, words = min(named)
-        found.add("method", "method", choice, _said(words))
+        found.add("method", "method", choice, said(words))
 
 
 # --- question 4: the data -----------------------------------------------------------------------
@@ -196,28 +155,28 @@ _ONE_WORD = r"(?:(?!(?:per|each|every|a|an|of|the|in|on|for)\b)[a-z][a-z-]*\s+)?
 
 def _data(found: Found, text: str) -> None:
     per_sample = re.search(
-        rf"({_N})\s?({_SCALE})?\s*tokens?\s+(?:each|per|a|on\s+average)\b", text, re.I
+        rf"({NUMBER})\s?({SCALE})?\s*tokens?\s+(?:each|per|a|on\s+average)\b", text, re.I
     )
     tokens = [
         match
-        for match in _find(rf"({_N})\s?({_SCALE})?\s+{_ONE_WORD}tokens?\b", text)
+        for match in find_all(rf"({NUMBER})\s?({SCALE})?\s+{_ONE_WORD}tokens?\b", text)
         if not per_sample or match.start() != per_sample.start()
     ]
-    samples = _find(rf"({_N})\s?({_SCALE})?\s+{_ONE_WORD}(?:{_SAMPLE_NOUNS})\b", text)
+    samples = find_all(rf"({NUMBER})\s?({SCALE})?\s+{_ONE_WORD}(?:{_SAMPLE_NOUNS})\b", text)
     if tokens:
         match = tokens[0]
-        found.add("data", "dataset_size", _number_text(match[1], match[2]), _said(match[0]))
-        found.add("data", "dataset_unit", "tokens", _said(match[0]))
+        found.add("data", "dataset_size", _number_text(match[1], match[2]), said(match[0]))
+        found.add("data", "dataset_unit", "tokens", said(match[0]))
     elif samples:
         match = samples[0]
-        found.add("data", "dataset_size", _number_text(match[1], match[2]), _said(match[0]))
-        found.add("data", "dataset_unit", "samples", _said(match[0]))
+        found.add("data", "dataset_size", _number_text(match[1], match[2]), said(match[0]))
+        found.add("data", "dataset_unit", "samples", said(match[0]))
         if per_sample:
             found.add(
                 "data",
                 "tokens_per_sample",
                 _number_text(per_sample[1], per_sample[2]),
-                _said(per_sample[0]),
+                said(per_sample[0]),
             )
 
 
@@ -242,7 +201,7 @@ _PERIODS = {
     "day": "1 day",
     "year": "12 months",
 }
-_AMOUNT = rf"(?:about\s+|around\s+|roughly\s+)?(?:{_COUNT}|a\s+few|a\s+couple\s+of)\s+{_UNIT}"
+_AMOUNT = rf"(?:about\s+|around\s+|roughly\s+)?(?:{COUNT}|a\s+few|a\s+couple\s+of)\s+{_UNIT}"
 _PERIOD = rf"(?:a|an|one|the|this|next)\s+(?P<period>{'|'.join(_PERIODS)})\b"
 _RUN_TIME = (
     rf"\b(?:within|in\s+under|in\s+less\s+than|in\s+at\s+most|no\s+longer\s+than|"
@@ -288,14 +247,14 @@ def _timeline(found: Found, text: str) -> None:
         run = per_run or within[0]
         period = run.groupdict().get("period")
         when = _PERIODS[period.lower()] if period else " ".join(run["when"].split())
-        found.add("timeline", "run_time_hours", when, _said(run[0]))
+        found.add("timeline", "run_time_hours", when, said(run[0]))
     elif overnight:
-        found.add("timeline", "run_time_hours", "overnight", _said(overnight[0]))
+        found.add("timeline", "run_time_hours", "overnight", said(overnight[0]))
     fast = re.search(_AS_FAST, text, re.I)
     if fast:
-        found.add("discovery", "constraint", "time", _said(fast[0]), guessed=True)
+        found.add("discovery", "constraint", "time", said(fast[0]), guessed=True)
     often = re.search(
-        rf"\b(?P<count>{_COUNT})\s+(?:runs?\s+|times\s+)?(?:a|per|each|every)\s+"
+        rf"\b(?P<count>{COUNT})\s+(?:runs?\s+|times\s+)?(?:a|per|each|every)\s+"
         rf"(?P<period>{'|'.join(_RUNS_A_MONTH)})\b"
         rf"|\b(?:every|each)\s+(?P<every>{'|'.join(_RUNS_A_MONTH)})\b"
         rf"|\b(?P<adverb>{'|'.join(_ADVERBS)})\b",
@@ -309,13 +268,13 @@ def _timeline(found: Found, text: str) -> None:
         count = _count(often["count"]) if often["count"] else 1
         if period and count:
             runs = count * _RUNS_A_MONTH[period]
-            found.add("timeline", "runs_per_month", _short(runs), _said(often[0]))
+            found.add("timeline", "runs_per_month", _short(runs), said(often[0]))
 
 
 def _count(written: str) -> float | None:
     word = written.lower()
-    if word in _WORD_NUMBERS:
-        return float(_WORD_NUMBERS[word])
+    if word in WORD_NUMBERS:
+        return float(WORD_NUMBERS[word])
     try:
         return float(word.replace(",", ""))
     except ValueError:  # pragma: no cover - the pattern only lets numbers through
@@ -329,12 +288,12 @@ def _short(value: float) -> str:
 
 # --- question 8: makers -------------------------------------------------------------------------
 
-_MAKERS = {"nvidia": "nvidia", "cuda": "nvidia", "amd": "amd", "rocm": "amd", "intel": "intel"}
+_MAKERS = {"nvidia": "nvidia", "amd": "amd", "intel": "intel"}
 _MAKER = r"\b(?P<maker>nvidia|amd|intel)\b"
 
 
 def _software(found: Found, text: str) -> None:
-    named = {_MAKERS[m["maker"].lower()]: m for m in reversed(_find(_MAKER, text))}
+    named = {_MAKERS[m["maker"].lower()]: m for m in reversed(find_all(_MAKER, text))}
     only = re.search(
         r"\b(?P<maker>nvidia|amd|intel)(?:\s+[\w-]+){0,2}?\s+only\b"
         r"|\bonly\s+(?:[\w-]+\s+)?(?P<after>nvidia|amd|intel)\b",
@@ -343,163 +302,15 @@ def _software(found: Found, text: str) -> None:
     )
     if only and len(named) == 1:
         maker = _MAKERS[(only["maker"] or only["after"]).lower()]
-        found.add("software", "accelerator_vendor", f"{maker}_only", _said(only[0]))
+        found.add("software", "accelerator_vendor", f"{maker}_only", said(only[0]))
     elif set(named) == {"nvidia", "amd"}:
         first, second = sorted(named.values(), key=lambda m: m.start())
         clause_end = re.search(r"[.;!?(]|$", text[second.end() :])
         stop = second.end() + (clause_end.start() if clause_end else 0)
-        found.add("software", "accelerator_vendor", "amd_ok", _said(text[first.start() : stop]))
+        found.add("software", "accelerator_vendor", "amd_ok", said(text[first.start() : stop]))
     kernels = re.search(r"\bcustom\s+(?:cuda\s+|gpu\s+|triton\s+)?kernels?\b", text, re.I)
     if kernels:
-        found.add("software", "custom_kernels", "yes", _said(kernels[0]))
-
-
-# --- question 14: where, rules, what they own, power and budget ---------------------------------
-
-# Data-centre cities people name instead of the country, with the country the site is priced in.
-_CITIES = {
-    "frankfurt": "Germany",
-    "munich": "Germany",
-    "berlin": "Germany",
-    "hamburg": "Germany",
-    "amsterdam": "the Netherlands",
-    "paris": "France",
-    "marseille": "France",
-    "london": "the United Kingdom",
-    "manchester": "the United Kingdom",
-    "dublin": "Ireland",
-    "stockholm": "Sweden",
-    "zurich": "Switzerland",
-    "geneva": "Switzerland",
-    "oslo": "Norway",
-    "copenhagen": "Denmark",
-    "helsinki": "Finland",
-    "warsaw": "Poland",
-    "madrid": "Spain",
-    "milan": "Italy",
-    "vienna": "Austria",
-    "brussels": "Belgium",
-    "toronto": "Canada",
-    "montreal": "Canada",
-}
-_STAY = (
-    r"\b(?:stays?|remains?|be\s+kept|kept|resides?|be\s+stored|stored|be\s+hosted|hosted|"
-    r"be\s+processed|processed)\s+(?:with)?in\s+(?P<where>[^.;:,()!?]{1,60})"
-    r"|\b(?:not|never)\s+leave\s+(?P<where2>[^.;:,()!?]{1,60})"
-)
-# "UK and EU only", "Germany only": capitalised names joined by "and" or "or" (case matters).
-_ONLY = r"\b(?P<where>[A-Z][\w]*(?:\s+(?:and|or|&)\s+[A-Z][\w]*)*)\s+only\b"
-# "US region", "an EU region": where the cloud capacity runs.
-_REGION = r"\b(?P<where>[A-Z][A-Za-z]+)\s+(?:cloud\s+)?region\b"
-
-
-def _deployment(found: Found, text: str, owned: _OwnedClause | None) -> None:
-    _where(found, text)
-    for pattern, name, value in (
-        (
-            r"\bno\s+shared\s+tenancy\b|\bsingle[\s-]tenan(?:t|cy)\b|\bnot\s+shared\b|"
-            r"\bno\s+sharing\b|\bdedicated\s+(?:hardware|servers?|capacity|nodes?)\b|"
-            r"\bbare[\s-]metal\b",
-            "dedicated",
-            "yes",
-        ),
-        (
-            r"\bair[\s-]?gapped\b|\bno\s+internet(?:\s+access)?\b|\bwithout\s+internet\b|"
-            r"\boffline\s+only\b",
-            "internet",
-            "none",
-        ),
-        (
-            r"\bon[\s-]prem(?:ise|ises)?\b|\bour\s+own\s+(?:data\s+cent(?:re|er)|server\s+room)\b",
-            "location",
-            "on_premises",
-        ),
-        (r"\bcolocation\b|\bco-location\b", "location", "colocation"),
-    ):
-        match = re.search(pattern, text, re.I)
-        if match and not any(v.field == name for v in found.values):
-            found.add("deployment", name, value, _said(match[0]))
-    if owned is not None:
-        found.add("deployment", "owned", owned.clause, _said(owned.said))
-    power = re.search(rf"({_N})\s?(MW|kW|megawatts?|kilowatts?)\b", text, re.I)
-    if power:
-        found.add("deployment", "power_kw", f"{power[1]} {power[2]}", _said(power[0]))
-    _budget(found, text)
-
-
-def _where(found: Found, text: str) -> None:
-    stays = [*re.finditer(_STAY, text, re.I), *re.finditer(_ONLY, text)]
-    for match in sorted(stays, key=lambda m: m.start()):
-        where = (match["where"] or match.groupdict().get("where2") or "").strip()
-        if where and place_of(where) != DEFAULT_PLACE:
-            found.add("deployment", "data_residency", where, _said(match[0]))
-            break
-    city = re.search(rf"\b(?P<city>{'|'.join(_CITIES)})\b", text, re.I)
-    region = re.search(_REGION, text)
-    if city:
-        found.add("deployment", "country", _CITIES[city["city"].lower()], _said(city[0]))
-    elif region and place_of(region["where"]) != DEFAULT_PLACE:
-        found.add("deployment", "country", region["where"], _said(region[0]))
-
-
-_OWN = r"\b(?:we|i)\s+(?:already\s+)?(?:own|have|operate|run)\b|\balready\s+own\b"
-# Where the list of what they own ends: the sentence, or the start of what they want.
-_OWN_END = r"[.;!?]|\s+(?:and|but|so)\s+(?:we\s+)?(?:want|would|need|plan|could|will|can|hope)\b"
-
-
-@dataclass(frozen=True)
-class _OwnedClause:
-    start: int  # where what they own is named, after "we own"
-    end: int
-    clause: str  # as they wrote it, which question 14 reads back
-    said: str
-
-
-def _owned_clause(text: str) -> _OwnedClause | None:
-    """The first "we own ..." that names catalog accelerators and a count, read by the
-    engine's own reader of owned hardware ("We have about 50,000 past tickets" owns nothing)."""
-    for own in re.finditer(_OWN, text, re.I):
-        rest = text[own.end() :]
-        end = re.search(_OWN_END, rest, re.I)
-        stop = own.end() + (end.start() if end else len(rest))
-        clause = text[own.end() : stop].strip(" ,")
-        clause = re.sub(r"\s+already$", "", clause, flags=re.I)
-        if not clause or len(clause) > 200:
-            continue
-        try:
-            owned = read_owned(clause)
-        except OwnedNotUnderstood:
-            continue
-        if owned is not None:
-            return _OwnedClause(own.end(), stop, clause, text[own.start() : stop])
-    return None
-
-
-_MONEY = (
-    rf"(?:US\$|\$|USD\s?)\s?(?P<a>{_N})\s?(?P<sa>thousand|million|billion|[kKmMbB]n?)?\b"
-    rf"|(?P<b>{_N})\s?(?P<sb>thousand|million|billion|[kKmMbB]n?)?\s+(?:US\s+)?(?:dollars|USD)\b"
-)
-
-
-def _budget(found: Found, text: str) -> None:
-    amounts = list(re.finditer(_MONEY, text))
-    if not amounts:
-        return
-    ceilings = []
-    for match in amounts:
-        before = text[max(0, match.start() - 30) : match.start()]
-        ceiling = re.search(
-            r"(?:at\s+most|up\s+to|no\s+more\s+than|under|below|max(?:imum)?|budget(?:\s+of)?|"
-            r"ceiling(?:\s+of)?|cap(?:\s+of)?|within)\s*(?:of\s+)?(?:about\s+)?$",
-            before,
-            re.I,
-        )
-        if ceiling:
-            ceilings.append((match, before[ceiling.start() :] + match[0]))
-    match, said = ceilings[0] if ceilings else (amounts[0], amounts[0][0])
-    digits, scale = (match["a"], match["sa"]) if match["a"] else (match["b"], match["sb"])
-    value = f"${digits}" + (f" {scale.lower()}" if scale and len(scale) > 2 else scale or "")
-    found.add("deployment", "budget_usd", value, _said(said))
+        found.add("software", "custom_kernels", "yes", said(kernels[0]))
 
 
 # --- the whole sentence -------------------------------------------------------------------------
@@ -514,7 +325,7 @@ def read_sentence(text: str) -> Found:
     text = " ".join((text or "")[:MAX_SENTENCE_CHARACTERS].split())
     if not text:
         return found
-    owned = _owned_clause(text)
+    owned = owned_clause(text)
     # What they own is no part of the model or the data ("We own 512 H100 already"): blanked,
     # positions kept.
     about_work = (
@@ -527,5 +338,5 @@ def read_sentence(text: str) -> Found:
     _data(found, about_work)
     _timeline(found, text)
     _software(found, text)
-    _deployment(found, text, owned)
+    read_site(found, text, owned)
     return found
