@@ -14,6 +14,7 @@ NOT_ANSWERED = "Not answered"
 # The label of a question's own "not sure" line: the whole question, or the parts left empty.
 WHOLE_QUESTION = "Whole question"
 REST_OF_QUESTION = "Other parts"
+NOTES_LABEL = "Anything else"  # the line of a question's notes
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ def answer_lines(form_class: type[QuestionForm], answer: dict[str, Any] | None) 
         label = REST_OF_QUESTION if lines else WHOLE_QUESTION
         lines.append(AnswerLine(label, NOT_SURE_LABEL, True, whole=True))
     if answer.get("notes"):
-        lines.append(AnswerLine("Anything else", str(answer["notes"])))
+        lines.append(AnswerLine(NOTES_LABEL, str(answer["notes"])))
     if not lines:
         lines.append(AnswerLine(WHOLE_QUESTION, NOT_ANSWERED, True, whole=True))
     return lines
@@ -54,7 +55,7 @@ def answer_lines(form_class: type[QuestionForm], answer: dict[str, Any] | None) 
 def line_labels(form_class: type[QuestionForm]) -> list[str]:
     """Every label :func:`answer_lines` can give for one question, in the order it gives them."""
     fields = [str(form_class.base_fields[name].label) for name in form_class.answer_field_names()]
-    return [*fields, REST_OF_QUESTION, WHOLE_QUESTION, "Anything else"]
+    return [*fields, REST_OF_QUESTION, WHOLE_QUESTION, NOTES_LABEL]
 
 
 def flatten(

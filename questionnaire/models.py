@@ -23,6 +23,10 @@ class Draft(models.Model):
     # Bumped on every save of a step: a page rendered at an older revision was overtaken by
     # another tab or device, which the wizard tells the customer about.
     revision = models.PositiveIntegerField(default=0)
+    # Answers filled from the customer's file or discovery sentence once they confirmed them,
+    # ``{slug: {field: {"values": [...], "from": "words" | "file"}}}``: the question pages and
+    # the review page mark each one while it still holds the value filled.
+    prefilled = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

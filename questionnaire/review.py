@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
 
-from questionnaire.answers import NOT_ANSWERED, AnswerLine
+from questionnaire.answers import NOT_ANSWERED, NOTES_LABEL, AnswerLine
 from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
@@ -19,6 +19,7 @@ from questionnaire.paths import (
     recommends_setup_in_draft,
     setup_answer,
 )
+from questionnaire.prefill.marks import MARK_WORDS, prefilled_fields
 from questionnaire.questions import (
     DISCOVERY,
     EXPERT_SLUGS,
@@ -68,6 +69,8 @@ class ReviewRow:
     # Labels of "not sure" parts that what matters most (the discovery page) decides instead
     # of a typical value: the page says so next to them, not "we will assume a typical value".
     set_by_project: tuple[str, ...] = ()
+    # The lines filled from the customer's file or sentence, still as filled: {label: mark}.
+    prefilled: dict[str, str] = field(default_factory=dict)
 
     @property
     def not_answered(self) -> bool:
@@ -78,6 +81,19 @@ class ReviewRow:
     def has_what(self) -> bool:
         """Some decision names a value (not only a reason about the plan)."""
         return any(decision.what for decision in self.decided)
+
+
+def _prefilled_lines(draft: Draft, question: Question) -> dict[str, str]:
+    """The review lines (by label) filled from the customer's file or sentence and unchanged."""
+    labels = {
+        name: str(form_field.label) for name, form_field in question.form_class.base_fields.items()
+    }
+    labels["notes"] = NOTES_LABEL
+    return {
+        labels[name]: MARK_WORDS[source]
+        for name, source in prefilled_fields(draft, question.slug).items()
+        if name in labels
+    }
 
 
 def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, Any]:
@@ -119,7 +135,16 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         else:
             answers[question.slug] = form.to_answer()
             lines = answered_question(question, answers[question.slug]).lines
-            rows.append(ReviewRow(question, title, lines, change_url, ""))
+            rows.append(
+                ReviewRow(
+                    question,
+                    title,
+                    lines,
+                    change_url,
+                    "",
+                    prefilled=_prefilled_lines(draft, question),
+                )
+            )
     assumed = assumed_on_review(answers)
     decided = decided_on_review(answers) if recommend else {}
     numbers = question_numbers(draft.step_data)
@@ -136,6 +161,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         else replace(row, number=numbers.get(row.question.slug))
         for row in rows
     ]
+    marks = sorted({mark for row in rows for mark in row.prefilled.values()}, reverse=True)
     discovery_row, *rows = rows
     setup_rows = [row for row in rows if row.recommended]
     rows = [row for row in rows if not row.recommended]
@@ -161,6 +187,8 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     attention = [row for row in (discovery_row, *rows) if row.problem]
     return {
         "discovery_row": discovery_row,
+        # "✱ From your words": the key to the answers marked ✱, once above them
+        "prefilled_legend": " or ".join(marks),
         "recommend_setup": recommend,
         "switch_path_url": switch_url,
         # the path is said once, under the project, with the link to switch it

@@ -25,5 +25,10 @@ urlpatterns = [
         prefill_views.check_file_answers,
         name="fill_from_file_check",
     ),
+    path(
+        "q/<uuid:draft_id>/your-words/check/",
+        prefill_views.check_sentence_answers,
+        name="fill_from_words_check",
+    ),
     path("q/<uuid:draft_id>/<slug:step>/", wizard_view, name="step"),
 ]

@@ -36,6 +36,8 @@ from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.glossary import GLOSSARY
 from questionnaire.models import Draft
 from questionnaire.paths import SHORT_PATH_COUNT, key_fields, question_numbers, shows_step
+from questionnaire.prefill.marks import MARK_WORDS, prefilled_fields
+from questionnaire.prefill.words import offer_sentence_answers
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from questionnaire.review import review_rows
 from questionnaire.services import (
@@ -245,9 +247,15 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
 
     def render_next_step(self, form: Any, **kwargs: Any) -> HttpResponse:
         back_to_review = self.request.POST.get("return_to") == REVIEW
+        posted = self.steps.current
         target = REVIEW if back_to_review else self.get_next_step()
         self.storage.current_step = target
         set_current_step(draft=self.draft, step=target)
+        if posted == DISCOVERY.slug:
+            # their sentence may answer questions: they check those answers first
+            check_url = offer_sentence_answers(self.request, self.draft, next_step=target)
+            if check_url:
+                return redirect(check_url)
         return redirect(self.get_step_url(target))
 
     def render_goto_step(self, goto_step: str, **kwargs: Any) -> HttpResponse:
@@ -341,6 +349,11 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             save_url=reverse("questionnaire:save", kwargs={"draft_id": self.draft.pk}),
             review_url=self.get_step_url(REVIEW),
             terms_on_page=[GLOSSARY[key] for key in question.glossary_terms] if question else [],
+            # answers filled from their file or sentence and not changed since: marked
+            prefilled={
+                name: MARK_WORDS[source]
+                for name, source in prefilled_fields(self.draft, step).items()
+            },
         )
         shown = key_fields(step, self.draft.step_data)
         if shown:

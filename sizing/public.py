@@ -48,6 +48,7 @@ from sizing.adapters import (
 )
 from sizing.engine.assumptions import value as assumption_value
 from sizing.engine.assumptions import whole as whole_assumption
+from sizing.engine.cost.places import DEFAULT_PLACE, place_of
 from sizing.engine.cost.price_set import dated_note
 from sizing.engine.cost.sensitivity import USAGE_KEYS
 from sizing.engine.hardware import ACCELERATORS
@@ -224,6 +225,9 @@ __all__ = [
     "OWNED_SUGGESTIONS",
     "OwnedNotUnderstood",
     "read_owned",
+    # where a sentence names a country or region (the discovery sentence's reader)
+    "DEFAULT_PLACE",
+    "place_of",
     # what they own and their ceilings, in sentences (sizing/words/estate.py)
     "estate_lines",
     "helped_time",

@@ -32,7 +32,13 @@ class DiscoveryForm(QuestionForm):
     notes = None
 
     use_case = TextAnswerField(
-        does=Noted(_OPENS_THE_PROPOSAL),
+        does=Noted(
+            "The proposal opens with it, quoted, so everyone who reads it starts from the same "
+            "goal. What it says that a question asks (a model or its size, the method, tokens, "
+            "the time for a run, a maker rule, where the data stays, what you own, power, a "
+            "budget) is offered as answers for you to check (questionnaire/prefill/sentence.py); "
+            "only the answers you confirm change the sizing."
+        ),
         label="What do you want to train, in one sentence?",
         help_text="For example “Fine-tune an open 70B model on our clinical notes”.",
     )

@@ -22,7 +22,7 @@ from questionnaire.forms.base import QuestionForm
 from questionnaire.models import Draft
 from questionnaire.paths import question_numbers
 from questionnaire.prefill.found import FoundValue
-from questionnaire.questions import QUESTIONS, Question, get_question, plain
+from questionnaire.questions import PAGES, Question, get_question, plain
 from sizing.public import (
     find_model,
     format_count,
@@ -42,6 +42,7 @@ class Change:
     after: str
     source: str
     merges: bool = False  # checkboxes and notes: the file adds to the answer, never replaces it
+    field: str = ""  # the form field it fills; none for "not sure" given up as a consequence
 
     @property
     def adds(self) -> bool:
@@ -100,7 +101,8 @@ def prefill_changes(values: Iterable[FoundValue], draft: Draft) -> PrefillChange
     refused: list[RefusedValue] = []
     step_data: dict[str, StepData] = {}
     numbers = question_numbers(draft.step_data)
-    for question in QUESTIONS:
+    # the discovery page too: a sentence's "as fast as we can" answers what matters most
+    for question in PAGES:
         old = draft.step_data.get(question.slug) or {}
         found = [
             v
@@ -188,13 +190,14 @@ def _question_changes(
             _text(after, name),
             sources[name],
             merges=name == NOTES or isinstance(form_class.base_fields[name], CheckboxesAnswerField),
+            field=name,
         )
         for name in form_class.answer_field_names() + [NOTES]
         if name in merged
     ]
     if old.get(_key(slug, UNSURE)):
         label = str(form_class.base_fields[UNSURE].label)
-        changes.append(Change(label, YES, NO, "The file answers this question"))
+        changes.append(Change(label, YES, NO, "The answers above answer this question"))
     result.changes = QuestionChanges(number, title, slug, tuple(changes))
     result.step_data = new
     return result

@@ -174,6 +174,30 @@ def counted_parameters(found: Found, shape: DecoderShape) -> ParameterCount | No
     return count_parameters(shape)
 
 
+# The figures of a shape the engine reads back from question 1's notes
+# (``sizing.notes.shape_from_notes``), in the words it reads.
+SHAPE_NOTE_SOURCE = "The model's shape, so that it is sized as it is"
+
+
+def add_shape_note(found: Found, shape: DecoderShape, *, with_vocabulary: bool = True) -> None:
+    """The file's shape as a line of question 1's notes ("126 layers, hidden size 16,384, ...").
+
+    The model's name carries a catalog model's shape to the engine, but a model under its own
+    name (or a name typed before the upload) has none, and the engine then works out a generic
+    shape from the parameter count (a customer's 126 layers, 8 KV heads and vocabulary of
+    128,256 became 127, 128 and 32,000). The note is read back by the adapter on every path.
+    ``with_vocabulary`` is False when the vocabulary was assumed, not read from the file."""
+    parts = [
+        f"{shape.layers:,} layers",
+        f"hidden size {shape.hidden_size:,}",
+        f"{shape.attention_heads:,} attention heads",
+        f"{shape.kv_heads or shape.attention_heads:,} KV heads",
+    ]
+    if with_vocabulary:
+        parts.append(f"vocabulary {shape.vocab_size:,}")
+    found.add("model", "notes", "Shape from the file: " + ", ".join(parts) + ".", SHAPE_NOTE_SOURCE)
+
+
 def add_parameters(found: Found, count: ParameterCount | None, *, experts_key: str | None) -> None:
     """Dense or MoE (``experts_key`` names the setting with more than one expert), and the
     parameters counted from the shape (none when the shape was refused)."""

@@ -19,6 +19,7 @@ from questionnaire.prefill.found import (
     Found,
     Settings,
     add_parameters,
+    add_shape_note,
     counted_parameters,
     finish,
     known_model,
@@ -166,6 +167,8 @@ def read_hf_config(settings: Settings) -> Found:
             return finish(found, settings)
     else:
         count = counted_parameters(found, shape)
+        if count is not None:
+            add_shape_note(found, shape)
     add_parameters(found, count, experts_key=experts_key)
     if known and count is not None:
         names = " and ".join(spec.name for spec in known)

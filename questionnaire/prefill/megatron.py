@@ -20,6 +20,7 @@ from questionnaire.prefill.found import (
     add_counts,
     add_optimizer,
     add_parameters,
+    add_shape_note,
     counted_parameters,
     finish,
     tool,
@@ -67,6 +68,7 @@ def _model(found: Found, settings: Settings) -> None:
         return
     experts = settings.count("--num-experts") or 1
     vocab = settings.count("--vocab-size")
+    vocab_given = vocab is not None
     if vocab is None:
         vocab = whole_assumption("default_vocab_size")
         found.remarks.append(
@@ -89,7 +91,10 @@ def _model(found: Found, settings: Settings) -> None:
         expert_ffn_hidden_size=settings.count("--moe-ffn-hidden-size"),
     )
     moe = "--num-experts" if experts > 1 else None
-    add_parameters(found, counted_parameters(found, shape), experts_key=moe)
+    count = counted_parameters(found, shape)
+    if count is not None:
+        add_shape_note(found, shape, with_vocabulary=vocab_given)
+    add_parameters(found, count, experts_key=moe)
 
 
 def _precision(found: Found, settings: Settings) -> None:

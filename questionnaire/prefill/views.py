@@ -25,9 +25,11 @@ from questionnaire.models import Draft
 from questionnaire.prefill.changes import prefill_changes
 from questionnaire.prefill.formats import FORMAT_NAMES, read_answers
 from questionnaire.prefill.found import Found, FoundValue
+from questionnaire.prefill.marks import FILE, WORDS
 from questionnaire.prefill.reading import MAX_FILE_BYTES, UnreadableFile
-from questionnaire.prefill.services import fill_answers_from_file
+from questionnaire.prefill.services import fill_confirmed_answers
 from questionnaire.prefill.uploads import InMemoryCappedUpload
+from questionnaire.prefill.words import WORDS_PENDING_KEY
 from questionnaire.wizard import ALREADY_SUBMITTED_MESSAGE, QUESTION_SLUGS
 from sizing.public import (
     count_of,
@@ -149,19 +151,39 @@ def _pending(found: Found, filename: str, back: str) -> dict[str, Any]:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def check_file_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse:
+    return _check_answers(request, draft_id, PENDING_KEY, FILE)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def check_sentence_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse:
+    """The same check page for the answers the discovery sentence gives."""
+    return _check_answers(request, draft_id, WORDS_PENDING_KEY, WORDS)
+
+
+def _check_answers(
+    request: HttpRequest, draft_id: UUID, pending_key: str, source: str
+) -> HttpResponse:
     draft = _open_draft(request, draft_id)
     if isinstance(draft, HttpResponse):
         return draft
-    key = PENDING_KEY.format(draft.pk)
+    key = pending_key.format(draft.pk)
     pending = request.session.get(key)
     if not pending:
+        if source == WORDS:
+            return redirect(_step_url(draft, draft.current_step or DEFAULT_RETURN))
         return redirect("questionnaire:fill_from_file", draft_id=draft.pk)
     back_url = _step_url(draft, pending["back"])
     if request.method == "POST" and request.POST.get("action") == "cancel":
         del request.session[key]
         messages.info(request, CANCELLED_MESSAGE)
         return redirect(back_url)
-    changes = prefill_changes([FoundValue(*value) for value in pending["values"]], draft)
+    values = [FoundValue(*value) for value in pending["values"]]
+    if request.method == "POST" and request.POST.get("choosing"):
+        # the page lists each answer with a tick: only the ticked ones are used
+        ticked = set(request.POST.getlist("answer"))
+        values = [value for value in values if f"{value.slug}-{value.field}" in ticked]
+    changes = prefill_changes(values, draft)
     if request.method == "POST" and request.POST.get("action") == "use":
         if request.POST.get("revision") != str(draft.revision):
             messages.warning(
@@ -169,15 +191,21 @@ def check_file_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse:
                 "Your answers changed in another tab or window since this page was shown. "
                 "Check the list again before you use it.",
             )
-        else:
-            fill_answers_from_file(draft=draft, changes=changes)
+        elif not changes.changes_anything:
             del request.session[key]
-            filled = sum(len(q.changes) for q in changes.questions)
-            messages.success(
-                request,
-                f"We filled {count_of(filled, 'answer')} from {pending['file']}. "
-                "Check them on each question.",
-            )
+            messages.info(request, CANCELLED_MESSAGE)
+            return redirect(back_url)
+        else:
+            fill_confirmed_answers(draft=draft, changes=changes, source=source)
+            del request.session[key]
+            if source == FILE:
+                # (the sentence's answers need no message: each is marked on its page)
+                filled = sum(len(q.changes) for q in changes.questions)
+                messages.success(
+                    request,
+                    f"We filled {count_of(filled, 'answer')} from {pending['file']}. "
+                    "Check them on each question.",
+                )
             return redirect(back_url)
     return render(
         request,
@@ -187,5 +215,6 @@ def check_file_answers(request: HttpRequest, draft_id: UUID) -> HttpResponse:
             "changes": changes,
             "revision": draft.revision,
             "back_url": back_url,
+            "from_words": source == WORDS,
         },
     )

@@ -23,9 +23,10 @@ from sizing.public import (
 
 register = template.Library()
 
-# The parts quoted at the start of the proposal, in this order (the path choice is not quoted:
-# the set-up list below says what it did).
-_QUOTED = ("use_case", "decider", "runs_training", "constraint", "success")
+# The project in one sentence opens the proposal, quoted; then the other parts, in this order
+# (the path choice is not quoted: the set-up list below says what it did).
+_SENTENCE = "use_case"
+_QUOTED = ("decider", "runs_training", "constraint", "success")
 
 
 @register.simple_tag
@@ -36,6 +37,7 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
     discovery = answers.get(DISCOVERY.slug)
     if not isinstance(discovery, dict):
         return None
+    sentence = str(discovery.get(_SENTENCE) or "").strip()
     facts = []
     for name in _QUOTED:
         field = DISCOVERY.form_class.base_fields[name]
@@ -53,6 +55,7 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
             if slug in lines
         ]
     brief = {
+        "sentence": sentence,
         "facts": facts,
         "effects": constraint_effects(answers),
         "questions": discovery_questions(answers),
@@ -64,5 +67,7 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
     # recommendation, never with "you did not tell us about your project", which read as a
     # reproach beside the paragraphs the customer wrote on the questions themselves.
     return (
-        brief if any(brief[key] for key in ("facts", "effects", "questions", "recommend")) else None
+        brief
+        if any(brief[key] for key in ("sentence", "facts", "effects", "questions", "recommend"))
+        else None
     )

@@ -39,6 +39,17 @@ def test_the_summary_opens_with_the_use_case_who_decides_the_constraint_and_succ
     assert "The training set-up we chose for you" not in opening
 
 
+def test_the_summary_opens_by_quoting_the_project_in_their_words():
+    sentence = (
+        "NVIDIA only. LoRA adapters on an 8B model, 200 million tokens, retrained every week."
+    )
+    answers = {**demo_answers(), DISCOVERY.slug: _discovery(use_case=sentence)}
+    opening = _opening(answers)
+    quoted = opening.index(f'In your words: <q class="verbatim">{sentence}</q>')
+    assert quoted < opening.index("discovery-facts")  # first, before the other parts
+    assert opening.count(sentence) == 1
+
+
 def test_the_short_path_says_what_we_chose_and_why():
     answers = {**demo_answers(), DISCOVERY.slug: _discovery()}
     for slug in EXPERT_SLUGS:

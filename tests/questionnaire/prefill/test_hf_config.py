@@ -11,6 +11,9 @@ from questionnaire.prefill.hf_config import FORMAT_NAME
 from sizing.public import find_model, size_answers
 from tests.questionnaire.prefill.files import example
 
+# The shape goes into question 1's notes, read back by the adapter whatever the model's name.
+SHAPE = "Shape from the file: {}."
+
 
 def answers(found: Found) -> dict[tuple[str, str], object]:
     return {(v.slug, v.field): v.value for v in found.values}
@@ -21,7 +24,17 @@ def answers(found: Found) -> dict[tuple[str, str], object]:
     [
         # Published sizes: Llama 3.1 8B 8.03B (model card); Mixtral 8x7B 46.7B total, 12.9B
         # active (Jiang et al. 2024); Qwen2-7B 7.62B (model card); DeepSeek-V3 671B / 37B.
-        ("llama31_8b_config.json", {"architecture": "dense", "total_params": "8.03B"}),
+        (
+            "llama31_8b_config.json",
+            {
+                "architecture": "dense",
+                "total_params": "8.03B",
+                "notes": SHAPE.format(
+                    "32 layers, hidden size 4,096, 32 attention heads, 8 KV "
+                    "heads, vocabulary 128,256"
+                ),
+            },
+        ),
         # A file without a name whose shape is one catalog model's is named after it (the name
         # carries the shape to the engine); the check page shows why, so a look-alike is unticked.
         (
@@ -31,11 +44,23 @@ def answers(found: Found) -> dict[tuple[str, str], object]:
                 "architecture": "moe",
                 "total_params": "46.7B",
                 "active_params": "12.9B",
+                "notes": SHAPE.format(
+                    "32 layers, hidden size 4,096, 32 attention heads, 8 KV "
+                    "heads, vocabulary 32,000"
+                ),
             },
         ),
         (
             "qwen2_7b_config.json",
-            {"model_name": "Qwen2.5 7B", "architecture": "dense", "total_params": "7.62B"},
+            {
+                "model_name": "Qwen2.5 7B",
+                "architecture": "dense",
+                "total_params": "7.62B",
+                "notes": SHAPE.format(
+                    "28 layers, hidden size 3,584, 28 attention heads, 4 KV "
+                    "heads, vocabulary 152,064"
+                ),
+            },
         ),
         (
             "deepseek_v3_config.json",
@@ -49,7 +74,15 @@ def answers(found: Found) -> dict[tuple[str, str], object]:
         # Meta's config.json of Llama 3.1 405B: 126 layers, 8 KV heads, vocabulary 128,256
         (
             "llama31_405b_config.json",
-            {"model_name": "Llama 3.1 405B", "architecture": "dense", "total_params": "406B"},
+            {
+                "model_name": "Llama 3.1 405B",
+                "architecture": "dense",
+                "total_params": "406B",
+                "notes": SHAPE.format(
+                    "126 layers, hidden size 16,384, 128 attention heads, 8 KV "
+                    "heads, vocabulary 128,256"
+                ),
+            },
         ),
     ],
 )

@@ -57,6 +57,8 @@ MEGATRON = {
     # shape, 70.6B parameters (model card).
     ("model", "architecture"): "dense",
     ("model", "total_params"): "70.6B",
+    ("model", "notes"): "Shape from the file: 80 layers, hidden size 8,192, 64 attention heads, "
+    "8 KV heads, vocabulary 128,256.",
     ("batch", "sequence_length"): "8192",
     ("batch", "micro_batch_size"): "1",
     ("batch", "global_batch"): "1024",
