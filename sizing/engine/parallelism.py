@@ -30,7 +30,7 @@ import heapq
 import math
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from .assumptions import value
@@ -48,7 +48,8 @@ from .efficiency import (
     pipeline_bubble,
 )
 from .hardware import AcceleratorSpec, peak_tflops
-from .inputs import ADAPTER_METHODS
+from .inputs import ADAPTER_METHODS, MeasuredInput
+from .measured import measured_matmul_share
 from .memory import (
     BytesPerParam,
     MemoryBreakdown,
@@ -105,6 +106,9 @@ class Workload:
     model_flops_per_token: float
     bpp: BytesPerParam
     causal: bool = True  # causal attention (a decoder): half the score FLOPs of full attention
+    # the kit's measurements on the customer's hardware (:mod:`.measured`): the GEMMs' share of
+    # peak on the accelerator it ran on, instead of the calibrated one
+    measured: MeasuredInput = field(default_factory=MeasuredInput)
 
 
 def workload(r: Resolved) -> Workload:
@@ -157,6 +161,7 @@ def workload(r: Resolved) -> Workload:
         model_flops_per_token=per_token,
         bpp=bytes_per_param(r.precision, r.optimizer),
         causal=causal,
+        measured=r.measured,
     )
 
 
@@ -663,6 +668,7 @@ def _cost_model(
         hfu_cache=hfu_cache,
         quantised_params=w.dense_params + w.expert_params if w.method == "qlora" else 0.0,
         causal=w.causal,
+        matmul_ceiling=measured_matmul_share(w.measured, acc.id, w.precision),
     )
 
 

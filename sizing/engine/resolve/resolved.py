@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..cost.places import Place, place_of
 from ..cost.price_set import PriceSet
 from ..hardware import training_precision
-from ..inputs import ADAPTER_METHODS, SizingInput
+from ..inputs import ADAPTER_METHODS, MeasuredInput, SizingInput
 from ..parameter_count import ModelShape
 from ..provenance import AnswerRecorder, UsedAssumption
 from .model import resolve_model
@@ -122,6 +122,8 @@ class Resolved(ModelShape):
     prices: PriceSet
     assumptions: tuple[UsedAssumption, ...] = field(default=())
     open_questions: tuple[str, ...] = field(default=())
+    # what the verification kit measured on the customer's hardware (:mod:`..measured`)
+    measured: MeasuredInput = field(default_factory=MeasuredInput)
 
 
 def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
@@ -221,6 +223,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         teams=schedule.teams,
         scheduler=answers.schedule.scheduler,
         accelerator=hardware.accelerator.id,
+        measured=answers.measured,
         count=hardware.count,
         gpus_per_node=hardware.gpus_per_node,
         forced_tensor=forced.tensor,
