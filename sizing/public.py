@@ -48,8 +48,9 @@ from sizing.engine.assumptions import value as assumption_value
 from sizing.engine.assumptions import whole as whole_assumption
 from sizing.engine.cost.price_set import dated_note
 from sizing.engine.cost.sensitivity import USAGE_KEYS
-from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.hardware import ACCELERATORS, peak_tflops
 from sizing.engine.inputs import ADAPTER_METHODS, PRETRAINING_METHODS
+from sizing.engine.measured import accelerator_of_device
 from sizing.engine.models import MODEL_CATALOG, ModelSpec, find_model
 from sizing.engine.numbers import (
     NO_VALUE,
@@ -269,6 +270,8 @@ __all__ = [
     "size_reason",
     # catalogues and a model's shape
     "ACCELERATORS",
+    "accelerator_of_device",
+    "peak_tflops",
     "MODEL_CATALOG",
     "ModelSpec",
     "find_model",
