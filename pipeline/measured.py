@@ -9,6 +9,7 @@ against the version the customer had; the admin's chart and the calibration repo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -18,6 +19,8 @@ from pipeline.models import ActualRun, HardwareMeasurement, Recommendation, WhoR
 from pipeline.services import schedule_sizing
 from pipeline.versions import customer_version
 from questionnaire.models import Submission
+from reports.charts import EstimateActual, estimate_actual_chart
+from sizing.public import against_estimate, read_result
 
 
 def record_measurement(
@@ -63,3 +66,44 @@ def record_actual_run(*, submission: Submission, figures: dict[str, Any], user=N
         recorded_by_user=user,
         **figures,
     )
+
+
+def estimate_actual_points(runs: Iterable[ActualRun]) -> list[EstimateActual]:
+    """Each actual run beside the accelerator-hours (and range) of the version it is judged by;
+    a run without a sized version is left out."""
+    points = []
+    for run in runs:
+        recommendation = run.recommendation
+        result = read_result(recommendation.result if recommendation is not None else None)
+        if result.gpu_hours is None:
+            continue
+        low, high = result.gpu_hours_range or (None, None)
+        points.append(
+            EstimateActual(
+                label=run.submission.reference,
+                estimated=result.gpu_hours,
+                actual=run.gpu_hours,
+                low=low,
+                high=high,
+            )
+        )
+    return points
+
+
+def estimate_actual_figure(runs: Iterable[ActualRun], *, title: str) -> dict[str, Any]:
+    """The chart of ``runs`` and one line of words per run, for the admin."""
+    points = estimate_actual_points(runs)
+    return {
+        "chart": estimate_actual_chart(points, title=title),
+        "lines": [
+            (
+                point.label,
+                against_estimate(
+                    point.actual,
+                    point.estimated,
+                    (point.low, point.high) if point.low and point.high else None,
+                ).words,
+            )
+            for point in points
+        ],
+    }

@@ -149,6 +149,7 @@ from sizing.words.estimate import (
     first_estimate,
     size_set_by,
 )
+from sizing.words.measured import KIT_FIGURES, AgainstEstimate, against_estimate, kit_figure_rows
 from sizing.words.plural import (
     count_of,
     noun_for,
@@ -271,6 +272,11 @@ __all__ = [
     # catalogues and a model's shape
     "ACCELERATORS",
     "accelerator_of_device",
+    # measured reality: the kit's figures and actual runs (sizing/words/measured.py)
+    "KIT_FIGURES",
+    "AgainstEstimate",
+    "against_estimate",
+    "kit_figure_rows",
     "peak_tflops",
     "MODEL_CATALOG",
     "ModelSpec",
