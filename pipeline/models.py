@@ -278,6 +278,8 @@ class ActualRun(models.Model):
     interruptions = models.PositiveIntegerField(default=0)  # restarts after a failure
     mfu = models.FloatField(null=True, blank=True)  # [-] model FLOPs utilisation, if known
     notes = models.TextField(blank=True, max_length=2000)
+    # Made up by ``load_demo`` to show the chart and the report: never counted as evidence.
+    demo = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
