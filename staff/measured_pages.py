@@ -24,13 +24,13 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from config.ratelimit import RateLimit, hit, too_many_requests
 from pipeline.kit_file import MAX_KIT_FILE_BYTES, read_kit_file
-from pipeline.measured import record_actual_run, record_measurement
+from pipeline.measured import compared_version, record_actual_run, record_measurement
 from pipeline.models import ActualRun, HardwareMeasurement
 from questionnaire import access
 from questionnaire.models import Submission
 from questionnaire.prefill.reading import UnreadableFile
 from questionnaire.prefill.uploads import InMemoryCappedUpload
-from sizing.public import ACCELERATORS, kit_figure_rows
+from sizing.public import ACCELERATORS, kit_figure_rows, read_result
 
 KIT_PATH = Path(settings.BASE_DIR) / "kit" / "verify_hardware.py"
 KIT_FILENAME = "verify_hardware.py"
@@ -64,9 +64,11 @@ class ActualRunForm(forms.ModelForm):
 
     accelerator = forms.ChoiceField(
         label="Accelerator",
-        choices=sorted(
-            ((key, spec.name) for key, spec in ACCELERATORS.items()), key=lambda c: c[1]
-        ),
+        choices=[
+            ("", "Choose the accelerator"),
+            *sorted(((key, spec.name) for key, spec in ACCELERATORS.items()), key=lambda c: c[1]),
+        ],
+        error_messages={"required": "Choose the accelerator the run trained on."},
     )
     accelerators = forms.IntegerField(label="Accelerators used", min_value=1, max_value=1_000_000)
     days = forms.FloatField(label="Days, first step to last", min_value=0.01, max_value=3650)
@@ -99,6 +101,17 @@ class ActualRunForm(forms.ModelForm):
     notes = forms.CharField(
         label="Notes", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
     )
+
+    field_order = [
+        "accelerator",
+        "accelerators",
+        "days",
+        "gpu_hours",
+        "tokens",
+        "interruptions",
+        "mfu_percent",
+        "notes",
+    ]
 
     class Meta:
         model = ActualRun
@@ -181,7 +194,13 @@ def _hardware_page(request: HttpRequest, draft_id: UUID) -> HttpResponse:
     ):
         raise Http404("No such estimate.")
     upload = KitFileForm(request.POST, request.FILES) if action == "kit" else KitFileForm()
-    actual = ActualRunForm(request.POST) if action == "actual" else ActualRunForm()
+    version = compared_version(submission)
+    estimated = read_result(version.result if version is not None else None).accelerator
+    actual = (
+        ActualRunForm(request.POST)
+        if action == "actual"
+        else ActualRunForm(initial={"accelerator": estimated})
+    )
     if action == "kit" and upload.is_valid():
         decision = hit(RateLimit("kit-file", KIT_READS_PER_HOUR, 3600), request)
         if not decision.allowed:
