@@ -272,6 +272,11 @@ def all_reduce_across_nodes(sizes: dict[str, int]) -> tuple[float, int, int]:
         dist.destroy_process_group()
 
 
+def _now() -> str:
+    # timezone.utc, not datetime.UTC (3.11+): the kit runs on the Pythons of GPU servers, 3.9 on
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")  # noqa: UP017
+
+
 def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
 
@@ -297,7 +302,7 @@ def measure(reference: str, profile: str, storage: Path, across_nodes: bool) -> 
         "kit": KIT_NAME,
         "kit_version": KIT_VERSION,
         "reference": reference,
-        "measured_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "measured_at": _now(),
         "profile": profile,
         "hardware": {**hardware_found(), "nodes": nodes, "all_reduce_ranks": ranks},
         "results": {
