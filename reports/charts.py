@@ -516,7 +516,11 @@ def estimate_actual_chart(points: Sequence[EstimateActual], *, title: str) -> Sa
         parts.append(_text(x0 + offset, y0 + 16, label, size=10, cls="axis-title"))
         parts.append(_text(x0 - 6, y0 - offset + 4, label, anchor="end", size=10, cls="axis-title"))
     parts.append(_text(x0 + plot / 2, y0 + 36, "Estimated accelerator-hours", cls="axis-title"))
-    parts.append(_text(x0 + plot + 8, y0 - plot + 4, "Actual", anchor="start", cls="axis-title"))
+    parts.append(
+        _text(
+            x0 - 40, MARGIN_TOP - 10, "Actual accelerator-hours", anchor="start", cls="axis-title"
+        )
+    )
     for point in points:
         x = x0 + at(point.estimated)
         if point.low and point.high:
