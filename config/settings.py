@@ -288,7 +288,7 @@ UPLOAD_LIMITS: dict[str, int] = {
     r"^/q/[0-9a-f-]{36}/fill-from-file/$": 1024 * 1024,
     # The verification kit's results (staff/measured_pages.py): a 2 KB file; a larger one up
     # to this is read far enough to say it is too large.
-    r"^/proposals/yours/[0-9a-f-]{36}/hardware/$": 256 * 1024,
+    r"^/proposals/hardware/[0-9a-f-]{36}/$": 256 * 1024,
 }
 
 # --- Internationalisation --------------------------------------------------------------------

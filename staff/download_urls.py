@@ -10,9 +10,9 @@ urlpatterns = [
     # The proposal on screen, for the customer whose browser holds the questionnaire (or staff).
     path("yours/<uuid:draft_id>/", on_screen.customer_web_proposal, name="customer_web"),
     # Measured reality: the verification kit, its results and actual runs (issue 30).
-    path("yours/<uuid:draft_id>/hardware/", measured_pages.hardware_page, name="hardware"),
+    path("hardware/<uuid:draft_id>/", measured_pages.hardware_page, name="hardware"),
     path(
-        "yours/<uuid:draft_id>/verify_hardware.py",
+        "hardware/<uuid:draft_id>/verify_hardware.py",
         measured_pages.download_kit,
         name="verification_kit",
     ),
