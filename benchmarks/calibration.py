@@ -5,6 +5,12 @@ Usage (from the repository root)::
     PYTHONPATH=. python benchmarks/calibration.py            # the tables in docs/calibration.md
     PYTHONPATH=. python benchmarks/calibration.py --rows     # plus one line per run
     PYTHONPATH=. python benchmarks/range_table.py            # the error table behind the ranges
+    PYTHONPATH=. python benchmarks/calibration.py --actuals benchmarks/inputs/actual_runs.json
+
+``--actuals`` adds the runs our customers trained after an estimate, recorded on the
+submission's page and written out by ``manage.py export_actual_runs``: a source of their own.
+Their estimate was made before the run, so it is out of sample by construction; it is scored
+as it was given, not predicted again (:func:`actuals_markdown`).
 
 Rows and their sources are in ``tests/sizing/data/published_runs.json``.  A
 *source* is the document a row's figure was read from (a paper, a model card, a
@@ -46,6 +52,7 @@ from sizing.engine.compute import (
     training_flops,
 )
 from sizing.engine.hardware import ACCELERATORS, peak_tflops
+from sizing.engine.measured_error_table import CALIBRATION
 from sizing.engine.parallelism import workload
 from sizing.engine.ranges import GENERATIONS
 from sizing.engine.resolve.resolved import resolve
@@ -478,9 +485,104 @@ def rows_markdown(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class ActualRun:
+    """A run a customer trained after our estimate: its accelerator-hours against ours."""
+
+    reference: str
+    demo: bool  # made up by load_demo: shown, never counted
+    engine_version: str
+    estimated: float  # [accelerator-hours]
+    low: float | None  # [accelerator-hours] the range we gave
+    high: float | None
+    actual: float  # [accelerator-hours]
+    same_accelerator: bool  # trained on the accelerator we estimated for
+
+    @property
+    def log2_err(self) -> float:
+        return abs(math.log2(self.estimated / self.actual))
+
+    @property
+    def within(self) -> bool | None:
+        if self.low is None or self.high is None:
+            return None
+        return self.low <= self.actual <= self.high
+
+
+def load_actuals(path: Path) -> list[ActualRun]:
+    """The file ``manage.py export_actual_runs`` writes."""
+    return [
+        ActualRun(
+            reference=str(raw["reference"]),
+            demo=bool(raw["demo"]),
+            engine_version=str(raw["engine_version"]),
+            estimated=float(raw["estimated_gpu_hours"]),
+            low=raw["estimated_gpu_hours_low"],
+            high=raw["estimated_gpu_hours_high"],
+            actual=float(raw["gpu_hours"]),
+            same_accelerator=raw["accelerator"] == raw["estimated_accelerator"],
+        )
+        for raw in json.loads(path.read_text())["actual_runs"]
+    ]
+
+
+def coverage_with_actuals(
+    published_held: float, published_runs: int, actuals: Sequence[ActualRun]
+) -> tuple[int, int]:
+    """Runs whose figure fell inside the range we gave, of all runs measured: the published
+    runs left out of the fit (``range_table.py``) and the real actual runs with a range (demo
+    runs and runs on another accelerator than the estimate's are not evidence of it)."""
+    counted = [a for a in actuals if not a.demo and a.same_accelerator and a.within is not None]
+    held = round(published_held) + sum(1 for a in counted if a.within)
+    return held, published_runs + len(counted)
+
+
+def actuals_markdown(actuals: Sequence[ActualRun]) -> str:
+    """One line per actual run: its estimate, what it took, the error and whether it held."""
+    return markdown_table(
+        ("run", "engine", "estimated", "range", "actual", "ratio", "log2 error", "in range"),
+        (
+            (
+                a.reference
+                + (" (demo)" if a.demo else "")
+                + ("" if a.same_accelerator else " (other accelerator)"),
+                a.engine_version,
+                f"{a.estimated:.4g}",
+                f"{a.low:.4g}-{a.high:.4g}" if a.low is not None and a.high is not None else "-",
+                f"{a.actual:.4g}",
+                f"{a.actual / a.estimated:.2f}",
+                f"{a.log2_err:.2f}",
+                {True: "yes", False: "no", None: "-"}[a.within],
+            )
+            for a in actuals
+        ),
+    )
+
+
+def print_actuals(path: Path) -> None:
+    """The actual runs' table and the measured coverage with them."""
+    actuals = load_actuals(path)
+    print(f"Actual runs recorded after our estimates ({len(actuals)}; a source of their own):")
+    print(actuals_markdown(actuals))
+    held, runs = coverage_with_actuals(
+        CALIBRATION.measured_coverage * CALIBRATION.measured_runs,
+        CALIBRATION.measured_runs,
+        actuals,
+    )
+    real = runs - CALIBRATION.measured_runs
+    print(
+        f"Measured coverage with them: {held} of {runs} runs ({held / runs:.1%}) held in the "
+        f"range: {CALIBRATION.measured_runs} published runs left out of the fit and {real} "
+        "real actual runs (demo runs and runs on another accelerator are not counted)."
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", action="store_true", help="also print one line per run")
+    parser.add_argument(
+        "--actuals", type=Path, help="recorded actual runs (manage.py export_actual_runs)"
+    )
     args = parser.parse_args(argv)
     rows = load_rows()
     table = predictions(rows)
@@ -503,6 +605,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"|log2(predicted/published)|, leave-one-source-out over {len(dev)} rows from "
         f"{len({r.row.source for r in dev})} sources; fitted: {', '.join(FITTED)}"
     )
+    if args.actuals:
+        print()
+        print_actuals(args.actuals)
     if args.rows:
         print()
         print(rows_markdown(results))

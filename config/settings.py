@@ -288,7 +288,12 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 # here (path regex -> most bytes of the whole body). "Fill from a file" keeps at most 256 KB of
 # the file in memory (questionnaire/prefill/uploads.py); a body up to 1 MB is read so that a
 # somewhat larger file gets the page's own message, anything larger the generic refusal.
-UPLOAD_LIMITS: dict[str, int] = {r"^/q/[0-9a-f-]{36}/fill-from-file/$": 1024 * 1024}
+UPLOAD_LIMITS: dict[str, int] = {
+    r"^/q/[0-9a-f-]{36}/fill-from-file/$": 1024 * 1024,
+    # The verification kit's results (staff/measured_pages.py): a 2 KB file; a larger one up
+    # to this is read far enough to say it is too large.
+    r"^/proposals/hardware/[0-9a-f-]{36}/$": 256 * 1024,
+}
 
 # --- Internationalisation --------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"

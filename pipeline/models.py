@@ -211,3 +211,101 @@ class SubmissionFacts(models.Model):
 
     def __str__(self) -> str:
         return f"{self.model_name or 'model not said'}, {self.method or 'method not said'}"
+
+
+class WhoRecorded(models.TextChoices):
+    """Who put a measurement or an actual run on the submission."""
+
+    CUSTOMER = "customer", "the customer, through their link"
+    STAFF = "staff", "our engineer"
+
+
+class HardwareMeasurement(models.Model):
+    """What the verification kit (``kit/verify_hardware.py``) measured on the customer's
+    hardware, read from the file they uploaded (``pipeline.kit_file``). Every sizing after it
+    uses the latest measurement of a catalog accelerator (``pipeline.services._size``)."""
+
+    submission = models.ForeignKey(
+        "questionnaire.Submission",
+        on_delete=models.CASCADE,
+        related_name="hardware_measurements",
+    )
+    recorded_by = models.CharField(max_length=10, choices=WhoRecorded.choices)
+    recorded_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    file_name = models.CharField(max_length=100, blank=True)
+    # As the accelerator's driver reported it ("NVIDIA H100 80GB HBM3", "CPU only").
+    accelerator_name = models.CharField(max_length=100)
+    # The catalog id it is ("h100-sxm"), empty for a CPU or one the catalog does not hold.
+    accelerator = models.CharField(max_length=40, blank=True)
+    accelerators_per_node = models.PositiveSmallIntegerField()
+    nodes = models.PositiveSmallIntegerField(default=1)
+    profile = models.CharField(max_length=10)  # the kit's sizes: "full" or "tiny"
+    measured_at = models.DateTimeField(null=True, blank=True)
+    # The kit's figures by name (pipeline.kit_file.FIGURES), each bounded; None: not measured.
+    results = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        get_latest_by = ["created_at", "id"]
+        verbose_name = "measurement of the customer's hardware"
+        verbose_name_plural = "measurements of the customer's hardware"
+
+    def __str__(self) -> str:
+        return f"{self.accelerator_name}, {self.created_at:%Y-%m-%d}"
+
+    def engine_section(self) -> dict | None:
+        """The engine's ``measured`` section (``docs/engine-contract.md``), or None when the kit
+        ran on no catalog accelerator (a CPU): then it changes nothing in the estimate."""
+        bf16 = self.results.get("matmul_bf16_tflops")
+        if not self.accelerator or bf16 is None:
+            return None
+        section = {"accelerator": self.accelerator, "matmul_bf16_tflops": bf16}
+        if self.results.get("matmul_fp8_tflops") is not None:
+            section["matmul_fp8_tflops"] = self.results["matmul_fp8_tflops"]
+        return section
+
+    @classmethod
+    def latest_engine_section(cls, submission) -> dict | None:
+        """The section of the latest measurement of a catalog accelerator on ``submission``."""
+        latest = cls.objects.filter(submission=submission).exclude(accelerator="").first()
+        return latest.engine_section() if latest is not None else None
+
+
+class ActualRun(models.Model):
+    """What happened when the customer trained: the figures our estimate is judged by.
+
+    ``recommendation`` is the version the customer had when it was recorded (the estimate it is
+    compared with); the calibration report reads these rows as a source of its own
+    (``benchmarks/calibration.py``)."""
+
+    submission = models.ForeignKey(
+        "questionnaire.Submission", on_delete=models.CASCADE, related_name="actual_runs"
+    )
+    recommendation = models.ForeignKey(
+        Recommendation, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    recorded_by = models.CharField(max_length=10, choices=WhoRecorded.choices)
+    recorded_by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accelerator = models.CharField(max_length=40)  # catalog id
+    accelerators = models.PositiveIntegerField()
+    days = models.FloatField()  # [d] wall-clock, first step to last
+    gpu_hours = models.FloatField()  # [accelerator-hours] as billed or logged
+    tokens = models.FloatField()  # [tokens] trained on, every epoch
+    interruptions = models.PositiveIntegerField(default=0)  # restarts after a failure
+    mfu = models.FloatField(null=True, blank=True)  # [-] model FLOPs utilisation, if known
+    notes = models.TextField(blank=True, max_length=2000)
+    # Made up by ``load_demo`` to show the chart and the report: never counted as evidence.
+    demo = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = "actual training run"
+
+    def __str__(self) -> str:
+        return f"{self.accelerators} × {self.accelerator}, {self.days:g} days"

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from config.celery import publish
 from config.queue_depth import queue_of, waiting_messages
-from pipeline.models import OutgoingEmail, Proposal, Recommendation
+from pipeline.models import HardwareMeasurement, OutgoingEmail, Proposal, Recommendation
 from pipeline.notifications import notify_needs_review, notify_submission_received
 from pipeline.outbox import SEND_EMAIL_TASK, stale_email_ids
 from pipeline.steps import (
@@ -153,6 +153,7 @@ def _size(recommendation: Recommendation) -> Outcome:
             overrides=recommendation.overrides,
             today=timezone.localdate(),
             contact_country=recommendation.submission.country,
+            measured=HardwareMeasurement.latest_engine_section(recommendation.submission),
         )
     except InvalidInput as exc:
         raise Refusal(f"The engine refused the input: {exc}") from exc

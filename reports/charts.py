@@ -470,3 +470,66 @@ def bar_chart(bars: Sequence[Bar], *, unit: str, title: str) -> SafeString:
             )
         )
     return _svg(WIDTH, height, title, _join(parts))
+
+
+@dataclass(frozen=True)
+class EstimateActual:
+    """One actual run beside its estimate [accelerator-hours]; ``low``/``high``: the estimate's
+    range, None when it gave none."""
+
+    label: str
+    estimated: float
+    actual: float
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def within(self) -> bool | None:
+        if self.low is None or self.high is None:
+            return None
+        return self.low <= self.actual <= self.high
+
+
+def estimate_actual_chart(points: Sequence[EstimateActual], *, title: str) -> SafeString:
+    """Actual accelerator-hours against the estimate, both on log scales: each run a dot (red
+    outside the range we gave), the range a vertical bar, the dashed diagonal where they agree."""
+    points = [p for p in points if p.estimated > 0 and p.actual > 0]
+    if not points:
+        return mark_safe("")
+    values = [v for p in points for v in (p.estimated, p.actual, p.low, p.high) if v]
+    low_decade = math.floor(math.log10(min(values)))
+    high_decade = max(low_decade + 1, math.ceil(math.log10(max(values))))
+    size = 360
+    plot = size - MARGIN_TOP - MARGIN_BOTTOM
+    x0, y0 = MARGIN_LEFT, MARGIN_TOP + plot
+
+    def at(value: float) -> float:
+        return plot * (math.log10(value) - low_decade) / (high_decade - low_decade)
+
+    parts = [
+        _line(x0, y0, x0 + plot, y0, colour="#666"),
+        _line(x0, y0, x0, y0 - plot, colour="#666"),
+        _line(x0, y0, x0 + plot, y0 - plot, colour="#999", dash="4 3"),
+    ]
+    for decade in range(low_decade, high_decade + 1):
+        offset, label = at(10.0**decade), _short(10.0**decade)
+        parts.append(_text(x0 + offset, y0 + 16, label, size=10, cls="axis-title"))
+        parts.append(_text(x0 - 6, y0 - offset + 4, label, anchor="end", size=10, cls="axis-title"))
+    parts.append(_text(x0 + plot / 2, y0 + 36, "Estimated accelerator-hours", cls="axis-title"))
+    parts.append(
+        _text(
+            x0 - 40, MARGIN_TOP - 10, "Actual accelerator-hours", anchor="start", cls="axis-title"
+        )
+    )
+    for point in points:
+        x = x0 + at(point.estimated)
+        if point.low and point.high:
+            parts.append(
+                _line(x, y0 - at(point.low), x, y0 - at(point.high), colour="#bbb", width=3)
+            )
+        colour = WARNING if point.within is False else ACCENT
+        y = y0 - at(point.actual)
+        parts.append(format_html('<circle cx="{}" cy="{}" r="5" fill="{}"/>', _f(x), _f(y), colour))
+        if len(points) <= 12:
+            parts.append(_text(x + 8, y + 4, point.label, anchor="start", size=10))
+    return _svg(size + 140, size, title, _join(parts))

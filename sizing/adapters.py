@@ -136,8 +136,12 @@ def size_answers(
     overrides: dict[str, Any] | None = None,
     today: date | None = None,
     contact_country: str = "",
+    measured: dict[str, Any] | None = None,
 ) -> SizedAnswers:
     """Size a customer's answers (plus any engineer overrides): the one way to do it.
+
+    ``measured`` is the engine's ``measured`` section: what the verification kit measured on
+    the customer's hardware (``docs/engine-contract.md``), kept in the stored engine input.
 
     The pipeline's task, the demo proposal, the review page and the staff pages all call this.
     Raises ``InvalidInput`` when the engine refuses the input (only an override can cause that:
@@ -147,6 +151,8 @@ def size_answers(
     built = build_engine_input(
         answers=answers, overrides=overrides, today=today, contact_country=contact_country
     )
+    if measured:
+        built.engine_input["measured"] = dict(measured)
     return size_built(built, today=today)
 
 

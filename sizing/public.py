@@ -51,8 +51,9 @@ from sizing.engine.assumptions import whole as whole_assumption
 from sizing.engine.cost.places import DEFAULT_PLACE, place_of
 from sizing.engine.cost.price_set import dated_note
 from sizing.engine.cost.sensitivity import USAGE_KEYS
-from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.hardware import ACCELERATORS, peak_tflops
 from sizing.engine.inputs import ADAPTER_METHODS, PRETRAINING_METHODS
+from sizing.engine.measured import accelerator_of_device
 from sizing.engine.models import MODEL_CATALOG, ModelSpec, find_model
 from sizing.engine.numbers import (
     NO_VALUE,
@@ -161,6 +162,7 @@ from sizing.words.estimate import (
     first_estimate,
     size_set_by,
 )
+from sizing.words.measured import KIT_FIGURES, AgainstEstimate, against_estimate, kit_figure_rows
 from sizing.words.plural import (
     count_of,
     noun_for,
@@ -298,6 +300,13 @@ __all__ = [
     "FAMILIES",
     "TYPICAL",
     "stack_family",
+    "accelerator_of_device",
+    # measured reality: the kit's figures and actual runs (sizing/words/measured.py)
+    "KIT_FIGURES",
+    "AgainstEstimate",
+    "against_estimate",
+    "kit_figure_rows",
+    "peak_tflops",
     "MODEL_CATALOG",
     "ModelSpec",
     "find_model",

@@ -42,8 +42,11 @@ def size_answers_once(
     overrides: dict[str, Any] | None = None,
     today: date,
     contact_country: str = "",
+    measured: dict[str, Any] | None = None,
 ) -> SizedAnswers:
     """:func:`sizing.adapters.size_answers`, run once per distinct input and then reused.
+
+    ``measured`` (the verification kit's section) is part of the engine input, so of the key.
 
     Raises ``InvalidInput`` as ``size_answers`` does (a refusal is not kept: it is an
     engineer's override, sized again when corrected).
@@ -51,6 +54,8 @@ def size_answers_once(
     built = build_engine_input(
         answers=answers, overrides=overrides, today=today, contact_country=contact_country
     )
+    if measured:
+        built.engine_input["measured"] = dict(measured)
     key = sizing_key(built, today=today)
     sized = shared_cache.get(key)
     if sized is None:

@@ -6,12 +6,16 @@ from datetime import datetime, timedelta
 from django.db.models import Count
 from django.utils import timezone
 
+from pipeline.measured import estimate_actual_figure
+from pipeline.models import ActualRun
 from pipeline.versions import failed_step
 from questionnaire.models import Submission
 from staff.filters import needing_a_hand
 
 # Lines of a stored error the overview shows (a checker's findings are one a line).
 REASON_LINES = 6
+# The newest actual runs the chart of estimate against actual shows (a few a month is many).
+ACTUAL_RUNS_SHOWN = 500
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,8 @@ class Overview:
     failures: list[Submission]
     needs_a_hand: list[NeedsAHand]
     unassigned_new: int
+    # every recorded actual run against its estimate: {"chart", "lines"} (pipeline.measured)
+    estimate_actual: dict
 
 
 def _counts(field: str, choices) -> list[StatusCount]:
@@ -84,4 +90,8 @@ def build_overview(*, now: datetime | None = None, limit: int = 50) -> Overview:
         unassigned_new=Submission.objects.filter(
             status=Submission.WorkflowStatus.NEW, assignee__isnull=True
         ).count(),
+        estimate_actual=estimate_actual_figure(
+            ActualRun.objects.select_related("submission", "recommendation")[:ACTUAL_RUNS_SHOWN],
+            title="Every recorded training run: actual against estimated accelerator-hours",
+        ),
     )

@@ -152,6 +152,7 @@ def base_hfu(
     expert_intensity: float = math.inf,
     dense_intensity: float = math.inf,
     memory_bound_extra: float = 0.0,
+    matmul_ceiling: float | None = None,
 ) -> float:
     """Hardware FLOPs utilisation of the computation alone, of the precision's peak [-].
 
@@ -176,10 +177,13 @@ def base_hfu(
     memory_bound_extra : float
         Memory-bound work repeated by selective recomputation, as a share of
         the memory-bound term [-].
+    matmul_ceiling : float or None
+        Share of peak large GEMMs reach, measured on this accelerator by the verification kit
+        (:mod:`.measured`) [-]; None: the calibrated ``eff_matmul_ceiling``.
     """
     p = peak_tflops(acc, precision)
     p16 = peak_tflops(acc, "bf16") if precision == "fp8" else p
-    eta = value("eff_matmul_ceiling")
+    eta = value("eff_matmul_ceiling") if matmul_ceiling is None else matmul_ceiling
     c = value("eff_memory_bound_coefficient")
     bw = acc.memory_bw_tbps
     gemm = 1.0 / (eta * p)
@@ -261,6 +265,7 @@ class StepCostModel:
         causal: bool = True,
         routed_node_limit: int = 0,
         stack_family: str = TYPICAL,
+        matmul_ceiling: float | None = None,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -293,6 +298,7 @@ class StepCostModel:
         self._overlapped: dict[tuple[int, int, int, int], bool] = {}  # and pipeline
         # who trains with what: the software family's share of the modelled utilisation [11]_
         self.factor = workload_factor(moe=moe, method=method) * stack_factor(stack_family)
+        self.matmul_ceiling = matmul_ceiling  # measured on this accelerator, or None
         self._hfu = {} if hfu_cache is None else hfu_cache
         # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
         self.dequant_s = dequantisation_seconds(quantised_params - expert_params, acc)
@@ -340,6 +346,7 @@ class StepCostModel:
             expert_intensity=intensity,
             dense_intensity=dense_intensity,
             memory_bound_extra=self.selective_extra if selective else 0.0,
+            matmul_ceiling=self.matmul_ceiling,
         )
         return found
 

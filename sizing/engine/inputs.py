@@ -175,6 +175,16 @@ class EstateInput:
 
 
 @dataclass(frozen=True)
+class MeasuredInput:
+    """What the verification kit measured on the customer's hardware (``kit/verify_hardware.py``;
+    :mod:`sizing.engine.measured`)."""
+
+    accelerator: str | None = None  # catalog id of the accelerator the kit ran on
+    matmul_bf16_tflops: float | None = None  # [TFLOP/s] dense BF16 matrix multiply, measured
+    matmul_fp8_tflops: float | None = None  # [TFLOP/s] dense FP8 matrix multiply, measured
+
+
+@dataclass(frozen=True)
 class SizingInput:
     """All fifteen answers, validated (see :func:`sizing.engine.validation.parse_input`)."""
 
@@ -193,3 +203,4 @@ class SizingInput:
     roadmap: RoadmapInput = field(default_factory=RoadmapInput)
     prices: PricesInput = field(default_factory=PricesInput)
     estate: EstateInput = field(default_factory=EstateInput)
+    measured: MeasuredInput = field(default_factory=MeasuredInput)

@@ -30,7 +30,7 @@ import heapq
 import math
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from .assumptions import value
@@ -49,7 +49,8 @@ from .efficiency import (
 )
 from .expert_traffic import DUALPIPE_PARAMETER_COPIES, dualpipe_bubble
 from .hardware import AcceleratorSpec, peak_tflops
-from .inputs import ADAPTER_METHODS
+from .inputs import ADAPTER_METHODS, MeasuredInput
+from .measured import measured_matmul_share
 from .memory import (
     BytesPerParam,
     MemoryBreakdown,
@@ -109,6 +110,9 @@ class Workload:
     causal: bool = True  # causal attention (a decoder): half the score FLOPs of full attention
     routed_node_limit: int = 0  # [nodes] each token's experts on at most this many; 0: any
     stack_family: str = TYPICAL  # who trains with what: the efficiency prior (stack_efficiency)
+    # the kit's measurements on the customer's hardware (:mod:`.measured`): the GEMMs' share of
+    # peak on the accelerator it ran on, instead of the calibrated one
+    measured: MeasuredInput = field(default_factory=MeasuredInput)
 
 
 def workload(r: Resolved) -> Workload:
@@ -163,6 +167,7 @@ def workload(r: Resolved) -> Workload:
         causal=causal,
         routed_node_limit=r.routed_node_limit if moe else 0,
         stack_family=r.stack_family,
+        measured=r.measured,
     )
 
 
@@ -680,6 +685,7 @@ def _cost_model(
         causal=w.causal,
         routed_node_limit=w.routed_node_limit,
         stack_family=w.stack_family,
+        matmul_ceiling=measured_matmul_share(w.measured, acc.id, w.precision),
     )
 
 

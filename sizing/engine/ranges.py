@@ -20,6 +20,12 @@ precision or accelerator no published run used; fewer or more accelerators, or a
 larger model, than any of them) the range spans at least the worst error on any published run,
 in both directions: the engine has no evidence that it does better there.
 
+**Measured** on the customer's own hardware (the verification kit, :mod:`.measured`): the
+engine's share of peak for that accelerator is the one measured, not the calibrated one, so an
+accelerator no published run used is no longer a reason to widen the range (the kit measured
+what the published runs would have told); the other reasons stay.  The words then name the
+measurement and the range it narrowed from.
+
 Accelerator-hours, days and the cost of one run scale with these factors.  The accelerators
 needed to meet the deadline scale with them too (:func:`gpus_needed`), when the engine sized
 the cluster for a deadline it meets; otherwise the count stays and the days move.
@@ -37,7 +43,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .assumptions import value
 from .hardware import ACCELERATORS
+from .measured import measured_matmul_share, measured_tflops
 from .measured_error import MeasuredError, RangeCalibration
 from .measured_error_table import CALIBRATION, COVERAGE, MEASURED_ERRORS
 from .numbers import format_count, format_percent
@@ -143,6 +151,8 @@ class ConfidenceResult:
     outside: tuple[str, ...]  # why: method, modality, precision, accelerator, fewer_gpus ...
     slices: tuple[MeasuredError, ...]
     summary: str  # in plain words
+    # the range without the kit's measurement [x], when the measurement narrowed it
+    unmeasured_factors: tuple[float, float] | None = None
 
 
 def band_of(gpus: int, errors: tuple[MeasuredError, ...]) -> MeasuredError:
@@ -182,18 +192,27 @@ def confidence(r: Resolved, gpus: int) -> ConfidenceResult:
         min_runs=CALIBRATION.min_runs,
         min_sources=CALIBRATION.min_sources,
     )
-    low, high, used = measured.low, measured.high, measured.used
-    outside = outside_coverage(r, gpus)
     every = next(e for e in MEASURED_ERRORS if e.slice == "all")
-    if outside:
-        low, high = min(low, 1.0 / every.worst), max(high, every.worst)
-        used = used if every in used else (*used, every)
-    # a stack's factor measured on fewer accelerators than this run: wider still
+    share = measured_matmul_share(r.measured, r.accelerator, r.precision)
+    outside = tuple(
+        reason
+        for reason in outside_coverage(r, gpus)
+        if not (reason == "accelerator" and share is not None)
+    )
+    unmeasured = _factors(measured, outside_coverage(r, gpus), every)
+    low, high, used = _factors(measured, outside, every)
+    # a stack's factor measured on fewer accelerators than this run: wider still (one node
+    # measured by the kit says nothing of the stack at scale, so it widens both)
     software = ACCELERATORS[r.accelerator].software
     widening = thin_evidence_widening(software, gpus)
     if widening > 1.0:
         low, high = low / widening, high * widening
+        unmeasured = (unmeasured[0] / widening, unmeasured[1] * widening, unmeasured[2])
         outside = (*outside, "vendor_scale")
+    narrowed = (unmeasured[0], unmeasured[1]) if (low, high) != unmeasured[:2] else None
+    summary = _summary(r, band, measured, outside, every.worst)
+    if share is not None:
+        summary += " " + measured_words(r, share, narrowed, (low, high))
     return ConfidenceResult(
         band=band.key,
         published_runs=band.runs,
@@ -203,8 +222,48 @@ def confidence(r: Resolved, gpus: int) -> ConfidenceResult:
         covered=not outside,
         outside=outside,
         slices=used,
-        summary=_summary(r, band, measured, outside, every.worst),
+        summary=summary,
+        unmeasured_factors=narrowed,
     )
+
+
+def _factors(
+    measured: RegimeRange, outside: tuple[str, ...], every: MeasuredError
+) -> tuple[float, float, tuple[MeasuredError, ...]]:
+    """The range's low and high factors and the slices behind them: the regime's, widened to
+    the worst error on any published run when something about the run is ``outside``."""
+    low, high, used = measured.low, measured.high, measured.used
+    if outside:
+        low, high = min(low, 1.0 / every.worst), max(high, every.worst)
+        used = used if every in used else (*used, every)
+    return low, high, used
+
+
+def measured_words(
+    r: Resolved,
+    share: float,
+    narrowed: tuple[float, float] | None,
+    factors: tuple[float, float],
+) -> str:
+    """What the kit measured, on what, and how the range moved, in plain words."""
+    name = ACCELERATORS[r.accelerator].name
+    tflops = measured_tflops(r.measured, r.precision) or 0.0
+    text = (
+        f"Measured on your {name}: its matrix multiplies ran at {format_count(tflops)} "
+        f"TFLOP/s in {value_words('training.precision', r.precision)}, "
+        f"{format_percent(share)} of its peak; we used that instead of our assumption "
+        f"({format_percent(value('eff_matmul_ceiling'))})."
+    )
+    if narrowed is None:
+        return text + " The range stays as it was: published runs on it already back it."
+    return text + (
+        f" So the range narrowed from {_factor_words(narrowed)} to {_factor_words(factors)} "
+        "our estimate of the accelerator-hours."
+    )
+
+
+def _factor_words(factors: tuple[float, float]) -> str:
+    return f"{format_count(factors[0], digits=2)}–{format_count(factors[1], digits=2)} times"
 
 
 def spread(value: float, c: ConfidenceResult) -> tuple[float, float]:

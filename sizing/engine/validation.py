@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .hardware import ACCELERATORS
+from .hardware import ACCELERATORS, peak_tflops
 from .inputs import (
     FINETUNE_UNSURE,
     BatchInput,
@@ -21,6 +21,7 @@ from .inputs import (
     DeploymentInput,
     EstateInput,
     HardwareInput,
+    MeasuredInput,
     ModelInput,
     NetworkInput,
     ParallelismInput,
@@ -78,6 +79,7 @@ _PARAMS = _num("a positive number of parameters (1e5 to 1e14)", 1e5, 1e14)
 _FRACTION = _num("a fraction between 0 and 1", 0.0, 1.0)
 _GROWTH = _num("a yearly growth fraction between 0 and 10 (0.5 = +50 %)", 0.0, 10.0)
 _USD = _num("a positive price in USD", 0.0, 1e9, low_open=True)
+_MEASURED_TFLOPS = _num("a measured throughput in TFLOP/s (0 to 100,000)", 0.0, 1e5, low_open=True)
 
 SCHEMA: Mapping[str, Mapping[str, _Field]] = {
     "model": {
@@ -219,6 +221,11 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
         "fabric_gbps": _num("a bandwidth in Gb/s per accelerator (1 to 3,200)", 1.0, 3200.0),
         "storage_tb": _num("a capacity in TB (0 to 1,000,000)", 0.0, 1e6, low_open=True),
     },
+    "measured": {
+        "accelerator": _enum(*sorted(ACCELERATORS)),
+        "matmul_bf16_tflops": _MEASURED_TFLOPS,
+        "matmul_fp8_tflops": _MEASURED_TFLOPS,
+    },
 }
 
 _SECTIONS: Mapping[str, Callable[..., Any]] = {
@@ -237,6 +244,7 @@ _SECTIONS: Mapping[str, Callable[..., Any]] = {
     "roadmap": RoadmapInput,
     "prices": PricesInput,
     "estate": EstateInput,
+    "measured": MeasuredInput,
 }
 
 
@@ -371,6 +379,27 @@ def parse_input(data: object) -> SizingInput:
     return SizingInput(**{k: _SECTIONS[k](**v) for k, v in sections.items()})
 
 
+def _measured_checks(measured: Mapping[str, object]) -> list[str]:
+    """A measured throughput names its accelerator and stays within that one's datasheet peak
+    (no GEMM runs faster than its peak: a larger figure is a wrong file or a wrong name)."""
+    accelerator = measured.get("accelerator")
+    problems: list[str] = []
+    for name, precision in (("matmul_bf16_tflops", "bf16"), ("matmul_fp8_tflops", "fp8")):
+        tflops = measured.get(name)
+        if not isinstance(tflops, float):
+            continue
+        if not isinstance(accelerator, str):
+            problems.append(f"measured.{name}: needs measured.accelerator, the one it ran on")
+            continue
+        peak = peak_tflops(ACCELERATORS[accelerator], precision)
+        if tflops > peak:
+            problems.append(
+                f"measured.{name}: above the peak of {ACCELERATORS[accelerator].name} "
+                f"({tflops:g} > {peak:g} TFLOP/s)"
+            )
+    return problems
+
+
 def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
     """Consistency between fields (each still names the field)."""
     problems: list[str] = []
@@ -404,6 +433,7 @@ def _cross_checks(sections: Mapping[str, Mapping[str, object]]) -> list[str]:
             "estate.count: the accelerators owned need both a model and a count "
             f"(got {_show(estate.get('accelerator'))}, {_show(estate.get('count'))})"
         )
+    problems.extend(_measured_checks(sections.get("measured", {})))
     hw = sections.get("hardware", {})
     count, per_node = hw.get("count"), hw.get("gpus_per_node")
     if (

@@ -15,7 +15,14 @@ from django.utils.html import format_html
 from django.utils.text import Truncator
 
 from pipeline.facts import model_and_size, stored_facts
-from pipeline.models import OutgoingEmail, Proposal, Recommendation
+from pipeline.measured import estimate_actual_figure
+from pipeline.models import (
+    ActualRun,
+    HardwareMeasurement,
+    OutgoingEmail,
+    Proposal,
+    Recommendation,
+)
 from pipeline.versions import latest_approved
 from questionnaire.models import Submission
 from staff import pipeline_actions, workflow
@@ -280,6 +287,13 @@ class SubmissionAdmin(SubmissionViews, admin.ModelAdmin):
             "can_retry_email": user.has_perm(EMAIL_RETRY_PERMISSION),
             "pipeline_failed": obj.pipeline_status == Submission.PipelineStatus.FAILED,
             "share_link_days": settings.SHARE_LINK_DAYS,
+            "estimate_actual": estimate_actual_figure(
+                ActualRun.objects.filter(submission=obj).select_related(
+                    "submission", "recommendation"
+                ),
+                title=f"{obj.reference}: actual against estimated accelerator-hours",
+            ),
+            "measurements": HardwareMeasurement.objects.filter(submission=obj)[:5],
         }
 
     def get_deleted_objects(self, objs, request):

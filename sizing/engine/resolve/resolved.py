@@ -21,7 +21,7 @@ from ..compute import FLOPS_PER_PARAM_TOKEN
 from ..cost.places import Place, place_of
 from ..cost.price_set import PriceSet
 from ..hardware import training_precision
-from ..inputs import ADAPTER_METHODS, SizingInput
+from ..inputs import ADAPTER_METHODS, MeasuredInput, SizingInput
 from ..parameter_count import ModelShape
 from ..provenance import AnswerRecorder, UsedAssumption
 from .model import resolve_model
@@ -125,6 +125,8 @@ class Resolved(ModelShape):
     assumptions: tuple[UsedAssumption, ...] = field(default=())
     open_questions: tuple[str, ...] = field(default=())
     routed_node_limit: int = 0  # [nodes] node-limited routing of the catalog model; 0: none
+    # what the verification kit measured on the customer's hardware (:mod:`..measured`)
+    measured: MeasuredInput = field(default_factory=MeasuredInput)
 
 
 def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
@@ -225,6 +227,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         teams=schedule.teams,
         scheduler=answers.schedule.scheduler,
         accelerator=hardware.accelerator.id,
+        measured=answers.measured,
         count=hardware.count,
         gpus_per_node=hardware.gpus_per_node,
         forced_tensor=forced.tensor,
