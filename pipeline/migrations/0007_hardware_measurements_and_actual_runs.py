@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('pipeline', '0005_submission_facts'),
+        ('pipeline', '0006_outbox_resume_links_reply_to_and_bounces'),
         ('questionnaire', '0003_workflow_statuses_with_approval'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
