@@ -125,7 +125,7 @@ each page's “Continue”.
 
 | Path | Walk | Promise | Measured (4 December 2026) |
 | --- | --- | --- | --- |
-| Short | a hospital that knows its goal, not the set-up (`tests/e2e/test_non_expert_path.py`) | 10 minutes, asserted | 1,480 words, 42 fields seen, 20 filled, 281 characters: 9.6 minutes |
+| Short | a hospital that knows its goal, not the set-up (`tests/e2e/test_non_expert_path.py`) | 10 minutes, asserted | 1,473 words, 42 fields seen, 20 filled, 281 characters: 9.6 minutes |
 | Detailed | an engineer answering every question with the registry's examples, a training recipe uploaded (`tests/e2e/test_answering_time.py`) | 20 minutes with prefill | 3,630 words (360 of them the upload and check pages), 123 fields, 63 filled: 22.7 minutes; 21.7 with everything typed. Not yet met: the test is a strict expected failure until it is |
 """
 
