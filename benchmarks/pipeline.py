@@ -20,7 +20,6 @@ afterwards.
 """
 
 import argparse
-import gc
 import os
 import signal
 import statistics
@@ -85,25 +84,20 @@ def time_renders(count: int) -> list[float]:
 
 
 def time_stages(data) -> dict[str, float]:
-    """One layout, stage by stage, as ``reports.document.render_data`` runs them (the cyclic
-    garbage collector paused, as there) [s]. A proposal whose first layout ends on an almost
+    """One layout, stage by stage, as ``reports.document.render_data`` runs them [s]. A proposal whose first layout ends on an almost
     empty page or past 14 pages is laid out a second time with tighter appendices (its context
     reused): the render then costs a second "html" and "layout", and one "pdf" and "checker"."""
-    gc.disable()
-    try:
-        marks = [time.perf_counter()]
-        build_context(data)
-        marks.append(time.perf_counter())
-        html = render_html(data)  # the context again, and the template twice (the glossary)
-        marks.append(time.perf_counter())
-        document = HTML(string=html, base_url=BASE_URL, url_fetcher=ProposalURLFetcher()).render()
-        marks.append(time.perf_counter())
-        document.write_pdf(**PDF_OPTIONS)
-        marks.append(time.perf_counter())
-        check_proposal(html=html, pages=document.pages)
-        marks.append(time.perf_counter())
-    finally:
-        gc.enable()
+    marks = [time.perf_counter()]
+    build_context(data)
+    marks.append(time.perf_counter())
+    html = render_html(data)  # the context again, and the template twice (the glossary)
+    marks.append(time.perf_counter())
+    document = HTML(string=html, base_url=BASE_URL, url_fetcher=ProposalURLFetcher()).render()
+    marks.append(time.perf_counter())
+    document.write_pdf(**PDF_OPTIONS)
+    marks.append(time.perf_counter())
+    check_proposal(html=html, pages=document.pages)
+    marks.append(time.perf_counter())
     names = ("context", "html", "layout", "pdf", "checker")
     return {name: marks[i + 1] - marks[i] for i, name in enumerate(names)}
 

@@ -161,9 +161,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache and sessions -------------------------------------------------------------------------
 # Everything a web process remembers between requests must be shared by all of them, on any
-# host: with CACHE_URL (Redis) the cache holds the rate-limit counters, the review page's sizing
-# (questionnaire/review.py) and the sessions; the in-process default only suits the
-# single-process development server (docs/scaling.md).
+# host: with CACHE_URL (Redis) the cache holds the rate-limit counters, each draft's sizing
+# (sizing/sized_once.py: the review page's, reused by the pipeline) and the sessions; the
+# in-process default only suits the single-process development server (docs/scaling.md).
 # https://docs.djangoproject.com/en/5.2/topics/cache/#redis
 _cache_url = env_str("CACHE_URL")
 CACHES = {

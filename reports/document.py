@@ -6,10 +6,7 @@ built-in answers), a template context out. The wording of each section lives her
 template; every figure comes from the engine's result, so the PDF says what the engine said.
 """
 
-import gc
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -126,19 +123,18 @@ def render_data(data: ProposalData) -> RenderedPdf:
     would be almost empty or it runs past :data:`MAX_PAGES`, and that layout kept when it ends
     on fewer pages. Only the layout kept is written as a PDF and checked: writing and checking a
     layout that is thrown away would cost a third of a render."""
-    with _no_cyclic_gc():
-        context = proposal_context(data)
-        html = render_to_string(PROPOSAL_TEMPLATE, context)
-        document = lay_out(html)
-        fill = page_fill(document.pages)
-        almost_empty_end = len(fill) > 1 and fill[-1] < LAST_PAGE_MIN_FILL
-        if almost_empty_end or len(document.pages) > MAX_PAGES:
-            # the same context (its figures and glossary), the appendices set tighter
-            tighter_html = render_to_string(PROPOSAL_TEMPLATE, {**context, "compact_end": True})
-            tighter = lay_out(tighter_html)
-            if len(tighter.pages) < len(document.pages):
-                return _finish(tighter, tighter_html)
-        return _finish(document, html, fill)
+    context = proposal_context(data)
+    html = render_to_string(PROPOSAL_TEMPLATE, context)
+    document = lay_out(html)
+    fill = page_fill(document.pages)
+    almost_empty_end = len(fill) > 1 and fill[-1] < LAST_PAGE_MIN_FILL
+    if almost_empty_end or len(document.pages) > MAX_PAGES:
+        # the same context (its figures and glossary), the appendices set tighter
+        tighter_html = render_to_string(PROPOSAL_TEMPLATE, {**context, "compact_end": True})
+        tighter = lay_out(tighter_html)
+        if len(tighter.pages) < len(document.pages):
+            return _finish(tighter, tighter_html)
+    return _finish(document, html, fill)
 
 
 # Tagged for screen readers as PDF/UA-1 (ISO 14289-1): a structure tree of headings, lists,
@@ -151,8 +147,7 @@ PDF_OPTIONS: dict[str, Any] = {"pdf_variant": "pdf/ua-1"}
 def html_to_pdf(html: str) -> RenderedPdf:
     """Lay out HTML as a PDF with the locked-down fetcher and check what was laid out; a blocked
     URL raises BlockedResource."""
-    with _no_cyclic_gc():
-        return _finish(lay_out(html), html)
+    return _finish(lay_out(html), html)
 
 
 def lay_out(html: str) -> Document:
@@ -176,24 +171,6 @@ def _finish(document: Document, html: str, fill: list[float] | None = None) -> R
         findings=findings,
         page_fill=tuple(fill if fill is not None else page_fill(document.pages)),
     )
-
-
-@contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a proposal is laid out and written.
-
-    A layout makes hundreds of thousands of objects that live until it ends (boxes, styles,
-    text runs); the collector would walk them again and again as they pile up (15-20 % of the
-    layout's time, benchmarks/pipeline.py). Reference counting still frees what it can; what is
-    left is collected once, by the next collection after the render.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 # --- context ----------------------------------------------------------------------------------
