@@ -14,6 +14,7 @@ from typing import Any
 
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
 from sizing.engine.cost.places import DEFAULT_PLACE, place_of
+from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.numbers import format_hours, noun_for_count
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
@@ -529,8 +530,16 @@ def _software(c: _Context) -> None:
         slug="software",
     )
     vendor = c.value("software", "accelerator_vendor")
-    c.put("hardware.vendors", _VENDORS.get(vendor) if vendor else None, slug="software")
+    allowed = _VENDORS.get(vendor) if vendor else None
+    c.put("hardware.vendors", allowed, slug="software")
     c.left_open("hardware.vendors", "software", "accelerator_vendor")
+    # a preferred accelerator is sized on, unless the customer's own maker rule excludes it
+    # (the rule is the firmer answer: "NVIDIA only" beside a preferred MI325X keeps NVIDIA)
+    preferred = c.value("software", "preferred_accelerator")
+    if preferred in ACCELERATORS and (
+        not allowed or ACCELERATORS[preferred].vendor.lower() in allowed
+    ):
+        c.put("hardware.accelerator", preferred, slug="software")
 
 
 _OVERSUBSCRIPTION = {"1:1": 1.0, "2:1": 2.0, "4:1": 4.0}

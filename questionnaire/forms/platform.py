@@ -12,6 +12,14 @@ from questionnaire.fields import (
 from questionnaire.forms.base import QuestionForm
 from questionnaire.quantities import Kind
 from questionnaire.roles import Feeds, Noted, Requirement
+from sizing.public import ACCELERATORS
+
+# The current training accelerators of each maker a customer may prefer (the catalog's names);
+# accelerators they already own are asked with the site (question 14).
+PREFERRED_ACCELERATORS = tuple(
+    (key, ACCELERATORS[key].name)
+    for key in ("h100-sxm", "h200", "b200", "mi300x", "mi325x", "gaudi3", "a100-80gb", "l40s")
+)
 
 
 class TeamsForm(QuestionForm):
@@ -106,6 +114,13 @@ class SoftwareForm(QuestionForm):
             ("amd_ok", "NVIDIA or AMD"),
             ("no_preference", "No preference: compare every maker"),
         ),
+    )
+    preferred_accelerator = RadioAnswerField(
+        does=Feeds(("hardware.accelerator",)),
+        label="Is there an accelerator you would prefer?",
+        help_text="We size on it, within the makers you allow, and compare the nearest of another "
+        "maker. Leave it empty to let us choose.",
+        choices=PREFERRED_ACCELERATORS,
     )
 
 

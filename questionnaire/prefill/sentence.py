@@ -292,6 +292,25 @@ _MAKERS = {"nvidia": "nvidia", "amd": "amd", "intel": "intel"}
 _MAKER = r"\b(?P<maker>nvidia|amd|intel)\b"
 
 
+# Accelerators named as a preference ("AMD MI325X preferred", "we prefer H200"), as the
+# catalog keys question 8's preferred accelerator offers.
+_PARTS = {
+    "h100": "h100-sxm",
+    "h200": "h200",
+    "b200": "b200",
+    "mi300x": "mi300x",
+    "mi325x": "mi325x",
+    "gaudi3": "gaudi3",
+    "a100": "a100-80gb",
+    "l40s": "l40s",
+}
+_PART_NAMES = r"h100|h200|b200|mi300x|mi325x|gaudi\s?3|a100|l40s"
+
+
+def _part(group: str) -> str:
+    return rf"\b(?P<{group}>{_PART_NAMES})\b"
+
+
 def _software(found: Found, text: str) -> None:
     named = {_MAKERS[m["maker"].lower()]: m for m in reversed(find_all(_MAKER, text))}
     only = re.search(
@@ -308,6 +327,15 @@ def _software(found: Found, text: str) -> None:
         clause_end = re.search(r"[.;!?(]|$", text[second.end() :])
         stop = second.end() + (clause_end.start() if clause_end else 0)
         found.add("software", "accelerator_vendor", "amd_ok", said(text[first.start() : stop]))
+    preferred = re.search(
+        rf"(?:\bprefer(?:ably|red)?\s+(?:the\s+)?(?:(?:nvidia|amd|intel)\s+)?{_part('part')}"
+        rf"|{_part('part2')}\s+(?:is\s+|are\s+)?preferred\b)",
+        text,
+        re.I,
+    )
+    if preferred:
+        part = (preferred["part"] or preferred["part2"]).lower().replace(" ", "")
+        found.add("software", "preferred_accelerator", _PARTS[part], said(preferred[0]))
     kernels = re.search(r"\bcustom\s+(?:cuda\s+|gpu\s+|triton\s+)?kernels?\b", text, re.I)
     if kernels:
         found.add("software", "custom_kernels", "yes", said(kernels[0]))

@@ -193,7 +193,7 @@ STORIES: dict[str, dict[str, dict[str, Any]]] = {
         "method": {"method": "pretrain", "phases": "1", "experiments": "1"},
         "data": {"dataset_size": "4T", "dataset_unit": "tokens", "epochs": "1"},
         "timeline": {"run_time_hours": "45 days", "runs_per_month": "1"},
-        "software": {"accelerator_vendor": "amd_ok"},
+        "software": {"accelerator_vendor": "amd_ok", "preferred_accelerator": "mi325x"},
         "deployment": {
             "location": "on_premises",
             "power_kw": "2 MW",

@@ -136,3 +136,27 @@ def test_fine_tuning_of_an_undecided_kind_is_sized_as_full_fine_tuning_and_asked
     assert used["training.method"]["value"] == "full_finetune"
     assert used["training.method"]["provided_by"] != "customer"
     assert any("LoRA" in q for q in unsure["open_questions"])
+
+
+def test_a_preferred_accelerator_is_sized_on_and_the_rival_maker_set_beside_it():
+    # customer 7: "AMD MI325X preferred, NVIDIA H200 acceptable"; before, no answer could say
+    # it and the engine chose an H100
+    sized = adapters.size_answers(
+        answers=edited_answers(
+            software={"accelerator_vendor": "amd_ok", "preferred_accelerator": "mi325x"}
+        )
+    )
+    assert sized.engine_input["hardware"]["accelerator"] == "mi325x"
+    assert sized.sources["hardware.accelerator"] == "customer"
+    assert sized.question_of["hardware.accelerator"] == "software"
+    assert sized.result["cluster"]["accelerator_name"] == "AMD Instinct MI325X 256GB"
+
+
+def test_the_maker_rule_wins_over_a_preferred_accelerator_it_excludes():
+    built = adapters.build_engine_input(
+        answers=edited_answers(
+            software={"accelerator_vendor": "nvidia_only", "preferred_accelerator": "mi325x"}
+        )
+    )
+    assert "accelerator" not in built.engine_input.get("hardware", {})
+    assert built.engine_input["hardware"]["vendors"] == ["nvidia"]

@@ -133,6 +133,7 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
         ("data", "dataset_unit"): "tokens",
         ("timeline", "run_time_hours"): "45 days",
         ("software", "accelerator_vendor"): "amd_ok",
+        ("software", "preferred_accelerator"): "mi325x",
         ("deployment", "power_kw"): "2 MW",
     },
     8: {
