@@ -764,6 +764,16 @@ _UNLISTED: dict[str, Assumption] = {
     "default_epochs": Assumption(
         1.0, "epochs", _CHOICE, "2026-12-02", "one pass over the data unless stated"
     ),
+    "default_fine_tune_epochs": Assumption(
+        3.0,
+        "epochs",
+        "Hugging Face Transformers, TrainingArguments: num_train_epochs defaults to 3.0 (the "
+        "default of the Trainer that most fine-tuning recipes run on); Stanford Alpaca's "
+        "fine-tuning recipe, 3 epochs (Taori et al., 2023, train.py)",
+        "2023",
+        "passes over a fine-tuning dataset unless stated: a fine-tune reads its (small) data "
+        "several times, a pre-training run once",
+    ),
     "default_sequence_length": Assumption(
         4096,
         "tokens",

@@ -160,3 +160,18 @@ def test_the_maker_rule_wins_over_a_preferred_accelerator_it_excludes():
     )
     assert "accelerator" not in built.engine_input.get("hardware", {})
     assert built.engine_input["hardware"]["vendors"] == ["nvidia"]
+
+
+def test_a_fine_tune_without_epochs_reads_its_data_three_times_and_says_so():
+    # customer 8 (50,000 tickets, LoRA on a small open model): one pass priced a run at about
+    # $6 where a fine-tuning recipe (the Hugging Face Trainer's default) makes three
+    from sizing.engine import size_dict
+
+    def epochs(method: str) -> dict:
+        out = size_dict({"training": {"method": method}, "data": {"samples": 50000}})
+        return next(a for a in out["assumptions"] if a["key"] == "data.epochs")
+
+    assert epochs("lora")["value"] == 3.0
+    assert epochs("lora")["provided_by"] == "assumed"
+    assert "num_train_epochs" in epochs("lora")["source"]
+    assert epochs("pretrain")["value"] == 1.0

@@ -31,7 +31,7 @@ def test_recomputation_is_hardware_work_not_model_work() -> None:
         {
             "model": {"name": "Llama 2 7B"},
             "training": {"gradient_checkpointing": True},
-            "data": {"tokens": 1e9},
+            "data": {"tokens": 1e9, "epochs": 1},
         }
     )
     c = out["compute"]

@@ -431,7 +431,7 @@ def test_rented_storage_keeps_final_checkpoints_not_the_rolling_window_between_s
     rented while runs run (cost.cloud.rented_storage_usd)."""
     answers = {
         "model": {"name": "Llama 2 7B"},
-        "data": {"tokens": 5.12e7},
+        "data": {"tokens": 5.12e7, "epochs": 1},
         "roadmap": {"runs_per_month": 2},
         "deployment": {"location": "cloud"},
     }
@@ -713,7 +713,7 @@ def test_the_monthly_accelerator_hours_are_the_runs_times_the_hours_printed() ->
     month)"."""
     answers = {
         "model": {"name": "Llama 2 7B"},
-        "data": {"tokens": 5.12e7},
+        "data": {"tokens": 5.12e7, "epochs": 1},
         "roadmap": {"runs_per_month": 2},
     }
     reasons = " ".join(size_dict(answers, today=TODAY)["cost"]["reasons"])

@@ -52,7 +52,7 @@ FFT_70B_SIZE_IT = {**FFT_70B_16_GPUS, "hardware": {}, "schedule": {"deadline_day
 FFT_7B_SIZE_IT_1_DAY = {
     "model": {"name": "Llama 2 7B"},
     "training": {"method": "full_finetune"},
-    "data": {"tokens": 1e9},
+    "data": {"tokens": 1e9, "epochs": 1},
     "schedule": {"deadline_days": 1},
 }
 

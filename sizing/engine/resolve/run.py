@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..assumptions import value, whole
+from ..assumptions import ASSUMPTIONS, UNLISTED_ASSUMPTIONS, value, whole
 from ..inputs import (
     ADAPTER_METHODS,
     FINETUNE_UNSURE,
@@ -241,12 +241,15 @@ def resolve_data(
         why="sets the CPUs and storage each server needs",
     )
     tokens = _tokens_per_epoch(answers, str(modality), method, total_params, rec)
+    epochs_key = "default_epochs" if method in PRETRAINING_METHODS else "default_fine_tune_epochs"
+    epochs_default = ASSUMPTIONS.get(epochs_key) or UNLISTED_ASSUMPTIONS[epochs_key]
     epochs = rec.take(
         "data.epochs",
         answers.epochs,
-        value("default_epochs"),
+        value(epochs_key),
         unit="epochs",
         why="sets how many times the data is read",
+        source=f"{epochs_default.source} ({epochs_default.as_of})",
     )
     dataset_size_tb = rec.take(
         "data.dataset_size_tb",
