@@ -54,11 +54,12 @@ def test_an_accelerator_a_few_cents_dearer_a_run_costs_about_the_same():
 def test_a_cost_of_a_few_dollars_is_the_same_figure_on_every_page():
     # the game studio (one short run priced): "under $10" in the summary beside "$6" in the
     # year table read as two figures; every page now prints the one exact figure, and the
-    # checker re-adds it (reports.check_arithmetic)
+    # checker re-adds it (reports.check_arithmetic). Tens of dollars since a fine-tune reads
+    # its data three times when not told (engine 2026.12.15)
     data = story_data("game-studio")
     result = read_result(data.result)
     net = result.recommended_cost.net_usd
-    assert 0 < net < 10
+    assert 0 < net < 100
     html = render_html(data)
     assert f'<strong data-figure="cost_total">{money_of(result)(net)}</strong>' in html
     assert render_data(data).findings == ()
