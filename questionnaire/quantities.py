@@ -340,7 +340,7 @@ _EVERYDAY_DURATIONS = {
     "a few months": "3 months",
 }
 _AS_SOON_AS_POSSIBLE = {"asap", "as soon as possible", "urgent", "yesterday"}
-_UNITS_WORDS = {
+UNITS_WORDS = {
     "zero": 0,
     "one": 1,
     "a": 1,
@@ -387,7 +387,7 @@ def _digits_for_number_words(text: str) -> str:
     if not match or not any(match.group("hundreds", "tens", "units")):
         return text
     hundreds, tens, units = match.group("hundreds", "tens", "units")
-    if units and units not in _UNITS_WORDS:
+    if units and units not in UNITS_WORDS:
         if tens or hundreds:  # "seventy billion": the word after the tens is the scale
             rest = f"{units}{match['rest']}"
             units = None
@@ -395,12 +395,12 @@ def _digits_for_number_words(text: str) -> str:
             return text
     else:
         rest = match["rest"]
-    if hundreds and hundreds not in _UNITS_WORDS:
+    if hundreds and hundreds not in UNITS_WORDS:
         return text
-    number = (_UNITS_WORDS[hundreds] * 100 if hundreds else 0) + (_TENS_WORDS[tens] if tens else 0)
-    number += _UNITS_WORDS[units] if units else 0
+    number = (UNITS_WORDS[hundreds] * 100 if hundreds else 0) + (_TENS_WORDS[tens] if tens else 0)
+    number += UNITS_WORDS[units] if units else 0
     if hundreds and not tens and not units:
-        number = _UNITS_WORDS[hundreds] * 100
+        number = UNITS_WORDS[hundreds] * 100
     return f"{number}{(' ' + rest.strip()) if rest.strip() else ''}"
 
 

@@ -6,26 +6,16 @@ from __future__ import annotations
 
 import re
 
+from questionnaire.quantities import UNITS_WORDS
+
 # A figure of more digits than this is no plan's (the largest budget or token count anyone
 # writes has twelve or thirteen); longer runs of digits are not read as numbers at all.
 MAX_DIGITS = 15
 
 NUMBER = rf"(?<![\d,.])(?:\d{{1,3}}(?:,\d{{3}})+|\d{{1,{MAX_DIGITS}}})(?:\.\d{{1,6}})?(?![\d,]\d)"
+# the small numbers people write in words (the questionnaire's own reading of them), and "once"
 WORD_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
+    **{word: number for word, number in UNITS_WORDS.items() if 1 <= number <= 12},
     "once": 1,
     "twice": 2,
 }
