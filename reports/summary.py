@@ -133,9 +133,13 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
     best = result.recommended_cost
     chosen = chosen_words(accelerator_by(result, sources or {}))
     if best is not None:
+        # the help rented or bought beside their own accelerators is part of what they decide
+        # (customer 9: "$10.25 million over 3 years" alone left out $28 million of renting)
+        helped = help_cost(result)
         out.append(
             f"Whether to go ahead with our recommendation, “{in_sentence(best.label)}”, for "
             f"about {cost_headline(result).amount} over {count_of(result.years, 'year')}"
+            + (f", {helped}" if helped else "")
             # the headline above says what the net figure subtracts
             + (" (net, as above)." if best.residual_value_usd else ".")
         )
