@@ -147,7 +147,7 @@ def test_customer_resumes_submits_and_an_engineer_downloads_the_proposal(
     sign_in_in_browser(page, live_server.url, erin)
     page.goto(f"{live_server.url}/admin/questionnaire/submission/{submission.pk}/change/")
     with page.expect_download() as download_info:
-        page.locator("a[href*='/proposals/']").first.click()
+        page.locator("a[href*='/proposals/'][href$='.pdf']").first.click()
     pdf_bytes = Path(download_info.value.path()).read_bytes()
     staff.close()
 

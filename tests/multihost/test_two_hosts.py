@@ -261,6 +261,6 @@ def test_a_questionnaire_sent_on_web_a_is_rendered_by_a_worker_and_downloaded_on
     keys = {key.decode() for key in shared.keys("*")}
     assert any("django.contrib.sessions.cache" in key for key in keys), sorted(keys)[:20]
     assert any(":ratelimit:" in key for key in keys), sorted(keys)[:20]
-    assert any(":review-sizing:" in key for key in keys), sorted(keys)[:20]
+    assert any(":sizing:" in key for key in keys), sorted(keys)[:20]
     for name in hosts:
         assert files_under(tmp_path / name / "var") == [], name
