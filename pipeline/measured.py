@@ -9,7 +9,7 @@ against the version the customer had; the admin's chart and the calibration repo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db import transaction
@@ -71,23 +71,29 @@ def record_actual_run(*, submission: Submission, figures: dict[str, Any], user=N
 def estimate_actual_points(runs: Iterable[ActualRun]) -> list[EstimateActual]:
     """Each actual run beside the accelerator-hours (and range) of the version it is judged by;
     a run without a sized version is left out."""
-    points = []
+    return [
+        EstimateActual(
+            label=run.submission.reference,
+            estimated=result.gpu_hours,
+            actual=run.gpu_hours,
+            low=low,
+            high=high,
+        )
+        for run, _, result, (low, high) in _judged(runs)
+    ]
+
+
+def _judged(
+    runs: Iterable[ActualRun],
+) -> Iterator[tuple[ActualRun, Recommendation, Any, tuple[float | None, float | None]]]:
+    """Each run with the version it is judged by, that version's result and its range of
+    accelerator-hours; a run without a sized version is left out."""
     for run in runs:
         recommendation = run.recommendation or compared_version(run.submission)
         result = read_result(recommendation.result if recommendation is not None else None)
-        if result.gpu_hours is None:
+        if recommendation is None or result.gpu_hours is None:
             continue
-        low, high = result.gpu_hours_range or (None, None)
-        points.append(
-            EstimateActual(
-                label=run.submission.reference,
-                estimated=result.gpu_hours,
-                actual=run.gpu_hours,
-                low=low,
-                high=high,
-            )
-        )
-    return points
+        yield run, recommendation, result, (result.gpu_hours_range or (None, None))
 
 
 def estimate_actual_figure(runs: Iterable[ActualRun], *, title: str) -> dict[str, Any]:
@@ -142,12 +148,7 @@ def actual_runs_export(runs: Iterable[ActualRun]) -> list[dict[str, Any]]:
     """Each actual run beside its estimate, as plain data for the calibration report
     (``benchmarks/calibration.py --actuals``): references and figures, no customer's name."""
     rows = []
-    for run in runs:
-        recommendation = run.recommendation or compared_version(run.submission)
-        result = read_result(recommendation.result if recommendation is not None else None)
-        if result.gpu_hours is None:
-            continue
-        low, high = result.gpu_hours_range or (None, None)
+    for run, recommendation, result, (low, high) in _judged(runs):
         rows.append(
             {
                 "reference": run.submission.reference,

@@ -89,8 +89,12 @@ def build_engine_input(
     overrides: dict[str, Any] | None = None,
     today: date | None = None,
     contact_country: str = "",
+    measured: dict[str, Any] | None = None,
 ) -> BuiltInput:
     """Map stored answers (plus engineer overrides) to the engine's input dict.
+
+    ``measured`` is the engine's ``measured`` section: what the verification kit measured on
+    the customer's hardware (``docs/engine-contract.md``), kept in the stored engine input.
 
     An answer the engine would refuse (out of its range) is dropped and recorded as
     ``unusable``, so one odd answer becomes an assumption to settle rather than a failed sizing.
@@ -109,6 +113,8 @@ def build_engine_input(
         for name, value in values.items():
             engine_input.setdefault(section, {})[name] = value
             sources[f"{section}.{name}"] = "override"
+    if measured:
+        engine_input["measured"] = dict(measured)
     return BuiltInput(
         engine_input={k: v for k, v in engine_input.items() if v},
         sources=sources,
@@ -141,19 +147,18 @@ def size_answers(
 ) -> SizedAnswers:
     """Size a customer's answers (plus any engineer overrides): the one way to do it.
 
-    ``measured`` is the engine's ``measured`` section: what the verification kit measured on
-    the customer's hardware (``docs/engine-contract.md``), kept in the stored engine input.
-
     The pipeline's task, the demo proposal, the review page and the staff pages all call this.
     Raises ``InvalidInput`` when the engine refuses the input (only an override can cause that:
     an answer the engine would refuse is dropped as ``unusable`` first).
     """
     today = today or date.today()
     built = build_engine_input(
-        answers=answers, overrides=overrides, today=today, contact_country=contact_country
+        answers=answers,
+        overrides=overrides,
+        today=today,
+        contact_country=contact_country,
+        measured=measured,
     )
-    if measured:
-        built.engine_input["measured"] = dict(measured)
     return size_built(built, today=today)
 
 

@@ -52,10 +52,12 @@ def size_answers_once(
     engineer's override, sized again when corrected).
     """
     built = build_engine_input(
-        answers=answers, overrides=overrides, today=today, contact_country=contact_country
+        answers=answers,
+        overrides=overrides,
+        today=today,
+        contact_country=contact_country,
+        measured=measured,
     )
-    if measured:
-        built.engine_input["measured"] = dict(measured)
     key = sizing_key(built, today=today)
     sized = shared_cache.get(key)
     if sized is None:
