@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from config.ratelimit import RateDecision, RateLimit, hit, too_many_requests
 from questionnaire import access
 from questionnaire.glossary import GLOSSARY
+from questionnaire.layouts import LaidOut
 from questionnaire.models import Draft, Submission
 from questionnaire.paths import SHORT_PATH_COUNT
 from questionnaire.questions import QUESTIONS
@@ -66,7 +67,7 @@ def start(request: HttpRequest) -> HttpResponse:
     return response
 
 
-class ResumeLinkForm(forms.Form):
+class ResumeLinkForm(LaidOut, forms.Form):
     email = forms.EmailField(
         label="Email address (optional)",
         help_text="We will send the link here. You can also copy it from this page.",
@@ -144,7 +145,7 @@ def _resume_email_refused(request: HttpRequest, draft: Draft) -> RateDecision | 
     return max(refused, key=lambda d: d.retry_after_seconds) if refused else None
 
 
-class ResumeForm(forms.Form):
+class ResumeForm(LaidOut, forms.Form):
     token = forms.CharField(
         label="Your private code",
         help_text="The part of your link after the # sign.",

@@ -34,6 +34,7 @@ from questionnaire import access
 from questionnaire.draft_storage import DraftSessionStorage
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.glossary import GLOSSARY
+from questionnaire.layouts import CLEAR_ANSWER
 from questionnaire.models import Draft
 from questionnaire.paths import SHORT_PATH_COUNT, key_fields, question_numbers, shows_step
 from questionnaire.prefill.marks import MARK_WORDS, prefilled_fields
@@ -179,7 +180,15 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
                 status=400,
             )
         self._load_draft()
+        cleared = self._radio_to_clear(step)
+        if cleared:
+            # "Clear this answer" without JavaScript: save the page as posted, minus that choice
+            self.request.POST = self.request.POST.copy()
+            self.request.POST.pop(cleared, None)
         self._keep_posted_step(step)
+        if cleared:
+            changing = "?change=1" if self.request.POST.get("return_to") == REVIEW else ""
+            return redirect(f"{self.get_step_url(step)}{changing}#id_{cleared}_0")
         if "save_for_later" in self.request.POST:
             return redirect("questionnaire:save", draft_id=self.draft.pk)
         if FILL_FROM_FILE in self.request.POST and step in QUESTION_SLUGS:
@@ -191,6 +200,15 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             # Posted from a tab opened before the short path was chosen: kept in the draft.
             return redirect(self.get_step_url(self._next_asked_after(step)))
         return super().post(*args, **kwargs)
+
+    def _radio_to_clear(self, step: str) -> str:
+        """The posted name of the optional radio question whose "Clear this answer" was
+        pressed on this page, or "" (any other name is ignored)."""
+        name = self.request.POST.get(CLEAR_ANSWER, "")
+        form_class = self.form_list[step]
+        field = form_class.base_fields.get(name.removeprefix(f"{step}-"))
+        radio = getattr(field, "render_as", "") == "radios" and not field.required
+        return name if radio and name.startswith(f"{step}-") else ""
 
     def _next_asked_after(self, step: str) -> str:
         names = [name for name, _ in FORM_LIST]
@@ -355,13 +373,9 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
                 for name, source in prefilled_fields(self.draft, step).items()
             },
         )
-        shown = key_fields(step, self.draft.step_data)
-        if shown:
-            folded = [form[name] for name in form.fields if name not in (*shown, "not_sure")]
-            context.update(
-                key_fields=shown,
-                more_fields_open=any(f.errors or f.value() not in (None, "", []) for f in folded),
-            )
+        if step in QUESTION_SLUGS:
+            # the short path unfolds the main parts only (the form's layout folds the rest)
+            form.key_fields = key_fields(step, self.draft.step_data)
         if step == REVIEW:
             context.update(review_rows(self.draft, step_url=self.get_step_url))
         return context

@@ -27,6 +27,7 @@ from pipeline.kit_file import MAX_KIT_FILE_BYTES, read_kit_file
 from pipeline.measured import compared_version, record_actual_run, record_measurement
 from pipeline.models import ActualRun, HardwareMeasurement
 from questionnaire import access
+from questionnaire.layouts import LaidOut
 from questionnaire.models import Submission
 from questionnaire.prefill.reading import UnreadableFile
 from questionnaire.prefill.uploads import InMemoryCappedUpload
@@ -50,7 +51,7 @@ KEPT_MESSAGE = (
 )
 
 
-class KitFileForm(forms.Form):
+class KitFileForm(LaidOut, forms.Form):
     file = forms.FileField(
         label="The kit's results file",
         help_text=f"kit-results-….json, as the kit wrote it (at most {MAX_KIT_FILE_BYTES // 1024} KB).",
@@ -59,7 +60,7 @@ class KitFileForm(forms.Form):
     )
 
 
-class ActualRunForm(forms.ModelForm):
+class ActualRunForm(LaidOut, forms.ModelForm):
     """What happened when the customer trained, each figure bounded to what a run can be."""
 
     accelerator = forms.ChoiceField(

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from questionnaire.fields import NOT_SURE, AnswerFieldMixin, LongTextAnswerField, QuantityField
+from questionnaire.layouts import LaidOut, question_layout
 
 # The question-level box, the page's one "not sure" control: the message names the box by its
 # label, and the error summary links to it.
@@ -16,7 +17,7 @@ NOT_ANSWERED_MESSAGE = (
 )
 
 
-class QuestionForm(forms.Form):
+class QuestionForm(LaidOut, forms.Form):
     """One question page. Subclasses declare the structured fields; these two come last."""
 
     not_sure = forms.BooleanField(
@@ -34,6 +35,11 @@ class QuestionForm(forms.Form):
         super().__init__(*args, **kwargs)
         names = self.answer_field_names()
         self.order_fields([*names, "not_sure", "notes"])
+        # The parts the page shows unfolded on the short path (the wizard sets them).
+        self.key_fields: tuple[str, ...] = ()
+
+    def layout_items(self) -> list:
+        return question_layout(self, self.answer_field_names(), self.key_fields)
 
     @classmethod
     def answer_field_names(cls) -> list[str]:

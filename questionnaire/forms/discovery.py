@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from crispy_forms.layout import Div
+
 from questionnaire.fields import RadioAnswerField, TextAnswerField
 from questionnaire.forms.base import QuestionForm
+from questionnaire.layouts import answer_fields
 from questionnaire.roles import Feeds, Noted
 
 __all__ = ["DiscoveryForm", "SETUP_KNOWN", "SETUP_RECOMMEND"]
@@ -83,6 +86,19 @@ class DiscoveryForm(QuestionForm):
             (SETUP_RECOMMEND, "No: recommend the set-up for us"),
         ),
     )
+
+    def layout_items(self) -> list:
+        # Each part keeps its own "Not sure yet"; the last one, which chooses the path, is set
+        # apart (the review page links to it).
+        others = [name for name in self.fields if name != "setup_known"]
+        return [
+            *answer_fields(self, others, clearable=True),
+            Div(
+                *answer_fields(self, ["setup_known"], clearable=True),
+                css_class="path-choice",
+                css_id="discovery-setup-known",
+            ),
+        ]
 
     def clean(self) -> dict[str, Any]:
         # Skip QuestionForm's "answer at least one part": an empty page is a valid answer here.

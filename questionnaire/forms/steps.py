@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from crispy_forms.layout import HTML
 from django import forms
+
+from questionnaire.layouts import LaidOut, answer_fields
 
 
 class WelcomeForm(forms.Form):
     """No fields: the welcome page only explains what happens and has a Start button."""
 
 
-class ContactForm(forms.Form):
+class ContactForm(LaidOut, forms.Form):
     # Each message names its field (GOV.UK error messages): "This field is required." three
     # times over says nothing about which box is empty.
     name = forms.CharField(
@@ -68,6 +71,15 @@ class ContactForm(forms.Form):
         for name, token in autocomplete.items():
             self.fields[name].widget.attrs["autocomplete"] = token
         self.fields["email"].widget.attrs["spellcheck"] = "false"
+
+    def layout_items(self) -> list:
+        # The consent names the privacy notice: the notice comes right before it.
+        details = [name for name in self.fields if name != "consent"]
+        return [
+            *answer_fields(self, details),
+            HTML('{% include "questionnaire/_privacy_notice.html" %}'),
+            *answer_fields(self, ["consent"]),
+        ]
 
     def contact(self) -> dict[str, str | bool]:
         return {name: self.cleaned_data[name] for name in self.fields}

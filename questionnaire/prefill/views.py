@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 
 from config.ratelimit import RateLimit, hit, too_many_requests
 from questionnaire import access
+from questionnaire.layouts import LaidOut
 from questionnaire.models import Draft
 from questionnaire.prefill.changes import prefill_changes
 from questionnaire.prefill.formats import FORMAT_NAMES, read_answers
@@ -50,7 +51,7 @@ NOTHING_FOUND = (
 )
 
 
-class FileUploadForm(forms.Form):
+class FileUploadForm(LaidOut, forms.Form):
     file = forms.FileField(
         label="Your file",
         help_text=f"A .json, .yaml or text file of at most {MAX_FILE_BYTES // 1024} KB.",

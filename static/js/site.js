@@ -67,6 +67,27 @@
     });
   }
 
+  // "Clear this answer" under an optional radio question (issue 26): without script it saves
+  // the page without that choice; here it empties the choice in place, and shows only while a
+  // choice is picked. Focus moves to the first option, as the button it was on disappears.
+  function setUpClearAnswer() {
+    document.querySelectorAll("button[data-clear-answer]").forEach(function (button) {
+      var group = button.closest("fieldset");
+      var radios = group.querySelectorAll("input[type=radio][name='" + button.value + "']");
+      function showWhenPicked() {
+        button.hidden = !Array.prototype.some.call(radios, function (r) { return r.checked; });
+      }
+      radios.forEach(function (radio) { radio.addEventListener("change", showWhenPicked); });
+      button.addEventListener("click", function (event) {
+        event.preventDefault();
+        radios.forEach(function (radio) { radio.checked = false; });
+        showWhenPicked();
+        if (radios.length) { radios[0].focus(); }
+      });
+      showWhenPicked();
+    });
+  }
+
   // A private resume link carries its token after "#", which browsers never send to the
   // server (so it never reaches an access log). Post it once from the page, then drop it from
   // the address bar and the history.
@@ -131,6 +152,7 @@
     focusErrorSummary();
     setUpTerms();
     setUpSubmitOnce();
+    setUpClearAnswer();
     resumeFromFragment();
     setUpStatusRefresh();
   }

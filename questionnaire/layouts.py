@@ -1,0 +1,136 @@
+"""How the customer's forms are laid out: django-crispy-forms layouts with the Bootstrap 5 pack.
+
+Every field goes through one of our field templates, ``templates/bootstrap5/answer/<kind>.html``:
+the pack's own field templates have no "not sure yet" control, glossary terms, "From your
+words" marks or hints linked by ``aria-describedby``. A question page's layout is built from its
+form (the form of the question registry, ``questions.py``), never listed in a template.
+
+The Bootstrap 5 pack, not the GOV.UK one (crispy-forms-gds): the pages already use the vendored
+Bootstrap 5 styles, and the GOV.UK pack's markup needs the GOV.UK Frontend styles and scripts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import HTML, Div, Field, Layout, LayoutObject
+from django import forms
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+
+FIELD_TEMPLATE = "bootstrap5/answer/{kind}.html"
+# A long text is a text field whose widget is a textarea: one template shows both.
+_TEMPLATE_KIND = {"radios": "radios", "checkboxes": "checkboxes", "checkbox": "checkbox"}
+# What sets a choice aside from the answers above it (a "divider" between options).
+DIVIDER = HTML('<div class="choice-divider" aria-hidden="true">or</div>')
+# The name a "Clear this answer" button posts: the radio question to empty (the wizard's).
+CLEAR_ANSWER = "clear_answer"
+
+
+def field_kind(field: forms.Field) -> str:
+    """Which of our field templates shows ``field``: the answer field's own ``render_as``."""
+    kind = getattr(field, "render_as", None)
+    if kind is None and isinstance(field.widget, forms.CheckboxInput):
+        kind = "checkbox"
+    return _TEMPLATE_KIND.get(kind or "", "text")
+
+
+class AnswerField(Field):
+    """One field through our template for its kind, with what the page says about it
+    (``whole_question_unsure``, ``no_hint``, ``clearable``) as template context."""
+
+    def __init__(self, name: str, *, kind: str, **page_context: Any):
+        super().__init__(name, template=FIELD_TEMPLATE.format(kind=kind))
+        self.page_context = page_context
+
+    def render(self, form, context, template_pack=None, extra_context=None, **kwargs) -> SafeString:
+        return super().render(
+            form,
+            context,
+            template_pack=template_pack,
+            extra_context={**self.page_context, **(extra_context or {})},
+            **kwargs,
+        )
+
+
+class Fold(LayoutObject):
+    """Fields folded in a ``<details>`` (open when one of them holds an answer or an error)."""
+
+    template = "bootstrap5/layout/fold.html"
+
+    def __init__(self, summary: str, *fields: LayoutObject, css_class: str, is_open: bool):
+        self.fields = list(fields)
+        self.summary, self.css_class, self.is_open = summary, css_class, is_open
+
+    def render(self, form, context, template_pack=None, **kwargs) -> SafeString:
+        fields = self.get_rendered_fields(form, context, template_pack, **kwargs)
+        return render_to_string(self.template, {"fold": self, "fields": fields})
+
+
+def answer_fields(form: forms.BaseForm, names: Iterable[str], **page_context: Any) -> list:
+    """Each named field of ``form`` through its template, in the order given."""
+    fields = form.fields
+    return [AnswerField(name, kind=field_kind(fields[name]), **page_context) for name in names]
+
+
+class LaidOut:
+    """A form shown with ``{% crispy form %}``: ``helper`` lays its fields out.
+
+    The page's template holds the ``<form>`` tag, the CSRF token and the buttons (a wizard page
+    adds its management form), and the error summary above the page's heading lists every error;
+    the layout holds only the fields.
+    """
+
+    fields: dict[str, forms.Field]
+
+    @property
+    def helper(self) -> FormHelper:
+        helper = FormHelper()
+        helper.form_tag = False
+        helper.disable_csrf = True
+        helper.form_show_errors = False  # the error summary lists them, linked to each field
+        helper.layout = Layout(*self.layout_items())
+        return helper
+
+    def layout_items(self) -> list:
+        """Every field in the form's order; a form with more on its page says so here."""
+        return answer_fields(self, self.fields)  # type: ignore[arg-type]
+
+
+def question_layout(
+    form: forms.BaseForm, answer_names: list[str], key_fields: tuple[str, ...]
+) -> list:
+    """A question page: its parts, the question's one "not sure" box, and the note.
+
+    On the short path (``key_fields``, ``questionnaire/paths.py``) the main parts come first and
+    the rest fold under "More detail"; elsewhere a skip link leads to the box. A part's own
+    "Not sure yet" choice is hidden (``whole_question_unsure``): the box covers every part left
+    empty. A radio question is optional, so its choice can be cleared.
+    """
+    parts = {"whole_question_unsure": True, "clearable": True}
+    if key_fields:
+        folded = [name for name in form.fields if name not in (*key_fields, "not_sure")]
+        bound = [form[name] for name in folded]
+        return [
+            *answer_fields(form, [n for n in answer_names if n in key_fields], **parts),
+            DIVIDER,
+            Div(
+                answer_fields(form, ["not_sure"], no_hint=True)[0],
+                css_class="whole-question-unsure",
+            ),
+            Fold(
+                "More detail",
+                *answer_fields(form, folded, **parts),
+                css_class="more-fields",
+                is_open=any(f.errors or f.value() not in (None, "", []) for f in bound),
+            ),
+        ]
+    return [
+        HTML('{% include "questionnaire/_unsure_shortcut.html" %}'),
+        *answer_fields(form, answer_names, **parts),
+        DIVIDER,
+        Div(answer_fields(form, ["not_sure"])[0], css_class="whole-question-unsure"),
+        *answer_fields(form, ["notes"]),
+    ]
