@@ -74,6 +74,7 @@
     document.querySelectorAll("button[data-clear-answer]").forEach(function (button) {
       var group = button.closest("fieldset");
       var radios = group.querySelectorAll("input[type=radio][name='" + button.value + "']");
+      button.type = "button";  // it clears in place: no longer a way to send the form
       function showWhenPicked() {
         button.hidden = !Array.prototype.some.call(radios, function (r) { return r.checked; });
       }

@@ -201,3 +201,27 @@ def test_focus_indicators_stand_out_at_least_three_to_one(browser_page, screensh
     tab_to(page, "#id_model-not_sure")
     assert _contrast(_darkest_focus_colour(page), white) >= 3.0  # a checkbox
     page.screenshot(path=str(screenshot_dir / "focus-checkbox.png"))
+
+
+def test_a_radio_picked_by_mistake_is_cleared_from_the_keyboard(browser_page, screenshot_dir):
+    # Issue 26: a radio group cannot be emptied by the radios themselves.
+    page = browser_page
+    page.goto(page.base_url + "/")
+    tab_to(page, "button.btn-primary")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.goto(page.url.replace("/welcome/", "/model/"))
+    clear = page.locator("button[data-clear-answer][value='model-architecture']")
+    assert not clear.is_visible()  # nothing picked yet: nothing to clear
+    tab_to(page, "#id_model-architecture_0")
+    page.keyboard.press("Space")
+    assert page.locator("#id_model-architecture_0").is_checked()
+    tab_to(page, "button[data-clear-answer][value='model-architecture']")
+    assert _contrast(_darkest_focus_colour(page), (255, 255, 255)) >= 3.0
+    page.screenshot(path=str(screenshot_dir / "clear-answer.png"))
+    page.keyboard.press("Enter")
+    assert "/model/" in page.url  # cleared in place: nothing was sent
+    assert page.locator("input[name='model-architecture']:checked").count() == 0
+    assert focused(page, "#id_model-architecture_0")
+    assert not clear.is_visible()
+    assert page.js_errors == []
