@@ -60,9 +60,17 @@ class Fold(LayoutObject):
 
     template = "bootstrap5/layout/fold.html"
 
-    def __init__(self, summary: str, *fields: LayoutObject, css_class: str, is_open: bool):
+    def __init__(
+        self,
+        summary: str,
+        *fields: LayoutObject,
+        css_class: str,
+        is_open: bool,
+        template: str | None = None,
+    ):
         self.fields = list(fields)
         self.summary, self.css_class, self.is_open = summary, css_class, is_open
+        self.template = template or self.template
 
     def render(self, form, context, template_pack=None, **kwargs) -> SafeString:
         fields = self.get_rendered_fields(form, context, template_pack, **kwargs)

@@ -7,6 +7,7 @@ field says what the engine chose in the current version.
 
 from typing import Any
 
+from crispy_forms.helper import FormHelper
 from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
@@ -20,6 +21,7 @@ from sizing.public import (
     read_result,
     value_words,
 )
+from staff.admin_layouts import admin_fieldset, admin_fold, admin_helper
 from staff.sending import NOTE_MAX_CHARS
 from staff.workflow import account_managers, full_name
 
@@ -188,6 +190,22 @@ class OverrideForm(forms.Form):
         """(section, bound fields, open) in display order, for the template."""
         for section, names, primary in self.sections:
             yield section, [self[name] for name in names], primary or self._has_values(names)
+
+    @property
+    def helper(self) -> FormHelper:
+        """The reason, then one folded section of engine inputs each (open when it matters)."""
+        return admin_helper(
+            admin_fieldset("Reason", "reason"),
+            *(
+                admin_fold(
+                    _capfirst(section),
+                    *(field.name for field in fields),
+                    is_open=is_open,
+                    css_class="override-section",
+                )
+                for section, fields, is_open in self.section_fields()
+            ),
+        )
 
     def _has_values(self, names: list[str]) -> bool:
         return any(self[name].value() not in (None, "", "unknown") for name in names)

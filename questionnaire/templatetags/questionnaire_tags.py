@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django import template
-from django.forms import BoundField
+from django.forms import BoundField, Select
 from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -67,7 +67,8 @@ def widget(field: BoundField) -> SafeString:
         attrs["aria-describedby"] = " ".join(ids)
     if field.errors:
         attrs["aria-invalid"] = "true"
-    css = ["form-control"]
+    # Bootstrap draws a list's arrow only on ``form-select``
+    css = ["form-select" if isinstance(field.field.widget, Select) else "form-control"]
     width = getattr(field.field, "width", "long")
     css.append(f"input-{width}")
     if field.errors:

@@ -1,5 +1,7 @@
+from crispy_forms.helper import FormHelper
 from django import forms
 
+from staff.admin_layouts import admin_helper, admin_rows
 from staff.sign_in.devices import is_code_shaped, normalize_code
 
 
@@ -19,6 +21,10 @@ class CodeForm(forms.Form):
             }
         ),
     )
+
+    @property
+    def helper(self) -> FormHelper:
+        return admin_helper(*admin_rows("code"))
 
     def clean_code(self) -> str:
         code = normalize_code(self.cleaned_data["code"])

@@ -195,3 +195,11 @@ def test_an_engineer_uploads_from_the_admin_and_sees_estimate_against_actual(sub
     assert "actual against estimated accelerator-hours" in page
     assert "15,000 accelerator-hours against" in page
     assert reverse("proposals:hardware", args=[submission.draft_id]) in page
+
+
+def test_both_forms_of_the_page_are_laid_out_by_crispy(submission):
+    response = _customer(submission).get(_page(submission))
+    used = [template.name for template in response.templates]
+    assert used.count("bootstrap5/whole_uni_form.html") == 2  # the kit's file, the actual run
+    page = response.content.decode()
+    assert '<select name="accelerator" class="form-select' in page  # a list draws its arrow

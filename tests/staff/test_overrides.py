@@ -171,3 +171,17 @@ def test_the_override_form_takes_accelerator_makers_as_choices(engineer):
     form = OverrideForm(data={"hardware.vendors": ["nvidia", "amd"]})
     assert form.is_valid(), form.errors
     assert form.overrides() == {"hardware.vendors": ["nvidia", "amd"]}
+
+
+def test_the_override_form_is_laid_out_by_crispy_in_the_admins_rows(engineer):
+    submission, _, _ = make_ready_submission()
+    client = Client()
+    sign_in(client, engineer)
+    response = client.get(override_url(submission))
+    used = {template.name for template in response.templates}
+    assert {"admin/crispy/fieldset.html", "admin/crispy/fold.html"} <= used
+    page = response.content.decode()
+    assert page.count('<details class="module aligned override-section"') >= 5
+    # each help text is the one its input names in aria-describedby
+    assert 'aria-describedby="id_reason_helptext"' in page
+    assert '<div class="help" id="id_reason_helptext">' in page

@@ -148,6 +148,9 @@ def test_a_wrong_code_is_refused_and_the_right_one_admits():
     right = authenticator_code(device)
     wrong = type_code(client, f"{(int(right) + 1) % 1_000_000:06d}")
     assert wrong.status_code == 200 and "not right" in wrong.content.decode()
+    # the code box is laid out by crispy, as one of the admin's form rows with its error
+    assert "admin/crispy/form_row.html" in {template.name for template in wrong.templates}
+    assert '<div class="form-row errors">' in wrong.content.decode()
     assert not is_signed_in(client)
 
     TOTPDevice.objects.filter(pk=device.pk).update(  # the one-second wait after a wrong code
