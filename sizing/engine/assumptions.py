@@ -941,7 +941,8 @@ _UNLISTED: dict[str, Assumption] = {
         "x dataset",
         _CHOICE,
         "2026-12-02",
-        "dataset capacity plus 20 % for tokenised copies and scratch",
+        "dataset capacity plus 20 % for scratch (shuffled copies, caches, evaluation "
+        "outputs); a text run's tokenised copy is counted on its own, at its token-id width",
     ),
     "many_files": Assumption(
         1e6,
