@@ -83,9 +83,8 @@ def who_trains_effect(family: str, team_knows_setup: bool | None) -> str:
         return text
     high = format_count(slow_end_factor(False), digits=2)
     return (
-        f"{text}. You told us no one on your team knows the training set-up yet: published "
-        "runs by teams outside the largest labs and the frameworks' makers took about our "
-        "estimate at the median (too few of them to tell a difference), so the estimate stays, "
-        f"but the slow ones took {high} times our accelerator-hours or more, so the range "
-        f"reaches {high} times"
+        f"{text}. No one on your team knows the set-up yet: published runs by teams outside "
+        "the largest labs and the frameworks' makers took about our estimate at the median, so "
+        f"it stays, but their slow runs took {high} times it or more, so the range reaches "
+        f"{high} times"
     )
