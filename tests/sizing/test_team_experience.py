@@ -16,6 +16,7 @@ import pytest
 
 from benchmarks.calibration import cross_validate, load_rows, predictions
 from benchmarks.team_experience import measure
+from reports.method import method_rows
 from sizing import adapters
 from sizing.engine import size_dict
 from sizing.engine.assumptions import overridden, value
@@ -118,3 +119,15 @@ def test_the_engine_ships_the_slow_end_the_published_teams_give_now() -> None:
     assert value("team_new_to_setup_hours_high") == pytest.approx(m.high, abs=0.005)
     assert not m.centre_moves
     assert m.held_after >= m.held_before
+
+
+@pytest.mark.parametrize("answer", [None, True, False])
+def test_the_method_appendix_sources_the_slow_end_only_when_it_widens(answer: bool | None) -> None:
+    data = copy.deepcopy(RUN)
+    if answer is not None:
+        data["software"] = {"team_knows_setup": answer}
+    rows = method_rows(StoredResult(raw=size_dict(data)), data)
+    widened = [row for row in rows if row["value"] == "1.59 ×"]
+    assert len(widened) == (1 if answer is False else 0)
+    if widened:
+        assert "research and company teams" in widened[0]["source"]
