@@ -35,6 +35,7 @@ class Feeds:
 
     inputs: tuple[str, ...]
     when: tuple[dict[str, Any], ...] = ()
+    also: str = ""  # what else the answer does, in words (docs/answers.md)
     role = FEEDS
 
 

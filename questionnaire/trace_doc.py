@@ -49,7 +49,8 @@ def _what(role: Role) -> str:
             for alt in role.when
             if alt
         ]
-        return inputs + (f" (with {' or '.join(needs)})" if needs else "")
+        also = f". {role.also}" if role.also else ""
+        return inputs + (f" (with {' or '.join(needs)})" if needs else "") + also
     if isinstance(role, Requirement):
         return role.honoured_by
     assert isinstance(role, Noted)

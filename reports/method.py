@@ -65,6 +65,9 @@ RELEVANT: dict[str, Callable[[Plan], bool]] = {
     # who trains with what: the factor of the customer's software family (sizing/engine/
     # stack_efficiency.py), the typical published run's without an answer
     **{f"eff_stack_{f}": (lambda p, f=f: p["stack"] == f) for f in (TYPICAL, *FAMILIES)},
+    # who trains: no one on the team knows the set-up, so the range's slow end widens
+    # (sizing/engine/team_experience.py)
+    "team_new_to_setup_hours_high": lambda p: p["team_new_to_setup"],
     "run_overhead_share": _ALWAYS,
     # resilience
     "gpu_mtbf_hours": _ALWAYS,
@@ -133,6 +136,7 @@ def plan_facts(result: StoredResult, engine_input: dict[str, Any]) -> Plan:
         or int(result.section("parallelism").get("expert") or 1) > 1,
         "software": spec.software if spec else "",
         "stack": stack_family((engine_input.get("software") or {}).get("frameworks")),
+        "team_new_to_setup": (engine_input.get("software") or {}).get("team_knows_setup") is False,
         "nodes": result.nodes or 0,
         "gpus_per_node": result.gpus_per_node or 0,
         "spare_nodes": int(result.section("cluster").get("spare_nodes") or 0),

@@ -534,6 +534,13 @@ def _software(c: _Context) -> None:
         _yes_no(c.value("software", "custom_kernels")),
         slug="software",
     )
+    # who trains (discovery page): "does someone on your team know the training set-up?";
+    # "not sure" stays open (sizing/engine/team_experience.py)
+    c.put(
+        "software.team_knows_setup",
+        _yes_no(c.value("discovery", "setup_known")),
+        slug="discovery",
+    )
     vendor = c.value("software", "accelerator_vendor")
     allowed = _VENDORS.get(vendor) if vendor else None
     c.put("hardware.vendors", allowed, slug="software")

@@ -73,11 +73,14 @@ class DiscoveryForm(QuestionForm):
         help_text="For example “summaries our doctors trust, by June”.",
     )
     setup_known = RadioAnswerField(
-        does=Noted(
-            "Chooses the questions: with “no”, we skip the six set-up questions (number "
-            "format, batch, splitting the work, network, storage, data preparation), "
-            "recommend them for you, and the review page and the proposal say what we chose and "
-            "why."
+        does=Feeds(
+            ("software.team_knows_setup",),
+            also="With “no”, the range of accelerator-hours reaches as slow as published runs "
+            "by teams outside the largest labs and the frameworks' makers (the estimate itself "
+            "stays). It also chooses the questions: with “no”, we skip the six set-up "
+            "questions (number format, batch, splitting the work, network, storage, data "
+            "preparation), recommend them for you, and the review page and the proposal say "
+            "what we chose and why.",
         ),
         label="Does someone on your team know the training set-up (number format, batch size, "
         "splitting the work)?",

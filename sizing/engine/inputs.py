@@ -91,6 +91,7 @@ class ParallelismInput:
 class SoftwareInput:
     frameworks: tuple[str, ...] | None = None
     custom_cuda_kernels: bool | None = None
+    team_knows_setup: bool | None = None  # someone on the team knows the training set-up
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from .measured_error import MeasuredError, RangeCalibration
 from .measured_error_table import CALIBRATION, COVERAGE, MEASURED_ERRORS
 from .numbers import format_count, format_percent
 from .resolve.resolved import Resolved
+from .team_experience import slow_end_factor
 from .vendor_scale import evidence_gpus, thin_evidence_widening
 from .vocabulary import value_words
 
@@ -209,8 +210,14 @@ def confidence(r: Resolved, gpus: int) -> ConfidenceResult:
         low, high = low / widening, high * widening
         unmeasured = (unmeasured[0] / widening, unmeasured[1] * widening, unmeasured[2])
         outside = (*outside, "vendor_scale")
+    # no one on the team knows the set-up: the slow end reaches what published teams took
+    team_high = slow_end_factor(r.team_knows_setup)
+    high = max(high, team_high)
+    unmeasured = (unmeasured[0], max(unmeasured[1], team_high), unmeasured[2])
     narrowed = (unmeasured[0], unmeasured[1]) if (low, high) != unmeasured[:2] else None
     summary = _summary(r, band, measured, outside, every.worst)
+    if team_high > 1.0:
+        summary += " " + team_words(team_high)
     if share is not None:
         summary += " " + measured_words(r, share, narrowed, (low, high))
     return ConfidenceResult(
@@ -237,6 +244,16 @@ def _factors(
         low, high = min(low, 1.0 / every.worst), max(high, every.worst)
         used = used if every in used else (*used, every)
     return low, high, used
+
+
+def team_words(high: float) -> str:
+    """Why the slow end is wider for a team new to its set-up, in plain words."""
+    return (
+        "You told us no one on your team knows the training set-up yet: published runs by "
+        "teams outside the largest labs and the frameworks' makers took up to "
+        f"{format_count(high, digits=2)} times our estimate of the accelerator-hours, so the "
+        f"ranges reach at least {format_count(high, digits=2)} times it."
+    )
 
 
 def measured_words(

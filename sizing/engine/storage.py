@@ -5,6 +5,8 @@
     checkpoint_size_gb   = params * bytes_per_param_checkpoint / 1e9        [GB]
     write_gb_per_s       = checkpoint_size_gb / (checkpoint_minutes * 60)    [GB/s]
     read_gb_per_s        = tokens_per_s * bytes_per_token * headroom / 1e9   [GB/s]
+    scratch_tb           = dataset_tb * (scratch factor - 1)
+                           + (text) tokens * bytes_per_token * growth / 1e12 [TB]
 
 References
 ----------
@@ -13,6 +15,11 @@ References
        Best 40/20 GB/s read/write; stage checkpoints on local NVMe.
 .. [3] DDN guidance for DGX B200: at least 1 GB/s per GPU.
 .. [4] AWS S3 performance guidelines: 3,500 PUT / 5,500 GET per prefix.
+.. [5] Megatron-LM, ``megatron/core/datasets/indexed_dataset.py`` (``DType.optimal_dtype``,
+       2024): the tokenised copy a run reads stores each token id as uint16 when the
+       vocabulary has fewer than 65,500 entries, else as int32.  At frontier scale that copy
+       is most of the scratch: 15.6T tokens of a 128k vocabulary are 62 TB, as large as their
+       raw text (issue 27, defect 7).
 """
 
 from __future__ import annotations
@@ -44,7 +51,7 @@ class StorageResult:
     checkpoints_retained: int
     checkpoint_capacity_tb: float
     dataset_capacity_tb: float  # with growth over the horizon
-    scratch_capacity_tb: float  # tokenised copies and scratch beside the dataset
+    scratch_capacity_tb: float  # the tokenised copy (text) and scratch beside the dataset
     dataset_size_tb: float
     read_gb_per_s: float
     total_capacity_tb: float
@@ -97,11 +104,13 @@ def plan_storage(
     ckpt_tb = ckpt_gb * r.checkpoints_retained * max(1, r.concurrent_jobs) / GB_PER_TB
     growth = (1.0 + r.data_growth) ** max(0, r.years - 1)
     dataset_tb = r.dataset_size_tb * growth
+    tokenised_tb = 0.0  # the tokenised copy a text run reads [5]_; media keep their own form
     if r.modality == "text":
         if r.vocab_size <= _UINT16_VALUES:
             bytes_per_token = _TOKEN_ID_BYTES_SMALL_VOCAB
         else:
             bytes_per_token = _TOKEN_ID_BYTES_LARGE_VOCAB
+        tokenised_tb = r.tokens * bytes_per_token * growth / _BYTES_PER_TB
         read = tokens_per_s * bytes_per_token * value("read_headroom") / BYTES_PER_GB
     else:
         per_token = r.dataset_size_tb * _BYTES_PER_TB / max(r.tokens, 1.0)
@@ -129,7 +138,7 @@ def plan_storage(
             f"existing storage ({r.existing_read_gb_per_s:g} GB/s) is below the "
             f"{format_quantity(max(read, write), 'GB/s')} needed; stage checkpoints on local NVMe"
         )
-    scratch_tb = dataset_tb * (value("dataset_scratch_factor") - 1.0)
+    scratch_tb = dataset_tb * (value("dataset_scratch_factor") - 1.0) + tokenised_tb
     total = dataset_tb + scratch_tb + ckpt_tb
     return StorageResult(
         checkpoint_size_gb=ckpt_gb,

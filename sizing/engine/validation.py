@@ -152,6 +152,7 @@ SCHEMA: Mapping[str, Mapping[str, _Field]] = {
     "software": {
         "frameworks": _Field("text_list", "a list of framework names"),
         "custom_cuda_kernels": _BOOL,
+        "team_knows_setup": _BOOL,
     },
     "network": {
         "inter_node": _enum("infiniband", "roce", "ethernet"),

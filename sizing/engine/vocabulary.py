@@ -76,6 +76,7 @@ INPUTS: dict[str, Term] = {
     "parallelism.context": Term("Context parallel (ways)"),
     "software.frameworks": Term("Frameworks"),
     "software.custom_cuda_kernels": Term("Custom CUDA kernels"),
+    "software.team_knows_setup": Term("Someone on the team knows the training set-up"),
     "network.inter_node": Term("Network between servers"),
     "network.oversubscription": Term("Network oversubscription", ": 1"),
     "network.max_comm_share": Term("Most time spent communicating", "%"),

@@ -94,6 +94,7 @@ class Resolved(ModelShape):
     frameworks: tuple[str, ...]  # the software stacks they run on: platforms.FRAMEWORK_STACKS
     custom_cuda_kernels: bool  # run on CUDA (NVIDIA) only
     stack_family: str  # the software family that sets the efficiency prior (stack_efficiency)
+    team_knows_setup: bool | None  # who trains: widens the slow end when false (team_experience)
     inter_node: str
     oversubscription: float | None
     max_comm_share: float
@@ -172,7 +173,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         tokens_all_epochs=data.tokens * data.epochs,
         rec=rec,
     )
-    software = resolve_software(answers.software)
+    software = resolve_software(answers.software, rec)
     hardware = resolve_hardware(answers.hardware, rec, software=software)
     network = resolve_network(answers.network, rec)
     storage = resolve_storage(answers.storage, rec)
@@ -240,6 +241,7 @@ def resolve(answers: SizingInput, *, today: datetime.date) -> Resolved:
         frameworks=software.frameworks,
         custom_cuda_kernels=software.custom_cuda_kernels,
         stack_family=software.stack_family,
+        team_knows_setup=software.team_knows_setup,
         inter_node=network.inter_node,
         oversubscription=answers.network.oversubscription,
         max_comm_share=network.max_comm_share,

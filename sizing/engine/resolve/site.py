@@ -33,6 +33,7 @@ from ..inputs import (
 from ..platforms import ANY_VENDOR, VENDORS, exclusion, vendor_of
 from ..provenance import CUSTOMER_ANSWER, AnswerRecorder
 from ..stack_efficiency import stack_family
+from ..team_experience import WHO_TRAINS, who_trains_effect, who_trains_words
 
 _DEFAULT_FRAMEWORKS = ("pytorch",)
 _DEFAULT_INTER_NODE = "infiniband"
@@ -43,19 +44,31 @@ class ResolvedSoftware:
     frameworks: tuple[str, ...]
     custom_cuda_kernels: bool
     stack_family: str  # who trains with what: stack_efficiency.stack_family
+    team_knows_setup: bool | None  # who trains: team_experience
 
 
-def resolve_software(answers: SoftwareInput) -> ResolvedSoftware:
+def resolve_software(answers: SoftwareInput, rec: AnswerRecorder) -> ResolvedSoftware:
     """The frameworks and kernels the run needs (which stacks they run on: ``platforms``).
 
     Not recorded as an assumption: the default framework (PyTorch) runs on every stack.  The
     software family is read from the answer alone: with none, the typical published run's
-    efficiency (``stack_efficiency``), not the default framework's.
+    efficiency (``stack_efficiency``), not the default framework's.  Who trains, with what, and
+    what that does to the estimate are recorded as one assumption (``team_experience``).
     """
+    family = stack_family(answers.frameworks)
+    rec.record(
+        WHO_TRAINS,
+        who_trains_words(answers.team_knows_setup),
+        unit="",
+        given=False,
+        source="our measurement on published training runs, each left out of the fit in turn",
+        why=who_trains_effect(family, answers.team_knows_setup),
+    )
     return ResolvedSoftware(
         frameworks=answers.frameworks or _DEFAULT_FRAMEWORKS,
         custom_cuda_kernels=bool(answers.custom_cuda_kernels),
-        stack_family=stack_family(answers.frameworks),
+        stack_family=family,
+        team_knows_setup=answers.team_knows_setup,
     )
 
 
