@@ -70,6 +70,9 @@ class RenderedPdf:
     findings: tuple[Finding, ...] = ()
     # How full each page is, from its top (reports.layout.page_fill).
     page_fill: tuple[float, ...] = ()
+    # How many times it was laid out: 2 when the first layout ended on an almost empty page or
+    # past MAX_PAGES (see render_data); each layout is most of a render's time.
+    layouts: int = 1
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,8 @@ def render_data(data: ProposalData) -> RenderedPdf:
         tighter_html = render_to_string(PROPOSAL_TEMPLATE, {**context, "compact_end": True})
         tighter = lay_out(tighter_html)
         if len(tighter.pages) < len(document.pages):
-            return _finish(tighter, tighter_html)
+            return _finish(tighter, tighter_html, layouts=2)
+        return _finish(document, html, fill, layouts=2)
     return _finish(document, html, fill)
 
 
@@ -187,7 +191,9 @@ def lay_out(html: str) -> Document:
         raise BlockedResource(str(exc)) from None
 
 
-def _finish(document: Document, html: str, fill: list[float] | None = None) -> RenderedPdf:
+def _finish(
+    document: Document, html: str, fill: list[float] | None = None, layouts: int = 1
+) -> RenderedPdf:
     """Write a laid-out proposal as a PDF and check what was laid out."""
     try:
         pdf = document.write_pdf(**PDF_OPTIONS)
@@ -199,6 +205,7 @@ def _finish(document: Document, html: str, fill: list[float] | None = None) -> R
         page_count=len(document.pages),
         findings=findings,
         page_fill=tuple(fill if fill is not None else page_fill(document.pages)),
+        layouts=layouts,
     )
 
 
