@@ -45,6 +45,14 @@ def test_no_page_is_almost_empty(rendered):
     assert not pdf.findings
 
 
+@pytest.mark.parametrize("rendered", [""], indirect=True, ids=["demo"])
+def test_the_demo_proposal_is_laid_out_once(rendered):
+    # Its first layout ran onto a 15th page 17 % full, so every demo render (the pipeline
+    # benchmark's, each "send" of the demo answers) laid it out twice: half of a render's time.
+    _story, pdf = rendered
+    assert pdf.layouts == 1, f"{pdf.page_count} pages, the last {pdf.page_fill[-1]:.0%} full"
+
+
 def test_page_fill_reads_a_near_empty_page():
     two = "<p>one line</p><p style='break-before: page'>" + "<br>".join(["x"] * 40) + "</p>"
     pages = HTML(string=two, base_url=BASE_URL, url_fetcher=ProposalURLFetcher()).render().pages
