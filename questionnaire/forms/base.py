@@ -24,7 +24,7 @@ class QuestionForm(forms.Form):
         label=NOT_SURE_QUESTION_LABEL,
         # the page's one "not sure" (issue 26): it covers every part left empty, so a customer
         # who knows some parts answers those and ticks it for the rest
-        help_text="We assume the parts you leave empty and say so in your proposal.",
+        help_text="We assume what you leave empty and say so.",
     )
     notes = LongTextAnswerField(
         label="Anything else about this? (optional)",

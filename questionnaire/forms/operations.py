@@ -82,8 +82,7 @@ class DeploymentForm(QuestionForm):
     country = TextAnswerField(
         does=Feeds(("deployment.country",)),
         label="Country the hardware will run in (optional)",
-        help_text="Sets the power and space prices and the currency of your proposal, "
-        "for example “Sweden”.",
+        help_text="It sets power prices and currency. For example “Sweden”.",
         width="medium",
     )
     data_residency = TextAnswerField(
@@ -198,7 +197,7 @@ class RoadmapForm(QuestionForm):
     annual_growth_pct = QuantityField(
         does=Feeds(("roadmap.annual_growth",)),
         label="Expected growth in training work per year",
-        help_text="For example 50 %. Enter 0 for no growth.",
+        help_text="For example 50 %, or 0.",
         kind=Kind.PERCENT,
         what="the yearly growth",
         allow_zero=True,

@@ -11,7 +11,7 @@ from questionnaire.fields import (
 )
 from questionnaire.forms.base import QuestionForm
 from questionnaire.quantities import Kind
-from questionnaire.roles import Feeds, Noted, Requirement
+from questionnaire.roles import Feeds, Requirement
 from sizing.public import ACCELERATORS
 
 # The current training accelerators of each maker a customer may prefer (the catalog's names);
@@ -43,20 +43,6 @@ class TeamsForm(QuestionForm):
         maximum=10_000,
         width="short",
     )
-    development_share_pct = QuantityField(
-        does=Noted(
-            "The cluster is sized for the runs and the jobs at the same time you gave; the share "
-            "kept for development is a scheduler policy (quotas or partitions), not more hardware. "
-            "Our engineer sets it up with you."
-        ),
-        label="Share of the hardware used for development and tests",
-        help_text="The rest is for production runs. For example 30 %.",
-        kind=Kind.PERCENT,
-        what="the development share",
-        allow_zero=True,
-        maximum=100,
-        width="short",
-    )
     scheduler = RadioAnswerField(
         does=Feeds(("schedule.scheduler",)),
         label="Preferred job scheduler",
@@ -85,14 +71,6 @@ class SoftwareForm(QuestionForm):
             ("other", "Something else"),
         ),
     )
-    framework_versions = TextAnswerField(
-        does=Noted(
-            "Versions do not change the hardware; our engineer checks them against the drivers "
-            "and libraries of the recommended accelerator."
-        ),
-        label="Versions, or other frameworks (optional)",
-        help_text="For example PyTorch 2.4, Transformers 4.44.",
-    )
     custom_kernels = YesNoField(
         does=Feeds(("software.custom_cuda_kernels",)),
         label="Do you use custom CUDA or GPU kernels?",
@@ -118,8 +96,7 @@ class SoftwareForm(QuestionForm):
     preferred_accelerator = RadioAnswerField(
         does=Feeds(("hardware.accelerator",)),
         label="Is there an accelerator you would prefer?",
-        help_text="We size on it, within the makers you allow, and compare the nearest of another "
-        "maker. Leave it empty to let us choose.",
+        help_text="We size on it and compare another maker's nearest; leave empty to let us choose.",
         choices=PREFERRED_ACCELERATORS,
     )
 
@@ -180,7 +157,7 @@ class NetworkForm(QuestionForm):
     )
     link_speed_gbps = QuantityField(
         does=Feeds(("network.nic_gbps_per_gpu",)),
-        label="Link speed per accelerator or per server, if you know it",
+        label="Link speed per accelerator or per server",
         help_text="For example 400 Gb/s or 200G.",
         kind=Kind.LINK,
         default_unit="Gb/s",
@@ -272,7 +249,7 @@ class PreprocessingForm(QuestionForm):
     online_steps = CheckboxesAnswerField(
         does=Feeds(("data.preprocessing",)),
         label="Work done on the data while training runs",
-        help_text="Choose all that apply, or “None” if the data is ready before training.",
+        help_text="Choose all that apply.",
         choices=(
             ("tokenisation", "Tokenisation"),
             ("image_decoding", "Image decoding"),
@@ -307,12 +284,4 @@ class PreprocessingForm(QuestionForm):
         what="the memory needed",
         maximum=1e5,
         width="short",
-    )
-    libraries = TextAnswerField(
-        does=Noted(
-            "Data-loading libraries do not change the sizing; our engineer checks that they run "
-            "on the recommended accelerator (NVIDIA DALI, for example, needs NVIDIA)."
-        ),
-        label="Libraries used for loading or preparing data (optional)",
-        help_text="For example NVIDIA DALI, FFmpeg, torchvision.",
     )

@@ -49,7 +49,7 @@ class ModelForm(QuestionForm):
     model_name = TextAnswerField(
         does=Feeds(("model.name",)),
         label="Model name",
-        help_text="Start typing to see well-known models, or describe your own.",
+        help_text="Start typing to see known models, or describe your own.",
         suggestions=tuple(spec.name for spec in MODEL_CATALOG),
         max_length=200,
     )
@@ -73,24 +73,11 @@ class ModelForm(QuestionForm):
     active_params = QuantityField(
         does=Feeds(("model.active_params",), when=({"architecture": "moe"},)),
         label="Active parameters per token (mixture of experts only)",
-        help_text="Leave empty for a dense model. For example 12.9B.",
+        help_text="For example 12.9B.",
         kind=Kind.COUNT,
         what="the number of active parameters",
         maximum=MAX_PARAMETERS,
         minimum=MIN_PARAMETERS,
-    )
-    code_base = RadioAnswerField(
-        does=Noted(
-            "Standard or custom code needs the same memory and computing for the same model; "
-            "custom code may run at a lower share of peak speed, which our engineer checks with "
-            "you before a quotation.",
-            quiet=("standard",),
-        ),
-        label="Model code",
-        choices=(
-            ("standard", "Standard code from a framework or library, such as Hugging Face"),
-            ("custom", "Our own or a changed architecture"),
-        ),
     )
 
     def clean(self):
@@ -121,7 +108,7 @@ class MethodForm(QuestionForm):
     phases = QuantityField(
         does=Feeds(("training.experiments",)),
         label="Number of training phases",
-        help_text="For example 2 if you pre-train first and then fine-tune.",
+        help_text="For example 2: pre-train, then fine-tune.",
         kind=Kind.COUNT,
         what="the number of phases",
         whole=True,
@@ -130,8 +117,8 @@ class MethodForm(QuestionForm):
     )
     experiments = QuantityField(
         does=Feeds(("training.experiments",)),
-        label="Expected number of experiments or runs",
-        help_text="All the runs you expect, including tests. For example 20.",
+        label="Experiments or runs you expect",
+        help_text="Tests included. For example 20.",
         kind=Kind.COUNT,
         what="the number of experiments",
         whole=True,
@@ -168,23 +155,6 @@ class PrecisionForm(QuestionForm):
     gradient_checkpointing = YesNoField(
         does=Feeds(("training.gradient_checkpointing",)),
         label="Will you use gradient checkpointing?",
-    )
-    quantisation_aware = YesNoField(
-        does=Noted(
-            "Quantisation-aware training simulates the lower number format on the same model; "
-            "the extra work is small next to training, so the sizing uses the number format "
-            "above. Our engineer checks that the accelerator supports your target format.",
-            quiet=("no",),
-        ),
-        label="Will you use quantisation-aware training?",
-    )
-    framework_requirements = TextAnswerField(
-        does=Noted(
-            "The number format itself is the answer above; our engineer checks the software "
-            "stack we quote against what your framework requires."
-        ),
-        label="Anything your framework requires about number formats (optional)",
-        help_text="For example “FP8 needs Transformer Engine”.",
     )
 
 
@@ -224,16 +194,6 @@ class DataForm(QuestionForm):
             ("multimodal", "A mix of these (multimodal)"),
         ),
     )
-    file_formats = TextAnswerField(
-        does=Noted(
-            "File formats do not change the hardware: the read rate follows from the tokens per "
-            "second. Our engineer checks that your data loaders read them efficiently; millions "
-            "of small files are asked about in question 11."
-        ),
-        label="File formats",
-        help_text="For example JSONL, Parquet, WebDataset, MP4.",
-        width="medium",
-    )
     tokens_per_sample = QuantityField(
         does=Feeds(("data.tokens",), when=({"dataset_size": 4e5, "dataset_unit": "samples"},)),
         label="Average tokens per sample (text)",
@@ -265,7 +225,7 @@ class DataForm(QuestionForm):
     annual_growth_pct = QuantityField(
         does=Feeds(("data.annual_growth",)),
         label="Growth of the data per year",
-        help_text="For example 30 %. Enter 0 if it will not grow.",
+        help_text="For example 30 %, or 0.",
         kind=Kind.PERCENT,
         what="the yearly growth",
         allow_zero=True,
@@ -305,7 +265,7 @@ class TimelineForm(QuestionForm):
             "cluster holds at once, and asks how many runs may start together when none may wait."
         ),
         label="Longest acceptable wait before a run starts",
-        help_text="For example 1 hour or 2 days. Enter 0 if runs must start at once.",
+        help_text="For example 2 hours, or 0 to start at once.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the waiting time",
@@ -380,7 +340,7 @@ class BatchForm(QuestionForm):
             "and asks you when the plan's batch is larger."
         ),
         label="Largest global batch your training can accept",
-        help_text="In the same unit as above. Very large batches can hurt model quality.",
+        help_text="In the same unit as above.",
         kind=Kind.COUNT,
         what="the largest batch",
         maximum=1e10,

@@ -17,8 +17,8 @@ from __future__ import annotations
 import pytest
 
 from questionnaire.questions import DISCOVERY, QUESTIONS
-from tests.e2e.answering_time import PathTime, visible_fields
-from tests.e2e.test_non_expert_path import continue_to_next, send_contact_to_review, visible_words
+from tests.e2e.answering_time import PathTime, check_page_decisions, visible_fields
+from tests.e2e.test_non_expert_path import VISIBLE_TEXT, continue_to_next, send_contact_to_review, visible_words
 from tests.questionnaire.prefill.files import FILES
 
 pytestmark = pytest.mark.e2e
@@ -62,11 +62,30 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
     timed, typed_all = PathTime(), PathTime()  # with prefill; everything typed
 
     def read(name: str) -> None:
+        import pathlib; pathlib.Path("/tmp/h26_pages").mkdir(exist_ok=True); pathlib.Path(f"/tmp/h26_pages/long-{name}.txt").write_text(page.evaluate(VISIBLE_TEXT))  # DEBUG-H26
         for walk in (timed, typed_all):
             walk.words[name] = visible_words(page)
             walk.fields[name] = visible_fields(page)
 
+    def open_fold_for(slug: str, data: dict, name: str) -> None:
+        """An answer in the closed "More detail": the engineer opens it (a click), then reads
+        and weighs what it holds (its fold, counted as one decision, is now open)."""
+        hidden = [
+            key
+            for key, value in data.items()
+            if value not in ("", None, [])
+            and not page.locator(f"main form [name='{slug}-{key}']").first.is_visible()
+        ]
+        if not hidden:
+            return
+        page.locator("main form details.more-fields > summary").click()
+        for walk in (timed, typed_all):
+            walk.chose()
+            walk.words[name] = visible_words(page)
+            walk.fields[name] = visible_fields(page) + 1
+
     def answer(slug: str, data: dict, prefilled: bool = False) -> None:
+        open_fold_for(slug, data, slug)
         fill_example(page, slug, data, None if prefilled else timed)
         counting = PathTime()
         fill_example(page, slug, data, counting)  # the same answers, counted as typed
@@ -81,6 +100,12 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
     continue_to_next(page)
     read(DISCOVERY.slug)
     answer(DISCOVERY.slug, {**DISCOVERY.example.data, "setup_known": "yes"})
+    continue_to_next(page)
+    # the answers the sentence gives ("an open 70B model on 2 billion tokens"), checked and used
+    assert "/your-words/check/" in page.url, page.url
+    read("check your words")
+    for walk in (timed, typed_all):
+        walk.fields["check your words"] = check_page_decisions(page)
     continue_to_next(page)
     uploaded = False
     for question in QUESTIONS:
@@ -97,7 +122,8 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
             with page.expect_navigation():
                 page.get_by_role("button", name="Read the file").click()
             timed.words["check the file"] = visible_words(page)
-            timed.fields["check the file"] = visible_fields(page)
+            timed.fields["check the file"] = check_page_decisions(page)
+            import pathlib; pathlib.Path("/tmp/h26_pages/long-check-file.txt").write_text(page.evaluate(VISIBLE_TEXT))  # DEBUG-H26
             with page.expect_navigation():
                 page.get_by_role("button", name="Use these answers").click()
             assert page.url.rstrip("/").endswith(f"/{question.slug}"), page.url

@@ -64,7 +64,6 @@ STORIES: dict[str, dict[str, dict[str, Any]]] = {
             "model_name": "Our own 7B decoder",
             "architecture": "dense",
             "total_params": "7B",
-            "code_base": "custom",
         },
         "method": {"method": "pretrain", "phases": "2", "experiments": "1"},
         "precision": {"precision": "bf16", "optimizer": "adamw"},

@@ -207,20 +207,10 @@ def test_an_unmet_requirement_is_asked_about() -> None:
 
 
 def test_noted_answers_say_why_they_do_not_change_the_sizing() -> None:
-    lines = told_lines("compute", edited_answers(model={"code_base": "custom"}), read_result({}))
-    assert any("our engineer" in line.what_we_do for line in lines)
-
-
-def test_an_answer_with_nothing_to_note_is_left_out_of_the_section() -> None:
-    quiet = told_lines(
-        "memory", edited_answers(precision={"quantisation_aware": "no"}), read_result({})
-    )
-    noted = told_lines(
-        "memory", edited_answers(precision={"quantisation_aware": "yes"}), read_result({})
-    )
-    label = "Will you use quantisation-aware training?"
-    assert label not in [line.label for line in quiet]
-    assert label in [line.label for line in noted]
+    answers = edited_answers(batch={"gradient_accumulation": 8, "gradient_accumulation_text": "8"})
+    lines = told_lines("parallelism", answers, read_result({}))
+    noted = [line for line in lines if line.label == "Gradient accumulation steps"]
+    assert noted and "our engineer" in noted[0].what_we_do.lower()
 
 
 def _choice_answers() -> st.SearchStrategy[dict[str, Any]]:
