@@ -180,7 +180,6 @@ STARTUP = Scenario(
             "notes": "We don't know what oversubscription we can tolerate.",
         },
         "storage": {
-            "checkpoint_every_hours": "2 hours",
             "existing_storage": "shared_fs",
             "existing_storage_details": "Tokenised shards on a shared file system",
         },

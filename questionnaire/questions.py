@@ -336,12 +336,11 @@ QUESTIONS: tuple[Question, ...] = (
         text="How fast must training read its data, and how large are your [[checkpoints|checkpoint]]?",
         why_it_matters="Storage must send data fast enough to keep every accelerator busy ([[throughput]]). It must also save checkpoints quickly. Millions of small files put a strain on the [[metadata]] service.",
         in_simple_terms="Tell us what you already have, for example a [[shared file system|shared-file-system]] or [[object storage|object-storage]], and whether local [[NVMe|nvme]] drives would help.",
-        what_to_capture="Read rate, checkpoint size and frequency, local NVMe cache, existing storage, many small files.",
+        what_to_capture="Read rate, checkpoint size, local NVMe cache, existing storage, many small files.",
         example=Example(
             data={
                 "read_rate_gb_per_s": "not sure",
                 "checkpoint_size_gb": "2 GB",
-                "checkpoint_every_hours": "1 hour",
                 "local_nvme": "yes",
                 "existing_storage": "shared_fs",
                 "existing_storage_details": "NetApp NFS, about 2 TB of documents",
@@ -387,6 +386,7 @@ QUESTIONS: tuple[Question, ...] = (
         example=Example(
             data={
                 "max_lost_hours": "12 hours",
+                "checkpoint_interval_hours": "1 hour",
                 "replication": "none",
                 "restart": "manual",
                 "spare_nodes": "no",

@@ -10,7 +10,8 @@ from questionnaire.fields import NOT_SURE, AnswerFieldMixin, LongTextAnswerField
 
 # The question-level box, the page's one "not sure" control: the message names the box by its
 # label, and the error summary links to it.
-NOT_SURE_QUESTION_LABEL = "Not sure about this question yet"
+# (the welcome page's word: "“Not sure yet” is always fine"; each part has no such choice of its own)
+NOT_SURE_QUESTION_LABEL = "Not sure yet"
 NOT_ANSWERED_MESSAGE = (
     f"Answer at least one part of this question, or tick “{NOT_SURE_QUESTION_LABEL}”."
 )

@@ -20,7 +20,7 @@ from sizing.public import OWNED_SUGGESTIONS, OwnedNotUnderstood, read_owned
 class ResilienceForm(QuestionForm):
     max_lost_hours = QuantityField(
         does=Feeds(("resilience.max_lost_hours",)),
-        label="Most training time you could accept losing after a failure",
+        label="Most training time you could lose to a failure",
         help_text="For example 2 hours or one night (12 hours).",
         kind=Kind.DURATION,
         default_unit="hours",
@@ -31,8 +31,8 @@ class ResilienceForm(QuestionForm):
     )
     checkpoint_interval_hours = QuantityField(
         does=Feeds(("resilience.checkpoint_interval_hours",)),
-        label="Time between checkpoints you plan",
-        help_text="For example 1 hour. Leave empty if you answered this in question 11.",
+        label="How often you save a checkpoint",
+        help_text="For example every 2 hours or 30 minutes.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time between checkpoints",
@@ -64,7 +64,7 @@ class ResilienceForm(QuestionForm):
     )
     spare_nodes = YesNoField(
         does=Feeds(("resilience.spare_nodes",)),
-        label="Do you want spare servers ready to replace a failed one?",
+        label="Do you want spare servers to replace a failed one?",
     )
 
 
@@ -177,7 +177,7 @@ class RoadmapForm(QuestionForm):
         does=Feeds(("roadmap.runs_per_month",)),
         # Asked only when it differs from the runs a month of "Time and deadlines": asked twice,
         # the two figures came back as a contradiction the questionnaire itself had made.
-        label="Training runs per month once up and running, if different",
+        label="Training runs per month later, if different",
         help_text=RUNS_LATER_HINT,
         kind=Kind.COUNT,
         what="the number of runs per month",
@@ -186,7 +186,7 @@ class RoadmapForm(QuestionForm):
     )
     future_hours_per_run = QuantityField(
         does=Feeds(("roadmap.hours_per_run",)),
-        label="Typical length of one of those runs",
+        label="Typical length of those runs",
         help_text="For example 10 days.",
         kind=Kind.DURATION,
         default_unit="hours",
@@ -196,7 +196,7 @@ class RoadmapForm(QuestionForm):
     )
     annual_growth_pct = QuantityField(
         does=Feeds(("roadmap.annual_growth",)),
-        label="Expected growth in training work per year",
+        label="Growth in training work per year",
         help_text="For example 50 %, or 0.",
         kind=Kind.PERCENT,
         what="the yearly growth",
@@ -217,7 +217,6 @@ class RoadmapForm(QuestionForm):
     budget_years = QuantityField(
         does=Feeds(("roadmap.years",)),
         label="Budget period in years",
-        help_text="For example 3.",
         kind=Kind.COUNT,
         what="the budget period",
         whole=True,

@@ -26,7 +26,6 @@ class TeamsForm(QuestionForm):
     teams = QuantityField(
         does=Feeds(("schedule.teams",)),
         label="Teams that will train models",
-        help_text="For example 2.",
         kind=Kind.COUNT,
         what="the number of teams",
         whole=True,
@@ -35,8 +34,7 @@ class TeamsForm(QuestionForm):
     )
     concurrent_jobs = QuantityField(
         does=Feeds(("schedule.concurrent_jobs",)),
-        label="Training jobs running at the same time, at most",
-        help_text="For example 2.",
+        label="Most training jobs at the same time",
         kind=Kind.COUNT,
         what="the number of jobs at the same time",
         whole=True,
@@ -124,7 +122,7 @@ class ParallelismForm(QuestionForm):
             "When the plan spans several servers and you have no such code yet, the parallelism "
             "section says so, with the time to allow for it."
         ),
-        label="Do you already have code that trains across several machines?",
+        label="Do you have code that trains across several servers?",
     )
     orchestration = TextAnswerField(
         does=Requirement(
@@ -204,22 +202,12 @@ class StorageForm(QuestionForm):
         maximum=1e7,
         width="short",
     )
-    checkpoint_every_hours = QuantityField(
-        does=Feeds(("resilience.checkpoint_interval_hours",)),
-        label="How often you save a checkpoint",
-        help_text="For example every 2 hours or 30 minutes.",
-        kind=Kind.DURATION,
-        default_unit="hours",
-        what="the time between checkpoints",
-        maximum=24 * 365,
-        width="short",
-    )
     local_nvme = YesNoField(
         does=Requirement(
             "The storage section says how much local NVMe each server has (the plan stages "
             "checkpoints there) and notes it when you did not want it."
         ),
-        label="Do you want fast local NVMe drives in each server as a cache?",
+        label="Do you want local NVMe drives in each server as a cache?",
     )
     existing_storage = RadioAnswerField(
         does=Feeds(("storage.existing",)),
@@ -241,7 +229,7 @@ class StorageForm(QuestionForm):
     )
     many_small_files = YesNoField(
         does=Feeds(("storage.many_small_files",)),
-        label="Is your data stored as millions of small files?",
+        label="Is your data millions of small files?",
     )
 
 
@@ -264,8 +252,7 @@ class PreprocessingForm(QuestionForm):
             "The CPU and RAM section compares it with the plan's cores per accelerator; where "
             "yours is higher, the servers we quote have your figure."
         ),
-        label="CPU threads needed per accelerator for data loading",
-        help_text="For example 8.",
+        label="CPU threads per accelerator for data loading",
         kind=Kind.COUNT,
         what="the number of CPU threads",
         whole=True,

@@ -107,7 +107,7 @@ class MethodForm(QuestionForm):
     )
     phases = QuantityField(
         does=Feeds(("training.experiments",)),
-        label="Number of training phases",
+        label="Training phases",
         help_text="For example 2: pre-train, then fine-tune.",
         kind=Kind.COUNT,
         what="the number of phases",
@@ -197,7 +197,6 @@ class DataForm(QuestionForm):
     tokens_per_sample = QuantityField(
         does=Feeds(("data.tokens",), when=({"dataset_size": 4e5, "dataset_unit": "samples"},)),
         label="Average tokens per sample (text)",
-        help_text="For example 1,500.",
         kind=Kind.COUNT,
         what="the average tokens per sample",
         maximum=1e8,
@@ -216,7 +215,6 @@ class DataForm(QuestionForm):
     epochs = QuantityField(
         does=Feeds(("data.epochs",)),
         label="Epochs: how many times the model sees the data",
-        help_text="For example 1 or 3.",
         kind=Kind.COUNT,
         what="the number of epochs",
         maximum=1e4,
@@ -237,7 +235,7 @@ class DataForm(QuestionForm):
 class TimelineForm(QuestionForm):
     run_time_hours = QuantityField(
         does=Feeds(("schedule.deadline_days",)),
-        label="Longest acceptable time for one training run",
+        label="Longest time for one training run",
         help_text="For example 12 hours or 3 days; a number alone is hours.",
         kind=Kind.DURATION,
         default_unit="hours",
@@ -246,14 +244,13 @@ class TimelineForm(QuestionForm):
     )
     deadline = DateAnswerField(
         does=Feeds(("schedule.deadline_days",)),
-        label="Date you need the first results by (optional)",
+        label="First results needed by (optional)",
         help_text=lazy(_deadline_hint, str)(),
         future_only=True,
     )
     runs_per_month = QuantityField(
         does=Feeds(("roadmap.runs_per_month",)),
         label="Training runs per month",
-        help_text="For example 4.",
         kind=Kind.COUNT,
         what="the number of runs per month",
         maximum=1e4,
@@ -264,7 +261,7 @@ class TimelineForm(QuestionForm):
             "The compute and timeline section repeats it next to how many full-size runs the "
             "cluster holds at once, and asks how many runs may start together when none may wait."
         ),
-        label="Longest acceptable wait before a run starts",
+        label="Longest wait before a run starts",
         help_text="For example 2 hours, or 0 to start at once.",
         kind=Kind.DURATION,
         default_unit="hours",
@@ -313,7 +310,6 @@ class BatchForm(QuestionForm):
     micro_batch_size = QuantityField(
         does=Feeds(("batch.micro_batch_size",)),
         label="Micro-batch size per accelerator",
-        help_text="For example 1 or 4.",
         kind=Kind.COUNT,
         what="the micro-batch size",
         whole=True,
@@ -327,7 +323,6 @@ class BatchForm(QuestionForm):
             "split, not the hardware. Our engineer reconciles it with the plan."
         ),
         label="Gradient accumulation steps",
-        help_text="For example 8.",
         kind=Kind.COUNT,
         what="the gradient accumulation steps",
         whole=True,
@@ -339,7 +334,7 @@ class BatchForm(QuestionForm):
             "The parallelism section compares it with the global batch the plan trains with, "
             "and asks you when the plan's batch is larger."
         ),
-        label="Largest global batch your training can accept",
+        label="Largest global batch you can accept",
         help_text="In the same unit as above.",
         kind=Kind.COUNT,
         what="the largest batch",

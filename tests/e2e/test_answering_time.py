@@ -62,7 +62,7 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
     timed, typed_all = PathTime(), PathTime()  # with prefill; everything typed
 
     def read(name: str) -> None:
-        import pathlib; pathlib.Path("/tmp/h26_pages").mkdir(exist_ok=True); pathlib.Path(f"/tmp/h26_pages/long-{name}.txt").write_text(page.evaluate(VISIBLE_TEXT))  # DEBUG-H26
+        import pathlib; pathlib.Path("/tmp/h26time/pages").mkdir(exist_ok=True); pathlib.Path(f"/tmp/h26time/pages/long-{name}.txt").write_text(page.evaluate(VISIBLE_TEXT))  # DEBUG-H26
         for walk in (timed, typed_all):
             walk.words[name] = visible_words(page)
             walk.fields[name] = visible_fields(page)
@@ -123,7 +123,7 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
                 page.get_by_role("button", name="Read the file").click()
             timed.words["check the file"] = visible_words(page)
             timed.fields["check the file"] = check_page_decisions(page)
-            import pathlib; pathlib.Path("/tmp/h26_pages/long-check-file.txt").write_text(page.evaluate(VISIBLE_TEXT))  # DEBUG-H26
+            import pathlib; pathlib.Path("/tmp/h26time/pages/long-check-file.txt").write_text(page.evaluate(VISIBLE_TEXT))  # DEBUG-H26
             with page.expect_navigation():
                 page.get_by_role("button", name="Use these answers").click()
             assert page.url.rstrip("/").endswith(f"/{question.slug}"), page.url

@@ -150,7 +150,7 @@ def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_
         """Count the words and fields as the page opens, then scan it with everything folded
         opened."""
         words[name] = visible_words(page)
-        import pathlib; pathlib.Path("/tmp/h26_pages").mkdir(exist_ok=True); pathlib.Path(f"/tmp/h26_pages/short-{name}.txt").write_text(page.evaluate(VISIBLE_TEXT))  # DEBUG-H26
+        import pathlib; pathlib.Path("/tmp/h26time/pages").mkdir(exist_ok=True); pathlib.Path(f"/tmp/h26time/pages/short-{name}.txt").write_text(page.evaluate(VISIBLE_TEXT))  # DEBUG-H26
         timed.fields[name] = visible_fields(page)
         page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
         issues.extend(axe_issues(page))

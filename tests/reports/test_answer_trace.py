@@ -108,7 +108,7 @@ def test_existing_netapp_storage_is_named_and_used() -> None:
 
 def test_the_first_results_date_is_mentioned_with_what_it_means() -> None:
     lines = _told(_context(edited_answers(timeline={"deadline": "2027-03-31"})), "compute")
-    assert "One run takes about" in lines["Date you need the first results by"]
+    assert "One run takes about" in lines["First results needed by"]
 
 
 def test_the_parallelism_answers_change_the_parallelism_section() -> None:
@@ -150,20 +150,22 @@ def test_the_vendor_preference_changes_the_accelerator() -> None:
     assert "AMD" in amd.accelerator_name
 
 
-def test_conflicting_checkpoint_answers_become_an_open_question_naming_both() -> None:
+def test_conflicting_answers_become_an_open_question_naming_both() -> None:
     answers = edited_answers(
-        storage={
-            "checkpoint_every_hours": 2,
-            "checkpoint_every_hours_text": "2 hours",
+        method={
+            "method": "lora",
+            "phases": 3,
+            "phases_text": "3",
+            "experiments": 2,
+            "experiments_text": "2",
             "not_sure": False,
         },
-        resilience={"checkpoint_interval_hours": 4, "checkpoint_interval_hours_text": "4 hours"},
     )
     asked = _context(answers)["open_questions"]
     conflict = next(q for q in asked if "Your answers differ" in q)
-    assert "How often you save a checkpoint" in conflict and "question 11" in conflict
-    assert "Time between checkpoints you plan" in conflict and "question 13" in conflict
-    assert "every 2 hours" in conflict
+    assert "Experiments or runs you expect" in conflict and "question 2" in conflict
+    assert "Training phases" in conflict
+    assert "2 full runs" in conflict
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.key)
