@@ -21,7 +21,7 @@ class ResilienceForm(QuestionForm):
     max_lost_hours = QuantityField(
         does=Feeds(("resilience.max_lost_hours",)),
         label="Most training time you could lose to a failure",
-        help_text="For example 2 hours or one night (12 hours).",
+        help_text="For example 2 or 12 hours.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time you could lose",
@@ -32,7 +32,7 @@ class ResilienceForm(QuestionForm):
     checkpoint_interval_hours = QuantityField(
         does=Feeds(("resilience.checkpoint_interval_hours",)),
         label="How often you save a checkpoint",
-        help_text="For example every 2 hours or 30 minutes.",
+        help_text="For example 2 hours or 30 minutes.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time between checkpoints",
@@ -212,7 +212,7 @@ class RoadmapForm(QuestionForm):
             "and the proposal says so when no figure can be read from them."
         ),
         label="Model sizes you expect later (optional)",
-        help_text="For example “30B next year, maybe 70B in year three”.",
+        help_text="For example “30B next year, 70B in year three”.",
     )
     budget_years = QuantityField(
         does=Feeds(("roadmap.years",)),

@@ -130,7 +130,7 @@ class ParallelismForm(QuestionForm):
             "scheduler."
         ),
         label="Tool that starts your distributed jobs (optional)",
-        help_text="For example torchrun, the DeepSpeed launcher or Ray.",
+        help_text="For example torchrun, DeepSpeed or Ray.",
         width="medium",
     )
 

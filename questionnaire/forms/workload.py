@@ -49,7 +49,7 @@ class ModelForm(QuestionForm):
     model_name = TextAnswerField(
         does=Feeds(("model.name",)),
         label="Model name",
-        help_text="Start typing to see known models, or describe your own.",
+        help_text="Start typing to see known models.",
         suggestions=tuple(spec.name for spec in MODEL_CATALOG),
         max_length=200,
     )
@@ -135,7 +135,7 @@ class PrecisionForm(QuestionForm):
             ("bf16", "BF16"),
             ("fp16", "FP16"),
             ("fp8", "FP8"),
-            ("mixed", "Mixed precision (for example BF16 with FP32 master weights)"),
+            ("mixed", "Mixed precision (BF16 with FP32 master weights)"),
             ("tf32", "TF32"),
             ("fp32", "FP32"),
         ),
@@ -236,7 +236,7 @@ class TimelineForm(QuestionForm):
     run_time_hours = QuantityField(
         does=Feeds(("schedule.deadline_days",)),
         label="Longest time for one training run",
-        help_text="For example 12 hours or 3 days; a number alone is hours.",
+        help_text="For example 12 hours or 3 days.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time for one run",
