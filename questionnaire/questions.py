@@ -170,7 +170,6 @@ QUESTIONS: tuple[Question, ...] = (
             "adafactor",
             "lion",
             "gradient-checkpointing",
-            "quantisation",
         ),
         form_class=PrecisionForm,
         expert=True,
