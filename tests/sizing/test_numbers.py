@@ -10,8 +10,8 @@ from sizing.engine.numbers import (
     format_money_range,
     format_money_short,
     format_quantity,
-    format_times,
     format_range,
+    format_times,
     round_to_add_up,
 )
 
