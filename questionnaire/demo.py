@@ -43,7 +43,6 @@ INSURANCE = Scenario(
             "model_name": "Llama 3.1 8B",
             "architecture": "dense",
             "total_params": "8B",
-            "code_base": "standard",
             "notes": "Standard Hugging Face code.",
         },
         "method": {
@@ -56,14 +55,12 @@ INSURANCE = Scenario(
             "precision": "bf16",
             "optimizer": "adamw",
             "gradient_checkpointing": "yes",
-            "quantisation_aware": "not_sure",
             "notes": "I think gradient checkpointing is on.",
         },
         "data": {
             "dataset_size": "400,000 documents",
             "dataset_unit": "samples",
             "modality": "text",
-            "file_formats": "PDF converted to JSONL",
             "tokens_per_sample": "1,500",
             "epochs": "3",
             "annual_growth_pct": "30 %",
@@ -131,7 +128,6 @@ STARTUP = Scenario(
             "model_name": "Own 7B decoder (Llama-like)",
             "architecture": "dense",
             "total_params": "7B",
-            "code_base": "custom",
             "notes": "32 layers, hidden 4096, 32 heads, vocabulary 32k.",
         },
         "method": {
@@ -184,7 +180,6 @@ STARTUP = Scenario(
             "notes": "We don't know what oversubscription we can tolerate.",
         },
         "storage": {
-            "checkpoint_every_hours": "2 hours",
             "existing_storage": "shared_fs",
             "existing_storage_details": "Tokenised shards on a shared file system",
         },
@@ -271,7 +266,6 @@ RESEARCH = Scenario(
             "architecture": "moe",
             "total_params": "46.7B",
             "active_params": "12.9B",
-            "code_base": "standard",
         },
         "method": {
             "method": "continued_pretrain",

@@ -112,8 +112,9 @@ def question_layout(
 ) -> list:
     """A question page: its parts, the question's one "not sure" box, and the note.
 
-    On the short path (``key_fields``, ``questionnaire/paths.py``) the main parts come first and
-    the rest fold under "More detail"; elsewhere a skip link leads to the box. A part's own
+    With ``key_fields`` (``questionnaire/paths.py``: on the short path the parts that change the
+    answer most, on the detailed path all but a few) the main parts come first and the rest fold
+    under "More detail"; a skip link leads past the parts to the box. A part's own
     "Not sure yet" choice is hidden (``whole_question_unsure``): the box covers every part left
     empty. A radio question is optional, so its choice can be cleared.
     """
@@ -122,6 +123,7 @@ def question_layout(
         folded = [name for name in form.fields if name not in (*key_fields, "not_sure")]
         bound = [form[name] for name in folded]
         return [
+            HTML('{% include "questionnaire/_unsure_shortcut.html" %}'),
             *answer_fields(form, [n for n in answer_names if n in key_fields], **parts),
             DIVIDER,
             Div(

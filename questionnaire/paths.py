@@ -29,6 +29,7 @@ _RECOMMENDING = (SETUP_RECOMMEND, "not_sure")
 
 __all__ = [
     "EXPERT_SLUGS",
+    "FOLDED_ON_DETAILED_PATH",
     "KEY_FIELDS",
     "SHORT_PATH_COUNT",
     "key_fields",
@@ -141,9 +142,29 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# On the detailed path every part shows but these few, which fit only some projects and whose
+# empty answer has a stated default: they fold with the note into the same "More detail", opened
+# when one of them holds an answer or an error (issue 26: the detailed path within 20 minutes).
+FOLDED_ON_DETAILED_PATH: dict[str, tuple[str, ...]] = {
+    "model": ("active_params",),  # a mixture of experts only
+    "data": ("sample_size_gb",),  # the disk size of images, audio or video
+    "batch": ("max_global_batch",),
+    "software": ("preferred_accelerator",),  # "leave empty to let us choose"
+    "network": ("nvlink_needed",),
+    "preprocessing": ("ram_working_set_gb",),
+}
+
+
 def key_fields(step: str, step_data: Mapping[str, Any] | None) -> tuple[str, ...]:
-    """The parts a question page shows unfolded: all (empty) on the detailed path."""
-    return KEY_FIELDS.get(step, ()) if recommends_setup_in_draft(step_data) else ()
+    """The parts a question page shows unfolded; the rest and the note fold away. Empty for a
+    page that is no question."""
+    if recommends_setup_in_draft(step_data):
+        return KEY_FIELDS.get(step, ())
+    question = next((q for q in QUESTIONS if q.slug == step), None)
+    if question is None:
+        return ()
+    folded = FOLDED_ON_DETAILED_PATH.get(step, ())
+    return tuple(name for name in question.form_class.answer_field_names() if name not in folded)
 
 
 def recommended_answer(question: Question) -> dict[str, Any]:

@@ -119,15 +119,14 @@ QUESTIONS: tuple[Question, ...] = (
         text="Which model do you want to train, and how big is it?",
         why_it_matters="The more [[parameters|parameter]] a model has, the more memory and work ([[FLOPs|flops]]) training takes. In a [[dense]] model, each token uses every parameter. In a [[mixture-of-experts|moe]] model, all the parameters must fit in memory, but each token uses only some: its [[active parameters|active-parameters]].",
         in_simple_terms="Tell us the model's name if it has one. We know the sizes of well-known models, so the name alone often is enough.",
-        what_to_capture="Model name, dense or mixture of experts, total parameters, active parameters per token, standard or custom code.",
+        what_to_capture="Model name, dense or mixture of experts, total parameters, active parameters per token.",
         example=Example(
             data={
                 "model_name": "Llama 3.1 8B",
                 "architecture": "dense",
                 "total_params": "8B",
-                "code_base": "standard",
             },
-            text="Llama 3.1 8B, a dense model, using standard Hugging Face code.",
+            text="Llama 3.1 8B, a dense model.",
         ),
         glossary_terms=("parameter", "flops", "dense", "moe", "active-parameters"),
         form_class=ModelForm,
@@ -154,13 +153,12 @@ QUESTIONS: tuple[Question, ...] = (
         text="Which number format ([[precision]]) and which [[optimizer]] will you train with?",
         why_it_matters="Shorter number formats such as BF16 or FP8 make training faster and use less memory than 32-bit formats (FP32 and [[TF32|tf32]]). The optimizer can need more memory than the model itself: AdamW needs the most, [[Adafactor|adafactor]] and [[Lion|lion]] less. [[Gradient checkpointing|gradient-checkpointing]] saves memory at the cost of time.",
         in_simple_terms="If you use a standard recipe, it is most likely BF16 with AdamW. If you are not sure, say so: we will assume that.",
-        what_to_capture="Precision, optimizer, gradient checkpointing, quantisation-aware training, framework requirements.",
+        what_to_capture="Precision, optimizer, gradient checkpointing.",
         example=Example(
             data={
                 "precision": "bf16",
                 "optimizer": "adamw",
                 "gradient_checkpointing": "yes",
-                "quantisation_aware": "no",
             },
             text="We plan to use BF16 with AdamW, and most likely gradient checkpointing.",
         ),
@@ -172,7 +170,6 @@ QUESTIONS: tuple[Question, ...] = (
             "adafactor",
             "lion",
             "gradient-checkpointing",
-            "quantisation",
         ),
         form_class=PrecisionForm,
         expert=True,
@@ -184,13 +181,12 @@ QUESTIONS: tuple[Question, ...] = (
         text="How much data will you train on, and what kind of data is it?",
         why_it_matters="The amount of data, counted in [[tokens|token]] or samples and multiplied by the number of [[epochs|epoch]], sets the total training work. Its size on disk decides the storage.",
         in_simple_terms="Give whatever number you have: tokens, number of documents or files, or gigabytes. We can convert between them.",
-        what_to_capture="Dataset size and unit, kind of data, file formats, average sample size, epochs, growth per year.",
+        what_to_capture="Dataset size and unit, kind of data, average sample size, epochs, growth per year.",
         example=Example(
             data={
                 "dataset_size": "400,000 documents",
                 "dataset_unit": "samples",
                 "modality": "text",
-                "file_formats": "JSONL",
                 "tokens_per_sample": "1,500",
                 "epochs": "3",
                 "annual_growth_pct": "30 %",
@@ -249,12 +245,11 @@ QUESTIONS: tuple[Question, ...] = (
         text="How many teams will use the hardware, and how many jobs run at the same time?",
         why_it_matters="Jobs that run side by side each need their own share of the [[cluster]]. A [[scheduler]] such as [[Slurm|slurm]] or [[Kubernetes|kubernetes]] shares it fairly.",
         in_simple_terms="Think of a busy week: how many training jobs would be running at once?",
-        what_to_capture="Teams, concurrent jobs, development versus production share, scheduler preference.",
+        what_to_capture="Teams, concurrent jobs, scheduler preference.",
         example=Example(
             data={
                 "teams": "1",
                 "concurrent_jobs": "2",
-                "development_share_pct": "30 %",
                 "scheduler": "slurm",
             },
             text="Two data scientists in one team, at most two runs at once.",
@@ -269,11 +264,10 @@ QUESTIONS: tuple[Question, ...] = (
         text="Which [[accelerator]] makers and software can you use?",
         why_it_matters="Some software only runs on NVIDIA hardware, for example custom [[CUDA|cuda]] code. AMD accelerators use [[ROCm|rocm]] instead and can cost less.",
         in_simple_terms="Tell us what your team uses today, for example PyTorch with the Hugging Face [[PEFT|peft]] library. If you run training in [[containers|container]], moving to new hardware is easier.",
-        what_to_capture="Frameworks and versions, custom kernels, containers, accelerator maker constraints.",
+        what_to_capture="Frameworks, custom kernels, containers, accelerator maker constraints.",
         example=Example(
             data={
                 "frameworks": ["pytorch", "huggingface"],
-                "framework_versions": "PyTorch 2.4, PEFT 0.12",
                 "custom_kernels": "no",
                 "containers": "yes",
                 "accelerator_vendor": "nvidia_only",
@@ -341,12 +335,11 @@ QUESTIONS: tuple[Question, ...] = (
         text="How fast must training read its data, and how large are your [[checkpoints|checkpoint]]?",
         why_it_matters="Storage must send data fast enough to keep every accelerator busy ([[throughput]]). It must also save checkpoints quickly. Millions of small files put a strain on the [[metadata]] service.",
         in_simple_terms="Tell us what you already have, for example a [[shared file system|shared-file-system]] or [[object storage|object-storage]], and whether local [[NVMe|nvme]] drives would help.",
-        what_to_capture="Read rate, checkpoint size and frequency, local NVMe cache, existing storage, many small files.",
+        what_to_capture="Read rate, checkpoint size, local NVMe cache, existing storage, many small files.",
         example=Example(
             data={
                 "read_rate_gb_per_s": "not sure",
                 "checkpoint_size_gb": "2 GB",
-                "checkpoint_every_hours": "1 hour",
                 "local_nvme": "yes",
                 "existing_storage": "shared_fs",
                 "existing_storage_details": "NetApp NFS, about 2 TB of documents",
@@ -372,7 +365,7 @@ QUESTIONS: tuple[Question, ...] = (
         text="Is data prepared while training runs, for example decoded or [[tokenised|tokenisation]]?",
         why_it_matters="Work done on the data during training ([[preprocessing]]), such as turning video into frames, needs many processor cores and much memory next to each accelerator. It also needs fast [[PCIe|pcie]] links. In a server with a poor [[NUMA|numa]] layout, the accelerators may wait for data.",
         in_simple_terms="If your data is prepared in advance and stored ready to use, choose “None”.",
-        what_to_capture="Work done during training, CPU threads, memory working set, libraries.",
+        what_to_capture="Work done during training, CPU threads, memory working set.",
         example=Example(
             data={"online_steps": ["none"], "cpu_threads_per_gpu": "4"},
             text="We read text from scans and split it into tokens before training, not during it.",
@@ -392,6 +385,7 @@ QUESTIONS: tuple[Question, ...] = (
         example=Example(
             data={
                 "max_lost_hours": "12 hours",
+                "checkpoint_interval_hours": "1 hour",
                 "replication": "none",
                 "restart": "manual",
                 "spare_nodes": "no",

@@ -49,14 +49,9 @@ class Requirement:
 
 @dataclass(frozen=True)
 class Noted:
-    """Kept for our engineer; ``reason`` says why it does not change the sizing.
-
-    ``quiet`` lists answers with nothing to note (a "no" to quantisation-aware training): the
-    proposal's section leaves them out; "Your answers" still shows them.
-    """
+    """Kept for our engineer; ``reason`` says why it does not change the sizing."""
 
     reason: str
-    quiet: tuple[str, ...] = ()
     role = NOTED
 
 

@@ -186,8 +186,6 @@ def told_lines(area: str, answers: Mapping[str, Any], result: StoredResult) -> l
             if isinstance(role, Feeds) and key not in MENTIONED_FEEDS:
                 continue
             if isinstance(role, Noted):
-                if answer.get(name) in role.quiet:
-                    continue
                 what = role.reason
             else:
                 honour = HONOURS[key](Answer(answer, answers), result)

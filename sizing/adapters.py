@@ -15,7 +15,7 @@ from typing import Any
 from sizing.engine import ENGINE_VERSION, InvalidInput, parse_input, size_dict
 from sizing.engine.cost.places import DEFAULT_PLACE, place_of
 from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.numbers import format_hours, noun_for_count
+from sizing.engine.numbers import noun_for_count
 from sizing.engine.validation import SCHEMA
 from sizing.engine.vocabulary import describe_value, in_sentence, input_term
 from sizing.notes import dataset_tb_from_words, growth_from_roadmap, shape_from_notes
@@ -608,17 +608,10 @@ def _resilience(c: _Context) -> None:
 
 
 def _checkpoint_interval(c: _Context) -> None:
-    """SHARED_INPUTS: the shorter of the two intervals (questions 11 and 13) is planned."""
-    given = [
-        (hours, slug)
-        for slug, name in _CHECKPOINT_ANSWERS
-        if (hours := c.value(slug, name)) is not None
-    ]
-    if given:
-        hours, slug = min(given)
-        c.put("resilience.checkpoint_interval_hours", hours, slug=slug)
-    else:
-        c.put("resilience.checkpoint_interval_hours", None, slug="resilience")
+    """The interval of question 13, the one question that asks it (issue 26: storage asked it
+    too, and the questionnaire then asked which of its own two answers held)."""
+    hours = c.value("resilience", "checkpoint_interval_hours")
+    c.put("resilience.checkpoint_interval_hours", hours, slug="resilience")
 
 
 _LOCATIONS = {"on_premises": "on_prem"}
@@ -826,11 +819,6 @@ class SharedInput:
     asks: bool = False
 
 
-_CHECKPOINT_ANSWERS = (
-    ("storage", "checkpoint_every_hours"),
-    ("resilience", "checkpoint_interval_hours"),
-)
-
 SHARED_INPUTS: tuple[SharedInput, ...] = (
     SharedInput(
         "data.tokens",
@@ -877,13 +865,6 @@ SHARED_INPUTS: tuple[SharedInput, ...] = (
         "given. Two different figures are the customer's plan to grow, not a conflict.",
     ),
     SharedInput(
-        "resilience.checkpoint_interval_hours",
-        tuple(f"{slug}.{name}" for slug, name in _CHECKPOINT_ANSWERS),
-        "The shorter interval is planned: it loses less work after a failure, and the storage "
-        "is sized to write that often. Two different intervals are asked.",
-        asks=True,
-    ),
-    SharedInput(
         "resilience.spare_nodes",
         ("resilience.spare_nodes", "discovery.constraint"),
         "The answer about spare servers (question 13) is used as given; only when it is not "
@@ -917,17 +898,6 @@ def answer_conflicts(*, answers: dict[str, Any], today: date) -> tuple[Conflict,
     """Every :data:`SHARED_INPUTS` rule whose answers disagree (see each rule)."""
     c = _Context(answers or {}, {}, {}, today)
     found: list[Conflict] = []
-    intervals = [(c.value(slug, name), (slug, name)) for slug, name in _CHECKPOINT_ANSWERS]
-    if all(hours is not None for hours, _ in intervals) and intervals[0][0] != intervals[1][0]:
-        shorter = min(hours for hours, _ in intervals)
-        found.append(
-            Conflict(
-                "resilience.checkpoint_interval_hours",
-                tuple(pair for _, pair in intervals),
-                f"we planned the shorter interval, every {format_hours(shorter)}",
-                "Which interval between checkpoints do you plan?",
-            )
-        )
     hours, days = c.value("timeline", "run_time_hours"), None
     if hours is not None:
         days = _days_until(c.value("timeline", "deadline"), today)

@@ -11,7 +11,8 @@ from questionnaire.layouts import LaidOut, question_layout
 
 # The question-level box, the page's one "not sure" control: the message names the box by its
 # label, and the error summary links to it.
-NOT_SURE_QUESTION_LABEL = "Not sure about this question yet"
+# (the welcome page's word: "“Not sure yet” is always fine"; each part has no such choice of its own)
+NOT_SURE_QUESTION_LABEL = "Not sure yet"
 NOT_ANSWERED_MESSAGE = (
     f"Answer at least one part of this question, or tick “{NOT_SURE_QUESTION_LABEL}”."
 )
@@ -25,7 +26,7 @@ class QuestionForm(LaidOut, forms.Form):
         label=NOT_SURE_QUESTION_LABEL,
         # the page's one "not sure" (issue 26): it covers every part left empty, so a customer
         # who knows some parts answers those and ticks it for the rest
-        help_text="We assume the parts you leave empty and say so in your proposal.",
+        help_text="We assume what you leave empty and say so.",
     )
     notes = LongTextAnswerField(
         label="Anything else about this? (optional)",

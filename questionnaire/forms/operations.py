@@ -20,8 +20,8 @@ from sizing.public import OWNED_SUGGESTIONS, OwnedNotUnderstood, read_owned
 class ResilienceForm(QuestionForm):
     max_lost_hours = QuantityField(
         does=Feeds(("resilience.max_lost_hours",)),
-        label="Most training time you could accept losing after a failure",
-        help_text="For example 2 hours or one night (12 hours).",
+        label="Most training time you could lose to a failure",
+        help_text="For example 2 or 12 hours.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time you could lose",
@@ -31,8 +31,8 @@ class ResilienceForm(QuestionForm):
     )
     checkpoint_interval_hours = QuantityField(
         does=Feeds(("resilience.checkpoint_interval_hours",)),
-        label="Time between checkpoints you plan",
-        help_text="For example 1 hour. Leave empty if you answered this in question 11.",
+        label="How often you save a checkpoint",
+        help_text="For example 2 hours or 30 minutes.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time between checkpoints",
@@ -64,7 +64,7 @@ class ResilienceForm(QuestionForm):
     )
     spare_nodes = YesNoField(
         does=Feeds(("resilience.spare_nodes",)),
-        label="Do you want spare servers ready to replace a failed one?",
+        label="Do you want spare servers to replace a failed one?",
     )
 
 
@@ -82,8 +82,7 @@ class DeploymentForm(QuestionForm):
     country = TextAnswerField(
         does=Feeds(("deployment.country",)),
         label="Country the hardware will run in (optional)",
-        help_text="Sets the power and space prices and the currency of your proposal, "
-        "for example “Sweden”.",
+        help_text="It sets power prices and currency. For example “Sweden”.",
         width="medium",
     )
     data_residency = TextAnswerField(
@@ -178,7 +177,7 @@ class RoadmapForm(QuestionForm):
         does=Feeds(("roadmap.runs_per_month",)),
         # Asked only when it differs from the runs a month of "Time and deadlines": asked twice,
         # the two figures came back as a contradiction the questionnaire itself had made.
-        label="Training runs per month once up and running, if different",
+        label="Training runs per month later, if different",
         help_text=RUNS_LATER_HINT,
         kind=Kind.COUNT,
         what="the number of runs per month",
@@ -187,7 +186,7 @@ class RoadmapForm(QuestionForm):
     )
     future_hours_per_run = QuantityField(
         does=Feeds(("roadmap.hours_per_run",)),
-        label="Typical length of one of those runs",
+        label="Typical length of those runs",
         help_text="For example 10 days.",
         kind=Kind.DURATION,
         default_unit="hours",
@@ -197,8 +196,8 @@ class RoadmapForm(QuestionForm):
     )
     annual_growth_pct = QuantityField(
         does=Feeds(("roadmap.annual_growth",)),
-        label="Expected growth in training work per year",
-        help_text="For example 50 %. Enter 0 for no growth.",
+        label="Growth in training work per year",
+        help_text="For example 50 %, or 0.",
         kind=Kind.PERCENT,
         what="the yearly growth",
         allow_zero=True,
@@ -213,12 +212,11 @@ class RoadmapForm(QuestionForm):
             "and the proposal says so when no figure can be read from them."
         ),
         label="Model sizes you expect later (optional)",
-        help_text="For example “30B next year, maybe 70B in year three”.",
+        help_text="For example “30B next year, 70B in year three”.",
     )
     budget_years = QuantityField(
         does=Feeds(("roadmap.years",)),
         label="Budget period in years",
-        help_text="For example 3.",
         kind=Kind.COUNT,
         what="the budget period",
         whole=True,

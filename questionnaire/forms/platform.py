@@ -11,7 +11,7 @@ from questionnaire.fields import (
 )
 from questionnaire.forms.base import QuestionForm
 from questionnaire.quantities import Kind
-from questionnaire.roles import Feeds, Noted, Requirement
+from questionnaire.roles import Feeds, Requirement
 from sizing.public import ACCELERATORS
 
 # The current training accelerators of each maker a customer may prefer (the catalog's names);
@@ -26,7 +26,6 @@ class TeamsForm(QuestionForm):
     teams = QuantityField(
         does=Feeds(("schedule.teams",)),
         label="Teams that will train models",
-        help_text="For example 2.",
         kind=Kind.COUNT,
         what="the number of teams",
         whole=True,
@@ -35,26 +34,11 @@ class TeamsForm(QuestionForm):
     )
     concurrent_jobs = QuantityField(
         does=Feeds(("schedule.concurrent_jobs",)),
-        label="Training jobs running at the same time, at most",
-        help_text="For example 2.",
+        label="Most training jobs at the same time",
         kind=Kind.COUNT,
         what="the number of jobs at the same time",
         whole=True,
         maximum=10_000,
-        width="short",
-    )
-    development_share_pct = QuantityField(
-        does=Noted(
-            "The cluster is sized for the runs and the jobs at the same time you gave; the share "
-            "kept for development is a scheduler policy (quotas or partitions), not more hardware. "
-            "Our engineer sets it up with you."
-        ),
-        label="Share of the hardware used for development and tests",
-        help_text="The rest is for production runs. For example 30 %.",
-        kind=Kind.PERCENT,
-        what="the development share",
-        allow_zero=True,
-        maximum=100,
         width="short",
     )
     scheduler = RadioAnswerField(
@@ -85,14 +69,6 @@ class SoftwareForm(QuestionForm):
             ("other", "Something else"),
         ),
     )
-    framework_versions = TextAnswerField(
-        does=Noted(
-            "Versions do not change the hardware; our engineer checks them against the drivers "
-            "and libraries of the recommended accelerator."
-        ),
-        label="Versions, or other frameworks (optional)",
-        help_text="For example PyTorch 2.4, Transformers 4.44.",
-    )
     custom_kernels = YesNoField(
         does=Feeds(("software.custom_cuda_kernels",)),
         label="Do you use custom CUDA or GPU kernels?",
@@ -118,8 +94,7 @@ class SoftwareForm(QuestionForm):
     preferred_accelerator = RadioAnswerField(
         does=Feeds(("hardware.accelerator",)),
         label="Is there an accelerator you would prefer?",
-        help_text="We size on it, within the makers you allow, and compare the nearest of another "
-        "maker. Leave it empty to let us choose.",
+        help_text="We size on it and compare another maker's nearest; leave empty to let us choose.",
         choices=PREFERRED_ACCELERATORS,
     )
 
@@ -147,7 +122,7 @@ class ParallelismForm(QuestionForm):
             "When the plan spans several servers and you have no such code yet, the parallelism "
             "section says so, with the time to allow for it."
         ),
-        label="Do you already have code that trains across several machines?",
+        label="Do you have code that trains across several servers?",
     )
     orchestration = TextAnswerField(
         does=Requirement(
@@ -155,7 +130,7 @@ class ParallelismForm(QuestionForm):
             "scheduler."
         ),
         label="Tool that starts your distributed jobs (optional)",
-        help_text="For example torchrun, the DeepSpeed launcher or Ray.",
+        help_text="For example torchrun, DeepSpeed or Ray.",
         width="medium",
     )
 
@@ -180,7 +155,7 @@ class NetworkForm(QuestionForm):
     )
     link_speed_gbps = QuantityField(
         does=Feeds(("network.nic_gbps_per_gpu",)),
-        label="Link speed per accelerator or per server, if you know it",
+        label="Link speed per accelerator or per server",
         help_text="For example 400 Gb/s or 200G.",
         kind=Kind.LINK,
         default_unit="Gb/s",
@@ -227,22 +202,12 @@ class StorageForm(QuestionForm):
         maximum=1e7,
         width="short",
     )
-    checkpoint_every_hours = QuantityField(
-        does=Feeds(("resilience.checkpoint_interval_hours",)),
-        label="How often you save a checkpoint",
-        help_text="For example every 2 hours or 30 minutes.",
-        kind=Kind.DURATION,
-        default_unit="hours",
-        what="the time between checkpoints",
-        maximum=24 * 365,
-        width="short",
-    )
     local_nvme = YesNoField(
         does=Requirement(
             "The storage section says how much local NVMe each server has (the plan stages "
             "checkpoints there) and notes it when you did not want it."
         ),
-        label="Do you want fast local NVMe drives in each server as a cache?",
+        label="Do you want local NVMe drives in each server as a cache?",
     )
     existing_storage = RadioAnswerField(
         does=Feeds(("storage.existing",)),
@@ -264,7 +229,7 @@ class StorageForm(QuestionForm):
     )
     many_small_files = YesNoField(
         does=Feeds(("storage.many_small_files",)),
-        label="Is your data stored as millions of small files?",
+        label="Is your data millions of small files?",
     )
 
 
@@ -272,7 +237,7 @@ class PreprocessingForm(QuestionForm):
     online_steps = CheckboxesAnswerField(
         does=Feeds(("data.preprocessing",)),
         label="Work done on the data while training runs",
-        help_text="Choose all that apply, or “None” if the data is ready before training.",
+        help_text="Choose all that apply.",
         choices=(
             ("tokenisation", "Tokenisation"),
             ("image_decoding", "Image decoding"),
@@ -287,8 +252,7 @@ class PreprocessingForm(QuestionForm):
             "The CPU and RAM section compares it with the plan's cores per accelerator; where "
             "yours is higher, the servers we quote have your figure."
         ),
-        label="CPU threads needed per accelerator for data loading",
-        help_text="For example 8.",
+        label="CPU threads per accelerator for data loading",
         kind=Kind.COUNT,
         what="the number of CPU threads",
         whole=True,
@@ -307,12 +271,4 @@ class PreprocessingForm(QuestionForm):
         what="the memory needed",
         maximum=1e5,
         width="short",
-    )
-    libraries = TextAnswerField(
-        does=Noted(
-            "Data-loading libraries do not change the sizing; our engineer checks that they run "
-            "on the recommended accelerator (NVIDIA DALI, for example, needs NVIDIA)."
-        ),
-        label="Libraries used for loading or preparing data (optional)",
-        help_text="For example NVIDIA DALI, FFmpeg, torchvision.",
     )

@@ -49,7 +49,7 @@ class ModelForm(QuestionForm):
     model_name = TextAnswerField(
         does=Feeds(("model.name",)),
         label="Model name",
-        help_text="Start typing to see well-known models, or describe your own.",
+        help_text="Start typing to see known models.",
         suggestions=tuple(spec.name for spec in MODEL_CATALOG),
         max_length=200,
     )
@@ -73,24 +73,11 @@ class ModelForm(QuestionForm):
     active_params = QuantityField(
         does=Feeds(("model.active_params",), when=({"architecture": "moe"},)),
         label="Active parameters per token (mixture of experts only)",
-        help_text="Leave empty for a dense model. For example 12.9B.",
+        help_text="For example 12.9B.",
         kind=Kind.COUNT,
         what="the number of active parameters",
         maximum=MAX_PARAMETERS,
         minimum=MIN_PARAMETERS,
-    )
-    code_base = RadioAnswerField(
-        does=Noted(
-            "Standard or custom code needs the same memory and computing for the same model; "
-            "custom code may run at a lower share of peak speed, which our engineer checks with "
-            "you before a quotation.",
-            quiet=("standard",),
-        ),
-        label="Model code",
-        choices=(
-            ("standard", "Standard code from a framework or library, such as Hugging Face"),
-            ("custom", "Our own or a changed architecture"),
-        ),
     )
 
     def clean(self):
@@ -120,8 +107,8 @@ class MethodForm(QuestionForm):
     )
     phases = QuantityField(
         does=Feeds(("training.experiments",)),
-        label="Number of training phases",
-        help_text="For example 2 if you pre-train first and then fine-tune.",
+        label="Training phases",
+        help_text="For example 2: pre-train, then fine-tune.",
         kind=Kind.COUNT,
         what="the number of phases",
         whole=True,
@@ -130,8 +117,8 @@ class MethodForm(QuestionForm):
     )
     experiments = QuantityField(
         does=Feeds(("training.experiments",)),
-        label="Expected number of experiments or runs",
-        help_text="All the runs you expect, including tests. For example 20.",
+        label="Experiments or runs you expect",
+        help_text="Tests included. For example 20.",
         kind=Kind.COUNT,
         what="the number of experiments",
         whole=True,
@@ -148,7 +135,7 @@ class PrecisionForm(QuestionForm):
             ("bf16", "BF16"),
             ("fp16", "FP16"),
             ("fp8", "FP8"),
-            ("mixed", "Mixed precision (for example BF16 with FP32 master weights)"),
+            ("mixed", "Mixed precision (BF16 with FP32 master weights)"),
             ("tf32", "TF32"),
             ("fp32", "FP32"),
         ),
@@ -168,23 +155,6 @@ class PrecisionForm(QuestionForm):
     gradient_checkpointing = YesNoField(
         does=Feeds(("training.gradient_checkpointing",)),
         label="Will you use gradient checkpointing?",
-    )
-    quantisation_aware = YesNoField(
-        does=Noted(
-            "Quantisation-aware training simulates the lower number format on the same model; "
-            "the extra work is small next to training, so the sizing uses the number format "
-            "above. Our engineer checks that the accelerator supports your target format.",
-            quiet=("no",),
-        ),
-        label="Will you use quantisation-aware training?",
-    )
-    framework_requirements = TextAnswerField(
-        does=Noted(
-            "The number format itself is the answer above; our engineer checks the software "
-            "stack we quote against what your framework requires."
-        ),
-        label="Anything your framework requires about number formats (optional)",
-        help_text="For example “FP8 needs Transformer Engine”.",
     )
 
 
@@ -224,20 +194,9 @@ class DataForm(QuestionForm):
             ("multimodal", "A mix of these (multimodal)"),
         ),
     )
-    file_formats = TextAnswerField(
-        does=Noted(
-            "File formats do not change the hardware: the read rate follows from the tokens per "
-            "second. Our engineer checks that your data loaders read them efficiently; millions "
-            "of small files are asked about in question 11."
-        ),
-        label="File formats",
-        help_text="For example JSONL, Parquet, WebDataset, MP4.",
-        width="medium",
-    )
     tokens_per_sample = QuantityField(
         does=Feeds(("data.tokens",), when=({"dataset_size": 4e5, "dataset_unit": "samples"},)),
         label="Average tokens per sample (text)",
-        help_text="For example 1,500.",
         kind=Kind.COUNT,
         what="the average tokens per sample",
         maximum=1e8,
@@ -256,7 +215,6 @@ class DataForm(QuestionForm):
     epochs = QuantityField(
         does=Feeds(("data.epochs",)),
         label="Epochs: how many times the model sees the data",
-        help_text="For example 1 or 3.",
         kind=Kind.COUNT,
         what="the number of epochs",
         maximum=1e4,
@@ -265,7 +223,7 @@ class DataForm(QuestionForm):
     annual_growth_pct = QuantityField(
         does=Feeds(("data.annual_growth",)),
         label="Growth of the data per year",
-        help_text="For example 30 %. Enter 0 if it will not grow.",
+        help_text="For example 30 %, or 0.",
         kind=Kind.PERCENT,
         what="the yearly growth",
         allow_zero=True,
@@ -277,8 +235,8 @@ class DataForm(QuestionForm):
 class TimelineForm(QuestionForm):
     run_time_hours = QuantityField(
         does=Feeds(("schedule.deadline_days",)),
-        label="Longest acceptable time for one training run",
-        help_text="For example 12 hours or 3 days; a number alone is hours.",
+        label="Longest time for one training run",
+        help_text="For example 12 hours or 3 days.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the time for one run",
@@ -286,14 +244,13 @@ class TimelineForm(QuestionForm):
     )
     deadline = DateAnswerField(
         does=Feeds(("schedule.deadline_days",)),
-        label="Date you need the first results by (optional)",
+        label="First results needed by (optional)",
         help_text=lazy(_deadline_hint, str)(),
         future_only=True,
     )
     runs_per_month = QuantityField(
         does=Feeds(("roadmap.runs_per_month",)),
         label="Training runs per month",
-        help_text="For example 4.",
         kind=Kind.COUNT,
         what="the number of runs per month",
         maximum=1e4,
@@ -304,8 +261,8 @@ class TimelineForm(QuestionForm):
             "The compute and timeline section repeats it next to how many full-size runs the "
             "cluster holds at once, and asks how many runs may start together when none may wait."
         ),
-        label="Longest acceptable wait before a run starts",
-        help_text="For example 1 hour or 2 days. Enter 0 if runs must start at once.",
+        label="Longest wait before a run starts",
+        help_text="For example 2 hours, or 0 to start at once.",
         kind=Kind.DURATION,
         default_unit="hours",
         what="the waiting time",
@@ -353,7 +310,6 @@ class BatchForm(QuestionForm):
     micro_batch_size = QuantityField(
         does=Feeds(("batch.micro_batch_size",)),
         label="Micro-batch size per accelerator",
-        help_text="For example 1 or 4.",
         kind=Kind.COUNT,
         what="the micro-batch size",
         whole=True,
@@ -367,7 +323,6 @@ class BatchForm(QuestionForm):
             "split, not the hardware. Our engineer reconciles it with the plan."
         ),
         label="Gradient accumulation steps",
-        help_text="For example 8.",
         kind=Kind.COUNT,
         what="the gradient accumulation steps",
         whole=True,
@@ -379,8 +334,8 @@ class BatchForm(QuestionForm):
             "The parallelism section compares it with the global batch the plan trains with, "
             "and asks you when the plan's batch is larger."
         ),
-        label="Largest global batch your training can accept",
-        help_text="In the same unit as above. Very large batches can hurt model quality.",
+        label="Largest global batch you can accept",
+        help_text="In the same unit as above.",
         kind=Kind.COUNT,
         what="the largest batch",
         maximum=1e10,

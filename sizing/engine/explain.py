@@ -202,17 +202,19 @@ def deadline_warnings(r: Resolved, run: RunEstimate, deadline: DeadlineResult) -
     days = format_days(r.deadline_days)
     out = [
         f"the {_deadline(r.deadline_days)} deadline cannot be met: one run takes "
-        f"{format_days(run.wall_clock_days)} on the recommended {run.gpus:,} accelerators"
+        f"{format_days(run.wall_clock_days)} on the recommended {run.gpus:,} "
+        f"{noun_for_count(run.gpus, 'accelerator')}"
     ]
     if deadline.fastest_gpus is not None and deadline.fastest_days is not None:
         out[0] += (
             f"; no size is faster than {format_days(deadline.fastest_days)} "
-            f"({deadline.fastest_gpus:,} accelerators), and beyond the recommended size "
+            f"({deadline.fastest_gpus:,} {noun_for_count(deadline.fastest_gpus, 'accelerator')}), "
+            "and beyond the recommended size "
             "each added accelerator does less than half its share"
         )
     if deadline.tokens_within_deadline is not None:
         out.append(
-            f"to finish in {days} on {run.gpus:,} accelerators: train "
+            f"to finish in {days} on {run.gpus:,} {noun_for_count(run.gpus, 'accelerator')}: train "
             f"{format_count(deadline.tokens_within_deadline, short=True)} tokens instead of "
             f"{format_count(r.tokens * r.epochs, short=True)}"
             + (

@@ -328,5 +328,7 @@ def format_times(count: float, noun: str, per: str) -> str:
     every = 1 / count
     if every >= 1e6:  # also guards against an infinite quotient of a denormal count
         return f"fewer than one {noun} in a million {per}s"
+    if round(every, 1) == 1:  # 0.96 a month reads "about 1 run per month", never "every 1 months"
+        return f"about 1 {noun} per {per}"
     every_text = format_count(round(every)) if every >= 10 else format_count(round(every, 1))
     return f"about one {noun} every {every_text} {per}s"

@@ -41,20 +41,37 @@ CONTINUE_S = DECISION_S + POINT_S + CLICK_S  # [s] a page's "Continue": decide, 
 
 # Visible fields in <main>'s form: a radio group or a checkbox group counts once (by name), a
 # text box or a lone checkbox once each; what a closed <details> holds is not rendered, so not
-# seen (``checkVisibility``: Chromium lays out a closed <details>'s content, hidden), and hidden inputs and buttons are no fields.
+# seen (``checkVisibility``: Chromium lays out a closed <details>'s content, hidden), but the
+# closed fold itself ("More detail") is a decision, whether to open it, so it counts as one
+# field; hidden inputs and buttons are no fields. A check page counts each answer's box
+# (``check_page_decisions``).
 VISIBLE_FIELDS = """() => {
   const names = new Set();
   for (const e of document.querySelectorAll('main form input, main form select, main form textarea')) {
     if (e.type === 'hidden' || e.type === 'submit' || !e.checkVisibility()) continue;
     names.add(e.name || e.id);
   }
-  return names.size;
+  const folds = [...document.querySelectorAll('main form details:not([open]) > summary')]
+    .filter(e => e.checkVisibility()).length;
+  return names.size + folds;
 }"""
 
 
 def visible_fields(page) -> int:
     """Fields a sighted customer sees on the page as it opens."""
     return int(page.evaluate(VISIBLE_FIELDS))
+
+
+# A check page (the answers read from the customer's words or file) lists each answer with a box
+# to keep it: the boxes share one name, but each is a decision of its own (keep this answer?),
+# not one choice among options.
+CHECK_PAGE_BOXES = """() => [...document.querySelectorAll("main form input[name='answer']")]
+  .filter(e => e.checkVisibility()).length"""
+
+
+def check_page_decisions(page) -> int:
+    """The answers a check page asks the customer to keep or untick, one decision each."""
+    return int(page.evaluate(CHECK_PAGE_BOXES))
 
 
 @dataclass

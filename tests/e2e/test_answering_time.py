@@ -5,11 +5,17 @@ Words, fields and typing are counted page by page as on the short path
 (``tests/e2e/test_non_expert_path.py``, 10 minutes) and turned into minutes by the same sourced
 rates (``tests/e2e/answering_time.py``).
 
-With prefill: the engineer fills the pages that offer "Fill from a file" (the model, how you will
-train, the number format, the batch, splitting the work) from their training recipe, uploaded
-once in the walk (the upload page and the check page are read and counted); on those pages each
-answer is then read and checked (its decision, counted with the fields seen), not typed or
-clicked. The same walk with everything typed is counted too, and printed.
+With prefill: the discovery sentence gives answers, read and kept on its check page (each
+answer's box a decision); the engineer fills the pages that offer "Fill from a file" (the model,
+how you will train, the number format, the batch, splitting the work) from their training recipe,
+uploaded once in the walk (the upload page and the check page are read and counted); on those
+pages each answer is then read and checked (its decision, counted with the fields seen), not
+typed or clicked. The same walk with every answer typed (the sentence's check page still read)
+is counted too: both within 20 minutes. An answer in a closed "More detail" is opened first
+(a click), and what it holds is read.
+
+Measured when the limit was first met (issue 26): 19.7 minutes with the recipe, 18.9 typed;
+before, with the sentence's check page counted, 24.0 and 22.8.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 from questionnaire.questions import DISCOVERY, QUESTIONS
-from tests.e2e.answering_time import PathTime, visible_fields
+from tests.e2e.answering_time import PathTime, check_page_decisions, visible_fields
 from tests.e2e.test_non_expert_path import continue_to_next, send_contact_to_review, visible_words
 from tests.questionnaire.prefill.files import FILES
 
@@ -49,12 +55,6 @@ def fill_example(page, slug: str, data: dict, timed: PathTime | None) -> None:
                 timed.typed(str(value))
 
 
-# Measured on this branch: 21.7 minutes with everything typed, 22.7 with a recipe uploaded (its
-# upload and check pages add 360 words to read; the examples' typing they save is short). The
-# budget is not met yet: strict, so the test fails the day it is, and this mark must go.
-@pytest.mark.xfail(
-    strict=True, raises=AssertionError, reason="the detailed path takes about 22 minutes"
-)
 def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(browser, live_server):
     context = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -66,7 +66,25 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
             walk.words[name] = visible_words(page)
             walk.fields[name] = visible_fields(page)
 
+    def open_fold_for(slug: str, data: dict, name: str) -> None:
+        """An answer in the closed "More detail": the engineer opens it (a click), then reads
+        and weighs what it holds (its fold, counted as one decision, is now open)."""
+        hidden = [
+            key
+            for key, value in data.items()
+            if value not in ("", None, [])
+            and not page.locator(f"main form [name='{slug}-{key}']").first.is_visible()
+        ]
+        if not hidden:
+            return
+        page.locator("main form details.more-fields > summary").click()
+        for walk in (timed, typed_all):
+            walk.chose()
+            walk.words[name] = visible_words(page)
+            walk.fields[name] = visible_fields(page) + 1
+
     def answer(slug: str, data: dict, prefilled: bool = False) -> None:
+        open_fold_for(slug, data, slug)
         fill_example(page, slug, data, None if prefilled else timed)
         counting = PathTime()
         fill_example(page, slug, data, counting)  # the same answers, counted as typed
@@ -81,6 +99,12 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
     continue_to_next(page)
     read(DISCOVERY.slug)
     answer(DISCOVERY.slug, {**DISCOVERY.example.data, "setup_known": "yes"})
+    continue_to_next(page)
+    # the answers the sentence gives ("an open 70B model on 2 billion tokens"), checked and used
+    assert "/your-words/check/" in page.url, page.url
+    read("check your words")
+    for walk in (timed, typed_all):
+        walk.fields["check your words"] = check_page_decisions(page)
     continue_to_next(page)
     uploaded = False
     for question in QUESTIONS:
@@ -97,7 +121,7 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
             with page.expect_navigation():
                 page.get_by_role("button", name="Read the file").click()
             timed.words["check the file"] = visible_words(page)
-            timed.fields["check the file"] = visible_fields(page)
+            timed.fields["check the file"] = check_page_decisions(page)
             with page.expect_navigation():
                 page.get_by_role("button", name="Use these answers").click()
             assert page.url.rstrip("/").endswith(f"/{question.slug}"), page.url
@@ -118,3 +142,4 @@ def test_an_engineer_answers_the_detailed_path_within_20_minutes_with_prefill(br
     print("the detailed path, everything typed:", typed_all.report())
     print("the detailed path with prefill:", timed.report())
     assert timed.minutes <= MINUTES_LIMIT, timed.report()
+    assert typed_all.minutes <= MINUTES_LIMIT, typed_all.report()

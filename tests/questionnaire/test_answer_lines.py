@@ -22,7 +22,7 @@ def test_a_storage_size_says_the_unit_it_was_read_in():
 
 def test_a_bare_percentage_keeps_its_percent_sign():
     lines = _lines("roadmap", annual_growth_pct="25")
-    assert lines["Expected growth in training work per year"] == "25 %"
+    assert lines["Growth in training work per year"] == "25 %"
 
 
 def test_a_not_sure_tick_after_answered_parts_names_the_other_parts():

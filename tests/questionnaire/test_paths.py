@@ -7,6 +7,7 @@ from django.urls import reverse
 
 from questionnaire.models import Draft, Submission
 from questionnaire.paths import (
+    FOLDED_ON_DETAILED_PATH,
     KEY_FIELDS,
     delegated_slugs,
     recommended_answer,
@@ -246,11 +247,21 @@ def test_an_error_in_a_folded_part_opens_it(client):
     assert '<details class="more-fields" open>' in page
 
 
-def test_the_detailed_path_shows_every_part_unfolded(client):
+def test_the_detailed_path_shows_every_part_but_the_few_that_fit_some_projects(client):
+    # issue 26: the active parameters of a mixture of experts and the note fold away
     draft_id = start(client)
     page = client.get(step_url(draft_id, "model")).content.decode()
-    assert "more-fields" not in page
+    shown = page[: page.index('<details class="more-fields">')]  # closed
+    folded = page[page.index('<details class="more-fields">') :]
+    for name in ("model_name", "architecture_0", "total_params"):
+        assert f"id_model-{name}" in shown, name
+    assert FOLDED_ON_DETAILED_PATH["model"] == ("active_params",)
+    assert "id_model-active_params" in folded and "id_model-notes" in folded
     assert '<details class="more-about">' in page  # the explanations are folded for everyone
+    # a question without such parts folds the note alone
+    page = client.get(step_url(draft_id, "method")).content.decode()
+    folded = page[page.index('<details class="more-fields">') :]
+    assert "id_method-notes" in folded and "id_method-experiments" not in folded
 
 
 def test_an_empty_discovery_page_reads_as_optional_on_the_review(client):

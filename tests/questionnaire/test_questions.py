@@ -93,7 +93,7 @@ def test_each_choice_field_offers_not_sure_and_numbers_accept_it(question):
 def test_an_empty_page_asks_for_an_answer_or_not_sure():
     form = get_question("model").form_class(data={})
     assert not form.is_valid()
-    assert "Not sure about this question yet" in form.errors["not_sure"][0]
+    assert "“Not sure yet”" in form.errors["not_sure"][0]
 
 
 def test_a_number_error_keeps_the_text_and_names_the_field():

@@ -114,7 +114,7 @@ def test_radio_groups_are_fieldsets_with_a_legend_and_one_not_sure_for_the_quest
     # controls a question; the box, after "or", covers every part left empty.
     draft_id = start(client)
     page = client.get(step_url(draft_id, "precision")).content.decode()
-    assert page.count("<fieldset") == 4
+    assert page.count("<fieldset") == 3  # number format, optimizer, gradient checkpointing
     assert '<legend class="form-label">Optimizer</legend>' in page
     assert 'value="not_sure"' not in page
     assert page.count('name="precision-not_sure"') == 1
@@ -297,13 +297,14 @@ def test_each_question_page_offers_a_shortcut_to_not_sure_above_its_fields(clien
 
 def test_the_nothing_answered_error_names_the_not_sure_box_by_its_label_and_links_to_it(client):
     # Reader 2: the message said "tick 'Not sure yet' at the end of the page", but the box is
-    # labelled "Not sure about this question yet" and sits above "Anything else".
+    # labelled "Not sure about this question yet" and sat above "Anything else" (now both read
+    # "Not sure yet", the welcome page's word, issue 26).
     draft_id = start(client)
     post_step(client, draft_id, "welcome", {})
     post_step(client, draft_id, "discovery", {})
     response = post_step(client, draft_id, "precision", {"notes": ""})
     page = response.content.decode()
-    label = "Not sure about this question yet"
+    label = "Not sure yet"
     box = re.search(rf'<label class="form-check-label" for="([\w-]+)">{label}</label>', page)
     assert box, "the question-level box keeps its label"
     assert (
@@ -320,7 +321,7 @@ def test_the_runs_a_month_are_asked_once_and_later_only_where_they_differ(client
     draft_id = start(client)
     post_step(client, draft_id, "timeline", {"run_time_hours": "2 days", "runs_per_month": "4"})
     page = client.get(step_url(draft_id, "roadmap")).content.decode()
-    assert "once up and running, if different" in page
+    assert "Training runs per month later, if different" in page
     assert "Leave empty if still 4, as on question 5." in page
     post_step(client, draft_id, "roadmap", {"budget_years": "3"})
     answers, _ = collect_answers(Draft.objects.get(pk=draft_id))

@@ -64,7 +64,6 @@ STORIES: dict[str, dict[str, dict[str, Any]]] = {
             "model_name": "Our own 7B decoder",
             "architecture": "dense",
             "total_params": "7B",
-            "code_base": "custom",
         },
         "method": {"method": "pretrain", "phases": "2", "experiments": "1"},
         "precision": {"precision": "bf16", "optimizer": "adamw"},
@@ -84,9 +83,8 @@ STORIES: dict[str, dict[str, dict[str, Any]]] = {
         },
         "parallelism": {"strategies": ["data", "tensor", "pipeline"]},
         "network": {"fabric": "infiniband", "oversubscription": "not_sure"},
-        "storage": {"checkpoint_every_hours": "2"},
         "preprocessing": {"online_steps": ["none"]},
-        "resilience": {"max_lost_hours": "2"},
+        "resilience": {"max_lost_hours": "2", "checkpoint_interval_hours": "2"},
         "deployment": {"location": "cloud", "data_residency": "US region"},
         "roadmap": {
             "future_model_sizes": "30B next year, maybe 70B in year three",

@@ -1,8 +1,8 @@
 """Answers that feed one engine input follow a stated rule, and the new answers reach the plan.
 
-Shared inputs (``sizing.adapters.SHARED_INPUTS``): the checkpoint interval (questions 11 and
-13), runs a month (questions 5 and 15) and the deadline (run time and first-results date) never
-silently take the last answer; a disagreement is listed for the proposal to ask about.
+Shared inputs (``sizing.adapters.SHARED_INPUTS``): runs a month (questions 5 and 15) and the
+deadline (run time and first-results date) never silently take the last answer; a disagreement
+is listed for the proposal to ask about. The checkpoint interval is asked once (question 13).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import datetime
 import json
 from typing import Any
 
+from questionnaire.questions import get_question
 from sizing.adapters import answer_conflicts, build_engine_input, size_answers
 
 TODAY = datetime.date(2026, 12, 1)
@@ -32,27 +33,12 @@ def _conflict_paths(**questions: dict[str, Any]) -> list[str]:
     return [c.path for c in answer_conflicts(answers=_answers(**questions), today=TODAY)]
 
 
-def test_the_shorter_of_two_checkpoint_intervals_is_planned_whichever_question_gave_it() -> None:
-    for storage, resilience in ((2, 4), (4, 2)):
-        engine_input = _input(
-            storage={"checkpoint_every_hours": storage},
-            resilience={"checkpoint_interval_hours": resilience},
-        )
-        assert engine_input["resilience"]["checkpoint_interval_hours"] == 2
-
-
-def test_two_different_checkpoint_intervals_are_asked_about() -> None:
-    paths = _conflict_paths(
-        storage={"checkpoint_every_hours": 2}, resilience={"checkpoint_interval_hours": 4}
-    )
-    assert paths == ["resilience.checkpoint_interval_hours"]
-
-
-def test_the_same_checkpoint_interval_twice_is_no_conflict() -> None:
-    paths = _conflict_paths(
-        storage={"checkpoint_every_hours": 2}, resilience={"checkpoint_interval_hours": 2}
-    )
-    assert paths == []
+def test_the_checkpoint_interval_is_asked_once_and_planned_as_given() -> None:
+    # issue 26: storage asked it too, and the proposal then asked which of the two held
+    assert "checkpoint_every_hours" not in get_question("storage").form_class.base_fields
+    questions = {"resilience": {"checkpoint_interval_hours": 4}}
+    assert _input(**questions)["resilience"]["checkpoint_interval_hours"] == 4
+    assert _conflict_paths(**questions) == []
 
 
 def test_runs_once_up_and_running_price_the_years_and_are_no_conflict() -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime
+from types import SimpleNamespace
 
 import pytest
 
 from sizing.engine import size_dict
+from sizing.engine.explain import deadline_warnings
 
 TODAY = datetime.date(2026, 12, 2)
 # A 70B full fine-tune on 32,768-token sequences: memory needs more accelerators than a
@@ -57,3 +59,19 @@ def test_every_risk_says_what_lowers_it_and_cloud_spend_only_when_the_plan_rents
     rented = out["cost"]["recommended_option"] not in ("buy", "colocation")
     assert rented is rents
     assert any(r.startswith("cloud spend") for r in risks) is rents
+
+
+def test_a_missed_deadline_on_one_accelerator_says_one_accelerator() -> None:
+    # found by the generated proposals: "on the recommended 1 accelerators"
+    resolved = SimpleNamespace(deadline_days=730, tokens=1e9, epochs=1)
+    run = SimpleNamespace(wall_clock_days=8454, gpus=1)
+    deadline = SimpleNamespace(
+        met=False,
+        fastest_gpus=1,
+        fastest_days=8454,
+        tokens_within_deadline=8.6e7,
+        params_within_deadline=None,
+    )
+    text = " ".join(deadline_warnings(resolved, run, deadline))  # type: ignore[arg-type]
+    assert "1 accelerators" not in text
+    assert "on the recommended 1 accelerator" in text and "on 1 accelerator:" in text

@@ -11,6 +11,7 @@ from sizing.engine.numbers import (
     format_money_short,
     format_quantity,
     format_range,
+    format_times,
     round_to_add_up,
 )
 
@@ -74,3 +75,9 @@ def test_a_time_in_days_reads_as_people_say_it():
     assert format_quantity(1, "days") == "24 hours"
     assert format_quantity(21, "days") == "21 days"
     assert format_quantity(0.5, "d") == "12 hours"
+
+
+def test_a_rate_just_below_one_reads_as_about_one_never_every_1_months() -> None:
+    # found by the generated proposals: 0.97 runs a month read "about one run every 1 months"
+    assert format_times(0.97, "run", "month") == "about 1 run per month"
+    assert format_times(0.9, "run", "month") == "about one run every 1.1 months"

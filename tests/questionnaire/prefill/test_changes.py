@@ -84,7 +84,7 @@ def test_checkboxes_and_notes_gain_the_files_part_and_not_sure_is_lifted():
     assert "parallelism-not_sure" not in saved
     changes = {c.label: c for c in changes.questions[0].changes}
     assert changes["Kinds of parallelism you use or plan"].adds
-    assert changes["Not sure about this question yet"].after == "No"
+    assert changes["Not sure yet"].after == "No"
 
 
 def test_the_same_answer_is_shown_as_unchanged():
