@@ -19,7 +19,8 @@ FLOP [1]_ [5]_::
                     + e * max(1 / (eta P), 1 / (B I_e)) + c / (B (h + k/6))
 
 with P the peak of the training precision (FP8 peak for FP8: linear layers run
-in FP8 [6]_), P_16 the BF16 peak (attention stays in BF16 [6]_), a the share of
+in FP8 [6]_; a dense FP8 GEMM reaches ``1.75 P_16 / P`` of the share of its peak a
+BF16 GEMM reaches, ``fp8_gemm_speedup_over_bf16`` [12]_), P_16 the BF16 peak (attention stays in BF16 [6]_), a the share of
 FLOPs in attention (``12 L h k`` for ``k`` keys a query attends to: ``s / 2`` under a
 causal mask, ``compute.attended_keys``), e the share in expert GEMMs, and I_e the
 arithmetic intensity of one expert GEMM of ``m`` routed tokens,
@@ -69,6 +70,12 @@ References
        likewise fetches every partitioned parameter for each micro-batch's forward and backward.
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
+.. [12] NVIDIA technical blog, "Boosting Matrix Multiplication Speed and Flexibility with
+       NVIDIA cuBLAS 12.9" (2025-05): on Hopper, channel- and block-scaled FP8 matmuls run
+       1.75x the BF16 baseline on large matrices, at least 1.25x on most other shapes.  It
+       measures dense matmuls; no public FP8-against-BF16 figure for grouped expert GEMMs
+       was found, so those keep the FP8 peak's share (with it, DeepSeek-V3's published
+       layout would read 1.28x its published GPU-hours instead of 1.22x).
 .. [11] Software-family factors ``eff_stack_<family>`` (who trains with what), measured on the
        published runs by family: :mod:`sizing.engine.stack_efficiency`, ``docs/calibration.md``.
 """
@@ -186,8 +193,10 @@ def base_hfu(
     eta = value("eff_matmul_ceiling") if matmul_ceiling is None else matmul_ceiling
     c = value("eff_memory_bound_coefficient")
     bw = acc.memory_bw_tbps
-    gemm = 1.0 / (eta * p)
-    expert = max(gemm, 1.0 / (bw * expert_intensity))
+    # a dense FP8 GEMM runs fp8_gemm_speedup_over_bf16 (1.75x) the BF16 one, not the 2x of
+    # the peaks; the figure is for dense matmuls, so expert GEMMs keep the peak's share [12]_
+    gemm = 1.0 / (eta * min(p, p16 * value("fp8_gemm_speedup_over_bf16")))
+    expert = max(1.0 / (eta * p), 1.0 / (bw * expert_intensity))
     dense = max(gemm, 1.0 / (bw * dense_intensity))
     dense_share = max(0.0, 1.0 - attention_share - expert_share)
     memory_bound = c / (bw * (hidden + keys / ATTENTION_SEQ_PER_HIDDEN))
