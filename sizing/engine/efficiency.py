@@ -76,6 +76,8 @@ References
        measures dense matmuls; no public FP8-against-BF16 figure for grouped expert GEMMs
        was found, so those keep the FP8 peak's share (with it, DeepSeek-V3's published
        layout would read 1.28x its published GPU-hours instead of 1.22x).
+.. [13] Kernel fusion: the memory-bound bytes of a stack that writes its own kernels over an
+       unfused one's, counted kernel by kernel (:mod:`sizing.engine.kernel_fusion`).
 .. [11] Software-family factors ``eff_stack_<family>`` (who trains with what), measured on the
        published runs by family: :mod:`sizing.engine.stack_efficiency`, ``docs/calibration.md``.
 """
@@ -160,6 +162,7 @@ def base_hfu(
     dense_intensity: float = math.inf,
     memory_bound_extra: float = 0.0,
     matmul_ceiling: float | None = None,
+    memory_bound_scale: float = 1.0,
 ) -> float:
     """Hardware FLOPs utilisation of the computation alone, of the precision's peak [-].
 
@@ -187,6 +190,9 @@ def base_hfu(
     matmul_ceiling : float or None
         Share of peak large GEMMs reach, measured on this accelerator by the verification kit
         (:mod:`.measured`) [-]; None: the calibrated ``eff_matmul_ceiling``.
+    memory_bound_scale : float
+        The memory-bound bytes of the stack over those of the unfused stacks ``c`` is fitted
+        on (:func:`kernel_fusion.memory_bound_scale`: below 1 for fused kernels) [-].
     """
     p = peak_tflops(acc, precision)
     p16 = peak_tflops(acc, "bf16") if precision == "fp8" else p
@@ -199,7 +205,7 @@ def base_hfu(
     expert = max(1.0 / (eta * p), 1.0 / (bw * expert_intensity))
     dense = max(gemm, 1.0 / (bw * dense_intensity))
     dense_share = max(0.0, 1.0 - attention_share - expert_share)
-    memory_bound = c / (bw * (hidden + keys / ATTENTION_SEQ_PER_HIDDEN))
+    memory_bound = c * memory_bound_scale / (bw * (hidden + keys / ATTENTION_SEQ_PER_HIDDEN))
     # [B/FLOP] / [TB/s] = [s/TFLOP]: the FP8 casts of the linear layers' operands
     casts = (1.0 - attention_share) * cast_bytes_per_flop(precision, hidden) / bw
     seconds_per_tflop = (
@@ -275,6 +281,7 @@ class StepCostModel:
         routed_node_limit: int = 0,
         stack_family: str = TYPICAL,
         matmul_ceiling: float | None = None,
+        memory_bound_scale: float = 1.0,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -308,6 +315,8 @@ class StepCostModel:
         # who trains with what: the software family's share of the modelled utilisation [11]_
         self.factor = workload_factor(moe=moe, method=method) * stack_factor(stack_family)
         self.matmul_ceiling = matmul_ceiling  # measured on this accelerator, or None
+        # fused kernels move fewer memory-bound bytes (kernel_fusion) [13]_
+        self.memory_bound_scale = memory_bound_scale
         self._hfu = {} if hfu_cache is None else hfu_cache
         # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
         self.dequant_s = dequantisation_seconds(quantised_params - expert_params, acc)
@@ -356,6 +365,7 @@ class StepCostModel:
             dense_intensity=dense_intensity,
             memory_bound_extra=self.selective_extra if selective else 0.0,
             matmul_ceiling=self.matmul_ceiling,
+            memory_bound_scale=self.memory_bound_scale,
         )
         return found
 
