@@ -527,10 +527,15 @@ class StepCostModel:
             )
             t_dp = vol / (out if gpus > self.gpus_per_node else up)
         t_ep = 0.0
-        moe = self.moe
-        if moe and ep > 1:
-            t_ep = self.expert_seconds_per_token(tp, ep, cp) * tokens_per_rank / tp * layers / pp
-        overlapped = moe and ep > 1 and self.overlapped(tp, ep, cp, pp)
+        overlapped = False
+        if self.moe and ep > 1:
+            # the cached figures read in place: a search asks for them tens of thousands of times
+            per_token = self._expert_s.get((tp, ep, cp))
+            if per_token is None:
+                per_token = self.expert_seconds_per_token(tp, ep, cp)
+            t_ep = per_token * tokens_per_rank / tp * layers / pp
+            found = self._overlapped.get((tp, ep, cp, pp))
+            overlapped = self.overlapped(tp, ep, cp, pp) if found is None else found
         t_pp = 0.0
         bubble = 0.0
         if pp > 1:
