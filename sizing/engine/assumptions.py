@@ -321,7 +321,7 @@ _LISTED: dict[str, Assumption] = {
         "largest count of a same-benchmark Gaudi comparison: above it the range widens",
     ),
     "eff_software_gaudi": Assumption(
-        0.79,
+        0.80,
         "-",
         _GAUDI_VS_NEMO,
         "2026-12-04",
