@@ -26,11 +26,13 @@ from sizing.public import (
     count_of,
     describe_price,
     exchange_note,
+    format_count,
     format_percent,
     format_small_percent,
     format_table_money,
     money_of,
     net_words,
+    noun_for,
     recurring_line,
     region_line,
     round_to_add_up,
@@ -207,13 +209,13 @@ def _purchases_note(result: StoredResult, best: CostOption) -> str:
     """When the owned cluster grows: which years buy more accelerators ("" otherwise)."""
     owned = owned_by_year(result) if best.capex_usd else ()
     grown = [
-        f"year {year} buys {owned[year - 1] - owned[year - 2]:,} more accelerators"
+        f"year {year} buys {format_count(more)} more {noun_for(more, 'accelerator')}"
         for year in range(2, len(owned) + 1)
-        if owned[year - 1] > owned[year - 2]
+        if (more := owned[year - 1] - owned[year - 2]) > 0
     ]
     if not grown:
         return ""
-    return f"Year 1 buys {owned[0]:,} accelerators; " + "; ".join(grown) + "."
+    return f"Year 1 buys {count_of(owned[0], 'accelerator')}; " + "; ".join(grown) + "."
 
 
 def _sensitivity(result: StoredResult) -> list[dict[str, str]]:

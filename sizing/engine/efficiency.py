@@ -19,7 +19,8 @@ FLOP [1]_ [5]_::
                     + e * max(1 / (eta P), 1 / (B I_e)) + c / (B (h + k/6))
 
 with P the peak of the training precision (FP8 peak for FP8: linear layers run
-in FP8 [6]_), P_16 the BF16 peak (attention stays in BF16 [6]_), a the share of
+in FP8 [6]_; a dense FP8 GEMM reaches ``1.75 P_16 / P`` of the share of its peak a
+BF16 GEMM reaches, ``fp8_gemm_speedup_over_bf16`` [12]_), P_16 the BF16 peak (attention stays in BF16 [6]_), a the share of
 FLOPs in attention (``12 L h k`` for ``k`` keys a query attends to: ``s / 2`` under a
 causal mask, ``compute.attended_keys``), e the share in expert GEMMs, and I_e the
 arithmetic intensity of one expert GEMM of ``m`` routed tokens,
@@ -69,6 +70,14 @@ References
        likewise fetches every partitioned parameter for each micro-batch's forward and backward.
 .. [7] Software-stack factors ``eff_software_<stack>`` (CUDA 1, ROCm, Gaudi) from
        same-benchmark public comparisons: ``benchmarks/vendors.py``.
+.. [12] NVIDIA technical blog, "Boosting Matrix Multiplication Speed and Flexibility with
+       NVIDIA cuBLAS 12.9" (2025-05): on Hopper, channel- and block-scaled FP8 matmuls run
+       1.75x the BF16 baseline on large matrices, at least 1.25x on most other shapes.  It
+       measures dense matmuls; no public FP8-against-BF16 figure for grouped expert GEMMs
+       was found, so those keep the FP8 peak's share (with it, DeepSeek-V3's published
+       layout would read 1.28x its published GPU-hours instead of 1.22x).
+.. [13] Kernel fusion: the memory-bound bytes of a stack that writes its own kernels over an
+       unfused one's, counted kernel by kernel (:mod:`sizing.engine.kernel_fusion`).
 .. [11] Software-family factors ``eff_stack_<family>`` (who trains with what), measured on the
        published runs by family: :mod:`sizing.engine.stack_efficiency`, ``docs/calibration.md``.
 """
@@ -153,6 +162,7 @@ def base_hfu(
     dense_intensity: float = math.inf,
     memory_bound_extra: float = 0.0,
     matmul_ceiling: float | None = None,
+    memory_bound_scale: float = 1.0,
 ) -> float:
     """Hardware FLOPs utilisation of the computation alone, of the precision's peak [-].
 
@@ -180,17 +190,22 @@ def base_hfu(
     matmul_ceiling : float or None
         Share of peak large GEMMs reach, measured on this accelerator by the verification kit
         (:mod:`.measured`) [-]; None: the calibrated ``eff_matmul_ceiling``.
+    memory_bound_scale : float
+        The memory-bound bytes of the stack over those of the unfused stacks ``c`` is fitted
+        on (:func:`kernel_fusion.memory_bound_scale`: below 1 for fused kernels) [-].
     """
     p = peak_tflops(acc, precision)
     p16 = peak_tflops(acc, "bf16") if precision == "fp8" else p
     eta = value("eff_matmul_ceiling") if matmul_ceiling is None else matmul_ceiling
     c = value("eff_memory_bound_coefficient")
     bw = acc.memory_bw_tbps
-    gemm = 1.0 / (eta * p)
-    expert = max(gemm, 1.0 / (bw * expert_intensity))
+    # a dense FP8 GEMM runs fp8_gemm_speedup_over_bf16 (1.75x) the BF16 one, not the 2x of
+    # the peaks; the figure is for dense matmuls, so expert GEMMs keep the peak's share [12]_
+    gemm = 1.0 / (eta * min(p, p16 * value("fp8_gemm_speedup_over_bf16")))
+    expert = max(1.0 / (eta * p), 1.0 / (bw * expert_intensity))
     dense = max(gemm, 1.0 / (bw * dense_intensity))
     dense_share = max(0.0, 1.0 - attention_share - expert_share)
-    memory_bound = c / (bw * (hidden + keys / ATTENTION_SEQ_PER_HIDDEN))
+    memory_bound = c * memory_bound_scale / (bw * (hidden + keys / ATTENTION_SEQ_PER_HIDDEN))
     # [B/FLOP] / [TB/s] = [s/TFLOP]: the FP8 casts of the linear layers' operands
     casts = (1.0 - attention_share) * cast_bytes_per_flop(precision, hidden) / bw
     seconds_per_tflop = (
@@ -266,6 +281,7 @@ class StepCostModel:
         routed_node_limit: int = 0,
         stack_family: str = TYPICAL,
         matmul_ceiling: float | None = None,
+        memory_bound_scale: float = 1.0,
     ) -> None:
         """``hfu_cache`` may be shared by the models of one workload on one accelerator
         (the compute utilisation does not depend on the fabric or the GPU count)."""
@@ -299,6 +315,8 @@ class StepCostModel:
         # who trains with what: the software family's share of the modelled utilisation [11]_
         self.factor = workload_factor(moe=moe, method=method) * stack_factor(stack_family)
         self.matmul_ceiling = matmul_ceiling  # measured on this accelerator, or None
+        # fused kernels move fewer memory-bound bytes (kernel_fusion) [13]_
+        self.memory_bound_scale = memory_bound_scale
         self._hfu = {} if hfu_cache is None else hfu_cache
         # [s per micro-batch and de-quantisation pass] of the dense 4-bit base (QLoRA)
         self.dequant_s = dequantisation_seconds(quantised_params - expert_params, acc)
@@ -347,6 +365,7 @@ class StepCostModel:
             dense_intensity=dense_intensity,
             memory_bound_extra=self.selective_extra if selective else 0.0,
             matmul_ceiling=self.matmul_ceiling,
+            memory_bound_scale=self.memory_bound_scale,
         )
         return found
 
@@ -508,10 +527,15 @@ class StepCostModel:
             )
             t_dp = vol / (out if gpus > self.gpus_per_node else up)
         t_ep = 0.0
-        moe = self.moe
-        if moe and ep > 1:
-            t_ep = self.expert_seconds_per_token(tp, ep, cp) * tokens_per_rank / tp * layers / pp
-        overlapped = moe and ep > 1 and self.overlapped(tp, ep, cp, pp)
+        overlapped = False
+        if self.moe and ep > 1:
+            # the cached figures read in place: a search asks for them tens of thousands of times
+            per_token = self._expert_s.get((tp, ep, cp))
+            if per_token is None:
+                per_token = self.expert_seconds_per_token(tp, ep, cp)
+            t_ep = per_token * tokens_per_rank / tp * layers / pp
+            found = self._overlapped.get((tp, ep, cp, pp))
+            overlapped = self.overlapped(tp, ep, cp, pp) if found is None else found
         t_pp = 0.0
         bubble = 0.0
         if pp > 1:

@@ -50,6 +50,7 @@ from .efficiency import (
 from .expert_traffic import DUALPIPE_PARAMETER_COPIES, dualpipe_bubble
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS, MeasuredInput
+from .kernel_fusion import fuses_kernels, memory_bound_scale
 from .measured import measured_matmul_share
 from .memory import (
     BytesPerParam,
@@ -110,6 +111,8 @@ class Workload:
     causal: bool = True  # causal attention (a decoder): half the score FLOPs of full attention
     routed_node_limit: int = 0  # [nodes] each token's experts on at most this many; 0: any
     stack_family: str = TYPICAL  # who trains with what: the efficiency prior (stack_efficiency)
+    # the memory-bound bytes of the stack over an unfused one's: below 1 for fused kernels
+    memory_bound_scale: float = 1.0
     # the kit's measurements on the customer's hardware (:mod:`.measured`): the GEMMs' share of
     # peak on the accelerator it ran on, instead of the calibrated one
     measured: MeasuredInput = field(default_factory=MeasuredInput)
@@ -167,6 +170,12 @@ def workload(r: Resolved) -> Workload:
         causal=causal,
         routed_node_limit=r.routed_node_limit if moe else 0,
         stack_family=r.stack_family,
+        memory_bound_scale=memory_bound_scale(
+            fused=fuses_kernels(custom_cuda_kernels=r.custom_cuda_kernels, frameworks=r.frameworks),
+            hidden=r.hidden_size,
+            layers=r.layers,
+            vocab=r.vocab_size,
+        ),
         measured=r.measured,
     )
 
@@ -685,6 +694,7 @@ def _cost_model(
         causal=w.causal,
         routed_node_limit=w.routed_node_limit,
         stack_family=w.stack_family,
+        memory_bound_scale=w.memory_bound_scale,
         matmul_ceiling=measured_matmul_share(w.measured, acc.id, w.precision),
     )
 

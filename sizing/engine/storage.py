@@ -72,7 +72,15 @@ class StorageResult:
 
 
 def checkpoint_bytes_per_param(r: Resolved) -> float:
-    """Bytes per parameter in a resumable checkpoint [B/param] [1]_."""
+    """Bytes per parameter in a resumable checkpoint [B/param] [1]_.
+
+    FP8 training saves what BF16 training does (16-bit weights, the FP32 master copy and the
+    optimizer's FP32 moments): its FP8 weight copies are re-made from the 16-bit weights every
+    step and only their scaling factors are extra state (NVIDIA Transformer Engine user guide,
+    "Using FP8 with Transformer Engine", 2024-2025).  DeepSeek-V3 (arXiv 2412.19437, sec.
+    3.3.3) also keeps FP32 master weights but holds Adam's moments in BF16, 4 B less: not
+    assumed, as Megatron-LM and PyTorch keep them in FP32.
+    """
     if r.method in ADAPTER_METHODS:
         return 0.0  # the frozen base is not checkpointed; the adapters are counted apart
     if r.precision in ("fp32", "tf32"):

@@ -7,7 +7,7 @@ price) is ``None``: it is left out, never priced with another accelerator's figu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from ..hardware import AcceleratorSpec
 from .cloud import on_demand, reserved
@@ -17,7 +17,6 @@ from .option import (
     CLOUD_LARGE,
     CLOUD_ON_DEMAND,
     COLOCATION,
-    HYBRID,
     OPTIONS,
     RESERVED_1YR,
     RESERVED_3YR,
@@ -26,6 +25,7 @@ from .option import (
 from .owned import (
     Owned,
     OwnedSite,
+    Purchases,
     owned,
     owned_capacity,
     purchases,
@@ -85,74 +85,127 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
     )
 
 
-def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
-    """Price every option for ``case`` (see the ``cost_*`` modules for the formulas)."""
-    usage, tb, kept = case.usage, case.storage_tb, case.storage_kept_tb
-    capacity = owned_capacity(
-        usage, cluster_gpus=case.cluster_gpus, gpus_per_node=case.gpus_per_node
-    )
-    if case.owned_only and case.owned_gpus:
-        capacity = tuple(min(gpus, case.owned_gpus) for gpus in capacity)
-    options: dict[str, Priced | None] = dict.fromkeys(OPTIONS)
-    on_demand_price = prices.gpu_cloud or prices.large_cloud
-    if prices.gpu_cloud is not None:
-        options[CLOUD_ON_DEMAND] = on_demand(
-            usage, prices.gpu_cloud.value, storage_tb=tb, prices=prices, kept_tb=kept
+class OptionPricing:
+    """The options of one case and price set, each priced when asked (see the ``cost_*``
+    modules for the formulas); what does not depend on the prices is worked out once."""
+
+    def __init__(self, case: CostCase, prices: PriceSet) -> None:
+        self.case, self.prices = case, prices
+        capacity = owned_capacity(
+            case.usage, cluster_gpus=case.cluster_gpus, gpus_per_node=case.gpus_per_node
         )
-    if prices.large_cloud is not None:
-        options[CLOUD_LARGE] = on_demand(
-            usage, prices.large_cloud.value, storage_tb=tb, prices=prices, kept_tb=kept
+        if case.owned_only and case.owned_gpus:
+            capacity = tuple(min(gpus, case.owned_gpus) for gpus in capacity)
+        self.capacity = capacity
+        self.spared = within_estate(
+            capacity, with_spares(capacity, case.gpus_per_node, case.spares_wanted), case.owned_gpus
         )
-    held = (
-        tuple(-(-gpus // case.gpus_per_node) * case.gpus_per_node for gpus in capacity)
-        if case.whole_servers_reserved
-        else capacity
-    )
-    for key, ratio, term in (
-        (RESERVED_1YR, prices.reserved_1yr_ratio, 1),
-        (RESERVED_3YR, prices.reserved_3yr_ratio, 3),
-    ):
-        price = prices.reserved(ratio)
-        if price is not None:
-            options[key] = reserved(
+        self.owned: dict[str, Owned] = {}
+        self._bought: Purchases | None = None
+
+    def price(self, option: str) -> Priced | None:
+        """The option's cost, ``None`` when it is not priced."""
+        case, prices = self.case, self.prices
+        usage, tb, kept = case.usage, case.storage_tb, case.storage_kept_tb
+        if option in (CLOUD_ON_DEMAND, CLOUD_LARGE):
+            price = prices.gpu_cloud if option == CLOUD_ON_DEMAND else prices.large_cloud
+            if price is None:
+                return None
+            return on_demand(usage, price.value, storage_tb=tb, prices=prices, kept_tb=kept)
+        if option in (RESERVED_1YR, RESERVED_3YR):
+            one_year = option == RESERVED_1YR
+            ratio = prices.reserved_1yr_ratio if one_year else prices.reserved_3yr_ratio
+            hourly = prices.reserved(ratio)
+            if hourly is None:
+                return None
+            held = (
+                tuple(-(-gpus // case.gpus_per_node) * case.gpus_per_node for gpus in self.capacity)
+                if case.whole_servers_reserved
+                else self.capacity
+            )
+            return reserved(
                 usage,
                 held,
-                price,
-                term_years=term,
+                hourly,
+                term_years=1 if one_year else 3,
                 storage_tb=tb,
                 prices=prices,
                 kept_tb=kept,
             )
-    owned_options: dict[str, Owned] = {}
-    spared = within_estate(
-        capacity, with_spares(capacity, case.gpus_per_node, case.spares_wanted), case.owned_gpus
-    )
-    if prices.purchase is not None or max(spared) <= case.owned_gpus:
-        bought = purchases(
-            spared,
-            gpus_per_node=case.gpus_per_node,
+        if not (prices.purchase is not None or max(self.spared) <= case.owned_gpus):
+            return None
+        if option in (BUY, COLOCATION):
+            site = _site(case, colocation=option == COLOCATION)
+            self.owned[option] = owned(usage, self.spared, site, prices, bought=self._purchases())
+            return self.owned[option].priced
+        on_demand_price = prices.gpu_cloud or prices.large_cloud
+        if on_demand_price is None:
+            return None
+        return hybrid(
+            usage,
+            self.capacity,
+            _site(case, colocation=case.hybrid_in_colocation),
+            prices,
+            cloud_price=on_demand_price.value,
             storage_tb=tb,
-            prices=prices,
-            oversubscription=case.oversubscription,
-            owned_gpus=case.owned_gpus,
-            fabric=case.fabric,
-            owned_storage_tb=case.owned_storage_tb,
+            kept_tb=kept,
         )
-        for key, colocation in ((BUY, False), (COLOCATION, True)):
-            site = _site(case, colocation=colocation)
-            owned_options[key] = owned(usage, spared, site, prices, bought=bought)
-            options[key] = owned_options[key].priced
-        if on_demand_price is not None:
-            options[HYBRID] = hybrid(
-                usage,
-                capacity,
-                _site(case, colocation=case.hybrid_in_colocation),
-                prices,
-                cloud_price=on_demand_price.value,
-                storage_tb=tb,
-                kept_tb=kept,
+
+    def _purchases(self) -> Purchases:
+        """What buying the owned cluster costs, shared by buying and colocation."""
+        if self._bought is None:
+            case = self.case
+            self._bought = purchases(
+                self.spared,
+                gpus_per_node=case.gpus_per_node,
+                storage_tb=case.storage_tb,
+                prices=self.prices,
+                oversubscription=case.oversubscription,
+                owned_gpus=case.owned_gpus,
+                fabric=case.fabric,
+                owned_storage_tb=case.owned_storage_tb,
             )
-    return PricedOptions(options, owned_options, capacity, spared)
+        return self._bought
+
+
+def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
+    """Price every option for ``case`` (see the ``cost_*`` modules for the formulas)."""
+    pricing = OptionPricing(case, prices)
+    options = {option: pricing.price(option) for option in OPTIONS}
+    return PricedOptions(options, pricing.owned, pricing.capacity, pricing.spared)
+
+
+def prices_read(case: CostCase, prices: PriceSet) -> dict[str, frozenset[str]]:
+    """The :class:`PriceSet` fields each option's cost reads for ``case`` [-].
+
+    An option that does not read a price costs the same whatever that price is, so the
+    sensitivity analysis re-prices only the options that read the price it moves.  Each
+    option is priced once with a copy of ``prices`` that notes every field read on it, or
+    on any copy made of it, however deep in the formulas.
+    """
+    out = {}
+    for option in OPTIONS:
+        reads: set[str] = set()
+        OptionPricing(case, _reading(prices, reads)).price(option)
+        out[option] = frozenset(reads)
+    return out
+
+
+_PRICE_FIELDS = frozenset(f.name for f in fields(PriceSet))
+
+
+def _reading(prices: PriceSet, reads: set[str]) -> PriceSet:
+    """A copy of ``prices`` that adds the name of each field read on it to ``reads``."""
+
+    class Reading(PriceSet):
+        def __getattribute__(self, name: str) -> object:
+            if name in _PRICE_FIELDS:
+                reads.add(name)
+            return super().__getattribute__(name)
+
+    copy = object.__new__(Reading)
+    copy.__dict__.update(prices.__dict__)
+    return copy
 
 
 def totals(case: CostCase, prices: PriceSet) -> dict[str, float]:

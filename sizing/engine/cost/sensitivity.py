@@ -27,7 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from ..assumptions import value
-from .options import CostCase, totals
+from .option import OPTIONS
+from .options import CostCase, OptionPricing, price_options, prices_read, totals
 from .price_set import PriceSet, UsedPrice
 from .usage import ROADMAP, Usage, with_growth, with_runs_per_month
 
@@ -81,7 +82,23 @@ class Swing:
 
 
 def swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
-    """Every price with a range, moved to each end (module docstring)."""
+    """Every price with a range, moved to each end (module docstring).
+
+    Only the options that read the price are priced again at each end: the others cost
+    what they cost at the prices given (:func:`options.prices_read`).
+    """
+    base = price_options(case, prices).options
+    reads = prices_read(case, prices)
+
+    def at(key: str, moved: UsedPrice) -> dict[str, float]:
+        pricing = OptionPricing(case, replace(prices, **{key: moved}))
+        out = {}
+        for option in OPTIONS:
+            priced = pricing.price(option) if key in reads[option] else base[option]
+            if priced is not None:
+                out[option] = priced.net_usd
+        return out
+
     out = []
     for key in PARAMETERS:
         found = getattr(prices, key)
@@ -93,8 +110,8 @@ def swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
                 unit=found.unit,
                 low_value=found.low,
                 high_value=found.high,
-                at_low_usd=totals(case, replace(prices, **{key: found.at(found.low)})),
-                at_high_usd=totals(case, replace(prices, **{key: found.at(found.high)})),
+                at_low_usd=at(key, found.at(found.low)),
+                at_high_usd=at(key, found.at(found.high)),
             )
         )
     return tuple(out)
