@@ -73,6 +73,18 @@ def test_customer_5_runs_on_what_they_own_and_buys_no_network_or_storage() -> No
     assert vendors["provided_by"] == "customer" and "nvidia" in str(vendors["value"])
 
 
+def test_customer_5_is_not_told_that_dropping_what_they_own_would_save_money() -> None:
+    # before: "Your rule (what you already own runs it) rules out GPU cloud ...: keeping it
+    # costs $192,433 more", and "Whether your rules are firm: without them ... would save",
+    # though the running cost of servers they own is paid whether or not they train
+    result = read_result(_robotics())
+    constraints = result.section("cost")["constraints"]
+    assert constraints["relax_saving_usd"] is None
+    reasons = " ".join(result.cost_reasons)
+    assert "keeping it costs" not in reasons and "Your rule (" not in reasons
+    assert "would not save the running cost of what you own" in reasons
+
+
 def test_customer_5_with_a_small_nas_buys_only_the_storage_beyond_it() -> None:
     out = _robotics(storage_tb=1.0)
     estate = out["estate"]

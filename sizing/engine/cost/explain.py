@@ -23,7 +23,7 @@ from ..numbers import (
 from ..resolve.resolved import Resolved
 from ..units import MONTHS_PER_YEAR
 from ..vocabulary import COST_OPTIONS, LOCATION_RULES, RULES, in_sentence, net_words
-from .choice import LOCATION, BreakEven, Choice
+from .choice import ESTATE, LOCATION, BreakEven, Choice
 from .option import (
     BUY,
     CLOUD_LARGE,
@@ -251,6 +251,14 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
                 f"{'them' if many else 'it'} may cost nothing"
             )
         out.append(line + ".")
+    elif overall and overall != best and ESTATE in x.choice.binding:
+        overall_priced = x.options[overall]
+        assert overall_priced is not None
+        out.append(
+            f"Running it all on {_name(overall)} instead ({money(overall_priced.net_usd)}) would "
+            "not save the running cost of what you own (space, support and staff): it is paid "
+            "whether or not they train."
+        )
     out.extend(_dedicated_sentence(x))
     out.extend(_region_sentence(x))
     out.append(_usage_sentence(x))
