@@ -82,6 +82,8 @@ class ExplainInput:
     accelerator: str = ""  # its name, for what is missing
     cloud_region: CloudRegion | None = None  # where the cloud options run
     cloud_price_basis: str = ""  # their prices' basis there (:func:`region_basis`)
+    # the rules that rule out each option (``choice.excluded_by``); none: every option allowed
+    excluded: Mapping[str, tuple[str, ...]] | None = None
 
 
 def _name(option: str) -> str:
@@ -422,12 +424,41 @@ def undecided(x: ExplainInput) -> str:
 def _dedicated_sentence(x: ExplainInput) -> list[str]:
     """A reservation recommended to a customer who needs hardware of their own: it is a
     dedicated, single-tenant cluster (:mod:`.choice`, its reference [2])."""
-    if not x.r.dedicated_hardware or x.choice.recommended not in (RESERVED_1YR, RESERVED_3YR):
+    if not x.r.dedicated_hardware:
+        return []
+    best = x.choice.recommended
+    if best in (BUY, COLOCATION):
+        return _dedicated_cloud_dearer(x, best)
+    if best not in (RESERVED_1YR, RESERVED_3YR):
         return []
     return [
         "As the hardware must be yours alone, the reservation is for a dedicated, single-tenant "
         "cluster of whole servers (bare metal), which GPU clouds sell reserved; it is priced at "
         "the published reserved rate, and our quote confirms the single-tenant terms."
+    ]
+
+
+def _dedicated_cloud_dearer(x: ExplainInput, best: str) -> list[str]:
+    """Hardware bought by a customer who needs it to be theirs alone: the cloud's dedicated
+    capacity it beat, named as such, in the region their data must stay in (customer 6, a bank
+    in Frankfurt, read "buy" beside "shared public cloud is excluded" and no word of the
+    single-tenant capacity clouds sell)."""
+    reserved = [
+        (total.net_usd, key)
+        for key in (RESERVED_3YR, RESERVED_1YR)
+        if (total := x.options.get(key)) is not None and not (x.excluded or {}).get(key)
+    ]
+    chosen = x.options.get(best)
+    if not reserved or chosen is None:
+        return []
+    net, key = min(reserved)
+    money = money_in(x.r.place)
+    where = f" in {x.cloud_region.city}" if x.cloud_region else ""
+    return [
+        f"The cloud's capacity that is yours alone, a dedicated, single-tenant cluster of whole "
+        f"servers reserved{where}, costs at least {money(net)} over "
+        f"{_plural(x.r.years, 'year')} ({_name(key)}): {money(net - chosen.net_usd)} more than "
+        f"{_name(best)}."
     ]
 
 
