@@ -357,6 +357,9 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
     even = x.even
     if x.owned_key is None or x.owned_key not in OWNED_OPTIONS:
         return []
+    owned = x.options.get(x.owned_key)
+    if owned is not None and owned.capex_usd == 0:
+        return []  # what they already own: nothing is bought, so there is nothing to pay back
     if x.options.get(x.rented_key) is None:  # nothing to measure owning against
         return [
             f"There is no public cloud price for the {x.accelerator or 'accelerator'} to "
