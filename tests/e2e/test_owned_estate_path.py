@@ -121,6 +121,8 @@ def test_a_lab_that_owns_16_a100_is_sized_on_them_first_and_told_what_to_rent(
     assert f"one run takes about {owned_days} days on them" in text
     assert "no capital" in text and "nothing is bought" in text
     assert "Of the total, no hardware is bought" in text
+    # one run a quarter: the cost a run says the help rented for each run beside it
+    assert re.search(rf"a month, or \$[\d,]+ a run plus about \{rent_cost} for the {rented}", text)
     assert "The accelerators you own, in your data centre" in text
     assert "Buy, in your own data centre:" not in text
     # what they own is no rule to drop (its running cost is paid whether or not it trains)
