@@ -42,6 +42,7 @@ __all__ = [
     "recommends_setup",
     "recommends_setup_in_draft",
     "setup_unsure",
+    "setup_unknown",
 ]
 
 
@@ -56,6 +57,14 @@ def setup_unsure(answers: Mapping[str, Any] | None) -> bool:
     proposal must not say "you told us no one knows it")."""
     discovery = (answers or {}).get(DISCOVERY.slug) or {}
     return isinstance(discovery, dict) and discovery.get(_SETUP_FIELD) == "not_sure"
+
+
+def setup_unknown(answers: Mapping[str, Any] | None) -> bool:
+    """Whether the customer told us no one on the team knows the training set-up ("no"): their
+    proposal speaks in plain words, the engineering terms left to the tables an engineer reads
+    ("What we assumed" and the appendices)."""
+    discovery = (answers or {}).get(DISCOVERY.slug) or {}
+    return isinstance(discovery, dict) and discovery.get(_SETUP_FIELD) == SETUP_RECOMMEND
 
 
 def delegated_slugs(answers: Mapping[str, Any] | None) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from weasyprint.css.counters import CounterStyle
 from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
+from questionnaire.paths import setup_unknown
 from reports import answer_trace, charts, wording
 from reports.bill import (
     bill_of_materials,
@@ -324,6 +325,28 @@ AREAS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 # The answers behind the cost chapter (told back there, like an area's).
 COST_FIELDS = ("roadmap", "prices")
+# Figures in engineering terms (ZeRO, micro-batches, MFU, FLOPs, NVMe, PCIe, Slurm) that a
+# customer who told us no one knows the set-up never needs to read: their proposal leaves them
+# to "What we assumed" and the appendices, which an engineer reads.
+ENGINEERS_FIGURES = frozenset(
+    {
+        "training_flops",
+        "assumed_mfu",
+        "peak_tflops",
+        "tokens_per_s",
+        "step_time_s",
+        "zero_stage",
+        "recompute",
+        "virtual_pipeline_stages",
+        "tensor",
+        "pipeline",
+        "data",
+        "expert",
+        "local_nvme_tb_per_node",
+        "pcie_generation",
+        "scheduler",
+    }
+)
 
 
 def _told_partial(key: str) -> str:
@@ -351,11 +374,15 @@ def build_context(data: ProposalData) -> dict[str, Any]:
     def own(path: str) -> str | None:
         return answer_trace.own_answer(path, data.answers)
 
+    plain = setup_unknown(data.answers)
     sections = []
     for key, title, fields in AREAS:
         figures = figure_rows(key, dict(result.section(key)))
         if key == "cluster":
             figures += figure_rows("concurrency", dict(result.section("concurrency")))
+        if plain:
+            figures = [row for row in figures if row[2] not in ENGINEERS_FIGURES]
+        split_plainly = plain and key == "parallelism"
         if key == "deployment" and result.section(key).get("recommended_model") == "cloud":
             figures = []  # the provider's racks and power: nothing for the customer to plan
         if key == "network" and not result.section(key).get("nic_gbps"):
@@ -367,8 +394,14 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 "title": title,
                 "told": _told(input_rows(data.engine_input, fields, sources, own)),
                 "told_partial": _told_partial(key),
-                "recommend": wording.recommendation_sentence(key, result),
-                "why": wording.why_sentences(key, result, data.input_sources)
+                "recommend": (
+                    wording.plain_split_sentence(result)
+                    if split_plainly
+                    else wording.recommendation_sentence(key, result)
+                ),
+                "why": []
+                if split_plainly
+                else wording.why_sentences(key, result, data.input_sources, plain=plain)
                 + ([growth] if key == "network" and (growth := fabric_growth(result)) else []),
                 "figures": figures,
                 "chart": _chart_for(key, result, data.engine_input),

@@ -56,6 +56,20 @@ _WHERE = {
 }
 
 
+def plain_split_sentence(result: StoredResult) -> str:
+    """How the work is split, for a customer who told us no one on the team knows the set-up:
+    what it means for them, not the engineering names (those are in "What we assumed")."""
+    p = result.section("parallelism")
+    parts = [int(p.get(key) or 1) for key in ("tensor", "pipeline", "data", "expert", "context")]
+    if all(part == 1 for part in parts):
+        return "One accelerator holds the whole model and does all the work: nothing is split."
+    return (
+        f"The work of each run is shared out across its {count_of(result.gpus_per_job or 0, 'accelerator')}"
+        " in the way that finishes soonest within their memory; our engineer goes through how "
+        "with you."
+    )
+
+
 def recommendation_sentence(area: str, result: StoredResult) -> str:
     """What we recommend for one area, in one plain sentence built from the result."""
     accelerator = result.accelerator_name or "accelerators"
@@ -227,10 +241,16 @@ def _training_work(result: StoredResult) -> str:
 
 
 def why_sentences(
-    area: str, result: StoredResult, sources: Mapping[str, str] | None = None
+    area: str,
+    result: StoredResult,
+    sources: Mapping[str, str] | None = None,
+    *,
+    plain: bool = False,
 ) -> list[str]:
     """Why: the engine's own reasons and notes for this area, plus a sentence of context;
-    ``sources`` says who set each input (the deadline our engineer set is not "yours")."""
+    ``sources`` says who set each input (the deadline our engineer set is not "yours");
+    ``plain`` leaves out the scheduler's reasons (Slurm, gang scheduling), which only an
+    engineer reads, for a customer who told us no one knows the set-up."""
     section = result.section(area)
     reasons: list[str] = []
     if area == "compute":
@@ -266,7 +286,7 @@ def why_sentences(
             )
     if area == "cluster":  # AMD's or Intel's software, and the NVIDIA rival beside it
         reasons.extend(platform_lines(result))
-    if area == "cluster":
+    if area == "cluster" and not plain:
         reason = result.section("concurrency").get("reason")
         if reason:
             reasons.append(f"Scheduling: {reason}.")

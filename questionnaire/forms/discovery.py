@@ -38,8 +38,8 @@ class DiscoveryForm(QuestionForm):
         does=Noted(
             "The proposal opens with it, quoted, so everyone who reads it starts from the same "
             "goal. What it says that a question asks (a model or its size, the method, tokens, "
-            "the time for a run, a maker rule, where the data stays, what you own, power, a "
-            "budget) is offered as answers for you to check (questionnaire/prefill/sentence.py); "
+            "the time for a run, a maker rule, where the data stays, what you own and whether "
+            "you would rent beside it, power, a budget, that no one knows the set-up) is offered as answers for you to check (questionnaire/prefill/sentence.py); "
             "only the answers you confirm change the sizing."
         ),
         label="What do you want to train, in one sentence?",

@@ -22,9 +22,12 @@ What it reads, and into which answer:
 * a maker rule ("NVIDIA only"; two makers named, "AMD preferred, NVIDIA acceptable") and custom
   CUDA kernels → question 8;
 * where the data must stay ("Data must stay in Germany"), the country of the site (a data-centre
-  city such as "Frankfurt"), "no shared tenancy", "air-gapped", on-premises, what they already
-  own ("We own two DGX A100 servers ...", read by ``sizing.owned_reading``), the power ("2 MW")
-  and a budget ceiling ("at most $40 million") → question 14 (``sentence_site.py``).
+  city such as "Frankfurt"), "no shared tenancy", "air-gapped", on-premises, renting beside
+  what they own ("we would rent extra only if we must": a mix), what they already own ("We own
+  two DGX A100 servers ...", read by ``sizing.owned_reading``), the power ("2 MW") and a budget
+  ceiling ("at most $40 million") → question 14 (``sentence_site.py``);
+* that no one knows the set-up ("No idea about models or GPUs") → the short path, unless they
+  chose a path themselves.
 
 Where it is unsure it reads nothing: a number of more than fifteen digits is no figure anyone
 plans with, a maker named once with "preferred" is a preference rather than a rule, and a
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import re
 
+from questionnaire.forms.discovery import SETUP_RECOMMEND
 from questionnaire.prefill.found import Found
 from questionnaire.prefill.sentence_site import owned_clause, read_site
 from questionnaire.prefill.sentence_words import (
@@ -51,6 +55,11 @@ FORMAT_NAME = "your project sentence"
 # The discovery field keeps 500 characters; a sentence posted around the form is cut here so
 # that every pattern below runs in time proportional to at most this much text.
 MAX_SENTENCE_CHARACTERS = 2000
+# What "no idea about ..." must be about to mean that no one knows the training set-up.
+_TRAINING_WORDS = (
+    r"models?|gpus?|accelerators?|training|machine\s+learning|ml|ai|llms?|hardware|"
+    r"fine[\s-]?tuning|infrastructure"
+)
 # --- question 1: the model ----------------------------------------------------------------------
 
 
@@ -341,6 +350,27 @@ def _software(found: Found, text: str) -> None:
         found.add("software", "custom_kernels", "yes", said(kernels[0]))
 
 
+# --- the path: no one knows the set-up ----------------------------------------------------------
+
+# "No idea about models or GPUs", "we know nothing about training": no one on the team knows the
+# set-up, so the short path, where we recommend it. Never over an answer they chose themselves.
+_ABOUT_TRAINING = (
+    rf"(?:\w+\s+){{0,2}}?(?:{_TRAINING_WORDS})\b(?:\s+(?:or|and|nor)\s+(?:{_TRAINING_WORDS})\b)?"
+)
+_NOVICE = (
+    rf"\bno\s+(?:idea|clue|experience)\s+(?:about|of|with|in)\s+{_ABOUT_TRAINING}"
+    rf"|\bknows?\s+(?:nothing|little)\s+(?:about|of)\s+{_ABOUT_TRAINING}"
+    rf"|\b(?:don[\'’]?t|do\s+not)\s+know\s+(?:anything\s+)?(?:about\s+)?{_ABOUT_TRAINING}"
+    rf"|\bnew\s+to\s+{_ABOUT_TRAINING}"
+)
+
+
+def _path(found: Found, text: str) -> None:
+    novice = re.search(_NOVICE, text, re.I)
+    if novice:
+        found.add("discovery", "setup_known", SETUP_RECOMMEND, said(novice[0]), guessed=True)
+
+
 # --- the whole sentence -------------------------------------------------------------------------
 
 
@@ -366,5 +396,6 @@ def read_sentence(text: str) -> Found:
     _data(found, about_work)
     _timeline(found, text)
     _software(found, text)
+    _path(found, text)
     read_site(found, text, owned)
     return found

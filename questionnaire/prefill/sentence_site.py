@@ -1,5 +1,6 @@
 """Question 14 from the discovery sentence: where the data must stay and where the site is,
-single tenancy, air-gap, on-premises, what they already own, the power and a budget ceiling.
+single tenancy, air-gap, on-premises or renting beside it (hybrid), what they already own, the
+power and a budget ceiling.
 
 Part of the sentence's reader (``sentence.py``); what they own is read by the engine's own
 reader of owned hardware (``sizing/owned_reading.py``).
@@ -66,6 +67,15 @@ def read_site(found: Found, text: str, owned: OwnedClause | None) -> None:
             r"\boffline\s+only\b",
             "internet",
             "none",
+        ),
+        # renting beside what they own ("we would rent extra only if we must", "could rent
+        # more", "cloud for overflow"): a mix, ahead of the on-premises it adds to
+        (
+            r"\brent(?:ing)?\s+(?:extra|more|additional)\b(?:\s+only\s+if\s+(?:we|I)\s+must\b)?|"
+            r"\bcloud\s+(?:for|as)\s+overflow\b|"
+            r"\bburst(?:ing)?\s+(?:in)?to\s+(?:the\s+)?cloud\b",
+            "location",
+            "hybrid",
         ),
         (
             r"\bon[\s-]prem(?:ise|ises)?\b|\bour\s+own\s+(?:data\s+cent(?:re|er)|server\s+room)\b",

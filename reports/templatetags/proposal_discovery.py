@@ -12,7 +12,7 @@ from typing import Any
 from django import template
 
 from questionnaire.fields import AnswerFieldMixin
-from questionnaire.paths import recommends_setup, setup_unsure
+from questionnaire.paths import recommends_setup, setup_unknown, setup_unsure
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, get_question, plain
 from sizing.public import (
     build_engine_input,
@@ -46,7 +46,9 @@ def discovery_brief(data: Any) -> dict[str, Any] | None:
         if shown is not None:
             facts.append((str(field.label), shown[0]))
     decided = []
-    if recommends_setup(answers):
+    # told that no one knows the set-up, they read that we chose it, not its engineering names
+    # ("ZeRO-2", "global batch"): "What we assumed" lists each choice for their engineer
+    if recommends_setup(answers) and not setup_unknown(answers):
         question_of = build_engine_input(answers=answers, today=data.issued_on).question_of
         lines = setup_decisions(data.result, data.input_sources, question_of, EXPERT_SLUGS)
         decided = [

@@ -17,6 +17,7 @@ from sizing.engine.assumptions import ASSUMPTIONS
 from sizing.engine.numbers import Money
 from sizing.engine.vocabulary import LOCATION_RULES, RULES, in_sentence, net_words
 from sizing.stored_result import StoredResult
+from sizing.words.estate import help_cost
 from sizing.words.plural import count_of
 
 
@@ -213,9 +214,12 @@ def recurring_line(result: StoredResult) -> str:
     if found is None or result.recommended_cost is None:
         return ""
     money = money_of(result)
+    # on what they own with help rented beside it, the figures are their accelerators' alone:
+    # each run's help is said beside them, never left for the reader to find (customer 5)
+    helped = help_cost(result)
     return (
         f"About {money(found['per_month_usd'])} a month, or "
-        f"{money(found['per_run_usd'])} a run (about "
+        f"{money(found['per_run_usd'])} a run{f' {helped}' if helped else ''} (about "
         f"{count_of(round(found['runs']), 'run')} over {count_of(result.years, 'year')})."
     )
 

@@ -15,37 +15,20 @@ import re
 
 import pytest
 
-from pipeline.services import proposal_data
 from questionnaire.paths import recommends_setup
-from reports import document
 from sizing.public import read_result
+from tests.e2e.sentence_walk import rendered_proposal, type_sentence, use_the_answers
 from tests.e2e.test_non_expert_path import (
     continue_to_next,
-    open_discovery,
     send_answers,
     walk_short_path_questions,
 )
+from tests.questionnaire.prefill.test_sentence import CUSTOMERS
 from tests.reports.conftest import pdf_text, squash
 
 pytestmark = pytest.mark.e2e
 
-SENTENCE = (
-    "NVIDIA only (our code is CUDA). Data must stay in Germany, no shared tenancy. LoRA adapters "
-    "on an 8B model, 200 million tokens, retrained every week."
-)
-# What the bank types or chooses on each page the short path asks; "not sure" elsewhere.
-TYPED = {
-    "model": {"#id_model-model_name": "Llama 3.1 8B", "#id_model-total_params": "8B"},
-    "data": {"#id_data-dataset_size": "200 million tokens"},
-    "timeline": {"#id_timeline-runs_per_month": "4"},  # every week
-    "deployment": {"#id_deployment-data_residency": "Germany"},
-}
-CHOSEN = {
-    "method": ["LoRA"],
-    "software": ["NVIDIA only"],
-    # no shared tenancy: asked in the open on the short path, with internet access
-    "deployment": ["Must the hardware be yours alone (no sharing with others)?"],
-}
+SENTENCE = CUSTOMERS[6]
 
 
 def test_the_frankfurt_bank_keeps_germany_dedicated_and_nvidia_from_review_page_to_pdf(
@@ -53,27 +36,30 @@ def test_the_frankfurt_bank_keeps_germany_dedicated_and_nvidia_from_review_page_
 ):
     page = browser_page
     page.set_default_timeout(40_000)  # sending sizes and renders on a shared machine
-    open_discovery(page)
-    page.fill("#id_discovery-use_case", SENTENCE)
-    page.get_by_label("Where the data is kept").check()
-    page.check("input[name='discovery-setup_known'][value='not_sure']")
-    continue_to_next(page)
+    offered = type_sentence(page, SENTENCE, setup_known="not_sure")
+    # (a) the check page offers every answer the sentence names
+    assert offered == {
+        "Total parameters": "8B",
+        "How will you train?": "LoRA",
+        "Size of your training data": "200 million",
+        "That size is counted in": "Tokens",
+        "Training runs per month": "4.3",  # every week
+        "Which accelerator makers can you use?": "NVIDIA only",
+        "Countries or regions your data must stay in": "Germany",
+        "Must the hardware be yours alone (no sharing with others)?": "Yes",
+    }, offered
+    use_the_answers(page)
 
     def answer(slug: str) -> None:
-        for selector, text in TYPED.get(slug, {}).items():
-            page.fill(selector, text)
-        if slug == "method":
-            page.get_by_label("LoRA", exact=True).check()
-        elif slug == "software":
-            page.get_by_label("NVIDIA only").check()
-        elif slug == "deployment":
+        if slug == "deployment":
             # "yours alone" and internet access are asked unfolded, beside the residency
-            alone = page.get_by_role("group", name=CHOSEN["deployment"][0])
-            assert alone.is_visible()
-            alone.get_by_label("Yes").check()
+            alone = page.get_by_role(
+                "group", name="Must the hardware be yours alone (no sharing with others)?"
+            )
+            assert alone.is_visible() and alone.get_by_label("Yes").is_checked()
             assert page.get_by_label("None (air-gapped)").is_visible()
             page.screenshot(path=str(screenshot_dir / "bank-deployment.png"), full_page=True)
-        elif slug not in TYPED:
+        elif page.locator(".prefilled-note").count() == 0:  # what the sentence left open
             page.check(f"#id_{slug}-not_sure")
 
     asked = walk_short_path_questions(page, answer)
@@ -120,10 +106,24 @@ def test_the_frankfurt_bank_keeps_germany_dedicated_and_nvidia_from_review_page_
     assert chosen.net_usd == min(o.net_usd for o in allowed), [(o.key, o.net_usd) for o in allowed]
     assert any(o.ruled_out_by for o in options.values())  # shared cloud, excluded
 
-    text = squash(pdf_text(document.render_data(proposal_data(recommendation)).pdf))
+    pdf = rendered_proposal(submission)
+    (screenshot_dir / "bank.pdf").write_bytes(pdf)
+    text = squash(pdf_text(pdf))
     assert squash(result.accelerator_name) in text
     assert "Frankfurt" in text
     assert squash("Dedicated hardware: shared public cloud is excluded") in text
-    # recurring work: per run and per month ("About €1,064 a month, or €266 a run")
-    assert re.search(squash(r"a month, or [€$][\d,]+ a run"), text)
+    # dedicated capacity in a German region, named as such; or their own site, bought only
+    # when it is cheaper over the three years than that capacity (it pays within them)
+    dedicated = squash("a dedicated, single-tenant cluster of whole servers")
+    assert dedicated in text
+    reserved = [o.net_usd for o in allowed if o.key.startswith("cloud_reserved")]
+    if chosen.capex_usd:
+        assert chosen.key in ("buy", "colocation") and chosen.net_usd < min(reserved)
+        assert squash("reserved in Frankfurt, costs at least") in text
+    else:
+        assert chosen.key.startswith("cloud_reserved")
+    # recurring work: per run and per month, the same figures as the first estimate
+    per_month = re.search(r"([€$][\d,]+) a month, or ([€$][\d,]+) a run", first)
+    assert per_month, first
+    assert squash(per_month[0]) in text, per_month[0]
     assert "AMD" not in squash(estimate)

@@ -67,3 +67,31 @@ def test_not_sure_who_knows_the_set_up_is_not_told_back_as_no_one():
 def test_the_global_batch_left_to_us_is_marked_like_the_rest_of_its_question():
     rows = {row["key"]: row for row in build_context(_data(_short_path()))["assumptions"]}
     assert rows["batch.global_batch_tokens"]["delegated"]
+
+
+def _body(setup_known: str) -> str:
+    """The proposal from its summary to the open questions (the engineer's tables follow)."""
+    html = render_html(demo_data(answers=_short_path(setup_known), today=TODAY))
+    body = html[html.index('id="summary"') : html.index('id="assumptions"')]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
+
+
+def test_told_no_one_knows_the_set_up_the_proposal_body_speaks_plainly():
+    # customer 8 ("No idea about models or GPUs") read "ZeRO/FSDP sharding, 1 sequence per
+    # micro-batch", "Scheduler Slurm", "Assumed efficiency (MFU)" and "Local NVMe per node"
+    jargon = (
+        "ZeRO",
+        "FSDP",
+        "micro-batch",
+        "Scheduler Slurm",
+        "Scheduling:",
+        "MFU",
+        "FLOPs",
+        "Local NVMe per node",
+        "PCIe generation",
+    )
+    plain = _body("no")
+    assert [word for word in jargon if word in plain] == []
+    assert "“What we assumed” lists each choice" in plain
+    # not sure who knows it: the engineering words stay, for whoever reads them
+    assert "micro-batch" in _body("not_sure")

@@ -175,3 +175,17 @@ def test_a_fine_tune_without_epochs_reads_its_data_three_times_and_says_so():
     assert epochs("lora")["provided_by"] == "assumed"
     assert "num_train_epochs" in epochs("lora")["source"]
     assert epochs("pretrain")["value"] == 1.0
+
+
+def test_a_fine_tune_on_data_already_at_pre_training_scale_reads_it_once():
+    # customer 5 fully fine-tunes a 34B model on 30 billion tokens: three passes made it 90
+    # billion, 103 days on their 16 A100, and the proposal then warned that 90 billion tokens
+    # is pre-training scale; read once, as pre-training reads its data
+    from sizing.engine import size_dict
+
+    def epochs(tokens: float) -> float:
+        out = size_dict({"training": {"method": "full_finetune"}, "data": {"tokens": tokens}})
+        return next(a for a in out["assumptions"] if a["key"] == "data.epochs")["value"]
+
+    assert epochs(30e9) == 1.0
+    assert epochs(200e6) == 3.0  # customer 6's weekly adapters: a small set, read three times

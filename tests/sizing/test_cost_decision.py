@@ -213,6 +213,11 @@ def test_a_dedicated_reservation_is_whole_servers_never_a_share_of_one() -> None
     assert "8 accelerators held all year" in cost[RESERVED_3YR]["basis"]
     assert cost["recommended_option"] == BUY
     assert cost[BUY]["net_usd"] < cost[RESERVED_3YR]["net_usd"]
+    # the dedicated capacity bought against is named as such, in Frankfurt, with its cost
+    # (before, the proposal said "buy" and "shared public cloud is excluded", nothing more)
+    named = [r for r in cost["reasons"] if "dedicated, single-tenant cluster" in r]
+    assert len(named) == 1 and "reserved in Frankfurt" in named[0], cost["reasons"]
+    assert "more than “buy, in your own data centre”" in named[0]
 
 
 # --- 5. recurring work per run and per month ------------------------------------------------

@@ -21,12 +21,13 @@ from sizing.engine.cost.prices import PRICES
 from sizing.engine.hardware import ACCELERATORS
 from sizing.owned_reading import read_owned
 from sizing.stored_result import read_result
+from sizing.words.cost import recurring_line
 from sizing.words.rival import platform_lines
 
 TODAY = datetime.date(2026, 12, 4)
 
 
-def _robotics(storage_tb: float = 200.0) -> dict:
+def _robotics(storage_tb: float = 200.0, runs_per_month: float | None = None) -> dict:
     owned = read_owned("two DGX A100 servers (16 A100 80GB, HDR InfiniBand, a 200 TB NAS)")
     assert owned is not None
     return size_dict(
@@ -37,6 +38,7 @@ def _robotics(storage_tb: float = 200.0) -> dict:
             "schedule": {"deadline_days": 21},
             "hardware": {"vendors": ["nvidia"]},
             "deployment": {"location": "hybrid"},
+            **({"roadmap": {"runs_per_month": runs_per_month}} if runs_per_month else {}),
             "estate": {
                 "accelerator": owned.accelerator,
                 "count": owned.count,
@@ -71,6 +73,30 @@ def test_customer_5_runs_on_what_they_own_and_buys_no_network_or_storage() -> No
     # their answer keeps the maker rule: never "any maker" assumed
     vendors = next(a for a in out["assumptions"] if a["key"] == "hardware.vendors")
     assert vendors["provided_by"] == "customer" and "nvidia" in str(vendors["value"])
+
+
+def test_customer_5_is_not_told_that_dropping_what_they_own_would_save_money() -> None:
+    # before: "Your rule (what you already own runs it) rules out GPU cloud ...: keeping it
+    # costs $192,433 more", and "Whether your rules are firm: without them ... would save",
+    # though the running cost of servers they own is paid whether or not they train
+    result = read_result(_robotics())
+    constraints = result.section("cost")["constraints"]
+    assert constraints["relax_saving_usd"] is None
+    reasons = " ".join(result.cost_reasons)
+    assert "keeping it costs" not in reasons and "Your rule (" not in reasons
+    assert "would not save the running cost of what you own" in reasons
+    # nothing is bought, so no word of when owning pays for itself against renting
+    assert "Owning beats renting" not in reasons and "pays for itself" not in reasons
+
+
+def test_customer_5s_cost_a_run_says_the_help_rented_for_each_run() -> None:
+    # one run a quarter: "About $6,643 a month, or $20,131 a run" priced their A100 alone,
+    # while each run also rents 4 H100 for about $7,015 (said only as "for one run" elsewhere)
+    result = read_result(_robotics(runs_per_month=1 / 3))
+    line = recurring_line(result)
+    help_usd = result.estate.add_cost_usd
+    assert help_usd and f"a run plus about {result.money(help_usd)} for the 4 " in line, line
+    assert "rented beside them for one run (about 12 runs over 3 years)" in line, line
 
 
 def test_customer_5_with_a_small_nas_buys_only_the_storage_beyond_it() -> None:

@@ -168,7 +168,9 @@ def choose(option_totals: Mapping[str, float], excluded: Mapping[str, tuple[str,
     saving = None
     if overall is not None and overall != best:
         binding = excluded.get(overall, ())
-        if best is not None:
+        # What they own is no rule they could drop: its running cost is paid whether or not it
+        # trains, so renting the work instead would save none of the difference.
+        if best is not None and ESTATE not in binding:
             saving = option_totals[best] - option_totals[overall]
     return Choice(
         recommended=best,

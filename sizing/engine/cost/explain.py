@@ -23,7 +23,7 @@ from ..numbers import (
 from ..resolve.resolved import Resolved
 from ..units import MONTHS_PER_YEAR
 from ..vocabulary import COST_OPTIONS, LOCATION_RULES, RULES, in_sentence, net_words
-from .choice import LOCATION, BreakEven, Choice
+from .choice import ESTATE, LOCATION, BreakEven, Choice
 from .option import (
     BUY,
     CLOUD_LARGE,
@@ -82,6 +82,8 @@ class ExplainInput:
     accelerator: str = ""  # its name, for what is missing
     cloud_region: CloudRegion | None = None  # where the cloud options run
     cloud_price_basis: str = ""  # their prices' basis there (:func:`region_basis`)
+    # the rules that rule out each option (``choice.excluded_by``); none: every option allowed
+    excluded: Mapping[str, tuple[str, ...]] | None = None
 
 
 def _name(option: str) -> str:
@@ -251,6 +253,14 @@ def reasons(x: ExplainInput) -> tuple[str, ...]:
                 f"{'them' if many else 'it'} may cost nothing"
             )
         out.append(line + ".")
+    elif overall and overall != best and ESTATE in x.choice.binding:
+        overall_priced = x.options[overall]
+        assert overall_priced is not None
+        out.append(
+            f"Running it all on {_name(overall)} instead ({money(overall_priced.net_usd)}) would "
+            "not save the running cost of what you own (space, support and staff): it is paid "
+            "whether or not they train."
+        )
     out.extend(_dedicated_sentence(x))
     out.extend(_region_sentence(x))
     out.append(_usage_sentence(x))
@@ -347,6 +357,9 @@ def _break_even_sentences(x: ExplainInput) -> list[str]:
     even = x.even
     if x.owned_key is None or x.owned_key not in OWNED_OPTIONS:
         return []
+    owned = x.options.get(x.owned_key)
+    if owned is not None and owned.capex_usd == 0:
+        return []  # what they already own: nothing is bought, so there is nothing to pay back
     if x.options.get(x.rented_key) is None:  # nothing to measure owning against
         return [
             f"There is no public cloud price for the {x.accelerator or 'accelerator'} to "
@@ -414,12 +427,41 @@ def undecided(x: ExplainInput) -> str:
 def _dedicated_sentence(x: ExplainInput) -> list[str]:
     """A reservation recommended to a customer who needs hardware of their own: it is a
     dedicated, single-tenant cluster (:mod:`.choice`, its reference [2])."""
-    if not x.r.dedicated_hardware or x.choice.recommended not in (RESERVED_1YR, RESERVED_3YR):
+    if not x.r.dedicated_hardware:
+        return []
+    best = x.choice.recommended
+    if best in (BUY, COLOCATION):
+        return _dedicated_cloud_dearer(x, best)
+    if best not in (RESERVED_1YR, RESERVED_3YR):
         return []
     return [
         "As the hardware must be yours alone, the reservation is for a dedicated, single-tenant "
         "cluster of whole servers (bare metal), which GPU clouds sell reserved; it is priced at "
         "the published reserved rate, and our quote confirms the single-tenant terms."
+    ]
+
+
+def _dedicated_cloud_dearer(x: ExplainInput, best: str) -> list[str]:
+    """Hardware bought by a customer who needs it to be theirs alone: the cloud's dedicated
+    capacity it beat, named as such, in the region their data must stay in (customer 6, a bank
+    in Frankfurt, read "buy" beside "shared public cloud is excluded" and no word of the
+    single-tenant capacity clouds sell)."""
+    reserved = [
+        (total.net_usd, key)
+        for key in (RESERVED_3YR, RESERVED_1YR)
+        if (total := x.options.get(key)) is not None and not (x.excluded or {}).get(key)
+    ]
+    chosen = x.options.get(best)
+    if not reserved or chosen is None:
+        return []
+    net, key = min(reserved)
+    money = money_in(x.r.place)
+    where = f" in {x.cloud_region.city}" if x.cloud_region else ""
+    return [
+        f"The cloud's capacity that is yours alone, a dedicated, single-tenant cluster of whole "
+        f"servers reserved{where}, costs at least {money(net)} over "
+        f"{_plural(x.r.years, 'year')} ({_name(key)}): {money(net - chosen.net_usd)} more than "
+        f"{_name(best)}."
     ]
 
 

@@ -259,6 +259,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         accelerator=acc.name,
         cloud_region=region,
         cloud_price_basis=region_words,
+        excluded=excluded,
     )
     return CostResult(
         options=options,

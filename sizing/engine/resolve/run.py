@@ -241,7 +241,11 @@ def resolve_data(
         why="sets the CPUs and storage each server needs",
     )
     tokens = _tokens_per_epoch(answers, str(modality), method, total_params, rec)
-    epochs_key = "default_epochs" if method in PRETRAINING_METHODS else "default_fine_tune_epochs"
+    # A fine-tune reads its small data several times; one whose data is already at pre-training
+    # scale (30 billion tokens) reads it once, as pre-training does: three passes would triple
+    # a run the proposal itself then flags as too large for a fine-tune.
+    read_once = method in PRETRAINING_METHODS or tokens >= value("pretraining_scale_tokens")
+    epochs_key = "default_epochs" if read_once else "default_fine_tune_epochs"
     epochs_default = ASSUMPTIONS.get(epochs_key) or UNLISTED_ASSUMPTIONS[epochs_key]
     epochs = rec.take(
         "data.epochs",

@@ -109,6 +109,7 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
         ("data", "dataset_size"): "30 billion",
         ("data", "dataset_unit"): "tokens",
         ("timeline", "run_time_hours"): "three weeks",
+        ("deployment", "location"): "hybrid",  # "we would rent extra only if we must"
         (
             "deployment",
             "owned",
@@ -139,6 +140,7 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
     8: {
         ("data", "dataset_size"): "50,000",
         ("data", "dataset_unit"): "samples",
+        ("discovery", "setup_known"): "no",  # "No idea about models or GPUs": the short path
     },
     9: {
         ("model", "total_params"): "120B",
@@ -148,6 +150,7 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
         ("data", "dataset_unit"): "tokens",
         ("discovery", "constraint"): "time",  # "as fast as we can", never over their choice
         ("deployment", "owned"): "512 H100",
+        ("deployment", "location"): "hybrid",  # "could rent more"
         ("deployment", "budget_usd"): "$40 million",
     },
 }
@@ -203,6 +206,11 @@ def test_what_they_own_is_not_read_as_the_model_or_the_data():
         ("A QLoRA run on Mistral 7B", {("method", "method"): "qlora"}),
         ("AMD only, data may not leave Sweden", {("software", "accelerator_vendor"): "amd_only"}),
         ("AMD only, data may not leave Sweden", {("deployment", "data_residency"): "Sweden"}),
+        ("On-premises, with the cloud for overflow", {("deployment", "location"): "hybrid"}),
+        ("We know nothing about training", {("discovery", "setup_known"): "no"}),
+        ("We are new to machine learning", {("discovery", "setup_known"): "no"}),
+        # no idea of something else says nothing about who knows the set-up
+        ("No idea yet which of our 5 products first", {("discovery", "setup_known"): None}),
     ],
 )
 def test_more_ways_of_saying_it(sentence, expected):
