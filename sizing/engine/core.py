@@ -64,6 +64,7 @@ from .output import (
 )
 from .owned_first import size_with_estate
 from .parallelism import Plan, Workload, whole_micro_batches, workload
+from .peer import nvidia_peer
 from .provenance import Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
 from .resilience import spare_nodes
@@ -120,8 +121,11 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
     if today is None:
         today = datetime.date.today()  # at call time, never at import
     if inputs.estate.given:
-        return size_with_estate(inputs, today, size_plain)
-    return size_plain(inputs, today)[0]
+        result = size_with_estate(inputs, today, size_plain)
+    else:
+        result = size_plain(inputs, today)[0]
+    peer = nvidia_peer(inputs, result, today, size_plain)
+    return result if peer is None else replace(result, peer=peer)
 
 
 def size_plain(

@@ -251,14 +251,14 @@ def trade_off_sentence(result: StoredResult) -> str:
 
 
 def _power_line(result: StoredResult, estate: Estate, sources: Mapping[str, str]) -> str:
-    power = _kw(estate.power_kw or 0.0)
+    power = format_power(estate.power_kw or 0.0)
     if estate.cluster_power_kw is None:
         return f"Your power available is {power}; the recommended option runs outside your site."
-    draws = f"the cluster draws about {_kw(estate.cluster_power_kw)} with cooling"
+    draws = f"the cluster draws about {format_power(estate.cluster_power_kw)} with cooling"
     over = estate.cluster_power_kw - (estate.power_kw or 0.0)
     if over > 0:
         return (
-            f"Your power available is {power}; {draws}, {_kw(over)} more than you have: "
+            f"Your power available is {power}; {draws}, {format_power(over)} more than you have: "
             "it cannot fit, so more power or another site is needed."
         )
     if estate.power_capped:
@@ -277,7 +277,8 @@ def _power_line(result: StoredResult, estate: Estate, sources: Mapping[str, str]
     return f"Your power available is {power}; {draws}, within it."
 
 
-def _kw(kw: float) -> str:
+def format_power(kw: float) -> str:
+    """A power draw or ceiling: "365 kW", "2 MW"."""
     if kw >= 1000:
         return f"{kw / 1000:,.3g} MW"
     return f"{format_count(round(kw))} kW"

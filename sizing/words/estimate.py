@@ -28,6 +28,7 @@ from sizing.words.provenance import (
     deadline_days,
     deadline_words,
 )
+from sizing.words.rival import platform_lines
 
 # The questions whose answers set the size, by the engine field they feed (the questionnaire's
 # slugs, as the adapters record them in ``question_of``); used when the field was left unset.
@@ -65,6 +66,9 @@ class Figures:
     # Where the cloud options run, from where the data must stay: "Cloud options: a region in
     # Germany (Frankfurt), …" ("" without a residency answer naming a place)
     region: str = ""
+    # A plan on AMD or Intel accelerators: the software it runs on and the same run on the
+    # NVIDIA counterpart (sizing.words.rival; empty for an NVIDIA plan)
+    platform: tuple[str, ...] = ()
 
 
 def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -> Figures:
@@ -93,6 +97,7 @@ def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -
         estate=tuple(estate_lines(result, sources)),
         recurring=recurring_line(result),
         region=region_line(result),
+        platform=tuple(platform_lines(result)),
     )
 
 

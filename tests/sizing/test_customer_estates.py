@@ -163,8 +163,37 @@ def test_customer_7_names_rocm_and_sets_the_h200_beside_the_amd_part() -> None:
     out = _research_centre()
     lines = platform_lines(read_result(out))
     assert "AMD ROCm" in lines[0]
-    assert "NVIDIA" in lines[1] and "less certain" in lines[1]
-    assert any(name in lines[1] for name in ("H200", "H100", "B200"))
+    assert lines[1].startswith("On the same 128 accelerators, NVIDIA H200 SXM 141GB would take")
+    assert lines[1].count("with cooling") == 2 and lines[1].count("over the plan (buy") == 2
+    assert "Both fit within your power available." in lines[1] and "less certain" in lines[1]
+
+
+def test_customer_7_sets_the_h200_on_as_many_accelerators_with_time_cost_and_power() -> None:
+    """The MI325X is compared with the part AMD launched it against, the H200, at the same
+    scale: the same way of paying (buying, now the MI325X has an estimated price), the power
+    with cooling inside the hall's 2 MW, and the AMD part's range the wider (thin evidence)."""
+    out = _research_centre()
+    peer = out["peer"]
+    assert (peer["accelerator"], peer["gpus"]) == ("h200", out["cluster"]["gpus"])
+    assert peer["fits"] and peer["option"] == out["cost"]["recommended_option"] == "buy"
+    assert peer["net_usd"] > 0 and out["cost"]["buy"]["net_usd"] > 0
+    assert peer["within_power"] and 0 < peer["facility_power_kw"] <= 2000
+    low, high = out["timeline"]["wall_clock_days_range"]
+    peer_low, peer_high = peer["wall_clock_days_range"]
+    assert high / low > peer_high / peer_low
+
+
+def test_an_nvidia_plan_or_one_on_owned_amd_parts_has_no_peer() -> None:
+    assert "peer" not in _ai_lab()
+    owned = size_dict(
+        {
+            "model": {"total_params": 7e9},
+            "data": {"tokens": 1e10},
+            "estate": {"accelerator": "mi325x", "count": 8},
+        },
+        today=TODAY,
+    )
+    assert owned["cluster"]["accelerator"] == "mi325x" and "peer" not in owned
 
 
 def test_an_nvidia_plan_needs_no_platform_lines() -> None:
