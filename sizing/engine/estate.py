@@ -106,6 +106,9 @@ class EstateResult:
     # rented help), for "as fast as the budget allows"; else the option's over the horizon
     cost_is_one_run: bool = False
     trade_off: tuple[TradeOff, ...] = ()  # days against dollars, soonest first
+    # "as fast as the budget allows": True when the budget sets the soonest date, False when
+    # no size of the rented help is faster (the budget pays for more); None otherwise
+    budget_sets_soonest: bool | None = None
 
 
 def most_within_power(power_kw: float, kw_per_gpu: float, gpus_per_node: int) -> int:

@@ -111,7 +111,12 @@ def size_with_estate(
     runs_on_owned = main is owned
     if runs_on_owned:
         main = _named_as_owned(main)
-    estate = _estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped)
+
+    def sooner(days: float) -> SizingResult:  # the base run sized to finish in ``days``
+        faster = replace(plain, schedule=replace(plain.schedule, deadline_days=days))
+        return size_plain(faster, today, budget_usd=e.budget_usd)[0]
+
+    estate = _estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped, sooner)
     theirs = _owned_network_and_storage(e, owned if runs_on_owned else None)
     if runs_on_owned:
         main = _said_as_theirs(main, estate)
@@ -219,6 +224,7 @@ def _estate(
     most: int | None,
     cluster_kw: float | None,
     capped: bool,
+    sooner: Callable[[float], SizingResult],
 ) -> EstateResult:
     deadline = rm.deadline_days
     cloud = rb.prices.gpu_cloud or rb.prices.large_cloud
@@ -226,6 +232,7 @@ def _estate(
     add = Added(None, 0, 0.0, 0.0, None)
     fits = days = meets = used = running = None
     one_run = False  # the budget holds one run's cost: "as fast as the budget allows"
+    budget_sets: bool | None = None
     trade: tuple[TradeOff, ...] = ()
     if owned is not None and ro is not None and e.accelerator is not None and e.count:
         fits = owned.memory.fits
@@ -241,11 +248,11 @@ def _estate(
         )
         purchase = rb.prices.purchase
 
-        def beside(target: float) -> Added:
+        def beside(target: float, run_gpu_hours: float | None = None) -> Added:
             return added(
                 days or 0.0,
                 target,
-                run_gpu_hours=base.compute.gpu_hours,
+                run_gpu_hours=run_gpu_hours or base.compute.gpu_hours,
                 gpus_per_node=base.cluster.gpus_per_node,
                 cloud_usd_per_gpu_hour=cloud_price,
                 purchase_usd_per_gpu=purchase.value if purchase else None,
@@ -260,19 +267,20 @@ def _estate(
                 and cloud_price is not None
                 and _bursting(rb)
             ):  # "as fast as the budget allows": the soonest it reaches, not our assumption
-                soonest_days = budget_soonest_days(
-                    days,
-                    e.budget_usd,
-                    run_gpu_hours=base.compute.gpu_hours,
-                    cloud_usd_per_gpu_hour=cloud_price,
-                    running_usd_per_day=per_day,
+                base, target, budget_sets = _soonest_within_budget(
+                    base, days, e.budget_usd, cloud_price, per_day, sooner
                 )
-                # no sooner than the base run, the most the engine sizes for
-                target = min(days, max(base.timeline.wall_clock_days, soonest_days))
                 used, one_run = target, True
+                # each point's help priced from the run sized to finish then: a run spread
+                # over more accelerators needs more accelerator-hours
+                points = dict.fromkeys((target, math.sqrt(target * days), days))
+                helped = {
+                    t: beside(t, None if t in (target, days) else sooner(t).compute.gpu_hours)
+                    for t in points
+                }
                 trade = tuple(
-                    TradeOff(t, per_day * t + (beside(t).cost_usd or 0.0), beside(t).gpus)
-                    for t in dict.fromkeys((target, math.sqrt(target * days), days))
+                    TradeOff(t, per_day * t + (help.cost_usd or 0.0), help.gpus)
+                    for t, help in helped.items()
                 )
             add = beside(target)
         running = per_day * (used or 0.0)
@@ -327,7 +335,53 @@ def _estate(
         power_capped=capped,
         cost_is_one_run=one_run,
         trade_off=trade,
+        budget_sets_soonest=budget_sets,
     )
+
+
+_SOONEST_TOLERANCE = 1.02  # [x] the soonest date is found to within 2 %
+_SOONEST_ROUNDS = 10  # halvings of the search at most
+
+
+def _soonest_within_budget(
+    base: SizingResult,
+    owned_days: float,
+    budget_usd: float,
+    cloud_usd_per_gpu_hour: float,
+    running_usd_per_day: float,
+    sooner: Callable[[float], SizingResult],
+) -> tuple[SizingResult, float, bool]:
+    """The run the rented help is sized from, the soonest date the budget pays for [d], and
+    whether the budget sets that date (else no size is faster).
+
+    "As fast as the budget allows" sets no deadline, so the date is searched: one run ending
+    at ``T`` costs their estate's running ``r T`` and the rented share of the run sized to end
+    then, ``H(T) p (1 - T / T_o)`` (:func:`estate.added`), whose accelerator-hours ``H(T)``
+    grow as it spreads over more accelerators.  The soonest ``T`` within the budget is found
+    by halving (geometrically) between the fastest any size reaches (the time curve's end,
+    :mod:`.cluster`) and the estate alone, ``T_o``; when the fastest is within the budget,
+    the budget does not set the date, the run's scale does."""
+
+    def within(run: SizingResult, days: float) -> bool:
+        rented = max(0.0, 1.0 - days / owned_days) * run.compute.gpu_hours
+        return running_usd_per_day * days + rented * cloud_usd_per_gpu_hour <= budget_usd
+
+    fastest = sooner(base.timeline.wall_clock_days / 1000)  # no size is faster than this
+    if fastest.timeline.wall_clock_days >= owned_days:
+        return base, owned_days, False
+    if within(fastest, fastest.timeline.wall_clock_days):
+        return fastest, fastest.timeline.wall_clock_days, False
+    early, late, run = fastest.timeline.wall_clock_days, owned_days, base
+    for _ in range(_SOONEST_ROUNDS):
+        if late / early < _SOONEST_TOLERANCE:
+            break
+        middle = math.sqrt(early * late)
+        sized = sooner(middle)
+        if within(sized, middle):
+            late, run = middle, sized
+        else:
+            early = middle
+    return run, late, True
 
 
 def _owned_network_and_storage(e: EstateInput, on_owned: SizingResult | None) -> dict[str, Any]:

@@ -86,18 +86,53 @@ def test_customer_5_with_a_small_nas_buys_only_the_storage_beyond_it() -> None:
     )
 
 
-def _ai_lab() -> dict:
+_AI_LAB_RUN = {
+    "model": {"architecture": "dense", "total_params": 120e9},
+    "training": {"method": "pretrain"},
+    "data": {"tokens": 8e12},
+}
+
+
+def _ai_lab(budget_usd: float = 40e6) -> dict:
     return size_dict(
         {
-            "model": {"architecture": "dense", "total_params": 120e9},
-            "training": {"method": "pretrain"},
-            "data": {"tokens": 8e12},
+            **_AI_LAB_RUN,
             "hardware": {"vendors": ["nvidia"]},
             "deployment": {"location": "hybrid"},
-            "estate": {"accelerator": "h100-sxm", "count": 512, "budget_usd": 40e6},
+            "estate": {"accelerator": "h100-sxm", "count": 512, "budget_usd": budget_usd},
         },
         today=TODAY,
     )
+
+
+def test_customer_9_finishes_as_soon_as_40_million_allows_not_by_a_deadline_we_assumed() -> None:
+    """ "As fast as we can but at most $40 million": the date is the soonest any size of rented
+    help reaches (the run sized to half of it is no faster), within the budget; it was the
+    30-day deadline we assume when none is given (26.7 days, $17.1 million)."""
+    estate = _ai_lab()["estate"]
+    days = estate["owned_days_used"]
+    assert estate["budget_sets_soonest"] is False and estate["cost_usd"] <= 40e6
+    faster = size_dict(
+        {
+            **_AI_LAB_RUN,
+            "hardware": {"accelerator": "h100-sxm"},
+            "schedule": {"deadline_days": days / 2},
+        },
+        today=TODAY,
+    )
+    assert faster["timeline"]["wall_clock_days"] >= days * 0.98
+
+
+def test_a_smaller_budget_sets_the_date_and_is_spent_up_to_it() -> None:
+    """At $20 million the budget, not the run's scale, sets the soonest date: one run costs
+    the budget (to the search's 2 % in days), and the date lies between the $40 million one
+    and the estate alone."""
+    estate = _ai_lab(20e6)["estate"]
+    assert estate["budget_sets_soonest"] is True
+    assert 0.95 * 20e6 <= estate["cost_usd"] <= 20e6
+    soonest = estate["trade_off"][0]
+    assert soonest["days"] == estate["owned_days_used"] and soonest["cost_usd"] <= 20e6
+    assert _ai_lab()["estate"]["owned_days_used"] < soonest["days"] < estate["owned_days"]
 
 
 def test_customer_9_rents_to_the_soonest_date_the_budget_allows_and_buys_nothing() -> None:
