@@ -17,7 +17,8 @@ from sizing.public import (
     CostOption,
     StoredResult,
     accelerator_by,
-    chosen_label,
+    accelerator_label,
+    as_fast_as_the_budget_allows,
     chosen_words,
     cost_headline,
     count_of,
@@ -286,12 +287,14 @@ def executive_summary(
         "servers_word": noun_for(counts.cluster_servers, "server"),
         "gpus_per_node": format_count(counts.per_node),
         "accelerator": result.accelerator_name,
-        "accelerator_by": chosen_label(accelerator_by(result, sources)),
+        "accelerator_by": accelerator_label(result, sources),
         "days": run_time(result.wall_clock_days or 0),
         "days_range": run_time_range(*days) if days else "",
         # the deadline with who set it: "your deadline of 21 days", "the deadline our
         # engineer set, 20 days" ("" when none was given or set)
-        "deadline": the_deadline(result, sources) if result.deadline_days else "",
+        "deadline": the_deadline(result, sources)
+        if result.deadline_days and not as_fast_as_the_budget_allows(result)
+        else "",
         "deadline_met": result.deadline_met,
         "does_not_fit": does_not_fit(result),
         # met at the central estimate while the slow end of the likely range runs past it

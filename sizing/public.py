@@ -170,6 +170,8 @@ from sizing.words.plural import (
 from sizing.words.project import project_from_answers
 from sizing.words.provenance import (
     accelerator_by,
+    accelerator_label,
+    as_fast_as_the_budget_allows,
     chosen_label,
     chosen_words,
     credited,
@@ -280,6 +282,8 @@ __all__ = [
     "count_of",
     "noun_for",
     "accelerator_by",
+    "accelerator_label",
+    "as_fast_as_the_budget_allows",
     "chosen_label",
     "chosen_words",
     "credited",

@@ -119,6 +119,9 @@ class Estate:
     cost_is_one_run: bool = False  # the budget is held against one run's cost
     # days against dollars: (days, cost [USD], accelerators rented beside theirs), soonest first
     trade_off: tuple[tuple[float, float, int], ...] = ()
+    # as fast as the budget allows: the budget sets the date (False: no size is faster, the
+    # budget would pay for more; None: not that case, or a result stored before)
+    budget_sets_soonest: bool | None = None
 
 
 def _estate(raw: Mapping[str, Any]) -> Estate:
@@ -163,6 +166,7 @@ def _estate(raw: Mapping[str, Any]) -> Estate:
         storage_added_tb=number("storage_added_tb"),
         owned_days_used=number("owned_days_used"),
         cost_is_one_run=bool(raw.get("cost_is_one_run")),
+        budget_sets_soonest=flag("budget_sets_soonest"),
         trade_off=tuple(
             (float(p["days"]), float(p["cost_usd"]), int(p.get("add_count") or 0))
             for p in raw.get("trade_off") or ()

@@ -78,9 +78,15 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
         added = f"{format_count(estate.add_count)} {estate.add_name}"
         time = f"for about {run_time(estate.add_days)}"
         if estate.add == "rent" and estate.cost_is_one_run:
+            soonest = (
+                "as soon as any size of rented help can (your budget would pay for more; "
+                "beyond this size each added accelerator does less than half its share)"
+                if estate.budget_sets_soonest is False
+                else "as soon as your budget allows"
+            )
             lines.append(
-                f"To finish as soon as your budget allows, add {added} rented {time} to share "
-                f"the work, about {result.money(estate.add_cost_usd)}."
+                f"To finish {soonest}, add {added} rented {time} to share the work, about "
+                f"{result.money(estate.add_cost_usd)}."
             )
         elif estate.add == "rent":
             lines.append(

@@ -19,11 +19,10 @@ from sizing.stored_result import StoredResult, read_result
 from sizing.words.cost import cost_headline, recurring_line, region_line
 from sizing.words.counts import plan_text, read_counts
 from sizing.words.durations import run_time, run_time_range
-from sizing.words.estate import estate_lines
+from sizing.words.estate import estate_lines, help_cost, helped_time
 from sizing.words.provenance import (
     Setter,
-    accelerator_by,
-    chosen_label,
+    accelerator_label,
     deadline_by,
     deadline_days,
     deadline_words,
@@ -69,6 +68,10 @@ class Figures:
     # A plan on AMD or Intel accelerators: the software it runs on and the same run on the
     # NVIDIA counterpart (sizing.words.rival; empty for an NVIDIA plan)
     platform: tuple[str, ...] = ()
+    # On what they own with help added beside it (sizing.words.estate): the time with that
+    # help, after the time on theirs alone, and what the help costs ("" otherwise)
+    with_help: str = ""
+    help_cost: str = ""
 
 
 def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -> Figures:
@@ -83,7 +86,7 @@ def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -
     return Figures(
         plan=plan_text(counts),
         accelerator=result.accelerator_name,
-        accelerator_by=chosen_label(accelerator_by(result, sources)),
+        accelerator_by=accelerator_label(result, sources),
         per_run=format_count(counts.per_run),
         bought=format_count(counts.year_one if counts.owned else counts.cluster),
         days=f"about {run_time(result.wall_clock_days or 0)}",
@@ -98,6 +101,8 @@ def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -
         recurring=recurring_line(result),
         region=region_line(result),
         platform=tuple(platform_lines(result)),
+        with_help=helped_time(result),
+        help_cost=help_cost(result),
     )
 
 
