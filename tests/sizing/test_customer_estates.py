@@ -21,6 +21,7 @@ from sizing.engine.cost.prices import PRICES
 from sizing.engine.hardware import ACCELERATORS
 from sizing.owned_reading import read_owned
 from sizing.stored_result import read_result
+from sizing.words.estimate import figures_of
 from sizing.words.rival import platform_lines
 
 TODAY = datetime.date(2026, 12, 4)
@@ -233,3 +234,19 @@ def test_an_nvidia_plan_or_one_on_owned_amd_parts_has_no_peer() -> None:
 
 def test_an_nvidia_plan_needs_no_platform_lines() -> None:
     assert platform_lines(read_result(_ai_lab())) == []
+
+
+def test_customer_9_reads_the_owned_512_then_the_rented_help_and_no_choice_of_theirs() -> None:
+    """The headline leads with their 512 and the help rented beside them (it led with the 512
+    alone), calls the owned accelerators theirs, not "your choice", and sets no deadline we
+    assumed against "as fast as we can"."""
+    figures = figures_of(read_result(_ai_lab()))
+    assert figures.plan.startswith(
+        "512 × NVIDIA H100 SXM5 80GB you already own (64 servers of 8), with "
+    )
+    assert "× NVIDIA H100 SXM5 80GB rented beside them for about" in figures.plan
+    assert "nothing bought" in figures.plan and "accelerators together" in figures.plan
+    assert figures.accelerator_by == "the ones you own"
+    assert figures.deadline == ""
+    assert figures.with_help.startswith("about ") and "rented beside them" in figures.with_help
+    assert figures.help_cost.startswith("plus about $")
