@@ -127,6 +127,16 @@ def network_line(result: StoredResult) -> str:
     )
 
 
+def _price_basis(result: StoredResult) -> str:
+    """How the two purchase prices compared are known: "list prices", or "ours estimated, the
+    other at list price" when no public price exists for the plan's accelerator (the catalog's
+    estimate, flagged so in its source)."""
+    bought = next((a for a in result.assumptions if a.key == "prices.purchase_usd_per_gpu"), None)
+    if bought is not None and str(bought.source).startswith("estimate"):
+        return "ours estimated, the other at list price"
+    return "list prices"
+
+
 def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) -> list[str]:
     """What the customer must decide before we quote, most consequential first; ``sources``
     says who set each input (the accelerator our engineer chose is never "you asked for")."""
@@ -185,7 +195,7 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
             f"{money_of(result)(alt['servers_usd'])} in servers, "
             f"{money_of(result)(ours_usd - float(alt['servers_usd']))} less than one run's "
             f"{format_count(counts.per_run)} {result.accelerator_name} {chosen} "
-            f"({money_of(result)(ours_usd)}, list prices){of_all}."
+            f"({money_of(result)(ours_usd)}, {_price_basis(result)}){of_all}."
         )
     if cheaper:
         alt = cheaper[0]

@@ -129,9 +129,13 @@ def _said_as_theirs(result: SizingResult, estate: EstateResult) -> SizingResult:
     it, so "cannot be met" never sits beside "add 4 rented to finish in time"."""
     drivers = tuple(d.replace(" you gave,", " you own,") for d in result.drivers)
     if estate.cost_is_one_run and estate.owned_days_used:  # no deadline of theirs to miss
+        allows = (
+            "as soon as any size of it can"
+            if estate.budget_sets_soonest is False
+            else "as soon as your budget allows"
+        )
         sooner = (
-            f"; with rented help beside them, as soon as your budget allows, about "
-            f"{format_days(estate.owned_days_used)}"
+            f"; with rented help beside them, {allows}, about {format_days(estate.owned_days_used)}"
         )
         drivers = tuple(
             re.sub(r", past the [^,;]* deadline we assumed$", sooner, d) for d in drivers

@@ -20,6 +20,7 @@ from sizing.words.cost import cost_headline, recurring_line, region_line
 from sizing.words.counts import plan_text, read_counts
 from sizing.words.durations import run_time, run_time_range
 from sizing.words.estate import estate_lines, help_cost, helped_time
+from sizing.words.plural import count_of
 from sizing.words.provenance import (
     Setter,
     accelerator_label,
@@ -153,6 +154,7 @@ FEWEST_HOURS = "fewest_hours"
 MEMORY = "memory"  # the memory the model needs; fewer would meet the deadline
 DEADLINE = "deadline"  # the deadline, given or assumed
 COMPUTE = "compute"  # no deadline: the computing one run needs
+OWNED = "owned"  # the accelerators the customer owns, all of them (help is added beside them)
 
 
 def size_set_by(result: dict[str, Any]) -> str:
@@ -162,6 +164,8 @@ def size_set_by(result: dict[str, Any]) -> str:
     engineer's override does)."""
     cluster, timeline = result["cluster"], result["timeline"]
     gpus = int(cluster["gpus_per_job"])
+    if read_result(result).on_owned_estate:
+        return OWNED
     deadline = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
     if (timeline.get("deadline") or {}).get("met") is False and deadline:
         return DEADLINE_MISSED
@@ -171,6 +175,19 @@ def size_set_by(result: dict[str, Any]) -> str:
     if min_gpus and gpus <= min_gpus:
         return MEMORY
     return DEADLINE if deadline else COMPUTE
+
+
+def owned_size_reason(result: StoredResult) -> str:
+    """Why a plan on what they own is this size: "the 512 accelerators you own, all of them;
+    the help rented beside them is sized to finish as soon as your budget allows"."""
+    estate = result.estate
+    owned = count_of(estate.owned_count if estate else result.gpus or 0, "accelerator")
+    reason = f"the {owned} you own, all of them"
+    if estate and estate.add_count and estate.cost_is_one_run:
+        return reason + "; the help beside them is sized to finish as soon as your budget allows"
+    if estate and estate.add_count:
+        return reason + "; the help beside them is sized to meet the deadline"
+    return reason
 
 
 def estimate_of(sized: SizedAnswers) -> FirstEstimate:
@@ -184,7 +201,10 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
     given = setter.customers
     deadline = deadline_days(stored) or 0.0
     set_by = size_set_by(result)
-    if set_by == DEADLINE_MISSED:
+    if set_by == OWNED:
+        reason = owned_size_reason(stored)
+        question = ""
+    elif set_by == DEADLINE_MISSED:
         reason = (
             f"no size finishes within {deadline_words(deadline, setter)}, so this is "
             "where more accelerators stop shortening the run"
