@@ -297,15 +297,15 @@ def test_a_german_customer_in_the_cloud_is_priced_for_frankfurt_on_a_stated_basi
 def test_more_work_never_lowers_the_hybrids_cost(
     runs_per_month: float, more: float, gpus_per_run: int, run_hours: float, owned_gpus: int
 ) -> None:
-    """Under the same rules and prices, more runs a month (so more accelerator-hours in every
-    year) never make the hybrid cheaper: each base costs at least as much for more work, so the
-    cheapest base must too; a set of bases tried that moves with the demand broke this."""
+    """Under the same rules and prices, more runs a month, or longer runs (more tokens on the
+    same accelerators), so more accelerator-hours in every year, never make the hybrid
+    cheaper: each base costs at least as much for more work, so the cheapest base must too; a
+    set of bases tried that moved with the demand broke this."""
     r = resolve(parse_input({"hardware": {"accelerator": "h100-sxm"}}), today=TODAY)
-    work = Usage(ROADMAP, 1.0, gpus_per_run, gpus_per_run * run_hours, (0.0,) * 3, (12.0,) * 3)
 
-    def hybrid_net(runs: float) -> float:
-        yearly = runs * work.gpu_hours_per_run * 12
-        usage = replace(work, runs_per_month=runs, gpu_hours_by_year=(yearly,) * 3)
+    def hybrid_net(runs: float, hours: float) -> float:
+        yearly = runs * gpus_per_run * hours * 12
+        usage = Usage(ROADMAP, runs, gpus_per_run, gpus_per_run * hours, (yearly,) * 3, (12.0,) * 3)
         case = CostCase(
             ACCELERATORS["h100-sxm"], usage, gpus_per_run, 8, 10.0, True, owned_gpus=owned_gpus
         )
@@ -313,4 +313,6 @@ def test_more_work_never_lowers_the_hybrids_cost(
         assert priced is not None
         return priced.net_usd
 
-    assert hybrid_net(runs_per_month * more) >= hybrid_net(runs_per_month) - 1e-6
+    less = hybrid_net(runs_per_month, run_hours)
+    assert hybrid_net(runs_per_month * more, run_hours) >= less - 1e-6
+    assert hybrid_net(runs_per_month, run_hours * more) >= less - 1e-6
