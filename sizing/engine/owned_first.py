@@ -29,10 +29,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from .assumptions import value
 from .cost.choice import excluded_by, renting_allowed
 from .cost.option import BUY as BUY_OPTION
 from .cost.option import CLOUD_OPTIONS, HYBRID
-from .cost.owned import SERVERS
+from .cost.owned import NO_HELP, SERVERS, RentedHelp
 from .estate import (
     BUY,
     RENT,
@@ -44,6 +45,7 @@ from .estate import (
     most_within_power,
     network_served,
     owned_running_usd,
+    soonest_with_rented_at_most,
     storage_shortfall_tb,
 )
 from .hardware import ACCELERATORS
@@ -79,14 +81,21 @@ def size_with_estate(
             ),
             network=_on_owned_fabric(plain.network, e),
         )
-        owned, ro = size_plain(
-            on_owned,
-            today,
-            owned_gpus=e.count,
-            budget_usd=e.budget_usd,
-            owned_storage_tb=e.storage_tb,
-            owned_only=_bursting(rb),  # rented help beside them, never more bought to hold it
-        )
+
+        def on_theirs(
+            help: RentedHelp = NO_HELP, budget: float | None = e.budget_usd
+        ) -> tuple[SizingResult, Resolved]:
+            return size_plain(
+                on_owned,
+                today,
+                owned_gpus=e.count,
+                budget_usd=budget,
+                owned_storage_tb=e.storage_tb,
+                owned_only=_bursting(rb),  # rented help beside them, never more bought for it
+                help=help,
+            )
+
+        owned, ro = on_theirs()
         if owned.memory.fits:
             main, rm = owned, ro
     capped, most, cluster_kw = False, None, None
@@ -117,10 +126,30 @@ def size_with_estate(
         return size_plain(faster, today, budget_usd=e.budget_usd)[0]
 
     estate = _estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped, sooner)
+    if runs_on_owned and estate.add == RENT and estate.add_cost_usd and estate.owned_days:
+        # every run of the horizon needs the help: the owned option's total holds its rent
+        # (one run's alone is what "as fast as the budget allows" holds against the budget)
+        help = RentedHelp((estate.owned_days_used or 0.0) / estate.owned_days, estate.add_cost_usd)
+        helped, _ = on_theirs(help, None if estate.cost_is_one_run else e.budget_usd)
+        main = _named_as_owned(helped)
+        estate = _with_help_in_total(estate, main)
     theirs = _owned_network_and_storage(e, owned if runs_on_owned else None)
     if runs_on_owned:
         main = _said_as_theirs(main, estate)
     return replace(main, estate=replace(estate, **theirs))
+
+
+def _with_help_in_total(estate: EstateResult, main: SizingResult) -> EstateResult:
+    """The figure held against the budget once the owned option holds every run's help: the
+    option's total over the horizon (it held one run's help added to it), or one run's cost
+    when that is what the budget is held against."""
+    if estate.cost_is_one_run or main.cost.recommended_option is None:
+        return estate
+    option = main.cost.options.get(main.cost.recommended_option)
+    if option is None:
+        return estate
+    over = None if estate.budget_usd is None else option.net_usd - estate.budget_usd
+    return replace(estate, cost_usd=option.net_usd, over_budget_usd=over)
 
 
 def _said_as_theirs(result: SizingResult, estate: EstateResult) -> SizingResult:
@@ -130,7 +159,9 @@ def _said_as_theirs(result: SizingResult, estate: EstateResult) -> SizingResult:
     drivers = tuple(d.replace(" you gave,", " you own,") for d in result.drivers)
     if estate.cost_is_one_run and estate.owned_days_used:  # no deadline of theirs to miss
         allows = (
-            "as soon as any size of it can"
+            "as soon as what can be rented at short notice allows"
+            if estate.rent_capped
+            else "as soon as any size of it can"
             if estate.budget_sets_soonest is False
             else "as soon as your budget allows"
         )
@@ -237,6 +268,7 @@ def _estate(
     fits = days = meets = used = running = None
     one_run = False  # the budget holds one run's cost: "as fast as the budget allows"
     budget_sets: bool | None = None
+    rent_capped = False  # the help held to the largest cluster rented short-term
     trade: tuple[TradeOff, ...] = ()
     if owned is not None and ro is not None and e.accelerator is not None and e.count:
         fits = owned.memory.fits
@@ -265,6 +297,7 @@ def _estate(
 
         if not meets and days is not None:
             target = deadline
+            most_rented = int(value("short_rent_max_gpus"))
             if (
                 e.budget_usd is not None
                 and not rb.deadline_given
@@ -274,6 +307,9 @@ def _estate(
                 base, target, budget_sets = _soonest_within_budget(
                     base, days, e.budget_usd, cloud_price, per_day, sooner
                 )
+                if _bursting(rb) and beside(target).gpus > most_rented:
+                    base, target = _soonest_short_rent(base, days, most_rented, sooner)
+                    rent_capped, budget_sets = True, False
                 used, one_run = target, True
                 # each point's help priced from the run sized to finish then: a run spread
                 # over more accelerators needs more accelerator-hours
@@ -286,6 +322,10 @@ def _estate(
                     TradeOff(t, per_day * t + (help.cost_usd or 0.0), help.gpus)
                     for t, help in helped.items()
                 )
+            elif _bursting(rb) and beside(target).gpus > most_rented:
+                # the deadline needs more than is rented short-term: the most that is, later
+                target = soonest_with_rented_at_most(days, base.compute.gpu_hours, most_rented)
+                used, rent_capped = target, True
             add = beside(target)
         running = per_day * (used or 0.0)
     chosen = main.cost.recommended_option
@@ -340,7 +380,26 @@ def _estate(
         cost_is_one_run=one_run,
         trade_off=trade,
         budget_sets_soonest=budget_sets,
+        rent_capped=rent_capped,
+        rent_cap_gpus=int(value("short_rent_max_gpus")) if add.how == RENT else None,
+        rent_beyond_short_term=add.how == RENT and add.days > value("short_rent_max_days"),
     )
+
+
+def _soonest_short_rent(
+    base: SizingResult,
+    owned_days: float,
+    most_rented: int,
+    sooner: Callable[[float], SizingResult],
+) -> tuple[SizingResult, float]:
+    """The run the rented help is sized from and the soonest it ends [d] with no more rented
+    than the largest cluster rented short-term (:func:`estate.soonest_with_rented_at_most`):
+    the date from ``base``'s accelerator-hours, then again from the run sized to end then
+    (a run on fewer accelerators needs fewer accelerator-hours, so the date moves sooner,
+    never needing more rented)."""
+    first = soonest_with_rented_at_most(owned_days, base.compute.gpu_hours, most_rented)
+    run = sooner(first)
+    return run, soonest_with_rented_at_most(owned_days, run.compute.gpu_hours, most_rented)
 
 
 _SOONEST_TOLERANCE = 1.02  # [x] the soonest date is found to within 2 %

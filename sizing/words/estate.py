@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sizing.engine.assumptions import value
 from sizing.engine.numbers import format_count, format_money, format_quantity
 from sizing.stored_result import Estate, StoredResult
 from sizing.words.durations import run_time
@@ -77,7 +78,12 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     if estate.add_count:
         added = f"{format_count(estate.add_count)} {estate.add_name}"
         time = f"for about {run_time(estate.add_days)}"
-        if estate.add == "rent" and estate.cost_is_one_run:
+        if estate.add == "rent" and estate.rent_capped:
+            lines.append(
+                f"To finish as soon as what can be rented at short notice allows, add {added} "
+                f"rented {time} to share the work, about {result.money(estate.add_cost_usd)}."
+            )
+        elif estate.add == "rent" and estate.cost_is_one_run:
             soonest = (
                 "as soon as any size of rented help can (your budget would pay for more; "
                 "beyond this size each added accelerator does less than half its share)"
@@ -104,7 +110,40 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
             )
     elif estate.meets_deadline:
         lines.append("Nothing needs buying.")
-    return lines
+    lines.append(short_rent_sentence(result))
+    return [line for line in lines if line]
+
+
+def short_rent_sentence(result: StoredResult) -> str:
+    """Why the help rented beside their accelerators is no larger, or no longer, than it is:
+    the largest cluster rented for days or weeks without a negotiated contract (assumption
+    ``short_rent_max_gpus``), and the longest ("" when neither binds)."""
+    estate = result.estate
+    if not (estate and estate.add == "rent" and estate.add_count):
+        return ""
+    most = format_count(estate.rent_cap_gpus or estate.add_count)
+    if estate.rent_capped:
+        sooner = (
+            "your budget would pay for more, and "
+            if estate.cost_is_one_run
+            and estate.budget_usd is not None
+            and (estate.cost_usd or 0.0) < estate.budget_usd
+            else "your deadline needs more; "
+            if not estate.cost_is_one_run
+            else ""
+        )
+        return (
+            f"{most} accelerators is the largest cluster rented for days or weeks without a "
+            "negotiated contract (an AWS Capacity Block holds at most 64 servers of 8): "
+            f"{sooner}more is possible only under a negotiated reservation; we will ask."
+        )
+    if estate.rent_beyond_short_term:
+        return (
+            f"The rented help runs about {run_time(estate.add_days)}, longer than the "
+            f"{run_time(value('short_rent_max_days'))} a short-term rental lasts: it needs a "
+            "negotiated reservation; we will ask."
+        )
+    return ""
 
 
 # InfiniBand generation by port speed [Gb/s] (reference catalog, section 3a, 2026-12-02)
@@ -230,12 +269,26 @@ def _budget_line(result: StoredResult, estate: Estate) -> str:
         )
     else:
         line = f"Your budget ceiling is {budget}; this plan costs {cost}, within it."
+    horizon = _horizon_total(result)
+    if estate.cost_is_one_run and horizon is not None and isinstance(years, int):
+        line += (
+            f" Over {count_of(years, 'year')}, with your accelerators' running cost all the "
+            f"time and the help every run needs, it comes to about {money(horizon)}."
+        )
     if estate.budget_soonest_days is not None and not estate.cost_is_one_run:
         line += (
             f" With rented help, the budget can finish one run in about "
             f"{run_time(estate.budget_soonest_days)} at the soonest."
         )
     return line
+
+
+def _horizon_total(result: StoredResult) -> float | None:
+    """The recommended option's total over the horizon [USD], the figure of the cost page."""
+    cost = result.section("cost")
+    option = cost.get(cost.get("recommended_option") or "")
+    total = option.get("net_usd") if isinstance(option, Mapping) else None
+    return float(total) if isinstance(total, int | float) else None
 
 
 def trade_off_sentence(result: StoredResult) -> str:

@@ -183,6 +183,11 @@ def owned_size_reason(result: StoredResult) -> str:
     estate = result.estate
     owned = count_of(estate.owned_count if estate else result.gpus or 0, "accelerator")
     reason = f"the {owned} you own, all of them"
+    if estate and estate.add_count and estate.rent_capped:
+        return reason + (
+            f"; the help beside them is the most rented at short notice, "
+            f"{count_of(estate.add_count, 'accelerator')}"
+        )
     if estate and estate.add_count and estate.cost_is_one_run:
         return reason + "; the help beside them is sized to finish as soon as your budget allows"
     if estate and estate.add_count:

@@ -17,10 +17,12 @@ import datetime
 import pytest
 
 from sizing.engine import size_dict
+from sizing.engine.assumptions import overridden, value
 from sizing.engine.cost.prices import PRICES
 from sizing.engine.hardware import ACCELERATORS
 from sizing.owned_reading import read_owned
 from sizing.stored_result import read_result
+from sizing.words.estate import estate_lines
 from sizing.words.estimate import figures_of
 from sizing.words.rival import platform_lines
 
@@ -106,34 +108,88 @@ def _ai_lab(budget_usd: float = 40e6) -> dict:
     )
 
 
-def test_customer_9_finishes_as_soon_as_40_million_allows_not_by_a_deadline_we_assumed() -> None:
-    """ "As fast as we can but at most $40 million": the date is the soonest any size of rented
-    help reaches (the run sized to half of it is no faster), within the budget; it was the
-    30-day deadline we assume when none is given (26.7 days, $17.1 million)."""
+def test_customer_9_rents_at_most_one_short_term_cluster_beside_their_512() -> None:
+    """ "As fast as we can but at most $40 million": no cloud rents 64,736 H100 for 4.2 days
+    (what this plan rented before), so the help is held to the largest cluster rented for days
+    or weeks without a negotiated contract, 512 (an AWS Capacity Block), for no longer than
+    such a rental lasts; the run ends when that help allows, within the budget."""
     estate = _ai_lab()["estate"]
-    days = estate["owned_days_used"]
+    most = value("short_rent_max_gpus")
+    assert estate["add"] == "rent" and 0 < estate["add_count"] <= most == 512
+    assert estate["rent_capped"] is True and estate["rent_cap_gpus"] == 512
+    assert estate["add_days"] <= value("short_rent_max_days")
+    assert estate["rent_beyond_short_term"] is False
     assert estate["budget_sets_soonest"] is False and estate["cost_usd"] <= 40e6
-    faster = size_dict(
-        {
-            **_AI_LAB_RUN,
-            "hardware": {"accelerator": "h100-sxm"},
-            "schedule": {"deadline_days": days / 2},
-        },
-        today=TODAY,
-    )
-    assert faster["timeline"]["wall_clock_days"] >= days * 0.98
+    # their 512 and the 512 rented share the run: it ends sooner than on theirs alone
+    assert estate["owned_days_used"] < estate["owned_days"]
+    # the days against dollars never rent more than that cluster either
+    assert all(point["add_count"] <= most for point in estate["trade_off"])
+
+
+def test_a_larger_short_term_cluster_lets_the_budget_set_the_date_again() -> None:
+    """The cap is the assumption's, not a number in the search: with no such limit the same
+    customer rents far more for days (the plan before), the soonest any size reaches."""
+    with overridden({"short_rent_max_gpus": 10**7}):
+        estate = _ai_lab()["estate"]
+    assert estate["rent_capped"] is False and estate["add_count"] > 10 * 512
+    assert estate["owned_days_used"] < _ai_lab()["estate"]["owned_days_used"] / 10
 
 
 def test_a_smaller_budget_sets_the_date_and_is_spent_up_to_it() -> None:
-    """At $20 million the budget, not the run's scale, sets the soonest date: one run costs
-    the budget (to the search's 2 % in days), and the date lies between the $40 million one
-    and the estate alone."""
-    estate = _ai_lab(20e6)["estate"]
-    assert estate["budget_sets_soonest"] is True
-    assert 0.95 * 20e6 <= estate["cost_usd"] <= 20e6
+    """At $5 million the budget, not the rented cluster's size, sets the soonest date: one run
+    costs the budget (to the search's 2 % in days), and the date lies between the $40 million
+    one and the estate alone."""
+    estate = _ai_lab(5e6)["estate"]
+    assert estate["budget_sets_soonest"] is True and estate["rent_capped"] is False
+    assert 0.95 * 5e6 <= estate["cost_usd"] <= 5e6
     soonest = estate["trade_off"][0]
-    assert soonest["days"] == estate["owned_days_used"] and soonest["cost_usd"] <= 20e6
+    assert soonest["days"] == estate["owned_days_used"] and soonest["cost_usd"] <= 5e6
     assert _ai_lab()["estate"]["owned_days_used"] < soonest["days"] < estate["owned_days"]
+
+
+def test_customer_9_three_year_cost_holds_the_rent_every_run_needs() -> None:
+    """The 3-year cost was $10.23 million (their 512 running for 3 years) beside one run
+    costing $26.07 million: a 3-year figure below one run inside it.  The owned option now
+    holds the help rented for every run of the horizon (one planned run here) beside their
+    running cost, so it is at least one run's cost and the rent plus their running."""
+    out = _ai_lab()
+    estate, option = out["estate"], out["cost"]["buy"]
+    runs = (
+        sum(out["cost"]["usage"]["gpu_hours_by_year"]) / out["cost"]["usage"]["gpu_hours_per_run"]
+    )
+    rented = sum(option["parts_by_year_usd"]["rented"])
+    assert rented == pytest.approx(runs * estate["add_cost_usd"], rel=1e-6)
+    running = option["net_usd"] - rented
+    assert running >= estate["owned_running_usd"]  # three years of theirs, at least one run's
+    assert option["net_usd"] >= estate["add_cost_usd"] * runs + estate["owned_running_usd"]
+    assert option["net_usd"] >= estate["cost_usd"]
+    assert out["cost"]["running_usd"] == pytest.approx(option["net_usd"])
+
+
+def test_customer_9_budget_line_names_the_cost_pages_figure() -> None:
+    """The budget line gives one run's cost against the ceiling, and the 3-year figure the
+    cost page shows, the same amount; and says why no more is rented."""
+    result = read_result(_ai_lab())
+    lines = estate_lines(result)
+    budget = next(line for line in lines if line.startswith("Your budget ceiling"))
+    total = result.section("cost")["buy"]["net_usd"]
+    assert "Over 3 years, with your accelerators' running cost all the time" in budget
+    assert result.money(total) in budget
+    assert result.money(result.estate.cost_usd) in budget
+    assert any(
+        "more is possible only under a negotiated reservation; we will ask" in line
+        for line in lines
+    )
+
+
+def test_customer_5_three_year_cost_holds_the_few_rented_beside_their_dgx() -> None:
+    """Customer 5 rents a few H100 beside their 16 A100 (no cap binds): the 3-year figure
+    holds that rent, and the figure said against a budget is that same total."""
+    out = _robotics()
+    estate, option = out["estate"], out["cost"]["buy"]
+    assert 0 < estate["add_count"] <= 512 and estate["rent_capped"] is False
+    assert sum(option["parts_by_year_usd"]["rented"]) == pytest.approx(estate["add_cost_usd"])
+    assert estate["cost_usd"] == pytest.approx(option["net_usd"])
 
 
 def test_customer_9_rents_to_the_soonest_date_the_budget_allows_and_buys_nothing() -> None:

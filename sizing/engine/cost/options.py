@@ -24,8 +24,10 @@ from .option import (
     Priced,
 )
 from .owned import (
+    NO_HELP,
     Owned,
     OwnedSite,
+    RentedHelp,
     owned,
     owned_capacity,
     purchases,
@@ -59,6 +61,7 @@ class CostCase:
     # the owned option holds only the accelerators they own: hours beyond them are rented
     # beside the estate (estate.added), so the option buys none to serve them
     owned_only: bool = False
+    help: RentedHelp = NO_HELP  # rented beside the owned ones for each run (cost.owned)
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,9 @@ class PricedOptions:
     owned_gpus: tuple[int, ...]  # [GPUs] bought: the working ones and the hot spares
 
 
-def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
+def _site(case: CostCase, *, colocation: bool, helped: bool = False) -> OwnedSite:
+    """Where ``case``'s owned hardware sits; ``helped``: with the help rented for each run
+    (the owned options; the hybrid rents its own peaks)."""
     return OwnedSite(
         case.acc,
         case.gpus_per_node,
@@ -82,6 +87,7 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
         case.owned_gpus,
         case.fabric,
         case.owned_storage_tb,
+        case.help if helped else NO_HELP,
     )
 
 
@@ -139,7 +145,7 @@ def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
             owned_storage_tb=case.owned_storage_tb,
         )
         for key, colocation in ((BUY, False), (COLOCATION, True)):
-            site = _site(case, colocation=colocation)
+            site = _site(case, colocation=colocation, helped=True)
             owned_options[key] = owned(usage, spared, site, prices, bought=bought)
             options[key] = owned_options[key].priced
         if on_demand_price is not None:
