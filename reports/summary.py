@@ -145,7 +145,7 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
     chosen = chosen_words(accelerator_by(result, sources or {}))
     if best is not None:
         # the help rented or bought beside their own accelerators is part of what they decide
-        # (customer 9: "$10.25 million over 3 years" alone left out $28 million of renting)
+        # (customer 9: "$10.25 million over 3 years" alone once left out $28 million of renting)
         helped = help_cost(result)
         out.append(
             f"Whether to go ahead with our recommendation, “{in_sentence(best.label)}”, for "

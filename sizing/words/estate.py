@@ -235,17 +235,20 @@ def helped_time(result: StoredResult) -> str:
 
 
 def help_cost(result: StoredResult) -> str:
-    """What the help added beside their accelerators costs, for the line of the plan's cost,
-    which prices their accelerators alone: "plus about $7,248 for the 4 NVIDIA H100 SXM5 80GB
-    rented beside them for one run" ("" when nothing is added)."""
+    """What the help added beside their accelerators costs, for the line of the plan's cost:
+    rented help is inside that cost (every run's rent, :class:`cost.owned.RentedHelp`), so
+    "including about $7,248 a run for the 4 NVIDIA H100 SXM5 80GB rented beside them"; bought
+    help is not, so "plus about ... bought beside them" ("" when nothing is added)."""
     estate = result.estate
     if not (helped_time(result) and estate and estate.add_cost_usd):
         return ""
-    how = "rented" if estate.add == "rent" else "bought"
-    return (
-        f"plus about {result.money(estate.add_cost_usd)} for the "
-        f"{format_count(estate.add_count)} {estate.add_name} {how} beside them for one run"
-    )
+    added = f"{format_count(estate.add_count)} {estate.add_name}"
+    if estate.add == "rent":
+        return (
+            f"including about {result.money(estate.add_cost_usd)} a run for the {added} "
+            "rented beside them"
+        )
+    return f"plus about {result.money(estate.add_cost_usd)} for the {added} bought beside them"
 
 
 def _budget_line(result: StoredResult, estate: Estate) -> str:

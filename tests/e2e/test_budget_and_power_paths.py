@@ -24,6 +24,7 @@ from pipeline.services import proposal_data
 from questionnaire.models import Submission
 from questionnaire.questions import DISCOVERY
 from reports import document
+from sizing.engine.numbers import format_money
 from tests.e2e.test_non_expert_path import continue_to_next, send_contact_to_review
 from tests.reports.conftest import pdf_text, squash
 
@@ -113,7 +114,10 @@ def test_an_ai_lab_with_512_h100_and_40_million_rents_to_the_soonest_date(browse
     assert "rented beside them for about" in estimate and "nothing bought" in estimate
     assert "NVIDIA H100 SXM5 80GB, the ones you own." in estimate
     assert "your choice" not in estimate and "deadline we assumed" not in estimate
-    assert "as soon as any size of rented help can (your budget would pay for more" in estimate
+    # no cloud rents tens of thousands for days: one cluster rented at short notice, said so
+    assert "as soon as what can be rented at short notice allows" in estimate
+    assert "with 512 × NVIDIA H100 SXM5 80GB rented beside them" in estimate
+    assert "more is possible only under a negotiated reservation; we will ask" in estimate
     # the budget ceiling beside the cost, and the days against the dollars
     assert "Your budget ceiling is $40.00 million; this plan costs about $" in estimate
     assert "for one run" in estimate and "within it" in estimate
@@ -126,6 +130,12 @@ def test_an_ai_lab_with_512_h100_and_40_million_rents_to_the_soonest_date(browse
     assert (result["cluster"]["accelerator"], result["cluster"]["gpus"]) == ("h100-sxm", 512)
     assert estate["add"] == "rent" and estate["cost_is_one_run"] is True
     assert estate["cost_usd"] <= 40e6 and estate["budget_sets_soonest"] is False
+    assert estate["rent_capped"] is True and estate["add_count"] == 512
+    assert all(p["add_count"] <= 512 for p in estate["trade_off"])
+    # the 3-year figure holds the rent of the run and their 512 running: never below one run
+    owned = result["cost"]["buy"]
+    assert sum(owned["parts_by_year_usd"]["rented"]) == pytest.approx(estate["add_cost_usd"])
+    assert owned["net_usd"] >= estate["cost_usd"]
     assert not [i for i in result["cost"]["bill_of_materials"] if i["item"] == "servers"]
     points = estate["trade_off"]
     assert [p["days"] for p in points] == sorted(p["days"] for p in points) and len(points) == 3
@@ -139,6 +149,14 @@ def test_an_ai_lab_with_512_h100_and_40_million_rents_to_the_soonest_date(browse
     assert squash("(the ones you own)") in text and squash("your choice") not in text
     assert squash("Your budget ceiling is $40.00 million") in text
     assert squash("Days against dollars, for one run") in text
+    # the budget line and the 3-year cost give the same total, the rent inside it
+    three_years = squash(format_money(owned["net_usd"]))
+    assert squash("Over 3 years, with your accelerators' running cost all the time") in text
+    assert text.count(three_years) >= 2, three_years
+    assert squash("a run for the 512 × NVIDIA H100 SXM5 80GB rented beside them") in text or (
+        squash("a run for the 512 NVIDIA H100 SXM5 80GB rented beside them") in text
+    )
+    assert squash("more is possible only under a negotiated reservation; we will ask") in text
     assert squash("on yours alone") in text
 
 

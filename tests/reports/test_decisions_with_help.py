@@ -13,7 +13,8 @@ def test_going_ahead_with_the_owned_cluster_names_the_rented_help_beside_it():
     data = demo_data(answers=answers_of(STORIES["9 AI lab budget ceiling"]), today=TODAY)
     first = decisions(read_result(data.result))[0]
     assert "the accelerators you own" in first
-    assert "rented beside them for one run" in first
+    assert "a run for the 512 NVIDIA H100 SXM5 80GB rented beside them" in first
+    assert first.count("including about $") == 1  # inside the total, never added to it
     assert "H100" in first
 
 

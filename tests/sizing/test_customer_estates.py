@@ -305,4 +305,4 @@ def test_customer_9_reads_the_owned_512_then_the_rented_help_and_no_choice_of_th
     assert figures.accelerator_by == "the ones you own"
     assert figures.deadline == ""
     assert figures.with_help.startswith("about ") and "rented beside them" in figures.with_help
-    assert figures.help_cost.startswith("plus about $")
+    assert figures.help_cost.startswith("including about $")
