@@ -306,3 +306,13 @@ def test_customer_9_reads_the_owned_512_then_the_rented_help_and_no_choice_of_th
     assert figures.deadline == ""
     assert figures.with_help.startswith("about ") and "rented beside them" in figures.with_help
     assert figures.help_cost.startswith("including about $")
+
+
+def test_customer_9_is_not_told_a_slower_rental_saves_money() -> None:
+    """With the help's rent inside the owned total, a one-year reservation of 512 is cheaper
+    but runs at the pace of 512 alone (about twice as long): no saving is claimed for dropping
+    their rule, since it would buy a slower run."""
+    cost = _ai_lab()["cost"]
+    assert cost["recommended_option"] == "buy"
+    assert cost["constraints"]["relax_saving_usd"] is None
+    assert not [reason for reason in cost["reasons"] if "rules out" in reason]

@@ -224,7 +224,15 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
     excluded = over_budget(
         estate_allowed(excluded_by(r), plan.owned_gpus), option_totals, plan.budget_usd
     )
-    choice = choose(option_totals, excluded)
+    # with help rented beside their accelerators the owned options finish sooner than the
+    # others, which are priced at the pace of theirs alone: a saving set against a slower run
+    # is no saving, so only the owned options are compared for the choice
+    same_pace = {
+        key: total
+        for key, total in option_totals.items()
+        if not plan.help.usd_per_run or key in OWNED_OPTIONS
+    }
+    choice = choose(same_pace, excluded)
     all_swings = swings(case, prices)
     options = {
         key: None
