@@ -27,6 +27,7 @@ from sizing.public import (
     format_count,
     format_number,
     format_percent,
+    help_beside,
     help_cost,
     helped_time,
     in_sentence,
@@ -312,6 +313,7 @@ def executive_summary(
         # on what they own, with help added beside it: the time with that help
         "with_help": helped_time(result),
         "help_cost": help_cost(result),
+        "help_beside": help_beside(result),
         "years": result.years,
         "years_text": cost.years,
         # the net figure and the likely range of that same figure (sizing.words.cost)

@@ -143,6 +143,7 @@ from sizing.words.durations import (
 )
 from sizing.words.estate import (
     estate_lines,
+    help_beside,
     help_cost,
     helped_time,
     on_owned_estate,
@@ -235,6 +236,7 @@ __all__ = [
     # what they own and their ceilings, in sentences (sizing/words/estate.py)
     "estate_lines",
     "helped_time",
+    "help_beside",
     "help_cost",
     "on_owned_estate",
     "owned_network_sentence",

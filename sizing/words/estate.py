@@ -234,6 +234,20 @@ def helped_time(result: StoredResult) -> str:
     )
 
 
+def help_beside(result: StoredResult) -> str:
+    """The accelerators one run uses beyond theirs, for the line that counts theirs: "with 512
+    NVIDIA H100 SXM5 80GB rented beside them, 1,024 in all" ("" when nothing is added)."""
+    estate = result.estate
+    if not (helped_time(result) and estate):
+        return ""
+    how = "rented" if estate.add == "rent" else "bought"
+    together = format_count(estate.owned_count + estate.add_count)
+    return (
+        f"with {format_count(estate.add_count)} {estate.add_name} {how} beside them, "
+        f"{together} in all"
+    )
+
+
 def help_cost(result: StoredResult) -> str:
     """What the help added beside their accelerators costs, for the line of the plan's cost:
     rented help is inside that cost (every run's rent, :class:`cost.owned.RentedHelp`), so

@@ -157,6 +157,7 @@ def test_an_ai_lab_with_512_h100_and_40_million_rents_to_the_soonest_date(browse
         squash("a run for the 512 NVIDIA H100 SXM5 80GB rented beside them") in text
     )
     assert squash("more is possible only under a negotiated reservation; we will ask") in text
+    assert squash("with 512 NVIDIA H100 SXM5 80GB rented beside them, 1,024 in all") in text
     assert squash("on yours alone") in text
 
 

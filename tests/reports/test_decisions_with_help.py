@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 
 from reports.cost_page import cost_page
 from reports.demo import demo_data
-from reports.summary import decisions
+from reports.summary import decisions, executive_summary
 from sizing.public import estate_lines, read_result
 from tests.reports.customer_stories import STORIES
 from tests.reports.test_generated_proposals import TODAY, answers_of
@@ -43,3 +43,13 @@ def test_the_cost_page_says_the_rented_help_is_inside_its_running_cost():
 def test_a_plan_without_help_has_no_rented_help_on_its_cost_page():
     data = demo_data(answers=answers_of(STORIES["6 Frankfurt bank adapters"]), today=TODAY)
     assert cost_page(read_result(data.result))["rents_help"] is False
+
+
+def test_the_line_of_accelerators_one_run_uses_counts_the_rented_help_too():
+    """The summary said "One run uses 512 accelerators" beside a headline of "all 1,024
+    accelerators together": the rented ones are counted beside theirs."""
+    data = demo_data(answers=answers_of(STORIES["9 AI lab budget ceiling"]), today=TODAY)
+    summary = executive_summary(read_result(data.result))
+    assert (
+        summary["help_beside"] == "with 512 NVIDIA H100 SXM5 80GB rented beside them, 1,024 in all"
+    )
