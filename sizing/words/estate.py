@@ -122,6 +122,7 @@ def short_rent_sentence(result: StoredResult) -> str:
     if not (estate and estate.add == "rent" and estate.add_count):
         return ""
     most = format_count(estate.rent_cap_gpus or estate.add_count)
+    said = []
     if estate.rent_capped:
         sooner = (
             "your budget would pay for more, and "
@@ -132,18 +133,18 @@ def short_rent_sentence(result: StoredResult) -> str:
             if not estate.cost_is_one_run
             else ""
         )
-        return (
+        said.append(
             f"{most} accelerators is the largest cluster rented for days or weeks without a "
             "negotiated contract (an AWS Capacity Block holds at most 64 servers of 8): "
             f"{sooner}more is possible only under a negotiated reservation; we will ask."
         )
     if estate.rent_beyond_short_term:
-        return (
+        said.append(
             f"The rented help runs about {run_time(estate.add_days)}, longer than the "
             f"{run_time(value('short_rent_max_days'))} a short-term rental lasts: it needs a "
             "negotiated reservation; we will ask."
         )
-    return ""
+    return " ".join(said)
 
 
 # InfiniBand generation by port speed [Gb/s] (reference catalog, section 3a, 2026-12-02)

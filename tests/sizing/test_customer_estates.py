@@ -316,3 +316,32 @@ def test_customer_9_is_not_told_a_slower_rental_saves_money() -> None:
     assert cost["recommended_option"] == "buy"
     assert cost["constraints"]["relax_saving_usd"] is None
     assert not [reason for reason in cost["reasons"] if "rules out" in reason]
+
+
+def test_a_deadline_needing_more_than_one_short_term_cluster_is_met_as_far_as_it_can_be() -> None:
+    """With a 30-day deadline of theirs, 512 H100 cannot be helped enough by one cluster
+    rented at short notice: 512 are rented, the run ends later, and the words say the deadline
+    needs more and that more is possible only under a negotiated reservation."""
+    out = size_dict(
+        {
+            **_AI_LAB_RUN,
+            "schedule": {"deadline_days": 30},
+            "hardware": {"vendors": ["nvidia"]},
+            "deployment": {"location": "hybrid"},
+            "estate": {"accelerator": "h100-sxm", "count": 512},
+        },
+        today=TODAY,
+    )
+    estate = out["estate"]
+    assert estate["rent_capped"] is True and estate["add_count"] == 512
+    assert estate["owned_days_used"] > 30
+    words = " ".join(estate_lines(read_result(out)))
+    assert "your deadline needs more; more is possible only under a negotiated reservation" in words
+
+
+def test_help_longer_than_a_short_term_rental_lasts_is_said_to_need_a_reservation() -> None:
+    with overridden({"short_rent_max_days": 100}):
+        out = _ai_lab()
+        words = " ".join(estate_lines(read_result(out)))
+    assert out["estate"]["rent_beyond_short_term"] is True
+    assert "longer than the 100 days a short-term rental lasts" in words
