@@ -286,6 +286,9 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "capex": money(best.capex_usd) if best and best.capex_usd else "",
         "running": money(best.running_usd) if best else "",
         "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest
+        # rents help beside the accelerators they own for every run (inside the total)
+        "rents_help": bool(best and result.estate and result.estate.add == "rent")
+        and bool(result.estate and result.estate.add_count),
         "undecided": headline.undecided,  # why nothing is recommended ("" when an option is)
         "recurring": recurring_line(result),  # per month and per run, for recurring work
         "region": region_line(result),  # where the cloud options run, and their price basis

@@ -17,7 +17,8 @@ from sizing.public import (
     CostOption,
     StoredResult,
     accelerator_by,
-    chosen_label,
+    accelerator_label,
+    as_fast_as_the_budget_allows,
     chosen_words,
     cost_headline,
     count_of,
@@ -26,6 +27,7 @@ from sizing.public import (
     format_count,
     format_number,
     format_percent,
+    help_beside,
     help_cost,
     helped_time,
     in_sentence,
@@ -126,6 +128,16 @@ def network_line(result: StoredResult) -> str:
     )
 
 
+def _price_basis(result: StoredResult) -> str:
+    """How the two purchase prices compared are known: "list prices", or "ours estimated, the
+    other at list price" when no public price exists for the plan's accelerator (the catalog's
+    estimate, flagged so in its source)."""
+    bought = next((a for a in result.assumptions if a.key == "prices.purchase_usd_per_gpu"), None)
+    if bought is not None and str(bought.source).startswith("estimate"):
+        return "ours estimated, the other at list price"
+    return "list prices"
+
+
 def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) -> list[str]:
     """What the customer must decide before we quote, most consequential first; ``sources``
     says who set each input (the accelerator our engineer chose is never "you asked for")."""
@@ -134,7 +146,7 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
     chosen = chosen_words(accelerator_by(result, sources or {}))
     if best is not None:
         # the help rented or bought beside their own accelerators is part of what they decide
-        # (customer 9: "$10.25 million over 3 years" alone left out $28 million of renting)
+        # (customer 9: "$10.25 million over 3 years" alone once left out $28 million of renting)
         helped = help_cost(result)
         out.append(
             f"Whether to go ahead with our recommendation, “{in_sentence(best.label)}”, for "
@@ -184,7 +196,7 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
             f"{money_of(result)(alt['servers_usd'])} in servers, "
             f"{money_of(result)(ours_usd - float(alt['servers_usd']))} less than one run's "
             f"{format_count(counts.per_run)} {result.accelerator_name} {chosen} "
-            f"({money_of(result)(ours_usd)}, list prices){of_all}."
+            f"({money_of(result)(ours_usd)}, {_price_basis(result)}){of_all}."
         )
     if cheaper:
         alt = cheaper[0]
@@ -286,12 +298,14 @@ def executive_summary(
         "servers_word": noun_for(counts.cluster_servers, "server"),
         "gpus_per_node": format_count(counts.per_node),
         "accelerator": result.accelerator_name,
-        "accelerator_by": chosen_label(accelerator_by(result, sources)),
+        "accelerator_by": accelerator_label(result, sources),
         "days": run_time(result.wall_clock_days or 0),
         "days_range": run_time_range(*days) if days else "",
         # the deadline with who set it: "your deadline of 21 days", "the deadline our
         # engineer set, 20 days" ("" when none was given or set)
-        "deadline": the_deadline(result, sources) if result.deadline_days else "",
+        "deadline": the_deadline(result, sources)
+        if result.deadline_days and not as_fast_as_the_budget_allows(result)
+        else "",
         "deadline_met": result.deadline_met,
         "does_not_fit": does_not_fit(result),
         # met at the central estimate while the slow end of the likely range runs past it
@@ -299,6 +313,7 @@ def executive_summary(
         # on what they own, with help added beside it: the time with that help
         "with_help": helped_time(result),
         "help_cost": help_cost(result),
+        "help_beside": help_beside(result),
         "years": result.years,
         "years_text": cost.years,
         # the net figure and the likely range of that same figure (sizing.words.cost)

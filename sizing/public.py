@@ -143,6 +143,7 @@ from sizing.words.durations import (
 )
 from sizing.words.estate import (
     estate_lines,
+    help_beside,
     help_cost,
     helped_time,
     on_owned_estate,
@@ -170,6 +171,8 @@ from sizing.words.plural import (
 from sizing.words.project import project_from_answers
 from sizing.words.provenance import (
     accelerator_by,
+    accelerator_label,
+    as_fast_as_the_budget_allows,
     chosen_label,
     chosen_words,
     credited,
@@ -233,6 +236,7 @@ __all__ = [
     # what they own and their ceilings, in sentences (sizing/words/estate.py)
     "estate_lines",
     "helped_time",
+    "help_beside",
     "help_cost",
     "on_owned_estate",
     "owned_network_sentence",
@@ -280,6 +284,8 @@ __all__ = [
     "count_of",
     "noun_for",
     "accelerator_by",
+    "accelerator_label",
+    "as_fast_as_the_budget_allows",
     "chosen_label",
     "chosen_words",
     "credited",

@@ -119,6 +119,14 @@ class Estate:
     cost_is_one_run: bool = False  # the budget is held against one run's cost
     # days against dollars: (days, cost [USD], accelerators rented beside theirs), soonest first
     trade_off: tuple[tuple[float, float, int], ...] = ()
+    # as fast as the budget allows: the budget sets the date (False: no size is faster, the
+    # budget would pay for more; None: not that case, or a result stored before)
+    budget_sets_soonest: bool | None = None
+    # the help held to the largest cluster rented at short notice (more only under a
+    # negotiated reservation), that size, and whether the help outlasts such a rental
+    rent_capped: bool = False
+    rent_cap_gpus: int | None = None
+    rent_beyond_short_term: bool = False
 
 
 def _estate(raw: Mapping[str, Any]) -> Estate:
@@ -163,6 +171,10 @@ def _estate(raw: Mapping[str, Any]) -> Estate:
         storage_added_tb=number("storage_added_tb"),
         owned_days_used=number("owned_days_used"),
         cost_is_one_run=bool(raw.get("cost_is_one_run")),
+        budget_sets_soonest=flag("budget_sets_soonest"),
+        rent_capped=bool(raw.get("rent_capped")),
+        rent_cap_gpus=int(number("rent_cap_gpus") or 0) or None,
+        rent_beyond_short_term=bool(raw.get("rent_beyond_short_term")),
         trade_off=tuple(
             (float(p["days"]), float(p["cost_usd"]), int(p.get("add_count") or 0))
             for p in raw.get("trade_off") or ()

@@ -83,12 +83,22 @@ def read_site(found: Found, text: str, owned: OwnedClause | None) -> None:
             "on_premises",
         ),
         (r"\bcolocation\b|\bco-location\b", "location", "colocation"),
+        # a power figure for their own hall: the hardware stands in their building
+        (
+            r"\b(?:the|our)\s+(?:data\s+)?hall\s+(?:has|holds|offers|gives)\b",
+            "location",
+            "on_premises",
+        ),
     ):
         match = re.search(pattern, text, re.I)
         if match and not any(v.field == name for v in found.values):
             found.add("deployment", name, value, said(match[0]))
     if owned is not None:
         found.add("deployment", "owned", owned.clause, said(owned.words))
+        # what they own, and rented capacity beside it: the mix of both (hybrid)
+        rent = re.search(r"\brent\s+(?:some\s+)?(?:more|extra|additional)\b", text, re.I)
+        if rent and not any(v.field == "location" for v in found.values):
+            found.add("deployment", "location", "hybrid", said(rent[0]))
     power = re.search(rf"({NUMBER})\s?(MW|kW|megawatts?|kilowatts?)\b", text, re.I)
     if power:
         found.add("deployment", "power_kw", f"{power[1]} {power[2]}", said(power[0]))

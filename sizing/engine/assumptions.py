@@ -657,7 +657,32 @@ _LISTED: dict[str, Assumption] = {
 
 ASSUMPTIONS: Mapping[str, Assumption] = MappingProxyType(_LISTED)
 
+_SHORT_RENT = (
+    "AWS EC2 User Guide, Capacity Blocks for ML (docs.aws.amazon.com/AWSEC2/latest/UserGuide/"
+    "ec2-capacity-blocks.html, read 2026-12-05): a block holds up to 64 instances (p5.48xlarge: "
+    "8 H100 each, so 512), 1 to 14 days in whole days then weeks up to 182 days, booked up to "
+    "8 weeks ahead; Google Cloud calendar-mode future reservations (cloud.google.com/compute/"
+    "docs/instances/create-future-reservations-calendar-mode, read 2026-12-05): 1 to 90 days, "
+    "each request approved by Google; larger clusters (Lambda, CoreWeave, the hyperscalers) "
+    "are sold as negotiated multi-month reservations"
+)
 _UNLISTED: dict[str, Assumption] = {
+    # --- renting help beside owned accelerators (estate.py, owned_first.py) ---------------------
+    "short_rent_max_gpus": Assumption(
+        512,
+        "accelerators",
+        _SHORT_RENT,
+        "2026-12-05",
+        "the largest cluster rented for days or weeks without a negotiated contract (one AWS "
+        "Capacity Block of 64 servers of 8); more is rented only under a negotiated reservation",
+    ),
+    "short_rent_max_days": Assumption(
+        182,
+        "days",
+        _SHORT_RENT,
+        "2026-12-05",
+        "the longest such a cluster is rented for (an AWS Capacity Block)",
+    ),
     # --- defaults for unanswered questions (resolve/resolved.py) -------------------------------
     "default_total_params": Assumption(
         7e9,

@@ -27,6 +27,7 @@ from .compute import FLOPS_PER_PARAM_TOKEN, recompute_flops_per_token, training_
 from .cost.accelerator_prices import cloud_price_confirmed
 from .cost.choice import renting_allowed
 from .cost.option import OWNED_OPTIONS
+from .cost.owned import NO_HELP, RentedHelp
 from .cost.plan import CostInputs, CostResult, plan_cost
 from .cost.prices import PRICES
 from .deadline import deadline_result
@@ -64,6 +65,7 @@ from .output import (
 )
 from .owned_first import size_with_estate
 from .parallelism import Plan, Workload, whole_micro_batches, workload
+from .peer import nvidia_peer
 from .provenance import Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
 from .resilience import spare_nodes
@@ -120,8 +122,11 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
     if today is None:
         today = datetime.date.today()  # at call time, never at import
     if inputs.estate.given:
-        return size_with_estate(inputs, today, size_plain)
-    return size_plain(inputs, today)[0]
+        result = size_with_estate(inputs, today, size_plain)
+    else:
+        result = size_plain(inputs, today)[0]
+    peer = nvidia_peer(inputs, result, today, size_plain)
+    return result if peer is None else replace(result, peer=peer)
 
 
 def size_plain(
@@ -132,13 +137,15 @@ def size_plain(
     budget_usd: float | None = None,
     owned_storage_tb: float | None = None,
     owned_only: bool = False,
+    help: RentedHelp = NO_HELP,
 ) -> tuple[SizingResult, Resolved]:
     """:func:`size` without the estate's steps, and the answers resolved; ``owned_gpus`` of
     the sized accelerator are already the customer's (no capital, :mod:`cost.owned`), and
     ``budget_usd`` excludes the options above it (:func:`cost.choice.over_budget`);
     ``owned_storage_tb`` of shared storage is theirs too (None: the storage the run needs);
     ``owned_only``: their accelerators are all an owned option holds (the rest is rented
-    beside them, :mod:`sizing.engine.estate`), so none is bought to serve more hours."""
+    beside them, :mod:`sizing.engine.estate`), so none is bought to serve more hours;
+    ``help``: what is rented beside them for each run, in the owned options' totals."""
     r = resolve(inputs, today=today)
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
@@ -189,6 +196,7 @@ def size_plain(
             owned_storage_tb=owned_storage_tb,
             owned_only=owned_only,
             budget_usd=budget_usd,
+            help=help,
             # each run in one server: no fabric between servers to buy (network.plan_network)
             fabric=bool(network.nic_gbps),
         ),

@@ -20,6 +20,12 @@ a budget ``B`` (less the owned estate's running cost) reaches at the soonest::
     D_budget = T_o x (1 - B / (H_r x p_cloud))                    (running cost aside)
     D_budget = T_o x (H_r p_cloud - B) / (H_r p_cloud - r T_o)      (running r a day)
 
+no sooner than the rented help's cluster allows: at most ``N`` accelerators are rented for
+days or weeks as one cluster without a negotiated contract (assumption
+``short_rent_max_gpus``, an AWS Capacity Block), so one run ends no sooner than::
+
+    D_rent = H_r / (24 N + H_r / T_o)
+
 and the days against the dollars are the points ``(T, r T + (1 - T / T_o) x H_r x p_cloud)``
 from that soonest date to the owned estate alone.
 
@@ -106,6 +112,15 @@ class EstateResult:
     # rented help), for "as fast as the budget allows"; else the option's over the horizon
     cost_is_one_run: bool = False
     trade_off: tuple[TradeOff, ...] = ()  # days against dollars, soonest first
+    # "as fast as the budget allows": True when the budget sets the soonest date, False when
+    # no size of the rented help is faster (the budget pays for more); None otherwise
+    budget_sets_soonest: bool | None = None
+    # the rented help is held to the largest cluster rented short-term without a negotiated
+    # contract (assumption short_rent_max_gpus): more is possible only under a reservation
+    rent_capped: bool = False
+    rent_cap_gpus: int | None = None  # [accelerators] that largest short-term cluster
+    # the help runs longer than a short-term rental lasts (assumption short_rent_max_days)
+    rent_beyond_short_term: bool = False
 
 
 def most_within_power(power_kw: float, kw_per_gpu: float, gpus_per_node: int) -> int:
@@ -187,6 +202,22 @@ def added(
     if purchase_usd_per_gpu is not None:
         return Added(BUY, gpus, days, hours, gpus * purchase_usd_per_gpu)
     return Added(None, gpus, days, hours, None)
+
+
+def soonest_with_rented_at_most(
+    owned_days: float, run_gpu_hours: float, most_rented_gpus: int
+) -> float:
+    """The soonest one run ends with at most ``most_rented_gpus`` rented beside the owned
+    estate [d]: the rented share ``(1 - T / T_o) H`` worked by ``N`` accelerators in ``T``
+    days, ``(1 - T / T_o) H = 24 N T``, so::
+
+        T = H / (24 N + H / T_o)
+
+    (module docstring; ``N``: the largest cluster rented short-term, assumption
+    ``short_rent_max_gpus``)."""
+    if owned_days <= 0 or run_gpu_hours <= 0:
+        return owned_days
+    return run_gpu_hours / (HOURS_PER_DAY * most_rented_gpus + run_gpu_hours / owned_days)
 
 
 def budget_soonest_days(

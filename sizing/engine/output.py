@@ -23,6 +23,7 @@ from .deployment import DeploymentResult
 from .estate import EstateResult
 from .hosts import HostsResult
 from .network import NetworkResult
+from .peer import PeerResult
 from .provenance import UsedAssumption
 from .ranges import ConfidenceResult
 from .storage import StorageResult
@@ -195,6 +196,8 @@ class SizingResult:
     open_questions: tuple[str, ...]
     warnings: tuple[str, ...]
     estate: EstateResult | None = None  # what they own and their ceilings, when given
+    # the same run on the NVIDIA part a plan on another maker's is set against (peer.py)
+    peer: PeerResult | None = None
 
 
 _EXACT_INTEGERS = 2.0**53  # floats hold every whole number below this exactly
@@ -287,4 +290,6 @@ def sizing_result_to_dict(rec: SizingResult) -> dict[str, Any]:
     out["warnings"] = list(rec.warnings)
     if rec.estate is not None:  # only when given: results without it stay as they were
         out["estate"] = _clean(rec.estate)
+    if rec.peer is not None:
+        out["peer"] = _clean(rec.peer)
     return out

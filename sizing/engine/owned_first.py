@@ -29,10 +29,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from .assumptions import value
 from .cost.choice import excluded_by, renting_allowed
 from .cost.option import BUY as BUY_OPTION
 from .cost.option import CLOUD_OPTIONS, HYBRID
-from .cost.owned import SERVERS
+from .cost.owned import NO_HELP, SERVERS, RentedHelp
 from .estate import (
     BUY,
     RENT,
@@ -44,6 +45,7 @@ from .estate import (
     most_within_power,
     network_served,
     owned_running_usd,
+    soonest_with_rented_at_most,
     storage_shortfall_tb,
 )
 from .hardware import ACCELERATORS
@@ -79,14 +81,21 @@ def size_with_estate(
             ),
             network=_on_owned_fabric(plain.network, e),
         )
-        owned, ro = size_plain(
-            on_owned,
-            today,
-            owned_gpus=e.count,
-            budget_usd=e.budget_usd,
-            owned_storage_tb=e.storage_tb,
-            owned_only=_bursting(rb),  # rented help beside them, never more bought to hold it
-        )
+
+        def on_theirs(
+            help: RentedHelp = NO_HELP, budget: float | None = e.budget_usd
+        ) -> tuple[SizingResult, Resolved]:
+            return size_plain(
+                on_owned,
+                today,
+                owned_gpus=e.count,
+                budget_usd=budget,
+                owned_storage_tb=e.storage_tb,
+                owned_only=_bursting(rb),  # rented help beside them, never more bought for it
+                help=help,
+            )
+
+        owned, ro = on_theirs()
         if owned.memory.fits:
             main, rm = owned, ro
     capped, most, cluster_kw = False, None, None
@@ -111,11 +120,36 @@ def size_with_estate(
     runs_on_owned = main is owned
     if runs_on_owned:
         main = _named_as_owned(main)
-    estate = _estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped)
+
+    def sooner(days: float) -> SizingResult:  # the base run sized to finish in ``days``
+        faster = replace(plain, schedule=replace(plain.schedule, deadline_days=days))
+        return size_plain(faster, today, budget_usd=e.budget_usd)[0]
+
+    estate = _estate(e, base, rb, owned, ro, main, rm, most, cluster_kw, capped, sooner)
+    if runs_on_owned and estate.add == RENT and estate.add_cost_usd and estate.owned_days:
+        # every run of the horizon needs the help: the owned option's total holds its rent
+        # (one run's alone is what "as fast as the budget allows" holds against the budget)
+        help = RentedHelp((estate.owned_days_used or 0.0) / estate.owned_days, estate.add_cost_usd)
+        helped, _ = on_theirs(help, None if estate.cost_is_one_run else e.budget_usd)
+        main = _named_as_owned(helped)
+        estate = _with_help_in_total(estate, main)
     theirs = _owned_network_and_storage(e, owned if runs_on_owned else None)
     if runs_on_owned:
         main = _said_as_theirs(main, estate)
     return replace(main, estate=replace(estate, **theirs))
+
+
+def _with_help_in_total(estate: EstateResult, main: SizingResult) -> EstateResult:
+    """The figure held against the budget once the owned option holds every run's help: the
+    option's total over the horizon (it held one run's help added to it), or one run's cost
+    when that is what the budget is held against."""
+    if estate.cost_is_one_run or main.cost.recommended_option is None:
+        return estate
+    option = main.cost.options.get(main.cost.recommended_option)
+    if option is None:
+        return estate
+    over = None if estate.budget_usd is None else option.net_usd - estate.budget_usd
+    return replace(estate, cost_usd=option.net_usd, over_budget_usd=over)
 
 
 def _said_as_theirs(result: SizingResult, estate: EstateResult) -> SizingResult:
@@ -124,9 +158,15 @@ def _said_as_theirs(result: SizingResult, estate: EstateResult) -> SizingResult:
     it, so "cannot be met" never sits beside "add 4 rented to finish in time"."""
     drivers = tuple(d.replace(" you gave,", " you own,") for d in result.drivers)
     if estate.cost_is_one_run and estate.owned_days_used:  # no deadline of theirs to miss
+        allows = (
+            "as soon as what can be rented at short notice allows"
+            if estate.rent_capped
+            else "as soon as any size of it can"
+            if estate.budget_sets_soonest is False
+            else "as soon as your budget allows"
+        )
         sooner = (
-            f"; with rented help beside them, as soon as your budget allows, about "
-            f"{format_days(estate.owned_days_used)}"
+            f"; with rented help beside them, {allows}, about {format_days(estate.owned_days_used)}"
         )
         drivers = tuple(
             re.sub(r", past the [^,;]* deadline we assumed$", sooner, d) for d in drivers
@@ -219,6 +259,7 @@ def _estate(
     most: int | None,
     cluster_kw: float | None,
     capped: bool,
+    sooner: Callable[[float], SizingResult],
 ) -> EstateResult:
     deadline = rm.deadline_days
     cloud = rb.prices.gpu_cloud or rb.prices.large_cloud
@@ -226,6 +267,8 @@ def _estate(
     add = Added(None, 0, 0.0, 0.0, None)
     fits = days = meets = used = running = None
     one_run = False  # the budget holds one run's cost: "as fast as the budget allows"
+    budget_sets: bool | None = None
+    rent_capped = False  # the help held to the largest cluster rented short-term
     trade: tuple[TradeOff, ...] = ()
     if owned is not None and ro is not None and e.accelerator is not None and e.count:
         fits = owned.memory.fits
@@ -241,11 +284,11 @@ def _estate(
         )
         purchase = rb.prices.purchase
 
-        def beside(target: float) -> Added:
+        def beside(target: float, run_gpu_hours: float | None = None) -> Added:
             return added(
                 days or 0.0,
                 target,
-                run_gpu_hours=base.compute.gpu_hours,
+                run_gpu_hours=run_gpu_hours or base.compute.gpu_hours,
                 gpus_per_node=base.cluster.gpus_per_node,
                 cloud_usd_per_gpu_hour=cloud_price,
                 purchase_usd_per_gpu=purchase.value if purchase else None,
@@ -254,26 +297,35 @@ def _estate(
 
         if not meets and days is not None:
             target = deadline
+            most_rented = int(value("short_rent_max_gpus"))
             if (
                 e.budget_usd is not None
                 and not rb.deadline_given
                 and cloud_price is not None
                 and _bursting(rb)
             ):  # "as fast as the budget allows": the soonest it reaches, not our assumption
-                soonest_days = budget_soonest_days(
-                    days,
-                    e.budget_usd,
-                    run_gpu_hours=base.compute.gpu_hours,
-                    cloud_usd_per_gpu_hour=cloud_price,
-                    running_usd_per_day=per_day,
+                base, target, budget_sets = _soonest_within_budget(
+                    base, days, e.budget_usd, cloud_price, per_day, sooner
                 )
-                # no sooner than the base run, the most the engine sizes for
-                target = min(days, max(base.timeline.wall_clock_days, soonest_days))
+                if _bursting(rb) and beside(target).gpus > most_rented:
+                    base, target = _soonest_short_rent(base, days, most_rented, sooner)
+                    rent_capped, budget_sets = True, False
                 used, one_run = target, True
+                # each point's help priced from the run sized to finish then: a run spread
+                # over more accelerators needs more accelerator-hours
+                points = dict.fromkeys((target, math.sqrt(target * days), days))
+                helped = {
+                    t: beside(t, None if t in (target, days) else sooner(t).compute.gpu_hours)
+                    for t in points
+                }
                 trade = tuple(
-                    TradeOff(t, per_day * t + (beside(t).cost_usd or 0.0), beside(t).gpus)
-                    for t in dict.fromkeys((target, math.sqrt(target * days), days))
+                    TradeOff(t, per_day * t + (help.cost_usd or 0.0), help.gpus)
+                    for t, help in helped.items()
                 )
+            elif _bursting(rb) and beside(target).gpus > most_rented:
+                # the deadline needs more than is rented short-term: the most that is, later
+                target = soonest_with_rented_at_most(days, base.compute.gpu_hours, most_rented)
+                used, rent_capped = target, True
             add = beside(target)
         running = per_day * (used or 0.0)
     chosen = main.cost.recommended_option
@@ -327,7 +379,72 @@ def _estate(
         power_capped=capped,
         cost_is_one_run=one_run,
         trade_off=trade,
+        budget_sets_soonest=budget_sets,
+        rent_capped=rent_capped,
+        rent_cap_gpus=int(value("short_rent_max_gpus")) if add.how == RENT else None,
+        rent_beyond_short_term=add.how == RENT and add.days > value("short_rent_max_days"),
     )
+
+
+def _soonest_short_rent(
+    base: SizingResult,
+    owned_days: float,
+    most_rented: int,
+    sooner: Callable[[float], SizingResult],
+) -> tuple[SizingResult, float]:
+    """The run the rented help is sized from and the soonest it ends [d] with no more rented
+    than the largest cluster rented short-term (:func:`estate.soonest_with_rented_at_most`):
+    the date from ``base``'s accelerator-hours, then again from the run sized to end then
+    (a run on fewer accelerators needs fewer accelerator-hours, so the date moves sooner,
+    never needing more rented)."""
+    first = soonest_with_rented_at_most(owned_days, base.compute.gpu_hours, most_rented)
+    run = sooner(first)
+    return run, soonest_with_rented_at_most(owned_days, run.compute.gpu_hours, most_rented)
+
+
+_SOONEST_TOLERANCE = 1.02  # [x] the soonest date is found to within 2 %
+_SOONEST_ROUNDS = 10  # halvings of the search at most
+
+
+def _soonest_within_budget(
+    base: SizingResult,
+    owned_days: float,
+    budget_usd: float,
+    cloud_usd_per_gpu_hour: float,
+    running_usd_per_day: float,
+    sooner: Callable[[float], SizingResult],
+) -> tuple[SizingResult, float, bool]:
+    """The run the rented help is sized from, the soonest date the budget pays for [d], and
+    whether the budget sets that date (else no size is faster).
+
+    "As fast as the budget allows" sets no deadline, so the date is searched: one run ending
+    at ``T`` costs their estate's running ``r T`` and the rented share of the run sized to end
+    then, ``H(T) p (1 - T / T_o)`` (:func:`estate.added`), whose accelerator-hours ``H(T)``
+    grow as it spreads over more accelerators.  The soonest ``T`` within the budget is found
+    by halving (geometrically) between the fastest any size reaches (the time curve's end,
+    :mod:`.cluster`) and the estate alone, ``T_o``; when the fastest is within the budget,
+    the budget does not set the date, the run's scale does."""
+
+    def within(run: SizingResult, days: float) -> bool:
+        rented = max(0.0, 1.0 - days / owned_days) * run.compute.gpu_hours
+        return running_usd_per_day * days + rented * cloud_usd_per_gpu_hour <= budget_usd
+
+    fastest = sooner(base.timeline.wall_clock_days / 1000)  # no size is faster than this
+    if fastest.timeline.wall_clock_days >= owned_days:
+        return base, owned_days, False
+    if within(fastest, fastest.timeline.wall_clock_days):
+        return fastest, fastest.timeline.wall_clock_days, False
+    early, late, run = fastest.timeline.wall_clock_days, owned_days, base
+    for _ in range(_SOONEST_ROUNDS):
+        if late / early < _SOONEST_TOLERANCE:
+            break
+        middle = math.sqrt(early * late)
+        sized = sooner(middle)
+        if within(sized, middle):
+            late, run = middle, sized
+        else:
+            early = middle
+    return run, late, True
 
 
 def _owned_network_and_storage(e: EstateInput, on_owned: SizingResult | None) -> dict[str, Any]:

@@ -296,6 +296,8 @@ CONSTANTS: dict[str, str] = {
     "staff_usd_per_year": "Cost of one operations engineer per year",
     "staff_accelerators_per_fte": "Accelerators one operations engineer looks after",
     "owned_max_utilisation": "Most of the year an owned cluster can run jobs",
+    "short_rent_max_gpus": "Largest cluster rented for days or weeks without a negotiated contract",
+    "short_rent_max_days": "Longest such a cluster is rented for",
     "server_idle_draw_share": "Power an idle server draws (share of its maximum)",
     "fabric_switch_ports": "Ports per network switch",
     "fabric_one_tier_max_nodes": "Largest cluster on one layer of switches",

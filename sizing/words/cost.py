@@ -214,8 +214,8 @@ def recurring_line(result: StoredResult) -> str:
     if found is None or result.recommended_cost is None:
         return ""
     money = money_of(result)
-    # on what they own with help rented beside it, the figures are their accelerators' alone:
-    # each run's help is said beside them, never left for the reader to find (customer 5)
+    # on what they own with help rented beside it, each run's rent is inside the figures and
+    # said so, never left for the reader to find (customer 5)
     helped = help_cost(result)
     return (
         f"About {money(found['per_month_usd'])} a month, or "

@@ -11,8 +11,9 @@ and its decisions) reads it here and says it in these words, so the four never b
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sizing.engine.numbers import format_count
+from sizing.engine.numbers import format_count, format_days
 from sizing.stored_result import StoredResult
 from sizing.words.plural import count_of
 
@@ -41,6 +42,10 @@ class Counts:
     # plan never names a way to pay that the cost page does not choose
     decided: bool = True
     already_owned: int = 0  # of these accelerators, the customer's own (nothing bought)
+    # accelerators rented beside their own for one run, and for how long [d] (estate "rent")
+    rented_beside: int = 0
+    rented_name: str = ""
+    rented_days: float = 0.0
 
     @property
     def per_run_servers(self) -> int:
@@ -94,7 +99,20 @@ def read_counts(result: StoredResult) -> Counts:
         else (),
         decided=bool(result.recommended_option),
         already_owned=_already_owned(result),
+        **_rented_beside(result),
     )
+
+
+def _rented_beside(result: StoredResult) -> dict[str, Any]:
+    """The help rented beside their own accelerators for one run (the result's estate)."""
+    estate = result.estate
+    if not (_already_owned(result) and estate and estate.add == "rent" and estate.add_count):
+        return {}
+    return {
+        "rented_beside": estate.add_count,
+        "rented_name": estate.add_name,
+        "rented_days": estate.add_days,
+    }
 
 
 def _already_owned(result: StoredResult) -> int:
@@ -161,6 +179,11 @@ def bought_text(counts: Counts) -> str:
         own = counts.already_owned
         servers = servers_text(max(1, own // counts.per_node), min(own, counts.per_node))
         text = f"{format_count(own)} × {counts.accelerator} you already own ({servers})"
+        if counts.rented_beside:
+            text += (
+                f", with {format_count(counts.rented_beside)} × {counts.rented_name} rented "
+                f"beside them for about {format_days(counts.rented_days)}"
+            )
         if counts.year_one > own:
             text += f", and {format_count(counts.year_one - own)} more bought in year 1"
         elif counts.total <= own:
@@ -198,10 +221,16 @@ def uses_text(counts: Counts) -> str:
         counts.per_run == counts.total or (not counts.owned and counts.per_run == counts.cluster)
     ):
         return ""  # one run uses all of them (or all that is rented): nothing more to say
+    elif counts.rented_beside:  # the run spreads over theirs and the rented ones together
+        text = (
+            f"one run uses all {format_count(counts.per_run + counts.rented_beside)} "
+            "accelerators together"
+        )
     else:
         text = f"one run uses {run}"
     if spares:
-        text += f", plus {count_of(spares, 'spare server')}"
+        spare = count_of(spares, "spare server")
+        text += f", plus {spare} of yours" if counts.rented_beside else f", plus {spare}"
     return text
 
 

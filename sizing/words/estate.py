@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sizing.engine.assumptions import value
 from sizing.engine.numbers import format_count, format_money, format_quantity
 from sizing.stored_result import Estate, StoredResult
 from sizing.words.durations import run_time
@@ -77,10 +78,21 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
     if estate.add_count:
         added = f"{format_count(estate.add_count)} {estate.add_name}"
         time = f"for about {run_time(estate.add_days)}"
-        if estate.add == "rent" and estate.cost_is_one_run:
+        if estate.add == "rent" and estate.rent_capped:
             lines.append(
-                f"To finish as soon as your budget allows, add {added} rented {time} to share "
-                f"the work, about {result.money(estate.add_cost_usd)}."
+                f"To finish as soon as what can be rented at short notice allows, add {added} "
+                f"rented {time} to share the work, about {result.money(estate.add_cost_usd)}."
+            )
+        elif estate.add == "rent" and estate.cost_is_one_run:
+            soonest = (
+                "as soon as any size of rented help can (your budget would pay for more; "
+                "beyond this size each added accelerator does less than half its share)"
+                if estate.budget_sets_soonest is False
+                else "as soon as your budget allows"
+            )
+            lines.append(
+                f"To finish {soonest}, add {added} rented {time} to share the work, about "
+                f"{result.money(estate.add_cost_usd)}."
             )
         elif estate.add == "rent":
             lines.append(
@@ -98,7 +110,41 @@ def _owned_lines(result: StoredResult, estate: Estate, sources: Mapping[str, str
             )
     elif estate.meets_deadline:
         lines.append("Nothing needs buying.")
-    return lines
+    lines.append(short_rent_sentence(result))
+    return [line for line in lines if line]
+
+
+def short_rent_sentence(result: StoredResult) -> str:
+    """Why the help rented beside their accelerators is no larger, or no longer, than it is:
+    the largest cluster rented for days or weeks without a negotiated contract (assumption
+    ``short_rent_max_gpus``), and the longest ("" when neither binds)."""
+    estate = result.estate
+    if not (estate and estate.add == "rent" and estate.add_count):
+        return ""
+    most = format_count(estate.rent_cap_gpus or estate.add_count)
+    said = []
+    if estate.rent_capped:
+        sooner = (
+            "your budget would pay for more, and "
+            if estate.cost_is_one_run
+            and estate.budget_usd is not None
+            and (estate.cost_usd or 0.0) < estate.budget_usd
+            else "your deadline needs more; "
+            if not estate.cost_is_one_run
+            else ""
+        )
+        said.append(
+            f"{most} accelerators is the largest cluster rented for days or weeks without a "
+            "negotiated contract (an AWS Capacity Block holds at most 64 servers of 8): "
+            f"{sooner}more is possible only under a negotiated reservation; we will ask."
+        )
+    if estate.rent_beyond_short_term:
+        said.append(
+            f"The rented help runs about {run_time(estate.add_days)}, longer than the "
+            f"{run_time(value('short_rent_max_days'))} a short-term rental lasts: it needs a "
+            "negotiated reservation; we will ask."
+        )
+    return " ".join(said)
 
 
 # InfiniBand generation by port speed [Gb/s] (reference catalog, section 3a, 2026-12-02)
@@ -189,18 +235,35 @@ def helped_time(result: StoredResult) -> str:
     )
 
 
+def help_beside(result: StoredResult) -> str:
+    """The accelerators one run uses beyond theirs, for the line that counts theirs: "with 512
+    NVIDIA H100 SXM5 80GB rented beside them, 1,024 in all" ("" when nothing is added)."""
+    estate = result.estate
+    if not (helped_time(result) and estate):
+        return ""
+    how = "rented" if estate.add == "rent" else "bought"
+    together = format_count(estate.owned_count + estate.add_count)
+    return (
+        f"with {format_count(estate.add_count)} {estate.add_name} {how} beside them, "
+        f"{together} in all"
+    )
+
+
 def help_cost(result: StoredResult) -> str:
-    """What the help added beside their accelerators costs, for the line of the plan's cost,
-    which prices their accelerators alone: "plus about $7,248 for the 4 NVIDIA H100 SXM5 80GB
-    rented beside them for one run" ("" when nothing is added)."""
+    """What the help added beside their accelerators costs, for the line of the plan's cost:
+    rented help is inside that cost (every run's rent, :class:`cost.owned.RentedHelp`), so
+    "including about $7,248 a run for the 4 NVIDIA H100 SXM5 80GB rented beside them"; bought
+    help is not, so "plus about ... bought beside them" ("" when nothing is added)."""
     estate = result.estate
     if not (helped_time(result) and estate and estate.add_cost_usd):
         return ""
-    how = "rented" if estate.add == "rent" else "bought"
-    return (
-        f"plus about {result.money(estate.add_cost_usd)} for the "
-        f"{format_count(estate.add_count)} {estate.add_name} {how} beside them for one run"
-    )
+    added = f"{format_count(estate.add_count)} {estate.add_name}"
+    if estate.add == "rent":
+        return (
+            f"including about {result.money(estate.add_cost_usd)} a run for the {added} "
+            "rented beside them"
+        )
+    return f"plus about {result.money(estate.add_cost_usd)} for the {added} bought beside them"
 
 
 def _budget_line(result: StoredResult, estate: Estate) -> str:
@@ -224,12 +287,26 @@ def _budget_line(result: StoredResult, estate: Estate) -> str:
         )
     else:
         line = f"Your budget ceiling is {budget}; this plan costs {cost}, within it."
+    horizon = _horizon_total(result)
+    if estate.cost_is_one_run and horizon is not None and isinstance(years, int):
+        line += (
+            f" Over {count_of(years, 'year')}, with your accelerators' running cost all the "
+            f"time and the help every run needs, it comes to about {money(horizon)}."
+        )
     if estate.budget_soonest_days is not None and not estate.cost_is_one_run:
         line += (
             f" With rented help, the budget can finish one run in about "
             f"{run_time(estate.budget_soonest_days)} at the soonest."
         )
     return line
+
+
+def _horizon_total(result: StoredResult) -> float | None:
+    """The recommended option's total over the horizon [USD], the figure of the cost page."""
+    cost = result.section("cost")
+    option = cost.get(cost.get("recommended_option") or "")
+    total = option.get("net_usd") if isinstance(option, Mapping) else None
+    return float(total) if isinstance(total, int | float) else None
 
 
 def trade_off_sentence(result: StoredResult) -> str:
@@ -251,14 +328,14 @@ def trade_off_sentence(result: StoredResult) -> str:
 
 
 def _power_line(result: StoredResult, estate: Estate, sources: Mapping[str, str]) -> str:
-    power = _kw(estate.power_kw or 0.0)
+    power = format_power(estate.power_kw or 0.0)
     if estate.cluster_power_kw is None:
         return f"Your power available is {power}; the recommended option runs outside your site."
-    draws = f"the cluster draws about {_kw(estate.cluster_power_kw)} with cooling"
+    draws = f"the cluster draws about {format_power(estate.cluster_power_kw)} with cooling"
     over = estate.cluster_power_kw - (estate.power_kw or 0.0)
     if over > 0:
         return (
-            f"Your power available is {power}; {draws}, {_kw(over)} more than you have: "
+            f"Your power available is {power}; {draws}, {format_power(over)} more than you have: "
             "it cannot fit, so more power or another site is needed."
         )
     if estate.power_capped:
@@ -277,7 +354,8 @@ def _power_line(result: StoredResult, estate: Estate, sources: Mapping[str, str]
     return f"Your power available is {power}; {draws}, within it."
 
 
-def _kw(kw: float) -> str:
+def format_power(kw: float) -> str:
+    """A power draw or ceiling: "365 kW", "2 MW"."""
     if kw >= 1000:
         return f"{kw / 1000:,.3g} MW"
     return f"{format_count(round(kw))} kW"

@@ -19,15 +19,16 @@ from sizing.stored_result import StoredResult, read_result
 from sizing.words.cost import cost_headline, recurring_line, region_line
 from sizing.words.counts import plan_text, read_counts
 from sizing.words.durations import run_time, run_time_range
-from sizing.words.estate import estate_lines
+from sizing.words.estate import estate_lines, help_cost, helped_time
+from sizing.words.plural import count_of
 from sizing.words.provenance import (
     Setter,
-    accelerator_by,
-    chosen_label,
+    accelerator_label,
     deadline_by,
     deadline_days,
     deadline_words,
 )
+from sizing.words.rival import platform_lines
 
 # The questions whose answers set the size, by the engine field they feed (the questionnaire's
 # slugs, as the adapters record them in ``question_of``); used when the field was left unset.
@@ -65,6 +66,13 @@ class Figures:
     # Where the cloud options run, from where the data must stay: "Cloud options: a region in
     # Germany (Frankfurt), …" ("" without a residency answer naming a place)
     region: str = ""
+    # A plan on AMD or Intel accelerators: the software it runs on and the same run on the
+    # NVIDIA counterpart (sizing.words.rival; empty for an NVIDIA plan)
+    platform: tuple[str, ...] = ()
+    # On what they own with help added beside it (sizing.words.estate): the time with that
+    # help, after the time on theirs alone, and what the help costs ("" otherwise)
+    with_help: str = ""
+    help_cost: str = ""
 
 
 def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -> Figures:
@@ -79,7 +87,7 @@ def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -
     return Figures(
         plan=plan_text(counts),
         accelerator=result.accelerator_name,
-        accelerator_by=chosen_label(accelerator_by(result, sources)),
+        accelerator_by=accelerator_label(result, sources),
         per_run=format_count(counts.per_run),
         bought=format_count(counts.year_one if counts.owned else counts.cluster),
         days=f"about {run_time(result.wall_clock_days or 0)}",
@@ -93,6 +101,9 @@ def figures_of(result: StoredResult, sources: Mapping[str, str] | None = None) -
         estate=tuple(estate_lines(result, sources)),
         recurring=recurring_line(result),
         region=region_line(result),
+        platform=tuple(platform_lines(result)),
+        with_help=helped_time(result),
+        help_cost=help_cost(result),
     )
 
 
@@ -143,6 +154,7 @@ FEWEST_HOURS = "fewest_hours"
 MEMORY = "memory"  # the memory the model needs; fewer would meet the deadline
 DEADLINE = "deadline"  # the deadline, given or assumed
 COMPUTE = "compute"  # no deadline: the computing one run needs
+OWNED = "owned"  # the accelerators the customer owns, all of them (help is added beside them)
 
 
 def size_set_by(result: dict[str, Any]) -> str:
@@ -152,6 +164,8 @@ def size_set_by(result: dict[str, Any]) -> str:
     engineer's override does)."""
     cluster, timeline = result["cluster"], result["timeline"]
     gpus = int(cluster["gpus_per_job"])
+    if read_result(result).on_owned_estate:
+        return OWNED
     deadline = timeline.get("deadline_days") or _assumed(result, "schedule.deadline_days")
     if (timeline.get("deadline") or {}).get("met") is False and deadline:
         return DEADLINE_MISSED
@@ -161,6 +175,24 @@ def size_set_by(result: dict[str, Any]) -> str:
     if min_gpus and gpus <= min_gpus:
         return MEMORY
     return DEADLINE if deadline else COMPUTE
+
+
+def owned_size_reason(result: StoredResult) -> str:
+    """Why a plan on what they own is this size: "the 512 accelerators you own, all of them;
+    the help rented beside them is sized to finish as soon as your budget allows"."""
+    estate = result.estate
+    owned = count_of(estate.owned_count if estate else result.gpus or 0, "accelerator")
+    reason = f"the {owned} you own, all of them"
+    if estate and estate.add_count and estate.rent_capped:
+        return reason + (
+            f"; the help beside them is the most rented at short notice, "
+            f"{count_of(estate.add_count, 'accelerator')}"
+        )
+    if estate and estate.add_count and estate.cost_is_one_run:
+        return reason + "; the help beside them is sized to finish as soon as your budget allows"
+    if estate and estate.add_count:
+        return reason + "; the help beside them is sized to meet the deadline"
+    return reason
 
 
 def estimate_of(sized: SizedAnswers) -> FirstEstimate:
@@ -174,7 +206,10 @@ def estimate_of(sized: SizedAnswers) -> FirstEstimate:
     given = setter.customers
     deadline = deadline_days(stored) or 0.0
     set_by = size_set_by(result)
-    if set_by == DEADLINE_MISSED:
+    if set_by == OWNED:
+        reason = owned_size_reason(stored)
+        question = ""
+    elif set_by == DEADLINE_MISSED:
         reason = (
             f"no size finishes within {deadline_words(deadline, setter)}, so this is "
             "where more accelerators stop shortening the run"

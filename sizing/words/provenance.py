@@ -87,8 +87,26 @@ def accelerator_by(result: StoredResult, sources: Mapping[str, str]) -> Setter:
     return who_set(ACCELERATOR, sources, result)
 
 
+def accelerator_label(result: StoredResult, sources: Mapping[str, str]) -> str:
+    """Who chose the accelerator, as a label beside it; the accelerators a plan runs on because
+    the customer owns them were not chosen: "the ones you own"."""
+    if result.on_owned_estate:
+        return "the ones you own"
+    return chosen_label(accelerator_by(result, sources))
+
+
+def as_fast_as_the_budget_allows(result: StoredResult) -> bool:
+    """Whether one run ends as soon as their budget allows: no deadline, theirs or assumed,
+    applies to it (the result's estate, ``cost_is_one_run``)."""
+    estate = result.estate
+    return bool(estate and estate.cost_is_one_run)
+
+
 def deadline_days(result: StoredResult) -> float | None:
-    """The deadline one run is sized to [d], given or assumed (None: there is none)."""
+    """The deadline one run is sized to [d], given or assumed (None: there is none, or the
+    run ends as soon as their budget allows)."""
+    if as_fast_as_the_budget_allows(result):
+        return None
     timeline = result.section("timeline")
     given = timeline.get("deadline_days")
     if isinstance(given, int | float) and not isinstance(given, bool):

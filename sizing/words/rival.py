@@ -16,9 +16,10 @@ from typing import Any
 
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.numbers import format_count
-from sizing.engine.vocabulary import STACK_WORDS
+from sizing.engine.vocabulary import COST_OPTIONS, STACK_WORDS, in_sentence
 from sizing.stored_result import StoredResult
-from sizing.words.durations import run_time
+from sizing.words.durations import run_time, run_time_range
+from sizing.words.estate import format_power
 
 # What each stack trains with, by its maker's documentation (sizing/engine/platforms.py [1] [2]:
 # ROCm 7.1 deep-learning frameworks; Megatron-LM through AMD's Primus images; Intel Gaudi
@@ -40,6 +41,10 @@ def platform_lines(result: StoredResult) -> list[str]:
         f"{acc.name} runs on {STACK_WORDS[acc.software]}: {_STACK_TOOLS[acc.software]}; "
         "code written for NVIDIA's CUDA alone (custom kernels) must be ported."
     ]
+    peer = result.section("peer")
+    if peer.get("accelerator") and peer.get("fits"):
+        lines.append(_same_scale(result, acc.name, acc.vendor, peer))
+        return lines
     rival = _nvidia_rival(result.alternatives, result.gpus_per_job or result.gpus or 0)
     if rival is not None:
         days = float(rival.get("wall_clock_days") or 0.0)
@@ -53,6 +58,55 @@ def platform_lines(result: StoredResult) -> list[str]:
             f"{acc.name} is the less certain of the two: a short trial run settles it."
         )
     return lines
+
+
+def _same_scale(result: StoredResult, name: str, vendor: str, peer: Mapping[str, Any]) -> str:
+    """The plan and its NVIDIA counterpart on as many accelerators (``engine.peer``): time with
+    its range, the cost of the way each is paid for, and the power with cooling."""
+
+    def run(days: float, span: Any, option: Any, net: Any, kw: float) -> str:
+        likely = f" (likely {run_time_range(*span)})" if span else ""
+        paid = (
+            f", {result.money(float(net))} over the plan ({in_sentence(COST_OPTIONS[option])})"
+            if option in COST_OPTIONS and net is not None
+            else ""
+        )
+        return (
+            f"about {run_time(days)} a run{likely}{paid}, drawing {format_power(kw)} with cooling"
+        )
+
+    cost = result.section("cost")
+    chosen = cost.get("recommended_option")
+    plan_net = (cost.get(chosen) or {}).get("net_usd") if chosen else None
+    timeline = result.section("timeline")
+    theirs = run(
+        float(peer["wall_clock_days"]),
+        peer.get("wall_clock_days_range"),
+        peer.get("option"),
+        peer.get("net_usd"),
+        float(peer["facility_power_kw"]),
+    )
+    ours = run(
+        result.wall_clock_days or 0.0,
+        timeline.get("wall_clock_days_range"),
+        chosen,
+        plan_net,
+        float(result.section("deployment").get("facility_power_with_pue_kw") or 0.0),
+    )
+    estate = result.estate
+    both_within = bool(
+        peer.get("within_power")
+        and estate is not None
+        and estate.cluster_power_kw is not None
+        and estate.cluster_power_kw <= (estate.power_kw or 0.0)
+    )
+    power = " Both fit within your power available." if both_within else ""
+    return (
+        f"On the same {format_count(int(peer['gpus']))} accelerators, {peer['name']} would take "
+        f"{theirs}; {name}: {ours}.{power} Fewer training runs at this scale are published on "
+        f"{vendor} accelerators than on NVIDIA's, so the time on {name} is the less certain of "
+        "the two and its range the wider: a short trial run settles it."
+    )
 
 
 def _nvidia_rival(

@@ -13,7 +13,9 @@ from sizing.words.estimate import (
     DEADLINE_MISSED,
     FEWEST_HOURS,
     MEMORY,
+    OWNED,
     fewest_hours_reason,
+    owned_size_reason,
     size_set_by,
 )
 from sizing.words.plural import count_of
@@ -54,6 +56,8 @@ def size_reason(result: StoredResult, sources: Mapping[str, str] | None = None) 
     """Why one run's cluster is this size, in one sentence, from the one reader the review page
     uses too (:func:`sizing.words.estimate.size_set_by`); the deadline says who set it."""
     set_by = size_set_by(dict(result.raw))
+    if set_by == OWNED:
+        return f"The cluster is {owned_size_reason(result)}."
     days = deadline_days(result)
     deadline = deadline_words(days, deadline_by(result, sources or {})) if days else ""
     if set_by == DEADLINE_MISSED and deadline:

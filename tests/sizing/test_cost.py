@@ -35,7 +35,7 @@ from sizing.engine.cost.usage import Usage, usage
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.network import fabric_layout, switch_tiers
 from sizing.engine.numbers import format_money
-from sizing.engine.provenance import PRICE_FLAGS, REGIONS, Price
+from sizing.engine.provenance import ESTIMATE, PRICE_FLAGS, REGIONS, Price
 from sizing.engine.resolve.resolved import Resolved, resolve
 from sizing.engine.units import HOURS_PER_YEAR
 from sizing.engine.vocabulary import COST_OPTIONS
@@ -339,7 +339,7 @@ def test_an_accelerator_without_a_purchase_price_is_not_bought() -> None:
         {
             "model": {"name": "Llama 2 7B"},
             "data": {"tokens": 1e10},
-            "hardware": {"accelerator": "mi325x"},
+            "hardware": {"accelerator": "l40s"},
         },
         today=TODAY,
     )
@@ -348,6 +348,27 @@ def test_an_accelerator_without_a_purchase_price_is_not_bought() -> None:
     missing = {item["option"] for item in cost["not_priced"]}
     assert {"buy", "colocation", "hybrid"} <= missing
     assert cost["cloud_on_demand"]["total_usd"] > 0
+
+
+def test_the_mi325x_is_bought_at_a_price_estimated_from_the_mi300x_and_says_so() -> None:
+    """No dated public MI325X price exists; buying it is priced from the MI300X's baseboard and
+    one provider's rents for both, flagged as an estimate with both sources and the date."""
+    out = size_dict(
+        {
+            "model": {"name": "Llama 2 7B"},
+            "data": {"tokens": 1e10},
+            "hardware": {"accelerator": "mi325x"},
+            "deployment": {"location": "on_prem"},
+        },
+        today=TODAY,
+    )
+    assert out["cost"]["buy"] is not None
+    price = next(a for a in out["assumptions"] if a["key"] == "prices.purchase_usd_per_gpu")
+    host = PRICES["host_platform_usd_per_server"].value / 8  # an 8-accelerator baseboard's
+    mi300x = 205_872 / 8
+    assert mi300x < price["value"] - host <= mi300x * 256 / 192
+    assert price["source"].startswith("estimate: ") and ESTIMATE in price["source"]
+    assert "MI300X" in price["source"] and "TensorWave" in price["source"]
 
 
 @pytest.mark.parametrize("owned", [BUY, COLOCATION])

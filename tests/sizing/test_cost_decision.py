@@ -14,6 +14,8 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from sizing.engine import parse_input, size_dict
 from sizing.engine.assumptions import value
@@ -284,3 +286,38 @@ def test_a_german_customer_in_the_cloud_is_priced_for_frankfurt_on_a_stated_basi
     assert "region there (Frankfurt)" in said
     # the plan's deployment names the same region
     assert any("a cloud region in Germany (Frankfurt)" in r for r in out["deployment"]["reasons"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    runs_per_month=st.floats(min_value=0.05, max_value=60.0),
+    more=st.floats(min_value=1.0, max_value=1.2),
+    gpus_per_run=st.sampled_from([8, 16, 64, 256]),
+    run_hours=st.floats(min_value=2.0, max_value=400.0),
+    owned_gpus=st.sampled_from([0, 8, 64]),
+)
+# 12.4 runs of 64 a month round the owned cluster up to 128, two whole runs; 12.3 runs leave it
+# at 120, which held the base to one run (found by this test, 12.3 runs cost more than 12.4)
+@example(runs_per_month=12.3, more=12.4 / 12.3, gpus_per_run=64, run_hours=100.0, owned_gpus=0)
+def test_more_work_never_lowers_the_hybrids_cost(
+    runs_per_month: float, more: float, gpus_per_run: int, run_hours: float, owned_gpus: int
+) -> None:
+    """Under the same rules and prices, more runs a month, or longer runs (more tokens on the
+    same accelerators), so more accelerator-hours in every year, never make the hybrid
+    cheaper: each base costs at least as much for more work, so the cheapest base must too; a
+    set of bases tried that moved with the demand broke this."""
+    r = resolve(parse_input({"hardware": {"accelerator": "h100-sxm"}}), today=TODAY)
+
+    def hybrid_net(runs: float, hours: float) -> float:
+        yearly = runs * gpus_per_run * hours * 12
+        usage = Usage(ROADMAP, runs, gpus_per_run, gpus_per_run * hours, (yearly,) * 3, (12.0,) * 3)
+        case = CostCase(
+            ACCELERATORS["h100-sxm"], usage, gpus_per_run, 8, 10.0, True, owned_gpus=owned_gpus
+        )
+        priced = price_options(case, r.prices).options[HYBRID]
+        assert priced is not None
+        return priced.net_usd
+
+    less = hybrid_net(runs_per_month, run_hours)
+    assert hybrid_net(runs_per_month * more, run_hours) >= less - 1e-6
+    assert hybrid_net(runs_per_month, run_hours * more) >= less - 1e-6

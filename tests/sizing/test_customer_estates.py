@@ -17,11 +17,14 @@ import datetime
 import pytest
 
 from sizing.engine import size_dict
+from sizing.engine.assumptions import overridden, value
 from sizing.engine.cost.prices import PRICES
 from sizing.engine.hardware import ACCELERATORS
 from sizing.owned_reading import read_owned
 from sizing.stored_result import read_result
 from sizing.words.cost import recurring_line
+from sizing.words.estate import estate_lines
+from sizing.words.estimate import figures_of
 from sizing.words.rival import platform_lines
 
 TODAY = datetime.date(2026, 12, 4)
@@ -84,7 +87,9 @@ def test_customer_5_is_not_told_that_dropping_what_they_own_would_save_money() -
     assert constraints["relax_saving_usd"] is None
     reasons = " ".join(result.cost_reasons)
     assert "keeping it costs" not in reasons and "Your rule (" not in reasons
-    assert "would not save the running cost of what you own" in reasons
+    # the cheapest option of all is the one on what they own, so no rule costs them anything
+    assert constraints["binding"] == [] and constraints["cheapest_overall"] == "buy"
+    assert "running the accelerators you own costs" in reasons
     # nothing is bought, so no word of when owning pays for itself against renting
     assert "Owning beats renting" not in reasons and "pays for itself" not in reasons
 
@@ -95,8 +100,9 @@ def test_customer_5s_cost_a_run_says_the_help_rented_for_each_run() -> None:
     result = read_result(_robotics(runs_per_month=1 / 3))
     line = recurring_line(result)
     help_usd = result.estate.add_cost_usd
-    assert help_usd and f"a run plus about {result.money(help_usd)} for the 4 " in line, line
-    assert "rented beside them for one run (about 12 runs over 3 years)" in line, line
+    # the rent is inside the cost of a run (cost.owned.RentedHelp), and said so
+    assert help_usd and f"a run including about {result.money(help_usd)} a run for the 4 " in line
+    assert "rented beside them (about 12 runs over 3 years)" in line, line
 
 
 def test_customer_5_with_a_small_nas_buys_only_the_storage_beyond_it() -> None:
@@ -112,18 +118,107 @@ def test_customer_5_with_a_small_nas_buys_only_the_storage_beyond_it() -> None:
     )
 
 
-def _ai_lab() -> dict:
+_AI_LAB_RUN = {
+    "model": {"architecture": "dense", "total_params": 120e9},
+    "training": {"method": "pretrain"},
+    "data": {"tokens": 8e12},
+}
+
+
+def _ai_lab(budget_usd: float = 40e6) -> dict:
     return size_dict(
         {
-            "model": {"architecture": "dense", "total_params": 120e9},
-            "training": {"method": "pretrain"},
-            "data": {"tokens": 8e12},
+            **_AI_LAB_RUN,
             "hardware": {"vendors": ["nvidia"]},
             "deployment": {"location": "hybrid"},
-            "estate": {"accelerator": "h100-sxm", "count": 512, "budget_usd": 40e6},
+            "estate": {"accelerator": "h100-sxm", "count": 512, "budget_usd": budget_usd},
         },
         today=TODAY,
     )
+
+
+def test_customer_9_rents_at_most_one_short_term_cluster_beside_their_512() -> None:
+    """ "As fast as we can but at most $40 million": no cloud rents 64,736 H100 for 4.2 days
+    (what this plan rented before), so the help is held to the largest cluster rented for days
+    or weeks without a negotiated contract, 512 (an AWS Capacity Block), for no longer than
+    such a rental lasts; the run ends when that help allows, within the budget."""
+    estate = _ai_lab()["estate"]
+    most = value("short_rent_max_gpus")
+    assert estate["add"] == "rent" and 0 < estate["add_count"] <= most == 512
+    assert estate["rent_capped"] is True and estate["rent_cap_gpus"] == 512
+    assert estate["add_days"] <= value("short_rent_max_days")
+    assert estate["rent_beyond_short_term"] is False
+    assert estate["budget_sets_soonest"] is False and estate["cost_usd"] <= 40e6
+    # their 512 and the 512 rented share the run: it ends sooner than on theirs alone
+    assert estate["owned_days_used"] < estate["owned_days"]
+    # the days against dollars never rent more than that cluster either
+    assert all(point["add_count"] <= most for point in estate["trade_off"])
+
+
+def test_a_larger_short_term_cluster_lets_the_budget_set_the_date_again() -> None:
+    """The cap is the assumption's, not a number in the search: with no such limit the same
+    customer rents far more for days (the plan before), the soonest any size reaches."""
+    with overridden({"short_rent_max_gpus": 10**7}):
+        estate = _ai_lab()["estate"]
+    assert estate["rent_capped"] is False and estate["add_count"] > 10 * 512
+    assert estate["owned_days_used"] < _ai_lab()["estate"]["owned_days_used"] / 10
+
+
+def test_a_smaller_budget_sets_the_date_and_is_spent_up_to_it() -> None:
+    """At $5 million the budget, not the rented cluster's size, sets the soonest date: one run
+    costs the budget (to the search's 2 % in days), and the date lies between the $40 million
+    one and the estate alone."""
+    estate = _ai_lab(5e6)["estate"]
+    assert estate["budget_sets_soonest"] is True and estate["rent_capped"] is False
+    assert 0.95 * 5e6 <= estate["cost_usd"] <= 5e6
+    soonest = estate["trade_off"][0]
+    assert soonest["days"] == estate["owned_days_used"] and soonest["cost_usd"] <= 5e6
+    assert _ai_lab()["estate"]["owned_days_used"] < soonest["days"] < estate["owned_days"]
+
+
+def test_customer_9_three_year_cost_holds_the_rent_every_run_needs() -> None:
+    """The 3-year cost was $10.23 million (their 512 running for 3 years) beside one run
+    costing $26.07 million: a 3-year figure below one run inside it.  The owned option now
+    holds the help rented for every run of the horizon (one planned run here) beside their
+    running cost, so it is at least one run's cost and the rent plus their running."""
+    out = _ai_lab()
+    estate, option = out["estate"], out["cost"]["buy"]
+    runs = (
+        sum(out["cost"]["usage"]["gpu_hours_by_year"]) / out["cost"]["usage"]["gpu_hours_per_run"]
+    )
+    rented = sum(option["parts_by_year_usd"]["rented"])
+    assert rented == pytest.approx(runs * estate["add_cost_usd"], rel=1e-6)
+    running = option["net_usd"] - rented
+    assert running >= estate["owned_running_usd"]  # three years of theirs, at least one run's
+    assert option["net_usd"] >= estate["add_cost_usd"] * runs + estate["owned_running_usd"]
+    assert option["net_usd"] >= estate["cost_usd"]
+    assert out["cost"]["running_usd"] == pytest.approx(option["net_usd"])
+
+
+def test_customer_9_budget_line_names_the_cost_pages_figure() -> None:
+    """The budget line gives one run's cost against the ceiling, and the 3-year figure the
+    cost page shows, the same amount; and says why no more is rented."""
+    result = read_result(_ai_lab())
+    lines = estate_lines(result)
+    budget = next(line for line in lines if line.startswith("Your budget ceiling"))
+    total = result.section("cost")["buy"]["net_usd"]
+    assert "Over 3 years, with your accelerators' running cost all the time" in budget
+    assert result.money(total) in budget
+    assert result.money(result.estate.cost_usd) in budget
+    assert any(
+        "more is possible only under a negotiated reservation; we will ask" in line
+        for line in lines
+    )
+
+
+def test_customer_5_three_year_cost_holds_the_few_rented_beside_their_dgx() -> None:
+    """Customer 5 rents a few H100 beside their 16 A100 (no cap binds): the 3-year figure
+    holds that rent, and the figure said against a budget is that same total."""
+    out = _robotics()
+    estate, option = out["estate"], out["cost"]["buy"]
+    assert 0 < estate["add_count"] <= 512 and estate["rent_capped"] is False
+    assert sum(option["parts_by_year_usd"]["rented"]) == pytest.approx(estate["add_cost_usd"])
+    assert estate["cost_usd"] == pytest.approx(option["net_usd"])
 
 
 def test_customer_9_rents_to_the_soonest_date_the_budget_allows_and_buys_nothing() -> None:
@@ -189,9 +284,93 @@ def test_customer_7_names_rocm_and_sets_the_h200_beside_the_amd_part() -> None:
     out = _research_centre()
     lines = platform_lines(read_result(out))
     assert "AMD ROCm" in lines[0]
-    assert "NVIDIA" in lines[1] and "less certain" in lines[1]
-    assert any(name in lines[1] for name in ("H200", "H100", "B200"))
+    assert lines[1].startswith("On the same 128 accelerators, NVIDIA H200 SXM 141GB would take")
+    assert lines[1].count("with cooling") == 2 and lines[1].count("over the plan (buy") == 2
+    assert "Both fit within your power available." in lines[1] and "less certain" in lines[1]
+
+
+def test_customer_7_sets_the_h200_on_as_many_accelerators_with_time_cost_and_power() -> None:
+    """The MI325X is compared with the part AMD launched it against, the H200, at the same
+    scale: the same way of paying (buying, now the MI325X has an estimated price), the power
+    with cooling inside the hall's 2 MW, and the AMD part's range the wider (thin evidence)."""
+    out = _research_centre()
+    peer = out["peer"]
+    assert (peer["accelerator"], peer["gpus"]) == ("h200", out["cluster"]["gpus"])
+    assert peer["fits"] and peer["option"] == out["cost"]["recommended_option"] == "buy"
+    assert peer["net_usd"] > 0 and out["cost"]["buy"]["net_usd"] > 0
+    assert peer["within_power"] and 0 < peer["facility_power_kw"] <= 2000
+    low, high = out["timeline"]["wall_clock_days_range"]
+    peer_low, peer_high = peer["wall_clock_days_range"]
+    assert high / low > peer_high / peer_low
+
+
+def test_an_nvidia_plan_or_one_on_owned_amd_parts_has_no_peer() -> None:
+    assert "peer" not in _ai_lab()
+    owned = size_dict(
+        {
+            "model": {"total_params": 7e9},
+            "data": {"tokens": 1e10},
+            "estate": {"accelerator": "mi325x", "count": 8},
+        },
+        today=TODAY,
+    )
+    assert owned["cluster"]["accelerator"] == "mi325x" and "peer" not in owned
 
 
 def test_an_nvidia_plan_needs_no_platform_lines() -> None:
     assert platform_lines(read_result(_ai_lab())) == []
+
+
+def test_customer_9_reads_the_owned_512_then_the_rented_help_and_no_choice_of_theirs() -> None:
+    """The headline leads with their 512 and the help rented beside them (it led with the 512
+    alone), calls the owned accelerators theirs, not "your choice", and sets no deadline we
+    assumed against "as fast as we can"."""
+    figures = figures_of(read_result(_ai_lab()))
+    assert figures.plan.startswith(
+        "512 × NVIDIA H100 SXM5 80GB you already own (64 servers of 8), with "
+    )
+    assert "× NVIDIA H100 SXM5 80GB rented beside them for about" in figures.plan
+    assert "nothing bought" in figures.plan and "accelerators together" in figures.plan
+    assert figures.accelerator_by == "the ones you own"
+    assert figures.deadline == ""
+    assert figures.with_help.startswith("about ") and "rented beside them" in figures.with_help
+    assert figures.help_cost.startswith("including about $")
+
+
+def test_customer_9_is_not_told_a_slower_rental_saves_money() -> None:
+    """With the help's rent inside the owned total, a one-year reservation of 512 is cheaper
+    but runs at the pace of 512 alone (about twice as long): no saving is claimed for dropping
+    their rule, since it would buy a slower run."""
+    cost = _ai_lab()["cost"]
+    assert cost["recommended_option"] == "buy"
+    assert cost["constraints"]["relax_saving_usd"] is None
+    assert not [reason for reason in cost["reasons"] if "rules out" in reason]
+
+
+def test_a_deadline_needing_more_than_one_short_term_cluster_is_met_as_far_as_it_can_be() -> None:
+    """With a 30-day deadline of theirs, 512 H100 cannot be helped enough by one cluster
+    rented at short notice: 512 are rented, the run ends later, and the words say the deadline
+    needs more and that more is possible only under a negotiated reservation."""
+    out = size_dict(
+        {
+            **_AI_LAB_RUN,
+            "schedule": {"deadline_days": 30},
+            "hardware": {"vendors": ["nvidia"]},
+            "deployment": {"location": "hybrid"},
+            "estate": {"accelerator": "h100-sxm", "count": 512},
+        },
+        today=TODAY,
+    )
+    estate = out["estate"]
+    assert estate["rent_capped"] is True and estate["add_count"] == 512
+    assert estate["owned_days_used"] > 30
+    words = " ".join(estate_lines(read_result(out)))
+    assert "your deadline needs more; more is possible only under a negotiated reservation" in words
+
+
+def test_help_longer_than_a_short_term_rental_lasts_is_said_to_need_a_reservation() -> None:
+    with overridden({"short_rent_max_days": 100}):
+        out = _ai_lab()
+        words = " ".join(estate_lines(read_result(out)))
+    assert out["estate"]["rent_beyond_short_term"] is True
+    assert "longer than the 100 days a short-term rental lasts" in words

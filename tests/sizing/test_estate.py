@@ -9,12 +9,21 @@ The customers are those of ``../shared/reference/customer-scenarios.md`` (5, 7 a
 from __future__ import annotations
 
 import datetime
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from sizing.engine import InvalidInput, parse_input, size_dict
-from sizing.engine.estate import added, budget_soonest_days, most_within_power
+from sizing.engine.cost.explain import basis
+from sizing.engine.cost.option import HYBRID, RENTED, Priced
+from sizing.engine.estate import (
+    added,
+    budget_soonest_days,
+    most_within_power,
+    soonest_with_rented_at_most,
+)
+from sizing.engine.numbers import USD
 
 TODAY = datetime.date(2026, 12, 4)
 
@@ -202,3 +211,56 @@ def test_the_budget_also_pays_for_running_the_estate_meanwhile() -> None:
     )
     assert 1e4 * soonest + 5e6 * 2.0 * (1 - soonest / 100.0) == pytest.approx(5e6)
     assert soonest > 50.0
+
+
+def _hybrid_basis(gpus_per_run: int, rented_usd: float) -> str:
+    """The hybrid's basis when each run it rents at its peaks needs ``gpus_per_run``."""
+    priced = Priced(
+        by_year_usd=(rented_usd,),
+        capex_usd=0.0,
+        scales_usd=rented_usd,
+        residual_usd=0.0,
+        capacity=(gpus_per_run,),
+        parts_by_year_usd={RENTED: (rented_usd,)},
+        owned_base_gpus=gpus_per_run,
+    )
+    case = SimpleNamespace(
+        usage=SimpleNamespace(gpus_per_run=gpus_per_run), cluster_gpus=gpus_per_run
+    )
+    prices = SimpleNamespace(cloud_idle_share=SimpleNamespace(value=0.1))
+    return basis(HYBRID, priced, case, prices, USD)  # type: ignore[arg-type]
+
+
+def test_a_hybrid_renting_peaks_larger_than_a_short_term_cluster_says_it_needs_a_reservation():
+    """The hybrid rents whole runs at its peaks: a run of 1,024 is more than one cluster rented
+    at short notice (512), so that rent holds only under a negotiated reservation."""
+    assert "only under a negotiated reservation; we will ask" in _hybrid_basis(1024, 1e6)
+    assert "negotiated" not in _hybrid_basis(512, 1e6)  # within one short-term cluster
+    assert "negotiated" not in _hybrid_basis(1024, 0.0)  # nothing rented
+
+
+def test_the_soonest_date_with_one_short_term_cluster_rents_exactly_that_cluster():
+    """At the date :func:`soonest_with_rented_at_most` gives, the rented share of the run is
+    worked by exactly that many accelerators; a day sooner needs more."""
+    hours, owned_days = 4.2e6, 342.0
+    soonest = soonest_with_rented_at_most(owned_days, hours, 512)
+    help_then = added(
+        owned_days,
+        soonest,
+        run_gpu_hours=hours,
+        gpus_per_node=8,
+        cloud_usd_per_gpu_hour=4.0,
+        purchase_usd_per_gpu=None,
+        renting=True,
+    )
+    assert help_then.gpus == 512 and help_then.days == pytest.approx(soonest)
+    sooner = added(
+        owned_days,
+        soonest - 1,
+        run_gpu_hours=hours,
+        gpus_per_node=8,
+        cloud_usd_per_gpu_hour=4.0,
+        purchase_usd_per_gpu=None,
+        renting=True,
+    )
+    assert sooner.gpus > 512

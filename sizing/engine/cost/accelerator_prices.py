@@ -286,9 +286,23 @@ _TABLE: dict[str, AcceleratorPrices] = {
             PUBLIC_QUOTE,
         ),
         large_cloud=None,
-        purchase=None,
+        # No dated public MI325X price was found (reference catalog, section 2: "not found");
+        # estimated from the MI300X's, the same CDNA 3 compute with more HBM3E, by what one
+        # provider charges to rent each: TensorWave's MI325X at $1.95 an hour against its
+        # MI300X at $1.50 (cliffcenter.com, 2026-05-18).  Low: the MI300X's own price; high:
+        # the MI300X's price per GB of memory times the MI325X's 256 GB.
+        purchase=_buy(
+            205_872 / 8 * 1.95 / 1.50,
+            "estimate: 8 x MI300X baseboard about $205,900 (reseller, " + _EPP + ", "
+            "2025-02-10) x TensorWave's MI325X / MI300X rent, $1.95 / $1.50 an hour "
+            "(cliffcenter.com research note, 2026-05-18)",
+            "2026-05-18",
+            205_872 / 8,
+            205_872 / 8 * 256 / 192,
+            ESTIMATE,
+        ),
         purchase_is_server=False,
-        missing="no public purchase or large-cloud price for the MI325X was found",
+        missing="no public large-cloud price for the MI325X was found",
     ),
     "gaudi3": AcceleratorPrices(
         gpu_cloud=None,

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..assumptions import value
 from ..hardware import AcceleratorSpec
 from ..numbers import (
     Money,
@@ -32,6 +33,7 @@ from .option import (
     COLOCATION,
     HYBRID,
     OWNED_OPTIONS,
+    RENTED,
     RESERVED_1YR,
     RESERVED_3YR,
     Priced,
@@ -127,15 +129,36 @@ def basis(key: str, p: Priced, case: CostCase, prices: PriceSet, money: Money) -
             return (
                 f"one run needs all {format_count(base)} accelerators, so the owned base is the "
                 "whole cluster; only work beyond what it can run is rented in the GPU cloud"
+                + _peaks_beyond_short_rent(p, case)
             )
         return (
             f"{format_count(base)} accelerators owned for the steady load; the peaks beyond "
-            "them rented in the GPU cloud"
+            f"them rented in the GPU cloud{_peaks_beyond_short_rent(p, case)}"
         )
     most = max(p.capacity) if p.capacity else 0
+    helped = (
+        f"; and the accelerators rented beside them, {money(case.help.usd_per_run)} a run"
+        if case.help.usd_per_run
+        else ""
+    )
     return (
         f"{format_count(most)} accelerators with servers, network, storage and installation; "
-        "power, space, support and operations staff"
+        f"power, space, support and operations staff{helped}"
+    )
+
+
+def _peaks_beyond_short_rent(p: Priced, case: CostCase) -> str:
+    """When the runs rented at the hybrid's peaks are each larger than the largest cluster
+    rented for days or weeks without a negotiated contract (assumption
+    ``short_rent_max_gpus``): the rent holds only under a negotiated reservation."""
+    most = int(value("short_rent_max_gpus"))
+    rented = sum(p.parts_by_year_usd.get(RENTED, ()))
+    if case.usage.gpus_per_run <= most or rented <= 0:
+        return ""
+    return (
+        f" (each of those runs needs {format_count(case.usage.gpus_per_run)} accelerators as "
+        f"one cluster, more than the {format_count(most)} rented at short notice: that rent "
+        "holds only under a negotiated reservation; we will ask)"
     )
 
 
@@ -325,9 +348,14 @@ def _usage_sentence(x: ExplainInput) -> str:
     if x.one_run_usd is not None:
         extras.append(f"one run costs {money(x.one_run_usd)} in the cloud")
     if x.owned_per_month_usd is not None:
-        extras.append(
-            f"owning the cluster costs {money(x.owned_per_month_usd)} a month before any run"
+        owned = x.options.get(x.owned_key) if x.owned_key else None
+        # accelerators they already own are not bought: only running them costs each month
+        keeping = (
+            "running the accelerators you own"
+            if owned and owned.capex_usd == 0
+            else ("owning the cluster")
         )
+        extras.append(f"{keeping} costs {money(x.owned_per_month_usd)} a month before any run")
     return line + (": " + " and ".join(extras) if extras else "") + "."
 
 

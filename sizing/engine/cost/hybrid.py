@@ -9,10 +9,11 @@ between the owned base and the cloud (its accelerators exchange gradients every 
 the base is whole runs of ``G`` accelerators (whole nodes), at least one, bought with its hot
 spares.  Each year's load, as runs busy all year at the owned ceiling, is
 ``s_k = A_k / (8760 x u_max x G)``; an owned accelerator kept busy costs less than renting it
-above the break-even, and one left idle costs more, so the cheapest base lies between the
-smallest and the largest load rounded down and up; the bases tried are one run and the whole
-runs from ``floor(min s_k)`` to ``ceil(max s_k)`` (at most the largest owned cluster), and the
-cheapest by its net figure is the hybrid::
+above the break-even, and one left idle costs more, so the cheapest base is at most
+``K = ceil(max s_k)`` runs; the bases tried are every whole run from one to 32, then a grid
+fixed in advance (each about 5 % above the last) up to ``K``, and ``K``; the cheapest by its
+net figure is the hybrid.  Because the bases tried never move with the demand, more work
+never makes the hybrid cheaper::
 
     B       = argmin over those bases of net(B)
     owned_k = min(A_k, B x 8760 x u_max)
@@ -70,7 +71,7 @@ def hybrid(
             storage_tb=storage_tb,
             kept_tb=kept_tb,
         )
-        for base in hybrid_bases(usage, capacity, site.gpus_per_node)
+        for base in hybrid_bases(usage, site.gpus_per_node)
     ]
     return min(priced, key=lambda p: (p.net_usd, p.owned_base_gpus or 0))
 
@@ -121,21 +122,28 @@ def _with_base(
     )
 
 
-_MOST_BASES = 24  # bases priced at most; spread evenly between the fewest and the most runs
+_EVERY_RUN_UP_TO = 32  # bases of up to this many runs are all priced
+_GRID_GROWTH = 1.05  # beyond them, bases on a fixed grid, each about 5 % above the last
 
 
-def hybrid_bases(usage: Usage, capacity: tuple[int, ...], gpus_per_node: int) -> tuple[int, ...]:
-    """The owned bases the hybrid is priced with [GPUs]: one run, and whole runs from the
-    smallest yearly load to the largest (each as accelerators busy all year at the owned
-    ceiling, rounded down and up), at most the largest owned cluster (module docstring)."""
+def hybrid_bases(usage: Usage, gpus_per_node: int) -> tuple[int, ...]:
+    """The owned bases the hybrid is priced with [GPUs]: whole runs from one up to the fewest
+    that serve the busiest year at the owned ceiling, ``K = ceil(max s_k)`` (module
+    docstring); every one up to 32 runs, then a grid fixed in advance, and ``K`` itself.
+
+    A base above ``K`` only adds hardware that would sit idle, so no cheaper base is left out
+    by stopping there.  The grid does not move with the demand, so more work can only add
+    bases (each costing at least as much for the larger work) and never lowers the hybrid's
+    cost: a cap at the owned cluster rounded down to whole runs, or bases spread evenly
+    between the smallest and largest load, moved with the demand and made more work cheaper.
+    """
     run = whole_nodes(usage.gpus_per_run, gpus_per_node)
-    most = max(1, max(capacity) // run)
     ceiling = HOURS_PER_YEAR * value("owned_max_utilisation")
-    worked = [hours / ceiling / run for hours in usage.gpu_hours_by_year if hours > 0]
-    low = max(1, math.floor(min(worked) + 1e-9)) if worked else 1
-    high = min(most, math.ceil(max(worked) - 1e-9)) if worked else 1
-    runs = {1, min(low, most), max(1, high)}
-    if high > low:
-        step = max(1, math.ceil((high - low) / _MOST_BASES))
-        runs.update(range(low, high + 1, step))
-    return tuple(sorted(k * run for k in runs if 1 <= k <= most))
+    most = max(1, math.ceil(max(usage.gpu_hours_by_year, default=0.0) / ceiling / run - 1e-9))
+    runs = set(range(1, min(most, _EVERY_RUN_UP_TO) + 1))
+    grid = float(_EVERY_RUN_UP_TO)
+    while grid * _GRID_GROWTH < most:
+        grid = max(grid + 1.0, grid * _GRID_GROWTH)
+        runs.add(math.floor(grid))
+    runs.add(most)
+    return tuple(sorted(k * run for k in runs))

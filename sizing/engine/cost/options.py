@@ -23,9 +23,11 @@ from .option import (
     Priced,
 )
 from .owned import (
+    NO_HELP,
     Owned,
     OwnedSite,
     Purchases,
+    RentedHelp,
     owned,
     owned_capacity,
     purchases,
@@ -59,6 +61,7 @@ class CostCase:
     # the owned option holds only the accelerators they own: hours beyond them are rented
     # beside the estate (estate.added), so the option buys none to serve them
     owned_only: bool = False
+    help: RentedHelp = NO_HELP  # rented beside the owned ones for each run (cost.owned)
 
 
 @dataclass(frozen=True)
@@ -71,7 +74,9 @@ class PricedOptions:
     owned_gpus: tuple[int, ...]  # [GPUs] bought: the working ones and the hot spares
 
 
-def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
+def _site(case: CostCase, *, colocation: bool, helped: bool = False) -> OwnedSite:
+    """Where ``case``'s owned hardware sits; ``helped``: with the help rented for each run
+    (the owned options; the hybrid rents its own peaks)."""
     return OwnedSite(
         case.acc,
         case.gpus_per_node,
@@ -82,6 +87,7 @@ def _site(case: CostCase, *, colocation: bool) -> OwnedSite:
         case.owned_gpus,
         case.fabric,
         case.owned_storage_tb,
+        case.help if helped else NO_HELP,
     )
 
 
@@ -135,7 +141,7 @@ class OptionPricing:
         if not (prices.purchase is not None or max(self.spared) <= case.owned_gpus):
             return None
         if option in (BUY, COLOCATION):
-            site = _site(case, colocation=option == COLOCATION)
+            site = _site(case, colocation=option == COLOCATION, helped=True)
             self.owned[option] = owned(usage, self.spared, site, prices, bought=self._purchases())
             return self.owned[option].priced
         on_demand_price = prices.gpu_cloud or prices.large_cloud

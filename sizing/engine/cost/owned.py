@@ -47,7 +47,7 @@ from ..hardware import AcceleratorSpec
 from ..network import FabricLayout, fabric_layout, fabric_words
 from ..resilience import spare_nodes
 from ..units import HOURS_PER_YEAR
-from .option import HARDWARE, POWER, SPACE, STAFF, SUPPORT, Priced
+from .option import HARDWARE, POWER, RENTED, SPACE, STAFF, SUPPORT, Priced
 from .price_set import PriceSet
 from .running import RunningYear, busy_power_usd_per_gpu_hour, running_year
 from .usage import Usage
@@ -295,6 +295,20 @@ def beyond(
 
 
 @dataclass(frozen=True)
+class RentedHelp:
+    """Accelerators rented beside the owned ones for every run (:mod:`sizing.engine.estate`):
+    the owned ones do ``owned_share`` of each run's work, and the rest is rented at
+    ``usd_per_run`` a run.  The owned option's total then holds the rent of every run of the
+    horizon, so a three-year figure is never below one run's rent."""
+
+    owned_share: float = 1.0  # [-] of each run's accelerator-hours worked on the owned ones
+    usd_per_run: float = 0.0  # [USD] the help rented for one run
+
+
+NO_HELP = RentedHelp()  # nothing rented beside the owned ones
+
+
+@dataclass(frozen=True)
 class OwnedSite:
     """Where owned hardware runs and what it sits on."""
 
@@ -307,6 +321,7 @@ class OwnedSite:
     owned_gpus: int = 0  # [GPUs] already the customer's: no capital (module docstring)
     fabric: bool = True  # runs span servers (else no fabric between them is bought)
     owned_storage_tb: float | None = None  # [TB] shared storage they own (None: as needed)
+    help: RentedHelp = NO_HELP  # rented beside the owned ones for each run
 
 
 @dataclass(frozen=True)
@@ -339,6 +354,7 @@ def owned(
             fabric=site.fabric,
             owned_storage_tb=site.owned_storage_tb,
         )
+    worked = tuple(hours * site.help.owned_share for hours in usage.gpu_hours_by_year)
     running = tuple(
         running_year(
             gpus,
@@ -348,29 +364,34 @@ def owned(
             prices=prices,
             colocation=site.colocation,
         )
-        for gpus, hours, hardware in zip(
-            capacity, usage.gpu_hours_by_year, bought.hardware_by_year, strict=True
-        )
+        for gpus, hours, hardware in zip(capacity, worked, bought.hardware_by_year, strict=True)
     )
     busy = busy_power_usd_per_gpu_hour(site.acc, prices, colocation=site.colocation)
     served = sum(
-        min(hours, gpus * HOURS_PER_YEAR)
-        for gpus, hours in zip(capacity, usage.gpu_hours_by_year, strict=True)
+        min(hours, gpus * HOURS_PER_YEAR) for gpus, hours in zip(capacity, worked, strict=True)
     )
+    rented = tuple(  # the help each year's runs need
+        site.help.usd_per_run * hours / usage.gpu_hours_per_run if usage.gpu_hours_per_run else 0.0
+        for hours in usage.gpu_hours_by_year
+    )
+    parts = {
+        HARDWARE: bought.capex_by_year,
+        POWER: tuple(r.power_usd for r in running),
+        SPACE: tuple(r.space_usd for r in running),
+        SUPPORT: tuple(r.support_usd for r in running),
+        STAFF: tuple(r.staff_usd for r in running),
+    }
+    if site.help.usd_per_run:
+        parts[RENTED] = rented
     priced = Priced(
         by_year_usd=tuple(
-            c + r.total_usd for c, r in zip(bought.capex_by_year, running, strict=True)
+            c + r.total_usd + h
+            for c, r, h in zip(bought.capex_by_year, running, rented, strict=True)
         ),
         capex_usd=sum(bought.capex_by_year),
-        scales_usd=served * busy,
+        scales_usd=served * busy + sum(rented),
         residual_usd=bought.residual_usd,
         capacity=capacity,
-        parts_by_year_usd={
-            HARDWARE: bought.capex_by_year,
-            POWER: tuple(r.power_usd for r in running),
-            SPACE: tuple(r.space_usd for r in running),
-            SUPPORT: tuple(r.support_usd for r in running),
-            STAFF: tuple(r.staff_usd for r in running),
-        },
+        parts_by_year_usd=parts,
     )
     return Owned(priced, bought, running)

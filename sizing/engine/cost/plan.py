@@ -48,7 +48,7 @@ from .choice import BreakEven, Choice, choose, estate_allowed, excluded_by, over
 from .explain import ExplainInput, basis, not_priced, reasons, region_basis, undecided
 from .option import CLOUD_LARGE, CLOUD_ON_DEMAND, OWNED_OPTIONS, Priced, Recurring
 from .options import CostCase, PricedOptions, price_options
-from .owned import BomLine, HardwareBought, hardware_bought
+from .owned import NO_HELP, BomLine, HardwareBought, RentedHelp, hardware_bought
 from .places import CurrencyView, currency_view, money_in
 from .price_set import PriceSet, UsedPrice
 from .region import CloudRegion, cloud_region
@@ -189,6 +189,7 @@ class CostInputs:
     owned_storage_tb: float | None = None
     owned_only: bool = False  # the owned option holds only what they own (cost.options)
     budget_usd: float | None = None  # [USD] the customer's ceiling (cost.choice.over_budget)
+    help: RentedHelp = NO_HELP  # rented beside the owned ones for each run (cost.owned)
 
 
 def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult:
@@ -216,13 +217,22 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         owned_gpus=plan.owned_gpus,
         owned_storage_tb=plan.owned_storage_tb,
         owned_only=plan.owned_only,
+        help=plan.help,
     )
     priced = price_options(case, prices)
     option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}
     excluded = over_budget(
         estate_allowed(excluded_by(r), plan.owned_gpus), option_totals, plan.budget_usd
     )
-    choice = choose(option_totals, excluded)
+    # with help rented beside their accelerators the owned options finish sooner than the
+    # others, which are priced at the pace of theirs alone: a saving set against a slower run
+    # is no saving, so only the owned options are compared for the choice
+    same_pace = {
+        key: total
+        for key, total in option_totals.items()
+        if not plan.help.usd_per_run or key in OWNED_OPTIONS
+    }
+    choice = choose(same_pace, excluded)
     all_swings = swings(case, prices)
     options = {
         key: None

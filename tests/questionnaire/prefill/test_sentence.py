@@ -114,6 +114,7 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
             "deployment",
             "owned",
         ): "two DGX A100 servers (16 A100 80GB, HDR InfiniBand, a 200 TB NAS)",
+        ("deployment", "location"): "hybrid",  # what they own, and "rent extra"
     },
     6: {
         ("model", "total_params"): "8B",
@@ -136,6 +137,7 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
         ("software", "accelerator_vendor"): "amd_ok",
         ("software", "preferred_accelerator"): "mi325x",
         ("deployment", "power_kw"): "2 MW",
+        ("deployment", "location"): "on_premises",  # "The hall has 2 MW": their building
     },
     8: {
         ("data", "dataset_size"): "50,000",
@@ -152,6 +154,7 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
         ("deployment", "owned"): "512 H100",
         ("deployment", "location"): "hybrid",  # "could rent more"
         ("deployment", "budget_usd"): "$40 million",
+        ("deployment", "location"): "hybrid",  # what they own, and "could rent more"
     },
 }
 
