@@ -109,12 +109,11 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
         ("data", "dataset_size"): "30 billion",
         ("data", "dataset_unit"): "tokens",
         ("timeline", "run_time_hours"): "three weeks",
-        ("deployment", "location"): "hybrid",  # "we would rent extra only if we must"
+        ("deployment", "location"): "hybrid",  # what they own, and "rent extra only if we must"
         (
             "deployment",
             "owned",
         ): "two DGX A100 servers (16 A100 80GB, HDR InfiniBand, a 200 TB NAS)",
-        ("deployment", "location"): "hybrid",  # what they own, and "rent extra"
     },
     6: {
         ("model", "total_params"): "8B",
@@ -152,9 +151,8 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
         ("data", "dataset_unit"): "tokens",
         ("discovery", "constraint"): "time",  # "as fast as we can", never over their choice
         ("deployment", "owned"): "512 H100",
-        ("deployment", "location"): "hybrid",  # "could rent more"
-        ("deployment", "budget_usd"): "$40 million",
         ("deployment", "location"): "hybrid",  # what they own, and "could rent more"
+        ("deployment", "budget_usd"): "$40 million",
     },
 }
 
