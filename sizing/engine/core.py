@@ -201,7 +201,7 @@ def size_plain(
             fabric=bool(network.nic_gbps),
         ),
     )
-    spare = spare_nodes(nodes, r.spare_nodes_wanted)
+    spare = _spares_held(spare_nodes(nodes, r.spare_nodes_wanted), total_gpus, per_node, owned_gpus)
     deployment = plan_deployment(
         r, acc, _site_nodes(r, nodes + spare, cost), cost.recommended_option
     )
@@ -472,6 +472,16 @@ def _site_nodes(r: Resolved, nodes: int, cost: CostResult) -> int:
     if cost.recommended_option in OWNED_OPTIONS and owned:
         return max(nodes, nodes_for(max(owned), r.gpus_per_node))
     return nodes
+
+
+def _spares_held(wanted: int, gpus: int, per_node: int, owned_gpus: int) -> int:
+    """Hot spare servers the cluster holds [nodes]: on a cluster the customer's own accelerators
+    hold, only the servers they own beyond it (none when the run uses all of theirs), as the
+    owned option's cost counts them (:func:`cost.owned.within_estate`); a cluster larger than
+    theirs is bought with its spares."""
+    if owned_gpus and gpus <= owned_gpus:
+        return min(wanted, (owned_gpus - gpus) // per_node)
+    return wanted
 
 
 def _resilience_result(run: RunEstimate, spare: int) -> ResilienceOut:

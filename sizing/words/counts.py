@@ -217,15 +217,15 @@ def uses_text(counts: Counts) -> str:
     spares = counts.spare_servers if counts.owned else 0
     if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
         text = f"each run uses {run}, {count_of(counts.runs_at_once, 'run')} at once"
-    elif not spares and (
-        counts.per_run == counts.total or (not counts.owned and counts.per_run == counts.cluster)
-    ):
-        return ""  # one run uses all of them (or all that is rented): nothing more to say
     elif counts.rented_beside:  # the run spreads over theirs and the rented ones together
         text = (
             f"one run uses all {format_count(counts.per_run + counts.rented_beside)} "
             "accelerators together"
         )
+    elif not spares and (
+        counts.per_run == counts.total or (not counts.owned and counts.per_run == counts.cluster)
+    ):
+        return ""  # one run uses all of them (or all that is rented): nothing more to say
     else:
         text = f"one run uses {run}"
     if spares:

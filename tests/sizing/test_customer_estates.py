@@ -337,6 +337,15 @@ def test_customer_9_reads_the_owned_512_then_the_rented_help_and_no_choice_of_th
     assert figures.help_cost.startswith("including about $")
 
 
+def test_customer_9s_run_on_all_their_512_keeps_no_spare_server_they_do_not_own() -> None:
+    """They own 64 servers and the run uses all of them: the plan said "plus 6 spare servers of
+    yours" and the site counted 70 servers, 6 they do not have."""
+    result = read_result(_ai_lab())
+    cluster = result.section("cluster")
+    assert cluster["gpus_in_service"] == 512 and cluster["spare_nodes"] == 0
+    assert "spare server" not in figures_of(result).plan
+
+
 def test_customer_9_is_not_told_a_slower_rental_saves_money() -> None:
     """With the help's rent inside the owned total, a one-year reservation of 512 is cheaper
     but runs at the pace of 512 alone (about twice as long): no saving is claimed for dropping
