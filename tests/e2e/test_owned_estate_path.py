@@ -19,6 +19,7 @@ import pytest
 
 from pipeline.models import Recommendation
 from questionnaire.models import Submission
+from questionnaire.questions import get_question
 from sizing.public import read_result
 from tests.e2e.sentence_walk import rendered_proposal, type_sentence, use_the_answers
 from tests.e2e.test_non_expert_path import send_contact_to_review, walk_short_path_questions
@@ -51,7 +52,10 @@ def test_a_lab_that_owns_16_a100_is_sized_on_them_first_and_told_what_to_rent(
         "How will you train?": "Full fine-tuning: all parameters change",
         "Size of your training data": "30 billion",
         "That size is counted in": "Tokens",
-        "Longest acceptable time for one training run": "three weeks (read as 21 days)",
+        # the label as the question registry words it
+        get_question("timeline").form_class.base_fields["run_time_hours"].label: (
+            "three weeks (read as 21 days)"
+        ),
         "Where should the hardware be?": "A mix (hybrid)",  # "rent extra only if we must"
         "Accelerators you already own": (
             "two DGX A100 servers (16 A100 80GB, HDR InfiniBand, a 200 TB NAS)"
@@ -121,8 +125,10 @@ def test_a_lab_that_owns_16_a100_is_sized_on_them_first_and_told_what_to_rent(
     assert f"one run takes about {owned_days} days on them" in text
     assert "no capital" in text and "nothing is bought" in text
     assert "Of the total, no hardware is bought" in text
-    # one run a quarter: the cost a run says the help rented for each run beside it
-    assert re.search(rf"a month, or \$[\d,]+ a run plus about \{rent_cost} for the {rented}", text)
+    # one run a quarter: the cost a run holds the help rented for each run beside it, and says so
+    assert re.search(
+        rf"a month, or \$[\d,]+ a run including about \{rent_cost} a run for the {rented}", text
+    )
     assert "The accelerators you own, in your data centre" in text
     assert "Buy, in your own data centre:" not in text
     # what they own is no rule to drop (its running cost is paid whether or not it trains)
