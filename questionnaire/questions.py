@@ -93,6 +93,9 @@ class Question:
     # A set-up question for people who know the training recipe: on the short path
     # (questionnaire/paths.py) it is skipped and recommended for the customer.
     expert: bool = False
+    # The title said plainly, for a customer who told us no one knows the training set-up
+    # (their review page); empty where the title is plain already.
+    plain_title: str = ""
 
     def answer_lines(self, answer: dict[str, Any] | None) -> list[AnswerLine]:
         return answer_lines(self.form_class, answer)
@@ -150,6 +153,7 @@ QUESTIONS: tuple[Question, ...] = (
         number=3,
         slug="precision",
         title="Number format and optimizer",
+        plain_title="How numbers are stored, and the learning rule",
         text="Which number format ([[precision]]) and which [[optimizer]] will you train with?",
         why_it_matters="Shorter number formats such as BF16 or FP8 make training faster and use less memory than 32-bit formats (FP32 and [[TF32|tf32]]). The optimizer can need more memory than the model itself: AdamW needs the most, [[Adafactor|adafactor]] and [[Lion|lion]] less. [[Gradient checkpointing|gradient-checkpointing]] saves memory at the cost of time.",
         in_simple_terms="If you use a standard recipe, it is most likely BF16 with AdamW. If you are not sure, say so: we will assume that.",
@@ -220,6 +224,7 @@ QUESTIONS: tuple[Question, ...] = (
         number=6,
         slug="batch",
         title="Sequence length and batch size",
+        plain_title="How much text the model reads at a time",
         text="How long are your training examples, and how large are your batches?",
         why_it_matters="The longer each example ([[sequence length|sequence-length]]) and the larger each [[micro-batch]], the more memory each accelerator needs. The [[global batch|batch]] limits how many accelerators can work well together.",
         in_simple_terms="If you use a published recipe, these numbers are in its settings. Leave anything you do not know as “not sure”.",

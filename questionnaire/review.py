@@ -18,6 +18,7 @@ from questionnaire.paths import (
     question_numbers,
     recommends_setup_in_draft,
     setup_answer,
+    setup_unknown,
 )
 from questionnaire.prefill.marks import MARK_WORDS, prefilled_fields
 from questionnaire.questions import (
@@ -39,6 +40,7 @@ from sizing.public import (
     constraint_effects,
     discovery_questions,
     estimate_of,
+    plain_decision,
     setup_decisions,
     size_answers_once,
     unsure_assumptions,
@@ -94,6 +96,10 @@ def _prefilled_lines(draft: Draft, question: Question) -> dict[str, str]:
         for name, source in prefilled_fields(draft, question.slug).items()
         if name in labels
     }
+
+
+def _title(question: Question, *, plain: bool) -> str:
+    return (question.plain_title or question.title) if plain else question.title
 
 
 def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, Any]:
@@ -164,6 +170,9 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     marks = sorted({mark for row in rows for mark in row.prefilled.values()}, reverse=True)
     discovery_row, *rows = rows
     setup_rows = [row for row in rows if row.recommended]
+    plain = setup_unknown(answers)  # no one on their team knows the set-up: its titles plainly
+    if plain:
+        setup_rows = [replace(row, title=_title(row.question, plain=True)) for row in setup_rows]
     rows = [row for row in rows if not row.recommended]
     contact_raw = draft.step_data.get("contact")
     contact_form = (
@@ -194,7 +203,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         # the path is said once, under the project, with the link to switch it
         "path_label": str(DISCOVERY.form_class.base_fields["setup_known"].label),
         # named, not numbered: on the short path they have no number
-        "expert_titles": _in_words([q.title.lower() for q in PAGES if q.expert]),
+        "expert_titles": _in_words([_title(q, plain=plain).lower() for q in PAGES if q.expert]),
         "constraint_effects": constraint_effects(answers),
         "discovery_questions": discovery_questions(answers),
         "setup_rows": setup_rows,
@@ -276,7 +285,11 @@ def decided_on_review(answers: dict[str, Any]) -> dict[str, list[Decision]]:
         sized = _sized(answers)
     except InvalidInput:
         return {}
-    return setup_decisions(sized.result, sized.sources, sized.question_of, EXPERT_SLUGS)
+    decided = setup_decisions(sized.result, sized.sources, sized.question_of, EXPERT_SLUGS)
+    if not setup_unknown(answers):
+        return decided
+    # no one on the customer's team knows the set-up: each choice in plain words
+    return {slug: [plain_decision(d) for d in decisions] for slug, decisions in decided.items()}
 
 
 def assumed_on_review(answers: dict[str, Any]) -> dict[str, list[str]]:

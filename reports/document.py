@@ -54,6 +54,8 @@ from sizing.public import (
     needed_by,
     output_label_and_unit,
     owned_network_sentence,
+    plain_label,
+    plainly,
     price_rows,
     project_from_answers,
     read_result,
@@ -366,6 +368,65 @@ def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
     return [(label, value, "" if source == told else source) for label, value, source in rows]
 
 
+# Assumptions only an engineer reads (the model's inner shape, the adapters' layers, the
+# share of a step spent communicating): the plain proposal leaves them to the engineer's version.
+ENGINEERS_ASSUMPTIONS = frozenset(
+    {
+        "model.shape",
+        "model.vocab_size",
+        "model.active_params",
+        "training.lora_rank",
+        "training.lora_targets",
+        "network.max_comm_share",
+    }
+)
+
+
+def _plain_assumptions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The assumptions of a customer who told us no one knows the set-up, in plain words."""
+    return [
+        {
+            **row,
+            "label": plain_label(row["key"], row["label"]),
+            "value": plainly(row["value"]),
+            "rationale": plainly(row["rationale"] or ""),
+            "source": plainly(row["source"]),
+        }
+        for row in rows
+        if row["key"] not in ENGINEERS_ASSUMPTIONS
+    ]
+
+
+def _plain_prices(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The prices in plain words: where each was published is an engineer's reading (the
+    engineer's version lists it), but our own assumption says why in plain words."""
+    return [
+        {
+            **row,
+            "item": plainly(row["item"]),
+            "source": plainly(row["source"]) if row["flag"] == "our assumption" else "",
+        }
+        for row in rows
+    ]
+
+
+def _plain_lines(lines: list[str], *, plain: bool) -> list[str]:
+    return [plainly(line) for line in lines] if plain else lines
+
+
+def _plain_bill(bill: dict[str, Any]) -> dict[str, Any]:
+    """The bill of materials in plain words: its servers, network and drives."""
+    return {
+        **bill,
+        "rented": plainly(str(bill.get("rented") or "")),
+        "racks": plainly(str(bill.get("racks") or "")),
+        "lines": [
+            {**line, "item": plainly(str(line["item"])), "what": plainly(str(line["what"]))}
+            for line in bill.get("lines") or []
+        ],
+    }
+
+
 def build_context(data: ProposalData) -> dict[str, Any]:
     # the engine's own sentences credit whoever set each value (an engineer's override)
     result = credited(read_result(data.result), data.input_sources)
@@ -401,13 +462,23 @@ def build_context(data: ProposalData) -> dict[str, Any]:
                 ),
                 "why": []
                 if split_plainly
-                else wording.why_sentences(key, result, data.input_sources, plain=plain)
-                + ([growth] if key == "network" and (growth := fabric_growth(result)) else []),
+                else _plain_lines(
+                    wording.why_sentences(key, result, data.input_sources, plain=plain)
+                    + ([growth] if key == "network" and (growth := fabric_growth(result)) else []),
+                    plain=plain,
+                ),
                 "figures": figures,
                 "chart": _chart_for(key, result, data.engine_input),
                 "told_answers": answer_trace.told_lines(key, data.answers, result),
             }
         )
+    prices = price_rows(
+        result,
+        today=data.issued_on,
+        region_given=bool(
+            {"data_residency", "country"} & set(data.engine_input.get("deployment") or {})
+        ),
+    )
     return {
         "project_restated": project_from_answers(data.engine_input, data.input_sources or {}),
         "data": data,
@@ -420,7 +491,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         # The cost chapter's answers the engine input does not carry (question 15).
         "cost_section": {"told_answers": answer_trace.told_lines("cost", data.answers, result)},
         "cost_reasons": list(result.cost_reasons[2:]),
-        "bill": bill_of_materials(result),
+        "plain": plain,
+        "bill": _plain_bill(bill_of_materials(result)) if plain else bill_of_materials(result),
         "terms": purchase_terms(result, data.issued_on),
         # until when the prices hold: the proposal's date plus the one setting (sizing.words)
         "validity": {
@@ -432,16 +504,14 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         # a buyer compares the servers each accelerator needs, not only a cloud price
         "alternatives_bought": run_servers_usd(result) is not None,
         "excluded_accelerators": excluded_groups(result),
-        "assumptions": (assumptions := assumption_rows(result, sources)),
+        "assumptions": (
+            assumptions := _plain_assumptions(assumption_rows(result, sources))
+            if plain
+            else assumption_rows(result, sources)
+        ),
         "assumptions_not_sure": any(row["not_sure"] for row in assumptions),
         "assumptions_delegated": any(row["delegated"] for row in assumptions),
-        "prices": price_rows(
-            result,
-            today=data.issued_on,
-            region_given=bool(
-                {"data_residency", "country"} & set(data.engine_input.get("deployment") or {})
-            ),
-        ),
+        "prices": _plain_prices(prices) if plain else prices,
         "open_questions": answer_trace.open_questions(
             answers=data.answers, result=result, today=data.issued_on
         ),
@@ -449,7 +519,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
             result, data.input_sources, needed_by=needed_by(data.answers), today=data.issued_on
         ),
         "warnings": result.warnings,
-        "method": method_rows(result, data.engine_input),
+        # the constants' sources are an engineer's reading: the plain proposal points to them
+        "method": [] if plain else method_rows(result, data.engine_input),
     }
 
 

@@ -217,6 +217,8 @@ class Decision:
 
     what: str
     why: str
+    # the engine input chosen (empty for a reason about the plan), for its plain label
+    key: str = ""
 
     def __str__(self) -> str:
         return f"{self.what} — {self.why}" if self.what else self.why
@@ -279,7 +281,7 @@ def _decision(item: dict[str, Any]) -> Decision:
     parts = [("the usual choice" if usual else source) + (f" ({detail})" if detail else "")]
     if item.get("rationale"):
         parts.append(f"it {item['rationale']}")
-    return Decision(f"{input_term(key).label}: {value}", "; ".join(parts) + ".")
+    return Decision(f"{input_term(key).label}: {value}", "; ".join(parts) + ".", key)
 
 
 def _capfirst(text: str) -> str:

@@ -164,6 +164,7 @@ from sizing.words.estimate import (
     size_set_by,
 )
 from sizing.words.measured import KIT_FIGURES, AgainstEstimate, against_estimate, kit_figure_rows
+from sizing.words.plain import plain_decision, plain_label, plainly
 from sizing.words.plural import (
     count_of,
     noun_for,
@@ -246,6 +247,9 @@ __all__ = [
     "OWNED",
     "cluster_short",
     "open_question",
+    "plain_decision",
+    "plain_label",
+    "plainly",
     "plan_text",
     "project_from_answers",
     "read_counts",

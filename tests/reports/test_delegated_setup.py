@@ -4,12 +4,28 @@ never that the customer was unsure of them, and does not ask the customer about 
 from __future__ import annotations
 
 import datetime
+import html
 import re
+from io import BytesIO
 
+import pytest
+from django.test import Client
+from pypdf import PdfReader
+
+from questionnaire.glossary import GLOSSARY
 from questionnaire.paths import recommended_answer
-from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, get_question
+from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from reports.demo import demo_answers, demo_data
-from reports.document import build_context, render_html
+from reports.document import build_context, render_data, render_html
+from sizing.public import ACCELERATORS
+from tests.questionnaire.conftest import (
+    CONTACT,
+    past_sentence_check,
+    post_step,
+    start,
+    step_url,
+)
+from tests.reports.stories import GAME_STUDIO, game_studio_answers, story_data
 
 TODAY = datetime.date(2026, 12, 1)
 
@@ -95,3 +111,92 @@ def test_told_no_one_knows_the_set_up_the_proposal_body_speaks_plainly():
     assert "“What we assumed” lists each choice" in plain
     # not sure who knows it: the engineering words stay, for whoever reads them
     assert "micro-batch" in _body("not_sure")
+
+
+# Engineering words a customer who told us no one knows the set-up must not meet bare: each is
+# replaced by plain words, or said plainly first with the term in brackets ("16-bit numbers
+# (BF16)") and defined in the glossary, for the engineer or supplier who needs the term.
+JARGON = (
+    "BF16",
+    "AdamW",
+    "InfiniBand",
+    "NVLink",
+    "NVMe",
+    "PCIe",
+    "HGX",
+    "ZeRO",
+    "FSDP",
+    "micro-batch",
+    "MFU",
+    "FLOPs",
+    "GEMM",
+    "NCCL",
+    "Megatron",
+    "busbw",
+    "scale-out",
+    "fabric",
+    "Global batch",
+    "Number precision",
+    "PUE",
+    "MLP",
+)
+
+
+def _bare_jargon(text: str, glossary: str) -> list[str]:
+    """Each jargon word of ``text`` not said as "plain words (TERM)" with TERM in ``glossary``.
+    Accelerator names ("NVIDIA H100 PCIe 80GB") are the products a supplier sells, kept."""
+    for name in sorted((a.name for a in ACCELERATORS.values()), key=len, reverse=True):
+        text = text.replace(name, "")
+    text = re.sub(r"\([^()]*HGX[^()]*\)", "", text)  # "NVIDIA B200 (HGX, 1,000 W)", its name
+    bare = []
+    for term in JARGON:
+        word = rf"(?<![\w-]){re.escape(term)}(?![\w-])"
+        said_plainly = rf"\w[\w ,'-]* \({re.escape(term)}\)"
+        left = re.sub(said_plainly, "", text, flags=re.I)
+        if re.search(word, left, flags=re.I) or (
+            re.search(word, text, flags=re.I) and not re.search(word, glossary, flags=re.I)
+        ):
+            bare.append(term)
+    return bare
+
+
+def test_told_no_one_knows_the_set_up_every_page_of_the_proposal_is_plain():
+    # customer 8, the game studio ("No idea about models or GPUs"), read "Number precision
+    # BF16", "Optimizer AdamW", "Global batch", "scale-out fabric" and Appendix B's GEMM, NCCL
+    # and Megatron on the pages after the summary
+    pdf = render_data(story_data("game-studio")).pdf
+    text = " ".join(page.extract_text() or "" for page in PdfReader(BytesIO(pdf)).pages)
+    text = re.sub(r"\s+", " ", text)
+    start = text.rindex("Appendix A: Glossary")  # after the contents, which name it too
+    end = text.index("Appendix B", start)
+    glossary, pages = text[start:end], text[:start] + text[end:]
+    assert _bare_jargon(pages, glossary) == []
+    assert "16-bit numbers (BF16)" in pages  # the term their engineer needs is still there
+    # the same story when the customer knows the set-up keeps the engineering words
+    answers = {**game_studio_answers()}
+    answers[DISCOVERY.slug] = {**answers[DISCOVERY.slug], "setup_known": "yes"}
+    rows = build_context(demo_data(answers=answers, today=TODAY))["assumptions"]
+    assert {row["label"]: row["value"] for row in rows}.get("Number precision") == "BF16"
+
+
+@pytest.mark.django_db
+def test_told_no_one_knows_the_set_up_the_review_page_is_plain():
+    # the game studio's review page read "Number precision: BF16. Optimizer: AdamW. Global
+    # batch: 262,144 tokens" under "Training set-up: we choose it for you"
+    client = Client()
+    draft_id = start(client)
+    post_step(client, draft_id, "welcome", {})
+    discovery = {**DISCOVERY.example.data, "setup_known": "no"}
+    past_sentence_check(client, post_step(client, draft_id, DISCOVERY.slug, discovery))
+    for question in QUESTIONS:
+        if not question.expert:
+            data = GAME_STUDIO.get(question.slug, question.example.data)
+            post_step(client, draft_id, question.slug, data)
+    post_step(client, draft_id, "contact", CONTACT)
+    page = client.get(step_url(draft_id, "review")).content.decode()
+    main = page[page.index("<main") : page.index("</main>")]
+    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", main)))
+    glossary = " ".join(f"{term.name} {term.definition}" for term in GLOSSARY.values())
+    assert "we choose it for you" in text
+    assert _bare_jargon(text, glossary) == []
+    assert "16-bit numbers (BF16)" in text

@@ -1,0 +1,75 @@
+"""Engineering words said plainly, for a customer who told us no one on their team knows the
+training set-up (``questionnaire.paths.setup_unknown``).
+
+One place per term: a term their engineer or supplier will need (``BF16``, ``NVLink``) is said
+in plain words first with the term after it in brackets, where the proposal's glossary defines
+it; an engineering phrase nobody outside needs ("scale-out fabric") is replaced outright; a
+label of the vocabulary (``sizing.engine.vocabulary``) has a plain label of its own. The expert
+proposal never passes through here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sizing.adapters import Decision
+
+# term → plain words said before it ("16-bit numbers (BF16)"); each term has a glossary entry
+KEPT_TERMS: dict[str, str] = {
+    "BF16": "16-bit numbers",
+    "AdamW": "the most common one",
+    "InfiniBand": "a fast network between servers",
+    "NVLink": "fast links between the accelerators in a server",
+    "NVMe": "fast drives in each server",
+    "PCIe": "the standard link inside a server",
+    "HGX": "an eight-accelerator server board",
+}
+# engineering phrase → plain words, the phrase dropped (nobody outside needs it)
+REPLACED: dict[str, str] = {
+    "scale-out fabric": "network between servers",
+    # the cooling overhead's ratio is a data-centre operator's figure, said in the label's words
+    " (PUE)": "",
+    "optimizer's memory": "memory of the learning rule",
+    "optimizer state": "memory of the learning rule",
+    "the idle time of a pipeline": "the time accelerators wait on each other",
+    "the attention compute": "the work of comparing the words of each example",
+    "plain data parallelism": "each accelerator holds the whole model and learns from its own "
+    "share of the data",
+    "cores for loaders, communication and checkpoint staging": "processor cores to feed in the "
+    "data, talk to the other servers and save checkpoints",
+}
+# vocabulary label (``sizing.engine.vocabulary.INPUTS``) → its plain label
+PLAIN_LABELS: dict[str, str] = {
+    "training.precision": "Size of each number",
+    "training.optimizer": "Learning rule",
+    "batch.global_batch_tokens": "Text learnt from in each training step",
+    "batch.sequence_length": "Text read at once (sequence length)",
+    "data.preprocessing": "Data preparation",
+    "network.inter_node": "Network between servers",
+}
+
+_BARE = {term: re.compile(rf"(?<![\w(-]){re.escape(term)}(?![\w)-])") for term in KEPT_TERMS}
+
+
+def plainly(text: str) -> str:
+    """``text`` with each engineering phrase replaced and each kept term said plainly first:
+    "Number precision: BF16" reads "16-bit numbers (BF16)"; a term already in brackets
+    after its plain words is left as it is."""
+    for phrase, words in REPLACED.items():
+        text = text.replace(phrase, words)
+    for term, words in KEPT_TERMS.items():
+        text = _BARE[term].sub(f"{words} ({term})", text)
+    return text
+
+
+def plain_label(path: str, label: str) -> str:
+    """The plain label of a vocabulary field, or ``label`` itself where it is plain already."""
+    return PLAIN_LABELS.get(path, label)
+
+
+def plain_decision(decision: Decision) -> Decision:
+    """A choice the engine made for a set-up left to it, in plain words under its field's plain
+    label: "Number precision: BF16" reads "Size of each number: 16-bit numbers (BF16)"."""
+    label, _, value = decision.what.partition(": ")
+    what = f"{plain_label(decision.key, label)}: {plainly(value)}" if decision.key else ""
+    return Decision(what, plainly(decision.why), decision.key)
