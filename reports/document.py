@@ -369,7 +369,7 @@ def _told(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 
 
 # Assumptions only an engineer reads (the model's inner shape, the adapters' layers, the
-# share of a step spent communicating): the plain proposal leaves them to the engineer's version.
+# share of a step spent communicating): the plain proposal leaves them to our engineer.
 ENGINEERS_ASSUMPTIONS = frozenset(
     {
         "model.shape",
@@ -399,7 +399,7 @@ def _plain_assumptions(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _plain_prices(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     """The prices in plain words: where each was published is an engineer's reading (the
-    engineer's version lists it), but our own assumption says why in plain words."""
+    account manager sends the list), but our own assumption says why in plain words."""
     return [
         {
             **row,

@@ -20,7 +20,7 @@ KEPT_TERMS: dict[str, str] = {
     "AdamW": "the most common one",
     "InfiniBand": "a fast network between servers",
     "NVLink": "fast links between the accelerators in a server",
-    "NVMe": "fast drives in each server",
+    "NVMe": "fast drives",
     "PCIe": "the standard link inside a server",
     "HGX": "an eight-accelerator server board",
 }
@@ -48,7 +48,11 @@ PLAIN_LABELS: dict[str, str] = {
     "network.inter_node": "Network between servers",
 }
 
-_BARE = {term: re.compile(rf"(?<![\w(-]){re.escape(term)}(?![\w)-])") for term in KEPT_TERMS}
+# a term with its generation ("NVLink 4 + NVSwitch", "PCIe Gen5") is bracketed whole
+_BARE = {
+    term: re.compile(rf"(?<![\w(-]){re.escape(term)}(?: (?:Gen)?\d+\b)?(?: \+ NVSwitch)?(?![\w)-])")
+    for term in KEPT_TERMS
+}
 
 
 def plainly(text: str) -> str:
@@ -58,7 +62,7 @@ def plainly(text: str) -> str:
     for phrase, words in REPLACED.items():
         text = text.replace(phrase, words)
     for term, words in KEPT_TERMS.items():
-        text = _BARE[term].sub(f"{words} ({term})", text)
+        text = _BARE[term].sub(lambda found, words=words: f"{words} ({found[0]})", text)
     return text
 
 
