@@ -17,7 +17,7 @@ from sizing.adapters import Decision
 # term → plain words said before it ("16-bit numbers (BF16)"); each term has a glossary entry
 KEPT_TERMS: dict[str, str] = {
     "BF16": "16-bit numbers",
-    "AdamW": "the most common one",
+    "AdamW": "the usual one",
     "InfiniBand": "a fast network between servers",
     "NVLink": "fast links between the accelerators in a server",
     "NVMe": "fast drives",
@@ -40,10 +40,10 @@ REPLACED: dict[str, str] = {
 }
 # vocabulary label (``sizing.engine.vocabulary.INPUTS``) → its plain label
 PLAIN_LABELS: dict[str, str] = {
-    "training.precision": "Size of each number",
+    "training.precision": "Number size",
     "training.optimizer": "Learning rule",
-    "batch.global_batch_tokens": "Text learnt from in each training step",
-    "batch.sequence_length": "Text read at once (sequence length)",
+    "batch.global_batch_tokens": "Text per training step",
+    "batch.sequence_length": "Text read at once",
     "data.preprocessing": "Data preparation",
     "network.inter_node": "Network between servers",
 }
@@ -73,7 +73,7 @@ def plain_label(path: str, label: str) -> str:
 
 def plain_decision(decision: Decision) -> Decision:
     """A choice the engine made for a set-up left to it, in plain words under its field's plain
-    label: "Number precision: BF16" reads "Size of each number: 16-bit numbers (BF16)"."""
+    label: "Number precision: BF16" reads "Number size: 16-bit numbers (BF16)"."""
     label, _, value = decision.what.partition(": ")
     what = f"{plain_label(decision.key, label)}: {plainly(value)}" if decision.key else ""
     return Decision(what, plainly(decision.why), decision.key)

@@ -226,7 +226,7 @@ def test_a_non_expert_finishes_in_under_1500_words_with_every_question_answered_
         else:
             assert "Not sure yet" in text and "we will assume" in text.lower(), slug
     # no one knows the set-up: each choice in plain words, the term their engineer needs after
-    assert "Size of each number: 16-bit numbers (BF16)" in main
+    assert "Number size: 16-bit numbers (BF16)" in main
     assert "Number precision" not in main
     # why: one click away, in "Why we chose these" (opened by the scan above)
     assert "the usual choice" in page.locator("details.decided").inner_text()

@@ -112,7 +112,7 @@ def test_the_short_path_stores_recommend_for_me_for_every_expert_question(client
     assert "Training set-up: we choose it for you" in review
     for slug in EXPERT_SLUGS:
         assert f'id="review-{slug}"' in review
-    assert "Size of each number: 16-bit numbers (BF16)." in review  # what the engine chose
+    assert "Number size: 16-bit numbers (BF16)." in review  # what the engine chose
     assert "the usual choice; it sets the bytes per number" in review  # and why
     response = post_step(client, draft_id, "review", {})
     assert response["Location"] == reverse("questionnaire:confirmation", args=[draft_id])
