@@ -49,5 +49,6 @@ def test_a_cloud_plan_within_one_server_names_the_instance_it_rents_on_every_pag
     counts = read_counts(result)
     assert not counts.owned and counts.cluster == 1
     assert "a cloud instance with 1 × " in text
+    assert "One run uses 1 accelerator in 1 cloud instance of 1" in text
     assert _server_sizes(text) == {1}, _server_sizes(text)
     assert f"server of {counts.per_node}" not in text
