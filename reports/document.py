@@ -58,6 +58,7 @@ from sizing.public import (
     plainly,
     price_rows,
     project_from_answers,
+    read_counts,
     read_result,
     risk_rows,
     validity_sentence,
@@ -438,7 +439,12 @@ def build_context(data: ProposalData) -> dict[str, Any]:
     plain = setup_unknown(data.answers)
     sections = []
     for key, title, fields in AREAS:
-        figures = figure_rows(key, dict(result.section(key)))
+        section = dict(result.section(key))
+        if key == "cluster" and section.get("gpus_per_node"):
+            # the server bought or rented, as every other page says it: one of the plan's size
+            # when the plan fills only part of one
+            section["gpus_per_node"] = read_counts(result).server_size
+        figures = figure_rows(key, section)
         if key == "cluster":
             figures += figure_rows("concurrency", dict(result.section("concurrency")))
         if plain:

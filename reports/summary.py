@@ -295,8 +295,13 @@ def executive_summary(
         "several_runs": counts.runs_at_once > 1 and counts.cluster > counts.per_run,
         "concurrent": count_of(counts.runs_at_once, "run"),
         "nodes": format_count(counts.cluster_servers),
-        "servers_word": noun_for(counts.cluster_servers, "server"),
-        "gpus_per_node": format_count(counts.per_node),
+        # a cloud option rents instances, as its plan and bill say, not servers
+        "servers_word": noun_for(
+            counts.cluster_servers,
+            "cloud instance" if counts.decided and not counts.owned else "server",
+        ),
+        # the server bought or rented: one of the plan's size when it fills only part of one
+        "gpus_per_node": format_count(counts.server_size),
         "accelerator": result.accelerator_name,
         "accelerator_by": accelerator_label(result, sources),
         "days": run_time(result.wall_clock_days or 0),

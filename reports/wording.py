@@ -141,7 +141,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         counts = read_counts(result)
         cluster = (
             f"{format_number(result.gpus)} × {accelerator} in "
-            f"{count_of(counts.cluster_servers, 'node')} of {format_number(result.gpus_per_node)}"
+            f"{count_of(counts.cluster_servers, 'node')} of {format_number(counts.server_size)}"
         )
         if counts.cluster > counts.per_run:  # say what one run uses, never the cluster as one
             return f"{cluster}; each run uses {run_text(counts)}{gpus_needed(result)}."

@@ -78,6 +78,27 @@ class Counts:
         """One run, and the cluster, use only some of one server's accelerators."""
         return self.cluster < self.per_node and self.cluster_servers <= 1
 
+    @property
+    def server_size(self) -> int:
+        """Accelerators in each server bought, owned or rented [accelerators]: a plan within one
+        server has one of its own size, not a full one (the engine's bill buys 1, 2, 4 or 8
+        within a server, ``cost.owned.whole_nodes``; the clouds rent instances of 1, 2, 4 or
+        8), so a page never says "1 server of 8" beside the bill's server of 4."""
+        if not (self.decided and self.part_of_a_server):
+            return self.per_node
+        if self.owned:
+            held = self.already_owned or self.year_one
+            return min(self.per_node, max(held, self.cluster))
+        return self.instance_size
+
+    @property
+    def instance_size(self) -> int:
+        """Accelerators in each cloud instance rented: the cluster's own size when it fits in
+        one of the instances the clouds rent, else a full server's [accelerators]."""
+        if self.part_of_a_server and self.cluster in CLOUD_INSTANCE_SIZES:
+            return self.cluster
+        return self.per_node
+
 
 def read_counts(result: StoredResult) -> Counts:
     """The counts of ``result``, the engine's stored result."""
@@ -142,7 +163,7 @@ def cluster_text(counts: Counts) -> str:
     of 8 for 2 runs at once, plus 2 spare servers"."""
     text = (
         f"{count_of(counts.cluster, 'accelerator')} in "
-        f"{servers_text(counts.cluster_servers, counts.per_node)}"
+        f"{servers_text(counts.cluster_servers, counts.server_size)}"
     )
     if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
         text += f" for {format_count(counts.runs_at_once)} runs at once"
@@ -154,7 +175,7 @@ def cluster_text(counts: Counts) -> str:
 def rented_text(counts: Counts) -> str:
     """What a cloud option rents while a run goes: "a cloud instance with 2 × NVIDIA H100 SXM5
     80GB (the major clouds rent instances of 1, 2, 4 and 8)", or "3 instances of 8 × …"."""
-    if counts.part_of_a_server and counts.cluster in CLOUD_INSTANCE_SIZES:
+    if counts.instance_size < counts.per_node:
         sizes = ", ".join(str(n) for n in CLOUD_INSTANCE_SIZES[:-1])
         return (
             f"a cloud instance with {format_count(counts.cluster)} × {counts.accelerator} (the "

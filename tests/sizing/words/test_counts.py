@@ -11,7 +11,7 @@ from reports.demo import demo_answers, demo_data
 from reports.document import render_data
 from reports.summary import cluster_line, decisions
 from sizing.stored_result import read_result
-from sizing.words.counts import Counts, plan_text, read_counts, rented_text
+from sizing.words.counts import Counts, cluster_text, plan_text, read_counts, rented_text
 from tests.reports.conftest import pdf_text, squash
 
 TODAY = date(2026, 12, 2)
@@ -136,3 +136,33 @@ def test_a_cloud_plan_names_no_spare_server_and_does_not_repeat_the_instances():
     )
     owned = plan_text(replace(rented, owned=True, bought_by_year=(40, 40, 40)))
     assert owned.endswith("one run uses 32 accelerators in 4 servers, plus 1 spare server")
+
+
+def _within_one_server(**changes) -> Counts:
+    """3 accelerators of an 8-way server, as each way to pay holds them."""
+    fields = dict(
+        accelerator="NVIDIA H100 SXM5 80GB",
+        per_node=8,
+        per_run=3,
+        runs_at_once=1,
+        cluster=3,
+        cluster_servers=1,
+        spare_servers=0,
+        owned=True,
+        bought_by_year=(4, 4, 4),  # the engine buys 1, 2, 4 or 8 within a server
+    )
+    return Counts(**{**fields, **changes})
+
+
+def test_a_plan_within_one_server_names_the_size_of_the_server_bought_or_rented():
+    bought = _within_one_server()
+    assert bought.server_size == 4
+    assert cluster_text(bought) == "3 accelerators in 1 server of 4"
+    assert "(1 server of 4) bought in year 1" in plan_text(bought)
+    # no cloud instance of 3: the 3 run in an instance of a full server's 8, as rented
+    rented = _within_one_server(owned=False, bought_by_year=())
+    assert rented.server_size == 8
+    assert rented_text(rented) == "1 cloud instance of 8 × NVIDIA H100 SXM5 80GB"
+    assert _within_one_server(owned=False, cluster=2, per_run=2, bought_by_year=()).server_size == 2
+    # nothing chosen yet: neither is said, the server is the accelerator's own
+    assert _within_one_server(decided=False).server_size == 8

@@ -1,0 +1,54 @@
+"""A plan within one server buys (or rents) one of its own size, and every page says so: the
+summary row, the plan, the bill, the cluster's figures. A reader of customer 6's proposal read
+"One run uses … in 1 server of 8" beside "(1 server of 4) bought", and customer 8's
+"in 1 server of 8" beside "a cloud instance with 1 × H100"."""
+
+import re
+from functools import cache
+
+from reports.bill import bill_of_materials
+from reports.demo import demo_data
+from reports.document import render_data
+from sizing.public import read_counts, read_result
+from tests.reports.conftest import pdf_text
+from tests.reports.customer_stories import STORIES
+from tests.reports.test_generated_proposals import TODAY, answers_of
+
+# "1 server of 4", "2 nodes of 8", "Accelerators per node 8": the size of the servers a page names
+_SERVER_SIZE = re.compile(
+    r"\b\d[\d,]* (?:servers?|nodes?|cloud instances?) of (\d+)\b|Accelerators per node (\d+)\b"
+)
+
+
+@cache
+def _proposal(story: str) -> tuple[object, str]:
+    data = demo_data(answers=answers_of(STORIES[story]), today=TODAY)
+    rendered = render_data(data)
+    assert not rendered.findings, rendered.findings
+    return read_result(data.result), " ".join(pdf_text(rendered.pdf).split())
+
+
+def _server_sizes(text: str) -> set[int]:
+    return {int(a or b) for a, b in _SERVER_SIZE.findall(text)}
+
+
+def test_an_owned_plan_within_one_server_names_the_server_the_bill_buys_on_every_page():
+    result, text = _proposal("6 Frankfurt bank adapters")
+    counts = read_counts(result)
+    assert counts.owned and counts.part_of_a_server
+    servers = bill_of_materials(result)["lines"][0]
+    held = int(servers["what"].split(" ×")[0])
+    assert servers["quantity"] == "1" and held < counts.per_node
+    assert f"(1 server of {held}) bought" in text
+    assert _server_sizes(text) == {held}, _server_sizes(text)
+    assert f"server of {counts.per_node}" not in text
+
+
+def test_a_cloud_plan_within_one_server_names_the_instance_it_rents_on_every_page():
+    result, text = _proposal("8 game studio tickets")
+    counts = read_counts(result)
+    assert not counts.owned and counts.cluster == 1
+    assert "a cloud instance with 1 × " in text
+    assert "One run uses 1 accelerator in 1 cloud instance of 1" in text
+    assert _server_sizes(text) == {1}, _server_sizes(text)
+    assert f"server of {counts.per_node}" not in text
