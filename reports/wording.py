@@ -27,6 +27,7 @@ from sizing.public import (
     format_quantity,
     format_times,
     gpus_needed,
+    helped_time,
     memory_tight,
     money_of,
     noun_for,
@@ -74,12 +75,15 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     """What we recommend for one area, in one plain sentence built from the result."""
     accelerator = result.accelerator_name or "accelerators"
     if area == "compute":
-        return (
+        needs = (
             f"One training run needs about "
             f"{accelerator_hours(result.gpu_hours or 0, result.gpu_hours_range)} on {accelerator}, "
-            "which takes "
-            f"{days_with_range(result)} on the recommended cluster."
+            f"which takes {days_with_range(result)}"
         )
+        helped = helped_time(result)
+        if helped:  # the recommendation is theirs with help beside them: both times, each named
+            return f"{needs} on the accelerators you own alone, or {helped}."
+        return f"{needs} on the recommended cluster."
     if area == "memory":
         memory = result.section("memory")
         need = f"Each accelerator needs about {format_quantity(memory.get('per_gpu_gb'), 'GB')}"

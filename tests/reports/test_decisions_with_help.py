@@ -7,6 +7,7 @@ from django.template.loader import render_to_string
 from reports.cost_page import cost_page
 from reports.demo import demo_data
 from reports.summary import decisions, executive_summary
+from reports.wording import recommendation_sentence
 from sizing.public import estate_lines, read_result
 from tests.reports.customer_stories import STORIES
 from tests.reports.test_generated_proposals import TODAY, answers_of
@@ -53,3 +54,18 @@ def test_the_line_of_accelerators_one_run_uses_counts_the_rented_help_too():
     assert (
         summary["help_beside"] == "with 512 NVIDIA H100 SXM5 80GB rented beside them, 1,024 in all"
     )
+
+
+def test_the_compute_chapter_gives_the_time_on_theirs_alone_and_with_the_help():
+    # it said "443 days on the recommended cluster" under a headline of 229 days with the help
+    data = demo_data(answers=answers_of(STORIES["9 AI lab budget ceiling"]), today=TODAY)
+    sentence = recommendation_sentence("compute", read_result(data.result))
+    assert "on the recommended cluster" not in sentence
+    assert "days) on the accelerators you own alone, or about " in sentence
+    assert "with 512 NVIDIA H100 SXM5 80GB rented beside them." in sentence
+
+
+def test_a_plan_without_help_takes_its_time_on_the_recommended_cluster():
+    data = demo_data(answers=answers_of(STORIES["6 Frankfurt bank adapters"]), today=TODAY)
+    sentence = recommendation_sentence("compute", read_result(data.result))
+    assert sentence.endswith("on the recommended cluster.")
