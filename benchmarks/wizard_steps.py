@@ -9,7 +9,7 @@ Walks ``--walks`` questionnaires the way the load test's customers do
 (``benchmarks/load/locustfile.py``: the registry's examples or "not sure yet", a marker in every
 notes box), GET then POST on every page, with production settings (debug off; sessions and cache
 in Redis with ``CACHE_URL``, as in the load test). Prints per request the median time (and the
-CPU time of this process, steadier on a shared machine), the queries, the session's size after it and the draft's size. The service time of one page is what
+CPU time of this process, steadier on a shared machine, and its least over the walks), the queries, the session's size after it and the draft's size. The service time of one page is what
 the load test's saturated scenario b multiplies by the queue in front of it: a page whose cost
 grows with its position shows here first. The database is migrated; the drafts and submissions
 made are deleted afterwards.
@@ -94,22 +94,21 @@ def answers_for(marker: str) -> dict[str, dict[str, Any]]:
 class Walk:
     """One customer's questionnaire; every request timed and measured."""
 
-    def __init__(self, profile: str) -> None:
+    def __init__(self, profile: str, profiler: cProfile.Profile) -> None:
         self.client = Client()
         self.profile = profile
-        self.profiles: list[cProfile.Profile] = []
+        self.profiler = profiler
 
     def request(self, name: str, method: str, url: str, data: dict | None = None) -> Any:
         call = self.client.get if method == "GET" else self.client.post
-        profiler = cProfile.Profile() if name == self.profile else None
+        profiled = bool(self.profile) and self.profile in name
         with CaptureQueriesContext(connection) as queries:
             started, started_cpu = time.perf_counter(), time.process_time()
-            if profiler:
-                profiler.enable()
+            if profiled:
+                self.profiler.enable()
             response = call(url, data or {})
-            if profiler:
-                profiler.disable()
-                self.profiles.append(profiler)
+            if profiled:
+                self.profiler.disable()
             elapsed = time.perf_counter() - started
             cpu = time.process_time() - started_cpu
         if response.status_code not in (200, 302):
@@ -121,11 +120,28 @@ class Walk:
         return len(json.dumps(dict(session.items()), default=str))
 
 
-def walk(profile: str, figures: dict[str, dict[str, list[float]]]) -> uuid.UUID:
-    customer = Walk(profile)
+def walk(
+    profile: str, profiler: cProfile.Profile, figures: dict[str, dict[str, list[float]]]
+) -> uuid.UUID:
+    customer = Walk(profile, profiler)
     marker = f"BENCH-{uuid.uuid4().hex[:16]}"
     posted = answers_for(marker)
-    response, *_ = customer.request("00 POST start", "POST", reverse("questionnaire:start"))
+    draft_id = None
+
+    def measure(name: str, method: str, url: str, data: dict | None = None) -> Any:
+        response, elapsed, cpu, queries = customer.request(name, method, url, data)
+        row = figures[name]
+        row["ms"].append(elapsed * 1000)
+        row["cpu"].append(cpu * 1000)
+        row["queries"].append(queries)
+        row["session"].append(customer.session_bytes())
+        step_data = Draft.objects.filter(pk=draft_id).values_list("step_data", flat=True)
+        row["draft"].append(len(json.dumps(step_data.first() or {})) if draft_id else 0)
+        return response
+
+    # As a load-test customer: the home page, start, every page GET then POST, the confirmation.
+    measure("00 GET home", "GET", reverse("questionnaire:home"))
+    response = measure("00 POST start", "POST", reverse("questionnaire:start"))
     url = response["Location"]
     draft_id = uuid.UUID(url.split("/")[2])
     management = f"questionnaire_{draft_id.hex}-current_step"
@@ -135,27 +151,25 @@ def walk(profile: str, figures: dict[str, dict[str, list[float]]]) -> uuid.UUID:
             data = None
             if method == "POST":
                 data = {management: step, **{f"{step}-{k}": v for k, v in posted[step].items()}}
-            response, elapsed, cpu, queries = customer.request(name, method, url, data)
-            row = figures[name]
-            row["ms"].append(elapsed * 1000)
-            row["cpu"].append(cpu * 1000)
-            row["queries"].append(queries)
-            row["session"].append(customer.session_bytes())
-            step_data = Draft.objects.filter(pk=draft_id).values_list("step_data", flat=True)
-            row["draft"].append(len(json.dumps(step_data.first() or {})))
+            response = measure(name, method, url, data)
             if method == "POST":
                 url = response["Location"]
-    for profiler in customer.profiles:
-        out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
-        print(out.getvalue())
+    measure(f"{len(STEPS) + 1:02d} GET confirmation", "GET", url)
     return draft_id
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--walks", type=int, default=10)
-    parser.add_argument("--profile", default="", help='a request to profile, e.g. "18 GET review"')
+    parser.add_argument(
+        "--profile",
+        default="",
+        help='profile every request whose name contains this, in every walk: "19 GET review", '
+        '" GET " for every GET; one cProfile summed over them',
+    )
+    parser.add_argument(
+        "--sort", default="cumulative", help="cProfile order: cumulative, tottime, ..."
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a PostgreSQL database of your own")
@@ -166,31 +180,38 @@ def main() -> None:
     )
     figures: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     drafts = []
+    profiler = cProfile.Profile()
     try:
-        walk("", figures)  # warm-up: imports, templates, connections
+        drafts.append(walk("", profiler, figures))  # warm-up: imports, templates, connections
         figures.clear()
-        for index in range(args.walks):
-            drafts.append(walk(args.profile if index == args.walks - 1 else "", figures))
+        for _ in range(args.walks):
+            drafts.append(walk(args.profile, profiler, figures))
     finally:
         Submission.objects.filter(draft_id__in=drafts).delete()
         Draft.objects.filter(pk__in=drafts).delete()
     print(
-        f"{'request':<26}{'median ms':>10}{'CPU ms':>8}{'max ms':>8}{'queries':>8}"
+        f"{'request':<26}{'median ms':>10}{'CPU ms':>8}{'min CPU':>8}{'max ms':>8}{'queries':>8}"
         f"{'session B':>10}{'draft B':>9}"
     )
-    totals, cpu = [], []
+    totals, cpu, least = [], [], []
     for name, row in figures.items():
         totals.append(statistics.median(row["ms"]))
         cpu.append(statistics.median(row["cpu"]))
+        least.append(min(row["cpu"]))
         print(
             f"{name:<26}{statistics.median(row['ms']):>10.1f}{statistics.median(row['cpu']):>8.1f}"
+            f"{min(row['cpu']):>8.1f}"
             f"{max(row['ms']):>8.1f}{statistics.median(row['queries']):>8.0f}"
             f"{statistics.median(row['session']):>10.0f}{statistics.median(row['draft']):>9.0f}"
         )
     print(
         f"one questionnaire: {sum(totals):.0f} ms of service time ({sum(cpu):.0f} ms CPU in this "
-        f"process) over {len(totals)} requests"
+        f"process; {sum(least):.0f} ms summing each request's least) over {len(totals)} requests"
     )
+    if args.profile:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(60)
+        print(out.getvalue())
 
 
 if __name__ == "__main__":
