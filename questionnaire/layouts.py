@@ -17,8 +17,10 @@ from typing import Any
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import HTML, Div, Field, Layout, LayoutObject
 from django import forms
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
+
+from questionnaire.widget_html import WIDGET_RENDERER
 
 FIELD_TEMPLATE = "bootstrap5/answer/{kind}.html"
 # A long text is a text field whose widget is a textarea: one template shows both.
@@ -27,6 +29,9 @@ _TEMPLATE_KIND = {"radios": "radios", "checkboxes": "checkboxes", "checkbox": "c
 DIVIDER = HTML('<div class="choice-divider" aria-hidden="true">or</div>')
 # The name a "Clear this answer" button posts: the radio question to empty (the wizard's).
 CLEAR_ANSWER = "clear_answer"
+# The page's marks of answers filled from a file or sentence, which a field's hint shows
+# (``prefill_tags.prefill_note``); the wizard puts them in the page's context.
+PREFILLED = "prefilled"
 
 
 def field_kind(field: forms.Field) -> str:
@@ -39,19 +44,29 @@ def field_kind(field: forms.Field) -> str:
 
 class AnswerField(Field):
     """One field through our template for its kind, with what the page says about it
-    (``whole_question_unsure``, ``no_hint``, ``clearable``) as template context."""
+    (``whole_question_unsure``, ``no_hint``, ``clearable``) as template context.
+
+    Rendered straight from its template with only what the field templates read (the bound
+    field, the page's words about it, and the page's ``prefilled`` marks), not through crispy's
+    ``render_field``: that flattens the whole page's context into a new dict for every field and
+    copies the widget's attributes, about a third of the CPU of a question page's fields
+    (issue 29, docs/load-results.md). Our fields set no ``attrs``, ``css_class`` or
+    ``wrapper_class``, which are all ``render_field`` would add.
+    """
 
     def __init__(self, name: str, *, kind: str, **page_context: Any):
         super().__init__(name, template=FIELD_TEMPLATE.format(kind=kind))
         self.page_context = page_context
 
     def render(self, form, context, template_pack=None, extra_context=None, **kwargs) -> SafeString:
-        return super().render(
-            form,
-            context,
-            template_pack=template_pack,
-            extra_context={**self.page_context, **(extra_context or {})},
-            **kwargs,
+        (name,) = self.fields
+        return get_template(self.template).render(
+            {
+                "field": form[name],
+                PREFILLED: context.get(PREFILLED),
+                **self.page_context,
+                **(extra_context or {}),
+            }
         )
 
 
@@ -92,6 +107,8 @@ class LaidOut:
     """
 
     fields: dict[str, forms.Field]
+    # Django's renderer, with the text boxes written in Python (questionnaire/widget_html.py).
+    default_renderer = WIDGET_RENDERER
 
     @property
     def helper(self) -> FormHelper:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 
 from django import template
@@ -27,20 +28,42 @@ def glossary_term(key: str, words: str = "") -> dict[str, object]:
     }
 
 
+# Stands for a tooltip's id in a glossified text laid out once (a private-use character: no
+# escaping changes it and no registry text holds it).
+_TIP_ID = "\ue000"
+
+
 @register.simple_tag
 def glossify(text: str) -> SafeString:
-    """Escape ``text`` and turn each ``[[words|key]]`` mark into a glossary tooltip."""
+    """Escape ``text`` and turn each ``[[words|key]]`` mark into a glossary tooltip.
+
+    The registry's texts are few and fixed, so each is escaped and laid out once per process
+    (``_glossified``); a page only puts a new id into each tooltip, so two tooltips of the
+    same term on one page never share an id.
+    """
     parts: list[str] = []
+    for escaped, key, term in _glossified(text):
+        parts.append(escaped)
+        if term:
+            parts.append(f"tip-{key}-{uuid.uuid4().hex[:8]}".join(term))
+    return mark_safe("".join(parts))  # noqa: S308 - every piece was escaped or is a template
+
+
+@functools.lru_cache(maxsize=512)
+def _glossified(text: str) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """``text`` as (escaped text, term key, the term's tooltip split where its id goes), the
+    last piece without a term."""
+    pieces = []
     position = 0
     for match in TERM_MARK.finditer(text):
-        parts.append(str(conditional_escape(text[position : match.start()])))
         words, key = match.group(1), (match.group(2) or match.group(1)).strip()
-        parts.append(
-            render_to_string("questionnaire/_term.html", glossary_term(key, words)).strip()
-        )
+        term = {**glossary_term(key, words), "tip_id": _TIP_ID}
+        tooltip = render_to_string("questionnaire/_term.html", term).strip()
+        escaped = str(conditional_escape(text[position : match.start()]))
+        pieces.append((escaped, key, tuple(tooltip.split(_TIP_ID))))
         position = match.end()
-    parts.append(str(conditional_escape(text[position:])))
-    return mark_safe("".join(parts))  # noqa: S308 - every piece was escaped or is a template
+    pieces.append((str(conditional_escape(text[position:])), "", ()))
+    return tuple(pieces)
 
 
 def _ids(field: BoundField) -> list[str]:
