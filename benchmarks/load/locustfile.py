@@ -20,6 +20,7 @@ Usually started by ``run.py``; by hand, against a server on 127.0.0.1::
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sys
@@ -27,9 +28,11 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import gevent
 from locust import HttpUser, events, task
+from locust.contrib.fasthttp import FastHttpUser
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -47,6 +50,16 @@ REFERENCE_RE = re.compile(r"TQ-\d{4}-\d{5}")
 # A customer who sees the friendly 503 page sends the step again, at most this often.
 RESUBMITS_AFTER_503 = 2
 DRAFT_RE = re.compile(r"^/q/([0-9a-f-]{36})/([a-z_-]+)/$")
+# Which HTTP client the customers use: locust's default (python-requests) or its geventhttpclient
+# one, which costs the client less CPU per request on the same two cores (run.py --client fast;
+# README.md). The same customers, requests, names and checks either way.
+CLIENTS = {"requests": HttpUser, "fast": FastHttpUser}
+CLIENT = os.environ.get("LOAD_CLIENT", "requests")
+# A step's form encoded as a browser does, a list as the same name repeated (a checkbox
+# question): python-requests does this with a dict, geventhttpclient would not.
+FORM_HEADERS = {"Content-Type": "application/x-www-form-urlencoded"}
+if CLIENT not in CLIENTS:
+    raise SystemExit(f"LOAD_CLIENT must be one of {', '.join(CLIENTS)}, not {CLIENT!r}")
 
 
 @events.init_command_line_parser.add_listener
@@ -107,7 +120,7 @@ def _write_log(path: str, record: dict[str, Any]) -> None:
         handle.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
-class Customer(HttpUser):
+class Customer(CLIENTS[CLIENT]):  # type: ignore[misc, valid-type]
     """One customer: think, answer, next page; ``--questionnaires`` times."""
 
     finished_users = 0
@@ -202,7 +215,12 @@ class Customer(HttpUser):
         the marker check then shows whether anything was lost."""
         for attempt in range(1, RESUBMITS_AFTER_503 + 2):
             with self.client.post(
-                url, data=data, name=name, allow_redirects=False, catch_response=True
+                url,
+                data=urlencode(data, doseq=True),
+                headers=FORM_HEADERS,
+                name=name,
+                allow_redirects=False,
+                catch_response=True,
             ) as response:
                 location = response.headers.get("Location", "")
                 if response.status_code == 302 and location == expected:

@@ -206,7 +206,8 @@ def run_locust(phase: Phase, args: argparse.Namespace, out: Path, env: dict[str,
     # The locust process itself is bounded: its own --run-time plus a margin. The machine's
     # 1-minute load average is sampled while it runs: the cores are shared, and a figure is
     # only comparable with one measured under the same load.
-    locust = subprocess.Popen(command, cwd=ROOT, env=env)
+    # The customers' HTTP client (locustfile.CLIENTS): python-requests unless --client fast.
+    locust = subprocess.Popen(command, cwd=ROOT, env={**env, "LOAD_CLIENT": args.client})
     samples: list[float] = []
     try:
         while locust.poll() is None:
@@ -268,6 +269,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short CI-sized variants")
     parser.add_argument("--port", type=int, default=8100)
     parser.add_argument("--workers", type=int, default=3, help="gunicorn sync workers (2-4)")
+    parser.add_argument(
+        "--client",
+        choices=("requests", "fast"),
+        default="requests",
+        help="the customers' HTTP client: locust's HttpUser (python-requests, the default) or "
+        "FastHttpUser (geventhttpclient: less of the shared cores for the client)",
+    )
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery, scenario c")
     # Renders share the two cores with gunicorn here; production gives the worker its own host.
     parser.add_argument("--worker-nice", type=int, default=10, help="nice level of the worker")
