@@ -6,6 +6,7 @@ is stored exactly like a real one.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import secrets
@@ -120,8 +121,14 @@ def _raw_step_data(step: str, data: Mapping[str, Any]) -> StepData:
     }
 
 
+@functools.cache
 def posted_field_names(form_class: type[forms.Form], step: str) -> frozenset[str]:
-    """The names under which a browser posts ``form_class``'s fields on ``step``."""
+    """The names under which a browser posts ``form_class``'s fields on ``step``.
+
+    Fixed by the form's class (its fields and widgets) and the step: worked out once per process
+    rather than by building the form twice on every POST (the wizard's "anything typed?" and
+    ``save_step``'s filter; issue 29).
+    """
     form = form_class(prefix=step)
     names: set[str] = set()
     for name, field in form.fields.items():

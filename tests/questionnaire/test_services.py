@@ -18,6 +18,7 @@ from questionnaire.services import (
     START_PIPELINE_TASK,
     IncompleteAnswers,
     next_reference,
+    posted_field_names,
     purge_expired_drafts_and_sessions,
     save_step,
     start_draft,
@@ -176,3 +177,20 @@ def test_purge_removes_old_drafts_and_expired_sessions_only(settings):
     assert counts == {"drafts": 1, "sessions": 1}
     assert list(Draft.objects.values_list("pk", flat=True)) == [recent.pk]
     assert list(Session.objects.values_list("session_key", flat=True)) == ["live"]
+
+
+def test_the_posted_names_of_a_step_are_worked_out_once_per_form_class(monkeypatch):
+    """Every POST asks for them twice; they depend only on the form's class and the step."""
+    question = QUESTIONS[0]
+    expected = posted_field_names(question.form_class, "renamed-step")
+    built = []
+    original = question.form_class.__init__
+
+    def counting_init(self, *args, **kwargs):
+        built.append(kwargs.get("prefix"))
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(question.form_class, "__init__", counting_init)
+    assert posted_field_names(question.form_class, "renamed-step") == expected
+    assert built == []
+    assert "renamed-step-notes" in expected and "renamed-step-not_sure" in expected
