@@ -6,7 +6,9 @@ built-in answers), a template context out. The wording of each section lives her
 template; every figure comes from the engine's result, so the PDF says what the engine said.
 """
 
+import functools
 import re
+import string
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -541,13 +543,32 @@ def glossary_for(html: str) -> list[Any]:
         # "Precision (FP32, BF16, FP8)" is named by each of its forms; "also" by its other words
         names += [p.strip() for n in names for p in re.split(r",| and ", n) if "," in n]
         names += list(term.also)
-        if any(n and _whole_word(n).search(text) for n in names):
+        if any(n and _uses_word(text, n) for n in names):
             used.append(term)
     return sorted(used, key=lambda term: term.name.lower())
 
 
-def _whole_word(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?:s|es)?(?![a-z0-9])")
+def _uses_word(text: str, name: str) -> bool:
+    """Whether ``name`` is in ``text`` as a whole word, plural or not: not preceded nor
+    followed by a letter a-z or a digit. The name is searched for first and the character
+    before it checked after: a look-behind at the start of the pattern made the search try it
+    at every place of the proposal's 80 KB, 90 ms of each render."""
+    pattern = _name_then_word_end(name)
+    match = pattern.search(text)
+    while match:
+        start = match.start()
+        if start == 0 or text[start - 1] not in _WORD_CHARACTERS:
+            return True
+        match = pattern.search(text, start + 1)
+    return False
+
+
+_WORD_CHARACTERS = frozenset(string.ascii_lowercase + string.digits)
+
+
+@functools.cache
+def _name_then_word_end(name: str) -> re.Pattern[str]:
+    return re.compile(rf"{re.escape(name)}(?:s|es)?(?![a-z0-9])")
 
 
 def glossary_columns(terms: list[Any], count: int = 3) -> list[list[Any]]:
