@@ -9,6 +9,7 @@ template; every figure comes from the engine's result, so the PDF says what the 
 import functools
 import re
 import string
+import threading
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -19,6 +20,7 @@ from django.utils.safestring import SafeString
 from weasyprint import CSS, HTML, Document
 from weasyprint import html as weasyprint_html
 from weasyprint.css.counters import CounterStyle
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError
 
 from questionnaire.glossary import GLOSSARY
@@ -187,12 +189,31 @@ class _ProposalHTML(HTML):
         return [_USER_AGENT_CSS]
 
 
+_fonts = threading.local()
+
+
+def _font_config() -> FontConfiguration:
+    """This thread's font configuration, kept from one render to the next.
+
+    Left to itself WeasyPrint builds one per render: it loads fontconfig's configuration and
+    font list again (``FcInitLoadConfigAndFonts``), opens each font again in a new Pango font
+    map, and starts with an empty cache of line heights (``strut_layouts``); keeping it made a
+    demo render about 0.2 s of CPU shorter, the PDF byte for byte the same (docs/load-results.md,
+    issue 29). One per thread, made on first use: a Pango font map is not for two threads at
+    once, and a process forked after import (Celery's pool) makes its own. A proposal has no
+    ``@font-face``, so the configuration holds the system's fonts only and does not grow."""
+    config = getattr(_fonts, "config", None)
+    if config is None:
+        config = _fonts.config = FontConfiguration()
+    return config
+
+
 def lay_out(html: str) -> Document:
     """WeasyPrint's layout of ``html`` (its pages), through the locked-down fetcher."""
     try:
         return _ProposalHTML(
             string=html, base_url=BASE_URL, url_fetcher=ProposalURLFetcher()
-        ).render()
+        ).render(font_config=_font_config())
     except FatalURLFetchingError as exc:  # a BaseException: turn it into an ordinary error
         raise BlockedResource(str(exc)) from None
 
