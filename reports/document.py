@@ -197,9 +197,9 @@ def _font_config() -> FontConfiguration:
 
     Left to itself WeasyPrint builds one per render: it loads fontconfig's configuration and
     font list again (``FcInitLoadConfigAndFonts``), opens each font again in a new Pango font
-    map, and starts with an empty cache of line heights (``strut_layouts``); keeping it made a
-    demo render about 0.2 s of CPU shorter, the PDF byte for byte the same (docs/load-results.md,
-    issue 29). One per thread, made on first use: a Pango font map is not for two threads at
+    map, and starts with an empty cache of line heights (``strut_layouts``). Keeping it, the
+    PDF is byte for byte the same and a demo render took up to 0.3 s less CPU (within the noise
+    in some runs on a busy machine: docs/load-results.md, issue 29). One per thread, made on first use: a Pango font map is not for two threads at
     once, and a process forked after import (Celery's pool) makes its own. A proposal has no
     ``@font-face``, so the configuration holds the system's fonts only and does not grow."""
     config = getattr(_fonts, "config", None)
