@@ -477,6 +477,12 @@ LOGGING = {
         "without_tokens": {"()": "config.redacted_logs.TokenRedactingFilter"},
         "ids": {"()": "config.log_context.ContextFilter"},
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        # WeasyPrint's warning for each font of each render when libharfbuzz-subset0 is missing
+        # (reports/checks.py says so at start-up): once per process is enough.
+        "fonttools_subset_once": {
+            "()": "config.log_filters.OncePerProcess",
+            "prefixes": ["Using fontTools instead of HarfBuzz-Subset"],
+        },
     },
     "handlers": {
         "console": {
@@ -494,6 +500,10 @@ LOGGING = {
     "loggers": {
         # WeasyPrint logs every layout step of every PDF at INFO; keep its warnings only.
         "weasyprint.progress": {"level": "WARNING"},
+        "weasyprint": {"filters": ["fonttools_subset_once"]},
+        # fontTools (WeasyPrint's font subsetter without libharfbuzz-subset0, and its font
+        # reading) logs each table it subsets at INFO: dozens of lines a PDF.
+        "fontTools": {"level": "WARNING"},
         # Django's default emails ADMINS from "django" without redacting tokens: ours instead.
         "django": {"handlers": [], "level": "INFO"},
         # A web 500 (Django logs it here) and a task failed for good (config/celery.py).
