@@ -206,8 +206,11 @@ def render_proposal(*, proposal_id: int) -> None:
 def _render(proposal: Proposal) -> Outcome:
     reference = proposal.submission.reference
     inject_test_fault("render", reference)
+    recommendation = proposal.recommendation
+    # the submission was read with the claimed row, under its lock: not read a second time
+    recommendation.submission = proposal.submission
     try:
-        rendered = document.render_data(proposal_data(proposal.recommendation))
+        rendered = document.render_data(proposal_data(recommendation))
     except BlockedResource as exc:
         raise Refusal(f"The proposal asked for a blocked resource: {exc}") from exc
     if rendered.findings:
@@ -222,7 +225,7 @@ def _render(proposal: Proposal) -> Outcome:
             "sha256": hashlib.sha256(rendered.pdf).hexdigest(),
             "size_bytes": len(rendered.pdf),
             "page_count": rendered.page_count,
-            "engine_version": proposal.recommendation.engine_version,
+            "engine_version": recommendation.engine_version,
         },
         then=_proposal_ready,
     )

@@ -7,6 +7,8 @@ import pytest
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage
 from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 
 from pipeline import services
@@ -168,3 +170,15 @@ def test_a_proposal_the_checker_faults_is_failed_with_its_findings_never_done(
     submission = Submission.objects.get(pk=sized.submission_id)
     assert submission.pipeline_status == "failed" and "1 nodes of 8" in submission.pipeline_error
     assert notified == [("failed", sized.submission.reference)]
+
+
+def test_the_render_reads_the_submission_once_with_the_claimed_row(sized):
+    """The claim reads the proposal with its submission; the proposal's data (the answers, the
+    contact) comes from that row, not from a second read through the recommendation."""
+    with CaptureQueriesContext(connection) as queries:
+        services.render_proposal(proposal_id=sized.pk)
+    assert Proposal.objects.get(pk=sized.pk).status == Proposal.Status.DONE
+    rereads = [
+        q["sql"] for q in queries if q["sql"].startswith('SELECT "questionnaire_submission"')
+    ]
+    assert rereads == []
