@@ -194,3 +194,7 @@ def test_a_mixture_of_experts_cannot_route_a_token_to_more_experts_than_it_has()
     )
     assert form.is_valid(), form.errors
     assert (form.to_answer()["experts"], form.to_answer()["experts_per_token"]) == (64, 8)
+    # the review page, the admin and the PDF show them as answered
+    lines = {line.label: line.text for line in get_question("model").answer_lines(form.to_answer())}
+    assert lines["Experts (mixture of experts only)"] == "64"
+    assert lines["Experts used per token (mixture of experts only)"] == "8"
