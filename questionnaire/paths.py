@@ -155,7 +155,7 @@ KEY_FIELDS: dict[str, tuple[str, ...]] = {
 # empty answer has a stated default: they fold with the note into the same "More detail", opened
 # when one of them holds an answer or an error (issue 26: the detailed path within 20 minutes).
 FOLDED_ON_DETAILED_PATH: dict[str, tuple[str, ...]] = {
-    "model": ("active_params",),  # a mixture of experts only
+    "model": ("active_params", "experts", "experts_per_token"),  # a mixture of experts only
     "data": ("sample_size_gb",),  # the disk size of images, audio or video
     "batch": ("max_global_batch",),
     "software": ("preferred_accelerator",),  # "leave empty to let us choose"

@@ -122,7 +122,7 @@ QUESTIONS: tuple[Question, ...] = (
         text="Which model do you want to train, and how big is it?",
         why_it_matters="The more [[parameters|parameter]] a model has, the more memory and work ([[FLOPs|flops]]) training takes. In a [[dense]] model, each token uses every parameter. In a [[mixture-of-experts|moe]] model, all the parameters must fit in memory, but each token uses only some: its [[active parameters|active-parameters]].",
         in_simple_terms="Tell us the model's name if it has one. We know the sizes of well-known models, so the name alone often is enough.",
-        what_to_capture="Model name, dense or mixture of experts, total parameters, active parameters per token.",
+        what_to_capture="Model name, dense or mixture of experts, total parameters, active parameters per token, and for a mixture of experts the number of experts and how many each token uses.",
         example=Example(
             data={
                 "model_name": "Llama 3.1 8B",

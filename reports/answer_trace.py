@@ -73,6 +73,10 @@ ANSWERED_BY: dict[str, tuple[str, ...]] = {
         "model.total_params",
     ),
     "How many parameters are active per token?": ("model.active_params",),
+    "How many experts does the MoE model have, and how many per token?": (
+        "model.experts",
+        "model.experts_per_token",
+    ),
     "Pre-training, full fine-tuning or LoRA/QLoRA?": ("method.method",),
     "Which precision (BF16 is assumed)?": ("precision.precision",),
     "How many full runs (phases, repeats, ablations) are planned?": (

@@ -7,6 +7,7 @@ one formatter.
 """
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.safestring import SafeString
@@ -256,7 +257,24 @@ def _sensitivity_note(result: StoredResult) -> str:
         if plan
         else "Each price is moved to the low and high end of its published range, one at a time"
     )
-    return f"{words}; anything that moves the total by less than {least} is not listed."
+    helped = (
+        " The accelerators rented beside yours are priced at the cloud's price per "
+        "accelerator-hour, so their rent moves with it."
+        if _rents_help(result) and any(_cloud_price(item) for item in result.cost_sensitivity)
+        else ""
+    )
+    return f"{words}; anything that moves the total by less than {least} is not listed.{helped}"
+
+
+def _rents_help(result: StoredResult) -> bool:
+    """Whether the plan rents help beside the accelerators the customer owns, for every run
+    (inside the owned option's total)."""
+    return bool(result.estate and result.estate.add == "rent" and result.estate.add_count)
+
+
+def _cloud_price(item: Mapping[str, Any]) -> bool:
+    """Whether a row of the table moves the on-demand cloud price the help is rented at."""
+    return str(item.get("price")) in ("gpu_cloud", "large_cloud")
 
 
 def _nets(result: StoredResult) -> bool:
@@ -287,8 +305,7 @@ def cost_page(result: StoredResult) -> dict[str, Any]:
         "running": money(best.running_usd) if best else "",
         "rents_peaks": bool(best and best.key == "hybrid"),  # owns a base, rents the rest
         # rents help beside the accelerators they own for every run (inside the total)
-        "rents_help": bool(best and result.estate and result.estate.add == "rent")
-        and bool(result.estate and result.estate.add_count),
+        "rents_help": bool(best) and _rents_help(result),
         "undecided": headline.undecided,  # why nothing is recommended ("" when an option is)
         "recurring": recurring_line(result),  # per month and per run, for recurring work
         "region": region_line(result),  # where the cloud options run, and their price basis

@@ -389,6 +389,11 @@ def _model(c: _Context) -> None:
     c.put("model.total_params", c.value("model", "total_params"), slug="model")
     if c.value("model", "architecture") == "moe":
         c.put("model.active_params", c.value("model", "active_params"), slug="model")
+        # the routing the customer stated ("64 experts, 8 per token"): the expert-parallel
+        # layout and the all-to-all traffic are sized from it, not from the typical count
+        c.put("model.experts", _whole(c.value("model", "experts")), slug="model")
+        per_token = _whole(c.value("model", "experts_per_token"))
+        c.put("model.experts_per_token", per_token, slug="model")
     # a shape written in the notes ("32 layers, hidden 4096, 32 heads") is the customer's: the
     # engine keeps it rather than generating one for the parameter count
     for name, figure in shape_from_notes(c.answer("model").get("notes") or "").items():

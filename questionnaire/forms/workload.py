@@ -28,6 +28,8 @@ MAX_PARAMETERS = 1e14
 MIN_PARAMETERS = 1e6
 MAX_TOKENS = 1e16
 MAX_RUN_HOURS = 24 * 365 * 2
+# The engine's own limit on a model's experts (sizing.engine.validation); DeepSeek-V3 has 256.
+MAX_EXPERTS = 10_000
 
 __all__ = [
     "BatchForm",
@@ -80,6 +82,32 @@ class ModelForm(QuestionForm):
         minimum=MIN_PARAMETERS,
     )
 
+    # The engine places whole experts on each expert-parallel rank (its degree divides the
+    # count) and sends each token to its top-k of them: the all-to-all traffic and the expert
+    # layout follow these two figures, and without them the engine assumes a typical count.
+    experts = QuantityField(
+        does=Feeds(("model.experts",), when=({"architecture": "moe"},)),
+        label="Experts (mixture of experts only)",
+        help_text="For example 64.",
+        kind=Kind.COUNT,
+        what="the number of experts",
+        whole=True,
+        minimum=2,
+        maximum=MAX_EXPERTS,
+        width="short",
+    )
+    experts_per_token = QuantityField(
+        does=Feeds(("model.experts_per_token",), when=({"architecture": "moe"},)),
+        label="Experts used per token (mixture of experts only)",
+        help_text="For example 8.",
+        kind=Kind.COUNT,
+        what="the number of experts used per token",
+        whole=True,
+        minimum=1,
+        maximum=MAX_EXPERTS,
+        width="short",
+    )
+
     def clean(self):
         cleaned = super().clean()
         total, active = cleaned.get("total_params"), cleaned.get("active_params")
@@ -87,6 +115,15 @@ class ModelForm(QuestionForm):
             self.add_error(
                 "active_params",
                 "Active parameters cannot be more than the total parameters.",
+            )
+        most, used = (
+            field.value if field else None
+            for field in (cleaned.get("experts"), cleaned.get("experts_per_token"))
+        )
+        if most and used and used > most:
+            self.add_error(
+                "experts_per_token",
+                "Experts used per token cannot be more than the experts.",
             )
         return cleaned
 

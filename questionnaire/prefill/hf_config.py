@@ -2,7 +2,8 @@
 
 Only what the file fixes is filled: the model's own name (``_name_or_path``, where
 ``transformers`` saved or loaded it), dense or mixture of experts, total parameters and (MoE)
-active parameters, counted with the engine's formula from the shape. ``torch_dtype`` is the
+active parameters, counted with the engine's formula from the shape, and (MoE) the number of
+experts and of experts per token (``num_experts_per_tok``). ``torch_dtype`` is the
 format the weights were saved in, not the training format, and ``max_position_embeddings`` the
 longest context the model accepts, not the training sequence length: both are left unused.
 
@@ -121,7 +122,7 @@ def read_hf_config(settings: Settings) -> Found:
     )
     experts = _first_count(settings, *_EXPERTS_KEYS) or 1
     if experts > 1:
-        settings.use("num_experts_per_tok")
+        _add_routing(found, settings, experts, experts_key)
     if not (layers and hidden and heads and vocab):
         found.remarks.append(
             "The file does not give the number of layers, the hidden size, the attention heads "
@@ -190,6 +191,16 @@ def read_hf_config(settings: Settings) -> Found:
         if key in settings:
             found.remarks.append(f"We did not use “{key}”: it is {why}.")
     return finish(found, settings)
+
+
+def _add_routing(found: Found, settings: Settings, experts: int, key: str | None) -> None:
+    """The experts and the experts each token is routed to, as question 1 takes them: the
+    engine lays the experts out over expert-parallel ranks and sizes their all-to-all traffic
+    from these, and assumes a typical count without them."""
+    found.add("model", "experts", str(experts), key or _EXPERTS_KEYS[0])
+    per_token = settings.count("num_experts_per_tok")
+    if per_token is not None and per_token <= experts:
+        found.add("model", "experts_per_token", str(per_token), "num_experts_per_tok")
 
 
 def _shared_expert_width(settings: Settings) -> int:

@@ -11,8 +11,8 @@ customer confirms, and every value is checked by the question's own form.
 What it reads, and into which answer:
 
 * a catalog model's name ("Llama 3.1 8B", "Mixtral 8x7B"), a size ("34B", "120B dense"), a
-  mixture of experts and its active parameters ("30B mixture-of-experts model (3B active)")
-  → question 1;
+  mixture of experts, its active parameters, its experts and the experts each token uses
+  ("30B mixture-of-experts model (3B active, 64 experts, 8 per token)") → question 1;
 * the method ("LoRA adapters", "fully fine-tune", "continued pre-training", "pre-train"; the
   first one named, as the first phase) → question 2;
 * the data: tokens ("30 billion tokens"), or samples ("about 50,000 past tickets") and tokens
@@ -113,7 +113,10 @@ def _model(found: Found, text: str) -> list[tuple[int, int]]:
         found.add("model", "total_params", f"{size[1]}{unit}", said(size[0]))
         taken.append(size.span())
         break
-    moe = re.search(r"mixture[\s-]+of[\s-]+experts|\bMoE\b|\b\d+\s+experts\b", text, re.I)
+    _routing(found, text)
+    moe = re.search(
+        r"mixture[\s-]+of[\s-]+experts|\bMoE\b|\b\d+\s+(?:routed\s+)?experts\b", text, re.I
+    )
     dense = re.search(r"\bdense\b", text, re.I)
     if moe or active:
         what = moe[0] if moe else active[0] if active else ""
@@ -121,6 +124,33 @@ def _model(found: Found, text: str) -> list[tuple[int, int]]:
     elif dense:
         found.add("model", "architecture", "dense", said(dense[0]))
     return taken
+
+
+# "64 experts", "128 routed experts"; then the experts a token uses: "8 per token", "8 experts
+# per token", "eight active experts per token", "top-8 routing", "2 of 8 experts".
+_EXPERTS = re.compile(r"(?<![\d,.])(\d{1,5})\s+(?:routed\s+)?experts\b", re.IGNORECASE)
+_PER_TOKEN = re.compile(
+    rf"\b(?P<per>{COUNT})\s+(?:(?:active|routed)\s+)?(?:experts?\s+)?"
+    rf"(?:per|each|for\s+each|for\s+every)\s+token\b"
+    rf"|\btop[\s-]?(?P<top>\d{{1,5}})\b(?:\s+(?:routing|experts?|gating))?"
+    rf"|\b(?P<of>{COUNT})\s+of\s+(?:the\s+|its\s+)?\d{{1,5}}\s+(?:routed\s+)?experts\b",
+    re.IGNORECASE,
+)
+
+
+def _routing(found: Found, text: str) -> None:
+    """A mixture of experts' experts and the experts each token is routed to, as question 1
+    takes them; the experts per token only where they are not more than the experts."""
+    experts = _EXPERTS.search(text)
+    if experts is None or int(experts[1]) < 2:
+        return
+    found.add("model", "experts", experts[1], said(experts[0]))
+    routed = _PER_TOKEN.search(text)
+    if routed is None:
+        return
+    per_token = _count(routed["per"] or routed["top"] or routed["of"])
+    if per_token is not None and per_token.is_integer() and 1 <= per_token <= int(experts[1]):
+        found.add("model", "experts_per_token", str(int(per_token)), said(routed[0]))
 
 
 # --- question 2: the method ---------------------------------------------------------------------

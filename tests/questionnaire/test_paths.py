@@ -248,15 +248,17 @@ def test_an_error_in_a_folded_part_opens_it(client):
 
 
 def test_the_detailed_path_shows_every_part_but_the_few_that_fit_some_projects(client):
-    # issue 26: the active parameters of a mixture of experts and the note fold away
+    # issue 26: the active parameters, experts and experts per token of a mixture of experts
+    # and the note fold away
     draft_id = start(client)
     page = client.get(step_url(draft_id, "model")).content.decode()
     shown = page[: page.index('<details class="more-fields">')]  # closed
     folded = page[page.index('<details class="more-fields">') :]
     for name in ("model_name", "architecture_0", "total_params"):
         assert f"id_model-{name}" in shown, name
-    assert FOLDED_ON_DETAILED_PATH["model"] == ("active_params",)
-    assert "id_model-active_params" in folded and "id_model-notes" in folded
+    assert FOLDED_ON_DETAILED_PATH["model"] == ("active_params", "experts", "experts_per_token")
+    for name in ("active_params", "experts", "experts_per_token", "notes"):
+        assert f"id_model-{name}" in folded, name
     assert '<details class="more-about">' in page  # the explanations are folded for everyone
     # a question without such parts folds the note alone
     page = client.get(step_url(draft_id, "method")).content.decode()

@@ -181,3 +181,20 @@ def test_accelerator_makers_are_asked_and_shown_in_words_everywhere(choice, word
     lines = {line.label: line.text for line in question.answer_lines(answer)}
     assert lines["Which accelerator makers can you use?"] == words  # review, admin and PDF
     assert question.flatten(answer)["software.accelerator_vendor"] == choice  # CSV
+
+
+def test_a_mixture_of_experts_cannot_route_a_token_to_more_experts_than_it_has():
+    form = get_question("model").form_class(
+        data={"architecture": "moe", "experts": "8", "experts_per_token": "16"}
+    )
+    assert not form.is_valid()
+    assert "cannot be more than the experts" in str(form.errors["experts_per_token"])
+    form = get_question("model").form_class(
+        data={"architecture": "moe", "experts": "64", "experts_per_token": "8"}
+    )
+    assert form.is_valid(), form.errors
+    assert (form.to_answer()["experts"], form.to_answer()["experts_per_token"]) == (64, 8)
+    # the review page, the admin and the PDF show them as answered
+    lines = {line.label: line.text for line in get_question("model").answer_lines(form.to_answer())}
+    assert lines["Experts (mixture of experts only)"] == "64"
+    assert lines["Experts used per token (mixture of experts only)"] == "8"

@@ -187,6 +187,8 @@ STORIES: dict[str, dict[str, dict[str, Any]]] = {
             "architecture": "moe",
             "total_params": "30B",
             "active_params": "3B",
+            "experts": "64",
+            "experts_per_token": "8",
         },
         "method": {"method": "pretrain", "phases": "1", "experiments": "1"},
         "data": {"dataset_size": "4T", "dataset_unit": "tokens", "epochs": "1"},

@@ -69,3 +69,19 @@ def test_a_plan_without_help_takes_its_time_on_the_recommended_cluster():
     data = demo_data(answers=answers_of(STORIES["6 Frankfurt bank adapters"]), today=TODAY)
     sentence = recommendation_sentence("compute", read_result(data.result))
     assert sentence.endswith("on the recommended cluster.")
+
+
+def test_the_rented_help_moves_with_the_cloud_price_in_the_sensitivity_table():
+    """Customer 9's help (512 H100 rented beside their 512 for each run) was held at the
+    central cloud price while the other prices moved, so the cloud price did not move their
+    owned option's total at all; it moves the rent of the help, in proportion."""
+    data = demo_data(answers=answers_of(STORIES["9 AI lab budget ceiling"]), today=TODAY)
+    result = read_result(data.result)
+    assert result.recommended_option == "buy"
+    cloud = next(item for item in result.cost_sensitivity if item["price"] == "gpu_cloud")
+    total = result.recommended_cost.total_usd
+    assert cloud["total_low_usd"] < total < cloud["total_high_usd"]
+    # the help's rent moves by the cloud price's ratio: at least its share of the total
+    assert result.estate is not None and result.estate.add == "rent"
+    note = cost_page(result)["sensitivity_note"]
+    assert "rented beside yours are priced at the cloud's price" in note

@@ -4,9 +4,11 @@ from datetime import date
 
 import pytest
 
-from reports.demo import demo_answers
+from reports.demo import answers_from, demo_answers
+from reports.figures import input_rows
 from sizing import adapters
-from sizing.engine import parse_input
+from sizing.engine import parse_input, size_dict
+from tests.reports.customer_stories import STORIES
 from tests.reports.factories import edited_answers
 
 
@@ -189,3 +191,29 @@ def test_a_fine_tune_on_data_already_at_pre_training_scale_reads_it_once():
 
     assert epochs(30e9) == 1.0
     assert epochs(200e6) == 3.0  # customer 6's weekly adapters: a small set, read three times
+
+
+def test_the_experts_and_routing_the_customer_states_reach_the_engine_and_the_proposal():
+    # customer 7: "a 30B mixture-of-experts model (3B active, 64 experts, 8 per token)"; before,
+    # no answer carried the experts, and the engine sized 8 experts with top-2 routing and asked
+    answers = answers_from(STORIES["7 research centre power limit"])
+    built = adapters.build_engine_input(answers=answers, today=date(2026, 12, 4))
+    model = built.engine_input["model"]
+    assert (model["experts"], model["experts_per_token"]) == (64, 8)
+    assert built.sources["model.experts"] == built.sources["model.experts_per_token"] == "customer"
+    told = {label: value for label, value, _ in input_rows(built.engine_input, ("model",), {})}
+    assert (told["Experts"], told["Experts used per token"]) == ("64", "8")
+    stated = size_dict(built.engine_input)
+    assumed = size_dict({**built.engine_input, "model": {**model, "experts": None}})
+    assert not any("experts" in q for q in stated["open_questions"])
+    assert any("How many experts" in q for q in assumed["open_questions"])
+    # each token's activations are dispatched to its 8 experts, not 2: more memory per GPU
+    activations = [o["memory"]["breakdown_gb"]["activations"] for o in (stated, assumed)]
+    assert activations[0] > activations[1]
+
+
+def test_experts_of_a_dense_model_do_not_reach_the_engine():
+    answers = edited_answers(model={"architecture": "dense", "experts": 64, "experts_per_token": 8})
+    built = adapters.build_engine_input(answers=answers)
+    assert "experts" not in built.engine_input["model"]
+    parse_input(built.engine_input)

@@ -6,7 +6,11 @@ An option's range combines the swings as independent errors::
     low  = T - sqrt(sum_i (T - min(T, T_i,low, T_i,high))^2)
     high = T + sqrt(sum_i (max(T, T_i,low, T_i,high) - T)^2)
 
-The customer's own prices have no range and do not swing.  The customer's own plan does: the
+The accelerators rented beside the owned ones for each run (``RentedHelp``, customer 9's
+owned 512 H100 with rented help) are priced at the cloud's on-demand price, so where that
+price swings their rent swings with it, in proportion (``usd_per_run x p / p_central``), and
+the owned options that hold the rent are priced again.  The customer's own prices have no
+range and do not swing.  The customer's own plan does: the
 yearly growth and the runs a month (question 15) are moved to ``1 -/+ s`` times the answer
 (``s`` = ``usage_swing_share``, a half), every option re-priced with that work
 (:func:`usage_swings`).  Those swings are what-ifs about the plan, not errors of the estimate,
@@ -27,7 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from ..assumptions import value
-from .option import OPTIONS
+from .option import BUY, COLOCATION, OPTIONS
 from .options import CostCase, OptionPricing, price_options, prices_read, totals
 from .price_set import PriceSet, UsedPrice
 from .usage import ROADMAP, Usage, with_growth, with_runs_per_month
@@ -55,6 +59,10 @@ PARAMETERS = (
     "staff_gpus_per_fte",
 )
 
+
+# The options that hold the rent of the accelerators rented beside the owned ones
+# (cost.options: owned sites are priced with the help, the hybrid rents its own peaks).
+HELPED = frozenset({BUY, COLOCATION})
 
 # The customer's own plan, swung like a price (labels: vocabulary.CONSTANTS).
 USAGE_GROWTH = "roadmap_growth"
@@ -89,12 +97,19 @@ def swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
     """
     base = price_options(case, prices).options
     reads = prices_read(case, prices)
+    help_key = _help_price(case, prices)
 
     def at(key: str, moved: UsedPrice) -> dict[str, float]:
-        pricing = OptionPricing(case, replace(prices, **{key: moved}))
+        moved_case = case
+        if key == help_key:
+            central = getattr(prices, key).value
+            rent = case.help.usd_per_run * moved.value / central
+            moved_case = replace(case, help=replace(case.help, usd_per_run=rent))
+        pricing = OptionPricing(moved_case, replace(prices, **{key: moved}))
         out = {}
         for option in OPTIONS:
-            priced = pricing.price(option) if key in reads[option] else base[option]
+            moves = key in reads[option] or (key == help_key and option in HELPED)
+            priced = pricing.price(option) if moves else base[option]
             if priced is not None:
                 out[option] = priced.net_usd
         return out
@@ -115,6 +130,18 @@ def swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
             )
         )
     return tuple(out)
+
+
+def _help_price(case: CostCase, prices: PriceSet) -> str | None:
+    """The price the accelerators rented beside the owned ones are priced at
+    (``owned_first``: the GPU cloud's on-demand price, else the large cloud's), or None when
+    nothing is rented beside them (module docstring)."""
+    if not case.help.usd_per_run:
+        return None
+    for key in ("gpu_cloud", "large_cloud"):
+        if isinstance(getattr(prices, key), UsedPrice):
+            return key
+    return None
 
 
 def usage_swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:

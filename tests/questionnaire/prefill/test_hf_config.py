@@ -44,6 +44,8 @@ def answers(found: Found) -> dict[tuple[str, str], object]:
                 "architecture": "moe",
                 "total_params": "46.7B",
                 "active_params": "12.9B",
+                "experts": "8",  # num_local_experts
+                "experts_per_token": "2",  # num_experts_per_tok
                 "notes": SHAPE.format(
                     "32 layers, hidden size 4,096, 32 attention heads, 8 KV "
                     "heads, vocabulary 32,000"
@@ -69,6 +71,8 @@ def answers(found: Found) -> dict[tuple[str, str], object]:
                 "architecture": "moe",
                 "total_params": "671B",
                 "active_params": "37B",
+                "experts": "256",  # n_routed_experts
+                "experts_per_token": "8",
             },
         ),
         # Meta's config.json of Llama 3.1 405B: 126 layers, 8 KV heads, vocabulary 128,256
@@ -114,7 +118,7 @@ def test_gpt2_style_keys_and_tied_embeddings_are_counted():
 
 def test_a_config_without_the_shape_fills_nothing_and_says_why():
     found = read_answers(b'{"model_type": "llama", "num_local_experts": 8}')
-    assert answers(found) == {("model", "architecture"): "moe"}
+    assert answers(found) == {("model", "architecture"): "moe", ("model", "experts"): "8"}
     assert "could not count" in found.remarks[0]
 
 
@@ -163,3 +167,22 @@ def test_the_405b_file_s_shape_reaches_the_engine_not_a_generic_one():
     spec = find_model("Llama 3.1 405B")
     assert (spec.layers, spec.kv_heads, spec.vocab_size) == (126, 8, 128_256)
     assert sized.result["parallelism"]["layers"] == 126
+
+
+def test_a_qwen_moe_config_gives_its_experts_and_routing():
+    # Qwen1.5-MoE-A2.7B's config.json: "num_experts": 60, "num_experts_per_tok": 4
+    config = {
+        "model_type": "qwen2_moe",
+        "num_experts": 60,
+        "num_experts_per_tok": 4,
+        "num_hidden_layers": 24,
+        "hidden_size": 2048,
+        "num_attention_heads": 16,
+        "vocab_size": 151936,
+        "moe_intermediate_size": 1408,
+        "shared_expert_intermediate_size": 5632,
+    }
+    found = read_answers(json.dumps(config).encode())
+    got = answers(found)
+    assert (got[("model", "experts")], got[("model", "experts_per_token")]) == ("60", "4")
+    assert "num_experts_per_tok" not in found.ignored

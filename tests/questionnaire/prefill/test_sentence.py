@@ -128,6 +128,9 @@ EXPECTED: dict[object, dict[tuple[str, str], object]] = {
     7: {
         ("model", "total_params"): "30B",
         ("model", "active_params"): "3B",
+        # "64 experts, 8 per token": the routing reaches the engine (expert layout, all-to-all)
+        ("model", "experts"): "64",
+        ("model", "experts_per_token"): "8",
         ("model", "architecture"): "moe",
         ("method", "method"): "pretrain",
         ("data", "dataset_size"): "4 trillion",
@@ -269,3 +272,22 @@ def test_only_the_first_part_of_a_long_text_is_read():
 
 def test_the_same_words_give_the_same_answers_every_time():
     assert [findings(CUSTOMERS[7]) for _ in range(3)] == [EXPECTED[7]] * 3
+
+
+@pytest.mark.parametrize(
+    ("sentence", "experts", "per_token"),
+    [
+        ("A 30B MoE (3B active, 64 experts, 8 per token)", "64", "8"),
+        ("A 16B MoE with top-2 routing over 64 experts", "64", "2"),
+        ("A mixture of experts sending each token to 2 of its 8 experts", "8", "2"),
+        ("128 routed experts, eight experts per token", "128", "8"),
+        ("A 30B MoE with 64 experts", "64", None),
+        # more experts a token than the model has is no routing: left to the question
+        ("A MoE with 8 experts, 16 per token", "8", None),
+    ],
+)
+def test_the_experts_and_the_experts_each_token_uses_are_read(sentence, experts, per_token):
+    found = findings(sentence)
+    assert found[("model", "experts")] == experts
+    assert found.get(("model", "experts_per_token")) == per_token
+    assert found[("model", "architecture")] == "moe"

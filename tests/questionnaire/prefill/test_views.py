@@ -53,13 +53,15 @@ def test_upload_check_and_use_fills_the_model_question(client):
         "model-architecture": ["moe"],
         "model-total_params": ["46.7B"],
         "model-active_params": ["12.9B"],
+        "model-experts": ["8"],  # num_local_experts
+        "model-experts_per_token": ["2"],  # num_experts_per_tok
         "model-notes": [
             "Shape from the file: 32 layers, hidden size 4,096, 32 attention heads, 8 KV heads, "
             "vocabulary 32,000."
         ],
     }
     page = client.get(step_url(draft_id, "model")).content.decode()
-    assert "We filled 5 answers from mixtral_8x7b_config.json" in page
+    assert "We filled 7 answers from mixtral_8x7b_config.json" in page
     assert 'value="46.7B"' in page
 
 
