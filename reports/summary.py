@@ -32,8 +32,11 @@ from sizing.public import (
     helped_time,
     in_sentence,
     money_of,
+    no_network_text,
     noun_for,
+    one_server_word,
     open_question,
+    owned_network_sentence,
     plan_text,
     read_counts,
     run_time,
@@ -119,9 +122,13 @@ def why_this_option(result: StoredResult) -> list[str]:
 def network_line(result: StoredResult) -> str:
     network = result.section("network")
     if (result.nodes or 0) <= 1:
-        return "None needed: the run fits in one server"
+        return no_network_text(read_counts(result))
+    if theirs := owned_network_sentence(result):
+        # the plan runs on their own fabric: the row says so, as the estate lines do, never
+        # a fabric described as if it were bought
+        return theirs.rstrip(".")
     if not network.get("nic_gbps"):
-        return "No fast network: each run fits in one server"
+        return "No fast network between servers needed: each run fits in one server"
     return (
         f"{network.get('technology')}, {format_number(network.get('nics_per_node'))} × "
         f"{format_number(network['nic_gbps'])} Gb/s per server, {fabric_bought(result)}"
@@ -295,6 +302,8 @@ def executive_summary(
         "several_runs": counts.runs_at_once > 1 and counts.cluster > counts.per_run,
         "concurrent": count_of(counts.runs_at_once, "run"),
         "nodes": format_count(counts.cluster_servers),
+        # the plan in one machine is said so ("in one server"), never "in 1 server of 1"
+        "one_server": one_server_word(counts),
         # a cloud option rents instances, as its plan and bill say, not servers
         "servers_word": noun_for(
             counts.cluster_servers,

@@ -104,7 +104,7 @@ def drivers(
         out.append(
             (
                 3.0,
-                f"{params} x {format_count(tokens, short=True)} tokens set the "
+                f"{params} trained on {format_count(tokens, short=True)} tokens set the "
                 f"compute: {amount} per run{on}",
             )
         )

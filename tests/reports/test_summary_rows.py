@@ -1,0 +1,20 @@
+"""The summary's rows say what the pages after it say."""
+
+from reports.demo import demo_data
+from reports.summary import network_line
+from sizing.public import read_result
+from tests.reports.customer_stories import STORIES
+from tests.reports.test_generated_proposals import TODAY, answers_of
+
+
+def _result(story: str):
+    return read_result(demo_data(answers=answers_of(STORIES[story]), today=TODAY).result)
+
+
+def test_the_network_row_of_a_plan_on_their_own_fabric_says_it_is_theirs():
+    # customer 5 read "Network: InfiniBand HDR (NVIDIA ConnectX-6), 8 × 200 Gb/s per server,
+    # one non-blocking switch", as if bought, above "Your network ... none is bought"
+    row = network_line(_result("5 robotics owns DGX"))
+    assert row.startswith("Your network (HDR InfiniBand")
+    assert "none is bought" in row
+    assert "switch" not in row
