@@ -75,3 +75,10 @@ def test_a_missed_deadline_on_one_accelerator_says_one_accelerator() -> None:
     text = " ".join(deadline_warnings(resolved, run, deadline))  # type: ignore[arg-type]
     assert "1 accelerators" not in text
     assert "on the recommended 1 accelerator" in text and "on 1 accelerator:" in text
+
+
+def test_the_compute_driver_says_parameters_trained_on_tokens_not_x():
+    # every customer read "8B parameters x 1.8B tokens set the compute"
+    drivers = " ".join(size_dict(LONG_CONTEXT, today=TODAY)["drivers"])
+    assert "parameters trained on " in drivers
+    assert " x " not in drivers
