@@ -47,7 +47,7 @@ REPLACED: dict[str, str] = {
     "plain data parallelism": "each accelerator holds the whole model and learns from its own "
     "share of the data",
     "cores for loaders, communication and checkpoint staging": "processor cores to feed in the "
-    "data, talk to the other servers and save checkpoints",
+    "data, coordinate the accelerators and save checkpoints",
 }
 # vocabulary label (``sizing.engine.vocabulary.INPUTS``) → its plain label
 PLAIN_LABELS: dict[str, str] = {

@@ -1,6 +1,7 @@
 """The summary's rows say what the pages after it say."""
 
 from reports.demo import demo_data
+from reports.document import build_context
 from reports.summary import network_line
 from sizing.public import read_result
 from tests.reports.customer_stories import STORIES
@@ -18,3 +19,14 @@ def test_the_network_row_of_a_plan_on_their_own_fabric_says_it_is_theirs():
     assert row.startswith("Your network (HDR InfiniBand")
     assert "none is bought" in row
     assert "switch" not in row
+
+
+def test_a_plan_with_no_network_between_servers_asks_nothing_about_one():
+    # customer 3 (one server) was asked "InfiniBand or Ethernet (RoCE) between nodes?" and
+    # what oversubscription they tolerate, beside "No network between servers needed"
+    data = demo_data(answers=answers_of(STORIES["3 media video model"]), today=TODAY)
+    questions = build_context(data)["open_questions"]
+    assert not [q for q in questions if "InfiniBand" in q or "oversubscription" in q]
+    # a plan that buys a network between servers still asks them
+    start_up = demo_data(answers=answers_of(STORIES["2 start-up pre-training"]), today=TODAY)
+    assert any("oversubscription" in q for q in build_context(start_up)["open_questions"])

@@ -82,3 +82,19 @@ def test_the_compute_driver_says_parameters_trained_on_tokens_not_x():
     drivers = " ".join(size_dict(LONG_CONTEXT, today=TODAY)["drivers"])
     assert "parameters trained on " in drivers
     assert " x " not in drivers
+
+
+def test_a_pre_training_run_within_one_server_is_not_called_a_multi_node_job():
+    # customer 3 (a 3B video model on 2 H100 in one server) read "Scheduling: multi-node
+    # gang-scheduled training jobs"
+    small = size_dict(
+        {
+            "model": {"total_params": 1e9},
+            "training": {"method": "pretrain"},
+            "data": {"tokens": 5e9},
+            "schedule": {"deadline_days": 10},
+        },
+        today=TODAY,
+    )
+    assert small["cluster"]["nodes_per_job"] == 1
+    assert "multi-node" not in small["concurrency"]["reason"]
