@@ -183,8 +183,14 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
             "fine-tuning, the larger; adapters (LoRA) need far fewer accelerators, so this "
             "decision can shrink the plan."
         )
-    to_buy = cheaper_to_buy(result)
-    cheaper = [] if best is not None and best.key in OWNED else cheaper_alternatives(result)
+    peer = peer_decision(result)
+    if peer:
+        out.append(peer)
+    # the counterpart at the same scale answers "which would be cheaper" for a non-NVIDIA plan
+    to_buy = [] if peer else cheaper_to_buy(result)
+    cheaper = (
+        [] if peer or (best is not None and best.key in OWNED) else cheaper_alternatives(result)
+    )
     if to_buy:
         alt, ours_usd = to_buy[0]
         counts = read_counts(result)
@@ -228,6 +234,29 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
     ]
     out.extend(rest[: max(0, 3 - len(out))])
     return out
+
+
+def peer_decision(result: StoredResult) -> str:
+    """When the NVIDIA counterpart sized on as many accelerators (``engine.peer``) is both
+    faster and cheaper over the plan than the accelerator the customer preferred, the choice
+    between them, with both figures ("" otherwise). Customer 7 (MI325X preferred, H200
+    acceptable) read the H200's 28.5 days and $11.25 million beside their 40.6 days and
+    $12.56 million, while the decisions asked only about a B200."""
+    peer, best = result.section("peer"), result.recommended_cost
+    if not (peer.get("accelerator") and peer.get("fits") and best and best.net_usd):
+        return ""
+    net, days = peer.get("net_usd"), peer.get("wall_clock_days")
+    ours_days = result.wall_clock_days or 0.0
+    if net is None or days is None or float(net) >= best.net_usd or float(days) >= ours_days:
+        return ""
+    money = money_of(result)
+    return (
+        f"Whether to quote the {peer['name']} instead: on the same "
+        f"{count_of(int(peer['gpus']), 'accelerator')} a run would take about "
+        f"{run_time(float(days))} against {run_time(ours_days)}, and the plan would cost about "
+        f"{money(float(net))} against {money(best.net_usd)} over "
+        f"{count_of(result.years, 'year')}."
+    )
 
 
 def does_not_fit(result: StoredResult) -> str:

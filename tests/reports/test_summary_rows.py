@@ -2,7 +2,7 @@
 
 from reports.demo import demo_data
 from reports.document import build_context
-from reports.summary import network_line
+from reports.summary import decisions, network_line
 from sizing.public import read_result
 from tests.reports.customer_stories import STORIES
 from tests.reports.test_generated_proposals import TODAY, answers_of
@@ -30,3 +30,13 @@ def test_a_plan_with_no_network_between_servers_asks_nothing_about_one():
     # a plan that buys a network between servers still asks them
     start_up = demo_data(answers=answers_of(STORIES["2 start-up pre-training"]), today=TODAY)
     assert any("oversubscription" in q for q in build_context(start_up)["open_questions"])
+
+
+def test_customer_7_is_asked_about_the_h200_that_is_faster_and_cheaper_at_the_same_scale():
+    # customer 7 (MI325X preferred, H200 acceptable) read the H200's 28.5 days and $11.25
+    # million beside their 40.6 days and $12.56 million, while the decisions named a B200
+    result = _result("7 research centre power limit")
+    asked = decisions(result)
+    peer = result.section("peer")
+    assert any(d.startswith(f"Whether to quote the {peer['name']} instead") for d in asked)
+    assert not any("B200" in d for d in asked)
