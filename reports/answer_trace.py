@@ -304,6 +304,15 @@ def open_questions(
     questions += [
         open_question(q, result)
         for q in result.open_questions
-        if not _answered(q, answers) and not _delegated(q, answers)
+        if not _answered(q, answers) and not _delegated(q, answers) and not _moot(q, result)
     ]
     return list(dict.fromkeys(questions))
+
+
+def _moot(question: str, result: StoredResult) -> bool:
+    """A question the plan makes idle: which network between servers, or how much it may be
+    oversubscribed, when each run fits in one server and no fast network is bought (customer 3 was asked "InfiniBand or Ethernet
+    (RoCE) between nodes?" beside "No network between servers needed")."""
+    paths = ANSWERED_BY.get(question, ())
+    about_network = any(path.startswith("network.") for path in paths)
+    return about_network and not result.section("network").get("nic_gbps")

@@ -111,14 +111,23 @@ def _line(
     )
 
 
-def _rect(x: float, y: float, w: float, h: float, colour: str) -> SafeString:
+def _rect(
+    x: float, y: float, w: float, h: float, colour: str, *, outline: bool = False
+) -> SafeString:
+    """A filled bar, or with ``outline`` a dashed outline: a figure shown for comparison,
+    not an option."""
+    paint = (
+        format_html('fill="none" stroke="{}" stroke-dasharray="3 2"', colour)
+        if outline
+        else (format_html('fill="{}"', colour))
+    )
     return format_html(
-        '<rect x="{}" y="{}" width="{}" height="{}" fill="{}"/>',
+        '<rect x="{}" y="{}" width="{}" height="{}" {}/>',
         _f(x),
         _f(y),
         _f(max(w, 0)),
         _f(max(h, 0)),
-        colour,
+        paint,
     )
 
 
@@ -399,40 +408,64 @@ class RangeBar:
     state: str = ""
 
 
-_RANGE_COLOURS = {"recommended": ACCENT, "ruled_out": "#c8c8c8", "": "#8fb3d1"}
+_RANGE_COLOURS = {"recommended": ACCENT, "ruled_out": "#8a8a8a", "": "#8fb3d1"}
 
 
 def cost_range_chart(rows: Sequence[RangeBar], *, currency: str = "USD") -> SafeString:
-    """Each option's total [``currency``, already converted] as a bar with its likely range as a whisker; the recommended
-    one in the accent colour, ruled-out ones grey."""
+    """Each option's total [``currency``, already converted] as a bar with its likely range as
+    a whisker; the recommended one in the accent colour. Options the customer's rules exclude
+    are drawn below the others under their own heading, as grey outlines marked "excluded", so
+    none reads as a choice beside the recommendation (the bank's shared-cloud bars once did)."""
     rows = [r for r in rows if r.total is not None]
     if not rows:
         return mark_safe("")
-    row_h, label_w = 30, 250
-    height = MARGIN_TOP + row_h * len(rows) + 34
+    allowed = [r for r in rows if r.state != "ruled_out"]
+    excluded = [r for r in rows if r.state == "ruled_out"]
+    row_h, label_w, heading_h = 30, 250, 22 if excluded else 0
+    height = MARGIN_TOP + row_h * len(rows) + heading_h + 34
     plot_w = WIDTH - label_w - 70
     top_value = max(max(r.high or 0.0, r.total or 0.0) for r in rows)
     x_max, step = axis_scale(top_value)
     parts = []
-    for i, row in enumerate(rows):
-        y = MARGIN_TOP + i * row_h
+    placed = [(MARGIN_TOP + i * row_h, row) for i, row in enumerate(allowed)]
+    start = MARGIN_TOP + row_h * len(allowed) + heading_h
+    placed += [(start + i * row_h, row) for i, row in enumerate(excluded)]
+    for y, row in placed:
         total = row.total or 0.0
+        out = row.state == "ruled_out"
+        if out and row is excluded[0]:  # the heading, read between the choices and the rest
+            parts.append(
+                _text(
+                    _EDGE,
+                    y - heading_h + 15,
+                    "Excluded by your rules (what each would cost, for comparison):",
+                    anchor="start",
+                    size=10,
+                    cls="axis-title",
+                )
+            )
         weight = "bold" if row.state == "recommended" else "normal"
+        cls = "axis-title" if out else "label"
         for k, line in enumerate(lines := _wrap(row.label, label_w - 8 - _EDGE, 10)):
             line_y = y + 15 + (k - (len(lines) - 1) / 2) * 11
-            parts.append(_text(label_w - 8, line_y, line, anchor="end", size=10, weight=weight))
+            parts.append(
+                _text(label_w - 8, line_y, line, anchor="end", size=10, weight=weight, cls=cls)
+            )
+        width = plot_w * total / x_max
         parts.append(
-            _rect(label_w, y + 4, plot_w * total / x_max, row_h - 12, _RANGE_COLOURS[row.state])
+            _rect(label_w, y + 4, width, row_h - 12, _RANGE_COLOURS[row.state], outline=out)
         )
-        if row.low is not None and row.high is not None:
+        if row.low is not None and row.high is not None and not out:
             x0, x1 = label_w + plot_w * row.low / x_max, label_w + plot_w * row.high / x_max
             parts.append(_line(x0, y + 10, x1, y + 10, colour="#333", width=1.5))
             parts.append(_line(x0, y + 5, x0, y + 15, colour="#333", width=1.5))
             parts.append(_line(x1, y + 5, x1, y + 15, colour="#333", width=1.5))
-        end = label_w + plot_w * max(total, row.high or 0.0) / x_max
+        end = label_w + plot_w * (total if out else max(total, row.high or 0.0)) / x_max
         label = format_money_short(total, currency=currency)  # as the table beside it rounds it
-        parts.append(_text(end + 6, y + 15, label, anchor="start", size=10, weight=weight))
-    axis_y = MARGIN_TOP + row_h * len(rows)
+        if out:
+            label += ", excluded"
+        parts.append(_text(end + 6, y + 15, label, anchor="start", size=10, weight=weight, cls=cls))
+    axis_y = MARGIN_TOP + row_h * len(rows) + heading_h
     parts.append(_line(label_w, axis_y, label_w + plot_w, axis_y, colour="#555"))
     for k in range(round(x_max / step) + 1):
         value = step * k

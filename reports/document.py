@@ -434,6 +434,19 @@ def _plain_prices(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     ]
 
 
+def _plain_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary's sentences in plain words: its reasons for the size ("LoRA trains only
+    small adapters, so one node is enough"), why this option, how sure we are and what to
+    decide next."""
+    return {
+        **summary,
+        "drivers": [plainly(line) for line in summary["drivers"]],
+        "why": [plainly(line) for line in summary["why"]],
+        "decisions": [plainly(line) for line in summary["decisions"]],
+        "backing": plainly(summary["backing"]),
+    }
+
+
 def _plain_lines(lines: list[str], *, plain: bool) -> list[str]:
     return [plainly(line) for line in lines] if plain else lines
 
@@ -512,7 +525,9 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "project_restated": project_from_answers(data.engine_input, data.input_sources or {}),
         "data": data,
         "headline": headline(result),
-        "summary": executive_summary(result, data.input_sources),
+        "summary": _plain_summary(executive_summary(result, data.input_sources))
+        if plain
+        else executive_summary(result, data.input_sources),
         "data_reading": data_reading(result),
         "sections": sections,
         "cost": cost_page(result),

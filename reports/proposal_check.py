@@ -172,7 +172,8 @@ _CLAIMS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
 )
 # Words that say the plan fits in one server (wrong beside a plan of several).
 _SINGLE_NODE = re.compile(
-    r"\bsingle node\b|\bone node is enough\b|\bthe run fits in one (?:server|node)\b",
+    r"\bsingle node\b|\bone node is enough\b|\bthe run fits in one (?:server|node)\b"
+    r"|\beverything runs in one (?:server|cloud instance)\b",
     re.IGNORECASE,
 )
 

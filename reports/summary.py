@@ -32,8 +32,11 @@ from sizing.public import (
     helped_time,
     in_sentence,
     money_of,
+    no_network_text,
     noun_for,
+    one_server_word,
     open_question,
+    owned_network_sentence,
     plan_text,
     read_counts,
     run_time,
@@ -119,9 +122,13 @@ def why_this_option(result: StoredResult) -> list[str]:
 def network_line(result: StoredResult) -> str:
     network = result.section("network")
     if (result.nodes or 0) <= 1:
-        return "None needed: the run fits in one server"
+        return no_network_text(read_counts(result))
+    if theirs := owned_network_sentence(result):
+        # the plan runs on their own fabric: the row says so, as the estate lines do, never
+        # a fabric described as if it were bought
+        return theirs.rstrip(".")
     if not network.get("nic_gbps"):
-        return "No fast network: each run fits in one server"
+        return "No fast network between servers needed: each run fits in one server"
     return (
         f"{network.get('technology')}, {format_number(network.get('nics_per_node'))} × "
         f"{format_number(network['nic_gbps'])} Gb/s per server, {fabric_bought(result)}"
@@ -176,8 +183,14 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
             "fine-tuning, the larger; adapters (LoRA) need far fewer accelerators, so this "
             "decision can shrink the plan."
         )
-    to_buy = cheaper_to_buy(result)
-    cheaper = [] if best is not None and best.key in OWNED else cheaper_alternatives(result)
+    peer = peer_decision(result)
+    if peer:
+        out.append(peer)
+    # the counterpart at the same scale answers "which would be cheaper" for a non-NVIDIA plan
+    to_buy = [] if peer else cheaper_to_buy(result)
+    cheaper = (
+        [] if peer or (best is not None and best.key in OWNED) else cheaper_alternatives(result)
+    )
     if to_buy:
         alt, ours_usd = to_buy[0]
         counts = read_counts(result)
@@ -221,6 +234,29 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
     ]
     out.extend(rest[: max(0, 3 - len(out))])
     return out
+
+
+def peer_decision(result: StoredResult) -> str:
+    """When the NVIDIA counterpart sized on as many accelerators (``engine.peer``) is both
+    faster and cheaper over the plan than the accelerator the customer preferred, the choice
+    between them, with both figures ("" otherwise). Customer 7 (MI325X preferred, H200
+    acceptable) read the H200's 28.5 days and $11.25 million beside their 40.6 days and
+    $12.56 million, while the decisions asked only about a B200."""
+    peer, best = result.section("peer"), result.recommended_cost
+    if not (peer.get("accelerator") and peer.get("fits") and best and best.net_usd):
+        return ""
+    net, days = peer.get("net_usd"), peer.get("wall_clock_days")
+    ours_days = result.wall_clock_days or 0.0
+    if net is None or days is None or float(net) >= best.net_usd or float(days) >= ours_days:
+        return ""
+    money = money_of(result)
+    return (
+        f"Whether to quote the {peer['name']} instead: on the same "
+        f"{count_of(int(peer['gpus']), 'accelerator')} a run would take about "
+        f"{run_time(float(days))} against {run_time(ours_days)}, and the plan would cost about "
+        f"{money(float(net))} against {money(best.net_usd)} over "
+        f"{count_of(result.years, 'year')}."
+    )
 
 
 def does_not_fit(result: StoredResult) -> str:
@@ -295,6 +331,8 @@ def executive_summary(
         "several_runs": counts.runs_at_once > 1 and counts.cluster > counts.per_run,
         "concurrent": count_of(counts.runs_at_once, "run"),
         "nodes": format_count(counts.cluster_servers),
+        # the plan in one machine is said so ("in one server"), never "in 1 server of 1"
+        "one_server": one_server_word(counts),
         # a cloud option rents instances, as its plan and bill say, not servers
         "servers_word": noun_for(
             counts.cluster_servers,

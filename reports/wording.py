@@ -30,7 +30,9 @@ from sizing.public import (
     helped_time,
     memory_tight,
     money_of,
+    no_network_text,
     noun_for,
+    one_server_word,
     owned_network_sentence,
     owned_storage_sentence,
     platform_lines,
@@ -143,12 +145,18 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         )
     if area == "cluster":
         counts = read_counts(result)
-        cluster = (
-            f"{format_number(result.gpus)} × {accelerator} in "
-            f"{count_of(counts.cluster_servers, 'node')} of {format_number(counts.server_size)}"
+        # one machine is "in one server", never "in 1 node of 1"
+        cluster = f"{format_number(result.gpus)} × {accelerator} in " + (
+            one_server_word(counts)
+            or f"{count_of(counts.cluster_servers, 'node')} of {format_number(counts.server_size)}"
         )
         if counts.cluster > counts.per_run:  # say what one run uses, never the cluster as one
-            return f"{cluster}; each run uses {run_text(counts)}{gpus_needed(result)}."
+            uses = (
+                count_of(counts.per_run, "accelerator")
+                if one_server_word(counts)
+                else run_text(counts)
+            )
+            return f"{cluster}; each run uses {uses}{gpus_needed(result)}."
         return f"{cluster}{gpus_needed(result)}."
     if area == "network" and owned_network_sentence(result):
         return owned_network_sentence(result)
@@ -157,7 +165,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
     if area == "network":
         network = result.section("network")
         if (result.nodes or 0) <= 1:
-            return "No network between servers is needed: the run fits in one server."
+            return no_network_text(read_counts(result)) + "."
         if not network.get("nic_gbps"):
             return (
                 "No fast network between servers is needed for training: each run fits in "
@@ -179,9 +187,28 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         )
     if area == "hosts":
         hosts = result.section("hosts")
+        counts = read_counts(result)
+        # the host figures are those of the server the plan names (4 accelerators: 32 cores),
+        # said with it and with the rule behind them, so they never read as an 8-way server's
+        size = counts.server_size
+        its = "its one accelerator" if size == 1 else f"its {count_of(size, 'accelerator')}"
+        where = (
+            f"the server, for {its}" if counts.cluster_servers <= 1 else f"each server, for {its}"
+        )
+        per_gpu = hosts.get("cpu_cores_per_gpu")
+        ratio = next((a.value for a in result.assumptions if a.key == "ram_to_gpu_memory"), None)
+        times = "twice" if ratio == 2 else f"{format_number(ratio)} times"
+        ram_rule = (
+            f", and RAM at least {times} {'its' if size == 1 else 'their'} memory, rounded up "
+            "to a usual size"
+            if isinstance(ratio, int | float)
+            else ""
+        )
+        each = "for it" if size == 1 else "each"
+        rule = f" ({count_of(per_gpu, 'core')} {each}{ram_rule})" if per_gpu else ""
         return (
             f"{format_number(hosts.get('cpu_cores_per_node'))} CPU cores and "
-            f"{format_quantity(hosts.get('ram_gb_per_node'), 'GB')} of RAM in each node."
+            f"{format_quantity(hosts.get('ram_gb_per_node'), 'GB')} of RAM in {where}{rule}."
         )
     if area == "resilience":
         resilience = result.section("resilience")

@@ -487,14 +487,15 @@ def _timeline(c: _Context) -> None:
     hours = c.value("timeline", "run_time_hours")
     if hours is not None:
         c.put("schedule.deadline_days", hours / 24.0, slug="timeline", derived=True)
+    elif (days := _days_until(c.value("timeline", "deadline"), c.today)) and days > 0:
+        c.put("schedule.deadline_days", days, slug="timeline", derived=True)
+    elif (future := c.value("roadmap", "future_hours_per_run")) is not None:
+        # not sure of this run's time, but each run "about 10 days" once running (customer 3):
+        # the runs they plan are the time one run may take, never a 30-day assumption beside
+        # a price for "1 run a month, each of 10 days"
+        c.put("schedule.deadline_days", future / 24.0, slug="roadmap", derived=True)
     else:
-        days = _days_until(c.value("timeline", "deadline"), c.today)
-        c.put(
-            "schedule.deadline_days",
-            days if days and days > 0 else None,
-            slug="timeline",
-            derived=True,
-        )
+        c.put("schedule.deadline_days", None, slug="timeline", derived=True)
 
 
 def _batch(c: _Context) -> None:
@@ -858,10 +859,11 @@ SHARED_INPUTS: tuple[SharedInput, ...] = (
     ),
     SharedInput(
         "schedule.deadline_days",
-        ("timeline.run_time_hours", "timeline.deadline"),
+        ("timeline.run_time_hours", "timeline.deadline", "roadmap.future_hours_per_run"),
         "The longest time for one run sets the deadline; the first-results date sets it only "
-        "when no time per run is given (the days from the date of the answers). A date that "
-        "comes before one run could finish is asked.",
+        "when no time per run is given (the days from the date of the answers), and the length "
+        "of each future run (question 15) only when neither is. A date that comes before one "
+        "run could finish is asked.",
         asks=True,
     ),
     SharedInput(

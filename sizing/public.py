@@ -130,6 +130,8 @@ from sizing.words.cost import (
 from sizing.words.counts import (
     OWNED,
     cluster_short,
+    no_network_text,
+    one_server_word,
     open_question,
     plan_text,
     read_counts,
@@ -253,6 +255,8 @@ __all__ = [
     "plan_text",
     "project_from_answers",
     "read_counts",
+    "no_network_text",
+    "one_server_word",
     "rented_text",
     "run_text",
     "DEADLINE",

@@ -60,6 +60,17 @@ class KitFileForm(LaidOut, forms.Form):
     )
 
 
+def _figure_messages(label: str, what: str, example: str) -> dict[str, str]:
+    """Django's messages for one figure of the actual run, each naming the figure: a bare
+    "This field is required." beside eight fields leaves the customer guessing which one."""
+    return {
+        "required": f"Give {what}.",
+        "invalid": f"Give {what} as a number, such as {example}.",
+        "min_value": f"{label}: give at least %(limit_value)s.",
+        "max_value": f"{label}: give at most %(limit_value)s.",
+    }
+
+
 class ActualRunForm(LaidOut, forms.ModelForm):
     """What happened when the customer trained, each figure bounded to what a run can be."""
 
@@ -71,19 +82,39 @@ class ActualRunForm(LaidOut, forms.ModelForm):
         ],
         error_messages={"required": "Choose the accelerator the run trained on."},
     )
-    accelerators = forms.IntegerField(label="Accelerators used", min_value=1, max_value=1_000_000)
-    days = forms.FloatField(label="Days, first step to last", min_value=0.01, max_value=3650)
+    accelerators = forms.IntegerField(
+        label="Accelerators used",
+        min_value=1,
+        max_value=1_000_000,
+        error_messages=_figure_messages(
+            "Accelerators used", "the number of accelerators the run used", "64"
+        ),
+    )
+    days = forms.FloatField(
+        label="Days, first step to last",
+        min_value=0.01,
+        max_value=3650,
+        error_messages=_figure_messages(
+            "Days", "the days the run took, from its first step to its last", "12.5"
+        ),
+    )
     gpu_hours = forms.FloatField(
         label="Accelerator-hours",
         min_value=0.01,
         max_value=1e10,
         help_text="As billed or logged: accelerators × hours they ran.",
+        error_messages=_figure_messages(
+            "Accelerator-hours", "the run's accelerator-hours, as billed or logged", "19200"
+        ),
     )
     tokens = forms.FloatField(
         label="Tokens trained on",
         min_value=1,
         max_value=1e16,
         help_text="Every epoch counted, such as 2e12 for two trillion.",
+        error_messages=_figure_messages(
+            "Tokens trained on", "the tokens the run trained on, every epoch counted", "2e12"
+        ),
     )
     interruptions = forms.IntegerField(
         label="Interruptions",
@@ -91,6 +122,9 @@ class ActualRunForm(LaidOut, forms.ModelForm):
         max_value=100_000,
         initial=0,
         help_text="Times the run stopped on a failure and restarted.",
+        error_messages=_figure_messages(
+            "Interruptions", "the number of interruptions (0 if the run never stopped)", "3"
+        ),
     )
     mfu_percent = forms.FloatField(
         label="MFU, per cent (if known)",
@@ -98,9 +132,17 @@ class ActualRunForm(LaidOut, forms.ModelForm):
         max_value=100,
         required=False,
         help_text="Model FLOPs utilisation as your training logs report it.",
+        error_messages=_figure_messages("MFU", "the MFU in per cent, or leave it empty", "41"),
     )
     notes = forms.CharField(
-        label="Notes", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+        label="Notes",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={
+            "max_length": "Notes: keep them to %(limit_value)d characters (these have "
+            "%(show_value)d)."
+        },
     )
 
     field_order = [

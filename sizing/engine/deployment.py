@@ -94,15 +94,19 @@ def plan_deployment(
             f"over {r.years} years is {in_sentence(COST_OPTIONS[cost_option])}"
         )
     if r.data_residency:
-        region = cloud_region(r.data_residency)
+        # their words quoted, so "EU only, our own data centre" is never read as ours; no
+        # cloud region offered to a site with no internet connection (customer 1)
+        region = None if r.air_gapped else cloud_region(r.data_residency)
+        said = f"data must stay where you said (“{r.data_residency}”)"
         reasons.append(
-            f"data must stay in {r.data_residency}: a site there, or a cloud region in "
-            f"{region.place} ({region.city})"
+            f"{said}: a site there, or a cloud region in {region.place} ({region.city})"
             if region
-            else f"data must stay in {r.data_residency}: choose a site or cloud region there"
+            else f"{said}: a site there"
+            if r.air_gapped
+            else f"{said}: choose a site or cloud region there"
         )
         security.append(
-            f"contractual and technical data-residency controls ({r.data_residency}); "
+            f"contractual and technical data-residency controls (“{r.data_residency}”); "
             "no replication outside the region"
         )
     if r.export_controlled:

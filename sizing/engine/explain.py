@@ -104,7 +104,7 @@ def drivers(
         out.append(
             (
                 3.0,
-                f"{params} x {format_count(tokens, short=True)} tokens set the "
+                f"{params} trained on {format_count(tokens, short=True)} tokens set the "
                 f"compute: {amount} per run{on}",
             )
         )
@@ -332,8 +332,14 @@ def suggested_scheduler(r: Resolved, gpus_per_job: int, per_node: int) -> tuple[
     """The scheduler we suggest, and why: Slurm for multi-node gang-scheduled or pre-training
     jobs and for a few users; Kubernetes for several teams sharing mostly single-node jobs."""
     big = gpus_per_job >= whole("gang_scheduled_job_nodes") * per_node
-    if big or r.method in PRETRAINING_METHODS:
+    if big:
         return "Slurm", "multi-node gang-scheduled training jobs; Slurm's topology-aware scheduling"
+    if r.method in PRETRAINING_METHODS:
+        # a pre-training run within one server is no multi-node job (customer 3's 2 H100)
+        return (
+            "Slurm",
+            "long pre-training runs that hold their accelerators for days; simplest to queue and restart",
+        )
     if r.teams > 1 or r.users > whole("shared_cluster_users"):
         return (
             KUBERNETES_BATCH,

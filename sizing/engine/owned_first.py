@@ -178,11 +178,12 @@ def _said_as_theirs(result: SizingResult, estate: EstateResult) -> SizingResult:
             f"; with {estate.add_count:,} {estate.add_accelerator_name} {how} beside them it "
             "is met (what you own, above)"
         )
+        # met with the help: "cannot be met" beside "it is met" reads as a contradiction
         warnings = tuple(
             re.sub(
                 r" on the recommended ([\d,]+) accelerators",
                 r" on the \1 accelerators you own alone",
-                w,
+                w.replace("deadline cannot be met:", "deadline is not met on yours alone:", 1),
                 count=1,
             )
             + helped

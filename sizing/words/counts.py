@@ -46,6 +46,8 @@ class Counts:
     rented_beside: int = 0
     rented_name: str = ""
     rented_days: float = 0.0
+    # years a cloud reservation is paid for, used or not (0: paid only while a run goes)
+    reserved_years: int = 0
 
     @property
     def per_run_servers(self) -> int:
@@ -120,6 +122,7 @@ def read_counts(result: StoredResult) -> Counts:
         else (),
         decided=bool(result.recommended_option),
         already_owned=_already_owned(result),
+        reserved_years=int(best.commitment_years or 0) if (best := result.recommended_cost) else 0,
         **_rented_beside(result),
     )
 
@@ -144,18 +147,37 @@ def _already_owned(result: StoredResult) -> int:
     return 0
 
 
-def servers_text(count: int, per_node: int) -> str:
-    """ "26 servers of 8"."""
+def servers_text(count: int, per_node: int, held: int | None = None) -> str:
+    """ "26 servers of 8"; "one server" for one that the ``held`` accelerators fill (never
+    "1 server of 1": the count beside it says how many it holds), "one server of 4" for one
+    they fill only in part."""
+    if count == 1:
+        return "one server" if held is None or held >= per_node else f"one server of {per_node}"
     return f"{count_of(count, 'server')} of {format_count(per_node)}"
+
+
+def one_server_word(counts: Counts) -> str:
+    """What the whole plan runs in when that is one machine: "one cloud instance" for a cloud
+    option (it rents instances), "one server" otherwise; "" when it needs several."""
+    if counts.cluster_servers > 1:
+        return ""
+    return "one cloud instance" if counts.decided and not counts.owned else "one server"
+
+
+def no_network_text(counts: Counts) -> str:
+    """The network of a plan in one machine, as a person says it: "No network between
+    servers needed: everything runs in one server" (never "None needed")."""
+    return f"No network between servers needed: everything runs in {one_server_word(counts)}"
 
 
 def run_text(counts: Counts) -> str:
     """What one run uses: "96 accelerators in 12 servers", "2 accelerators of one server"."""
     if counts.per_run < counts.per_node:
         return f"{count_of(counts.per_run, 'accelerator')} of one server"
-    return (
-        f"{count_of(counts.per_run, 'accelerator')} in {count_of(counts.per_run_servers, 'server')}"
+    servers = (
+        "one server" if counts.per_run_servers == 1 else count_of(counts.per_run_servers, "server")
     )
+    return f"{count_of(counts.per_run, 'accelerator')} in {servers}"
 
 
 def cluster_text(counts: Counts) -> str:
@@ -163,7 +185,7 @@ def cluster_text(counts: Counts) -> str:
     of 8 for 2 runs at once, plus 2 spare servers"."""
     text = (
         f"{count_of(counts.cluster, 'accelerator')} in "
-        f"{servers_text(counts.cluster_servers, counts.server_size)}"
+        f"{servers_text(counts.cluster_servers, counts.server_size, counts.cluster)}"
     )
     if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
         text += f" for {format_count(counts.runs_at_once)} runs at once"
@@ -194,6 +216,10 @@ def bought_text(counts: Counts) -> str:
     grows"; for a cloud option, what is rented while a run goes."""
     if not counts.decided:
         return f"{cluster_text(counts)}, to buy or rent once the cost section is settled"
+    if not counts.owned and counts.reserved_years:
+        # a reservation is paid for its whole term: never "rented only while a run is going"
+        term = "a year" if counts.reserved_years == 1 else f"{counts.reserved_years} years"
+        return f"{rented_text(counts)}, reserved for {term} and paid for, used or not"
     if not counts.owned:
         return f"{rented_text(counts)}, rented only while a run is going"
     if counts.already_owned:

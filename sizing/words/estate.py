@@ -125,25 +125,37 @@ def short_rent_sentence(result: StoredResult) -> str:
     said = []
     if estate.rent_capped:
         sooner = (
-            "your budget would pay for more, and "
+            ": your budget would pay for more"
             if estate.cost_is_one_run
             and estate.budget_usd is not None
             and (estate.cost_usd or 0.0) < estate.budget_usd
-            else "your deadline needs more; "
+            else ": your deadline needs more"
             if not estate.cost_is_one_run
             else ""
         )
         said.append(
             f"{most} accelerators is the largest cluster rented for days or weeks without a "
-            "negotiated contract (an AWS Capacity Block holds at most 64 servers of 8): "
-            f"{sooner}more is possible only under a negotiated reservation; we will ask."
+            f"negotiated contract (an AWS Capacity Block holds at most 64 servers of 8){sooner}."
         )
     if estate.rent_beyond_short_term:
         said.append(
             f"The rented help runs about {run_time(estate.add_days)}, longer than the "
-            f"{run_time(value('short_rent_max_days'))} a short-term rental lasts: it needs a "
-            "negotiated reservation; we will ask."
+            f"{run_time(value('short_rent_max_days'))} a short-term rental lasts."
         )
+    if not said:
+        return ""
+    # one statement of what follows, however many limits bind (customer 9 once read "we will
+    # ask" twice in two sentences)
+    needs = (
+        "Renting more, or for that long,"
+        if len(said) > 1
+        else "Renting more"
+        if estate.rent_capped
+        else "Renting for that long"
+    )
+    said.append(
+        f"{needs} needs a negotiated reservation with a provider: we will ask for one and quote it."
+    )
     return " ".join(said)
 
 

@@ -23,9 +23,20 @@ KEPT_TERMS: dict[str, str] = {
     "NVMe": "fast drives",
     "PCIe": "the standard link inside a server",
     "HGX": "an eight-accelerator server board",
+    "LoRA": "small add-on pieces",
 }
 # engineering phrase → plain words, the phrase dropped (nobody outside needs it)
 REPLACED: dict[str, str] = {
+    # the summary's reasons for the size ("LoRA trains only small adapters, so one node is
+    # enough"), QLoRA before the LoRA its name contains
+    "QLoRA trains only small adapters": "Training small add-on pieces on a shrunk copy of the "
+    "model (QLoRA) leaves the model itself as it is",
+    "LoRA trains only small adapters": "Training small add-on pieces (LoRA) leaves the model "
+    "itself as it is",
+    "LoRA adapters": "small add-on pieces (LoRA)",
+    "one node is enough": "one server is enough",
+    "fits on one node": "fits on one server",
+    "fits in one node": "fits in one server",
     "scale-out fabric": "network between servers",
     # the cooling overhead's ratio is a data-centre operator's figure, said in the label's words
     " (PUE)": "",
@@ -36,7 +47,7 @@ REPLACED: dict[str, str] = {
     "plain data parallelism": "each accelerator holds the whole model and learns from its own "
     "share of the data",
     "cores for loaders, communication and checkpoint staging": "processor cores to feed in the "
-    "data, talk to the other servers and save checkpoints",
+    "data, coordinate the accelerators and save checkpoints",
 }
 # vocabulary label (``sizing.engine.vocabulary.INPUTS``) → its plain label
 PLAIN_LABELS: dict[str, str] = {

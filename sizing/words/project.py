@@ -39,7 +39,11 @@ def project_from_answers(engine_input: Mapping[str, Any], sources: Mapping[str, 
         words += " fine-tuning"
     parts = [words]
     if name or params:
-        model = str(name) if name else f"a model of {describe_value('model.total_params', params)}"
+        model = (
+            _in_sentence(str(name))
+            if name
+            else f"a model of {describe_value('model.total_params', params)}"
+        )
         parts.append(f"of {model}")
     if tokens or samples:
         data = describe_value("data.tokens", tokens) if tokens else ""
@@ -52,3 +56,25 @@ def project_from_answers(engine_input: Mapping[str, Any], sources: Mapping[str, 
         return ""
     sentence = " ".join(parts[:3]) + (", " + parts[3] if len(parts) > 3 else "")
     return sentence[:1].upper() + sentence[1:]
+
+
+# Words that open a description of a model rather than its name ("Our own 7B decoder").
+_DESCRIBING = ("our", "my", "their", "the", "a", "an")
+
+
+def _in_sentence(name: str) -> str:
+    """A model's name as it reads inside the sentence: a name stays as written ("Llama 3.1
+    8B", "Mixtral 8x7B"); a description typed as a sentence of its own does not keep its
+    capital or go without an article ("of Our own 7B decoder" reads "of our own 7B decoder",
+    "of Video diffusion transformer" "of a video diffusion transformer", "of 30B mixture of
+    experts" "of a 30B mixture of experts")."""
+    first = name.split()[0] if name.split() else ""
+    lowered = name[:1].lower() + name[1:]
+    if first.lower() in _DESCRIBING:
+        return lowered
+    if name[:1].isdigit():
+        return f"a {name}"
+    plain_words = " " in name and name[1:] == name[1:].lower()
+    if plain_words and not any(c.isdigit() for c in name):
+        return f"a {lowered}"
+    return name

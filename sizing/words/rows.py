@@ -25,18 +25,27 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
     marked where the customer told us they were not sure, those first, then those of a set-up
     they left to us ("we chose it for you")."""
     rows = []
+    one_server = (result.nodes or 0) <= 1
     for item in result.assumptions:
         # The customer's answers are told back in their area; engine constants go to the
         # method appendix; prices have their own table.
         if item.provided_by in ("customer", "default") or item.key.startswith("prices."):
             continue
+        rationale = item.rationale
+        if one_server and item.key.startswith("network."):
+            # customer 8 read "Network between servers: InfiniBand ... Sets the network between
+            # servers" beside "No network between servers needed"
+            rationale = (
+                "Not used by this plan: everything runs in one server. It matters only if the "
+                "work grows beyond one server."
+            )
         rows.append(
             {
                 "key": item.key,
                 "label": input_term(item.key).label,
                 "value": describe_value(item.key, item.value, engine_unit=item.unit),
                 "source": _source(item.source, sources.get(item.key)),
-                "rationale": item.rationale,
+                "rationale": rationale,
                 "not_sure": sources.get(item.key) in ("not_sure", "unusable"),
                 "unusable": sources.get(item.key) == "unusable",
                 "delegated": sources.get(item.key) == "delegated",

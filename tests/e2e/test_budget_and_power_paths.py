@@ -117,7 +117,7 @@ def test_an_ai_lab_with_512_h100_and_40_million_rents_to_the_soonest_date(browse
     # no cloud rents tens of thousands for days: one cluster rented at short notice, said so
     assert "as soon as what can be rented at short notice allows" in estimate
     assert "with 512 × NVIDIA H100 SXM5 80GB rented beside them" in estimate
-    assert "more is possible only under a negotiated reservation; we will ask" in estimate
+    assert "needs a negotiated reservation with a provider: we will ask for one" in estimate
     # the budget ceiling beside the cost, and the days against the dollars
     assert "Your budget ceiling is $40.00 million; this plan costs about $" in estimate
     assert "for one run" in estimate and "within it" in estimate
@@ -156,7 +156,7 @@ def test_an_ai_lab_with_512_h100_and_40_million_rents_to_the_soonest_date(browse
     assert squash("a run for the 512 × NVIDIA H100 SXM5 80GB rented beside them") in text or (
         squash("a run for the 512 NVIDIA H100 SXM5 80GB rented beside them") in text
     )
-    assert squash("more is possible only under a negotiated reservation; we will ask") in text
+    assert squash("needs a negotiated reservation with a provider: we will ask for one") in text
     assert squash("with 512 NVIDIA H100 SXM5 80GB rented beside them, 1,024 in all") in text
     assert squash("on yours alone") in text
 

@@ -17,7 +17,7 @@ from questionnaire.paths import recommended_answer
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, get_question
 from reports.demo import demo_answers, demo_data
 from reports.document import build_context, render_data, render_html
-from sizing.public import ACCELERATORS
+from sizing.public import ACCELERATORS, read_result
 from tests.questionnaire.conftest import (
     CONTACT,
     past_sentence_check,
@@ -200,3 +200,31 @@ def test_told_no_one_knows_the_set_up_the_review_page_is_plain():
     assert "we choose it for you" in text
     assert _bare_jargon(text, glossary) == []
     assert "16-bit numbers (BF16)" in text
+
+
+def test_told_no_one_knows_the_set_up_the_summary_says_lora_in_plain_words():
+    # customer 8 read "LoRA trains only small adapters, so one node is enough" among the
+    # answers that drive the result: a term bare, and "node", in a novice's summary
+    summary = build_context(story_data("game-studio"))["summary"]
+    lines = [*summary["drivers"], *summary["why"], *summary["decisions"], summary["backing"]]
+    text = " ".join(lines)
+    assert re.findall(r"(?<![\w(])LoRA(?![\w)])", text) == []
+    assert "small add-on pieces (LoRA)" in text
+    assert " node" not in text
+
+
+def test_a_reservations_tiny_use_is_said_without_about_less_than():
+    # customer 8 read "your planned run would use about less than 1 % of ..."
+    result = read_result(story_data("game-studio").result)
+    reasons = " ".join(result.cost_reasons)
+    assert "would use less than 1 % of" in reasons
+    assert "about less than" not in reasons
+
+
+def test_a_network_we_chose_for_a_plan_in_one_server_is_said_to_be_unused():
+    # customer 8 read "Network between servers WE CHOSE InfiniBand: Sets the network between
+    # servers" beside "No network between servers needed"
+    rows = build_context(story_data("game-studio"))["assumptions"]
+    network = [row for row in rows if row["key"].startswith("network.")]
+    assert network
+    assert all(row["rationale"].startswith("Not used by this plan") for row in network)

@@ -39,7 +39,7 @@ def test_an_owned_plan_within_one_server_names_the_server_the_bill_buys_on_every
     servers = bill_of_materials(result)["lines"][0]
     held = int(servers["what"].split(" ×")[0])
     assert servers["quantity"] == "1" and held < counts.per_node
-    assert f"(1 server of {held}) bought" in text
+    assert f"{held} × {counts.accelerator} (one server) bought" in text
     assert _server_sizes(text) == {held}, _server_sizes(text)
     assert f"server of {counts.per_node}" not in text
 
@@ -49,6 +49,31 @@ def test_a_cloud_plan_within_one_server_names_the_instance_it_rents_on_every_pag
     counts = read_counts(result)
     assert not counts.owned and counts.cluster == 1
     assert "a cloud instance with 1 × " in text
-    assert "One run uses 1 accelerator in 1 cloud instance of 1" in text
+    assert "One run uses 1 accelerator in one cloud instance" in text
     assert _server_sizes(text) == {1}, _server_sizes(text)
     assert f"server of {counts.per_node}" not in text
+
+
+def test_a_plan_in_one_server_says_so_as_a_person_would():
+    # customer 8 read "Network: None needed: the run fits in one server" and "1 node of 1";
+    # customer 6 "1 server of 4" and "1 node of 4"
+    for story, machine in (
+        ("8 game studio tickets", "one cloud instance"),
+        ("6 Frankfurt bank adapters", "one server"),
+    ):
+        _, text = _proposal(story)
+        assert "None needed" not in text
+        assert f"Network No network between servers needed: everything runs in {machine}" in text
+        assert not re.search(r"\b1 (?:nodes?|servers?|cloud instances?) of \d", text), story
+
+
+def test_the_host_figures_name_the_server_they_are_for():
+    # customer 6's 4-accelerator server read "32 CPU cores and 768 GB of RAM in each node"
+    # beside talk of 8-way servers: the figures say which server and the rule behind them
+    result, text = _proposal("6 Frankfurt bank adapters")
+    hosts = result.section("hosts")
+    assert hosts["cpu_cores_per_node"] == 8 * read_counts(result).server_size
+    assert (
+        "32 CPU cores and 768 GB of RAM in the server, for its 4 accelerators (8 cores each, "
+        "and RAM at least twice their memory, rounded up to a usual size)"
+    ) in text

@@ -10,6 +10,7 @@ from sizing import adapters
 from sizing.engine import parse_input, size_dict
 from tests.reports.customer_stories import STORIES
 from tests.reports.factories import edited_answers
+from tests.reports.test_generated_proposals import answers_of
 
 
 def test_demo_answers_map_to_input_the_engine_accepts():
@@ -217,3 +218,16 @@ def test_experts_of_a_dense_model_do_not_reach_the_engine():
     built = adapters.build_engine_input(answers=answers)
     assert "experts" not in built.engine_input["model"]
     parse_input(built.engine_input)
+
+
+def test_not_sure_of_the_run_time_the_length_of_each_future_run_sets_the_deadline():
+    # customer 3 ("weeks, not months"; each run about 10 days once running) was sized to a
+    # 30-day deadline we assumed, then priced for "1 run a month, each of 10 days" at 17.6 days
+    answers = answers_of(STORIES["3 media video model"])
+    built = adapters.build_engine_input(answers=answers, today=date(2026, 12, 4))
+    assert built.engine_input["schedule"]["deadline_days"] == pytest.approx(10)
+    assert built.sources["schedule.deadline_days"] == "derived"
+    # a time for one run of their own still wins over the runs they plan later
+    answers["timeline"] = {**answers["timeline"], "run_time_hours": 21 * 24.0, "not_sure": False}
+    built = adapters.build_engine_input(answers=answers, today=date(2026, 12, 4))
+    assert built.engine_input["schedule"]["deadline_days"] == pytest.approx(21)

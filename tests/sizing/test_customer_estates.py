@@ -205,10 +205,7 @@ def test_customer_9_budget_line_names_the_cost_pages_figure() -> None:
     assert "Over 3 years, with your accelerators' running cost all the time" in budget
     assert result.money(total) in budget
     assert result.money(result.estate.cost_usd) in budget
-    assert any(
-        "more is possible only under a negotiated reservation; we will ask" in line
-        for line in lines
-    )
+    assert any("needs a negotiated reservation with a provider" in line for line in lines)
 
 
 def test_customer_5_three_year_cost_holds_the_few_rented_beside_their_dgx() -> None:
@@ -374,7 +371,7 @@ def test_a_deadline_needing_more_than_one_short_term_cluster_is_met_as_far_as_it
     assert estate["rent_capped"] is True and estate["add_count"] == 512
     assert estate["owned_days_used"] > 30
     words = " ".join(estate_lines(read_result(out)))
-    assert "your deadline needs more; more is possible only under a negotiated reservation" in words
+    assert "your deadline needs more. Renting more needs a negotiated reservation" in words
 
 
 def test_help_longer_than_a_short_term_rental_lasts_is_said_to_need_a_reservation() -> None:
@@ -383,3 +380,20 @@ def test_help_longer_than_a_short_term_rental_lasts_is_said_to_need_a_reservatio
         words = " ".join(estate_lines(read_result(out)))
     assert out["estate"]["rent_beyond_short_term"] is True
     assert "longer than the 100 days a short-term rental lasts" in words
+    assert "Renting more, or for that long, needs a negotiated reservation" in words
+
+
+def test_customer_9_is_told_once_that_we_will_ask_for_a_reservation() -> None:
+    """Customer 9's help is both larger and longer than a short-term rental: the estate lines
+    say both limits and then, once, what follows (they once read "we will ask" twice)."""
+    words = " ".join(estate_lines(read_result(_ai_lab())))
+    assert words.count("we will ask") == 1
+    assert words.count("negotiated reservation") == 1
+
+
+def test_customer_5s_deadline_met_with_help_is_not_said_to_be_impossible():
+    # customer 5 read "The 21-day deadline cannot be met: ... with 4 H100 rented beside them it
+    # is met" in one sentence
+    warnings = " ".join(read_result(_robotics()).warnings)
+    assert "deadline is not met on yours alone" in warnings
+    assert "cannot be met" not in warnings

@@ -75,3 +75,26 @@ def test_a_missed_deadline_on_one_accelerator_says_one_accelerator() -> None:
     text = " ".join(deadline_warnings(resolved, run, deadline))  # type: ignore[arg-type]
     assert "1 accelerators" not in text
     assert "on the recommended 1 accelerator" in text and "on 1 accelerator:" in text
+
+
+def test_the_compute_driver_says_parameters_trained_on_tokens_not_x():
+    # every customer read "8B parameters x 1.8B tokens set the compute"
+    drivers = " ".join(size_dict(LONG_CONTEXT, today=TODAY)["drivers"])
+    assert "parameters trained on " in drivers
+    assert " x " not in drivers
+
+
+def test_a_pre_training_run_within_one_server_is_not_called_a_multi_node_job():
+    # customer 3 (a 3B video model on 2 H100 in one server) read "Scheduling: multi-node
+    # gang-scheduled training jobs"
+    small = size_dict(
+        {
+            "model": {"total_params": 1e9},
+            "training": {"method": "pretrain"},
+            "data": {"tokens": 5e9},
+            "schedule": {"deadline_days": 10},
+        },
+        today=TODAY,
+    )
+    assert small["cluster"]["nodes_per_job"] == 1
+    assert "multi-node" not in small["concurrency"]["reason"]

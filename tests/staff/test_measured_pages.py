@@ -17,7 +17,7 @@ from pipeline.services import proposal_data, run_sizing
 from questionnaire import access
 from questionnaire.services import start_draft
 from reports.document import proposal_context
-from staff.measured_pages import KIT_PATH
+from staff.measured_pages import KIT_PATH, ActualRunForm
 from tests.pipeline.test_kit_file import GOOD
 from tests.staff.factories import (
     access_cookie,
@@ -203,3 +203,18 @@ def test_both_forms_of_the_page_are_laid_out_by_crispy(submission):
     assert used.count("bootstrap5/whole_uni_form.html") == 2  # the kit's file, the actual run
     page = response.content.decode()
     assert '<select name="accelerator" class="form-select' in page  # a list draws its arrow
+
+
+def test_an_empty_actual_run_names_each_field_it_needs():
+    # the customer's hardware page said Django's bare "This field is required." under each of
+    # six fields: every message names its figure
+    form = ActualRunForm(data={})
+    assert not form.is_valid()
+    said = [message for messages in form.errors.values() for message in messages]
+    assert set(form.errors) == set(ActualRunForm.Meta.fields) - {"notes"}
+    assert not [message for message in said if "This field" in message or "Enter a" in message]
+    assert "Give the number of accelerators the run used." in form.errors["accelerators"]
+    wrong = ActualRunForm(data={"accelerators": "0", "days": "many", "tokens": "1e20"}).errors
+    assert wrong["accelerators"] == ["Accelerators used: give at least 1."]
+    assert wrong["days"][0].startswith("Give the days the run took")
+    assert wrong["tokens"][0].startswith("Tokens trained on: give at most")

@@ -370,13 +370,15 @@ def _commitment_sentence(x: ExplainInput) -> list[str]:
         option = x.options.get(key)
         share = option.commitment_used_share if option is not None else None
         if share is not None and share < 1:
-            used.append(f"{format_small_percent(share)} of {_name(key)}")
+            small = format_small_percent(share)
+            # "about less than 1 %" is no way to say it: "about" only before a figure
+            used.append(f"{'' if small.startswith('less') else 'about '}{small} of {_name(key)}")
     if not used:
         return []
     runs = noun_for_count(x.r.experiments, "planned run")
     return [
         "A reservation is paid for its whole term, used or not: your "
-        f"{runs} would use about {' and '.join(used)}, so a reservation is worth it only if "
+        f"{runs} would use {' and '.join(used)}, so a reservation is worth it only if "
         f"you use the capacity after the {runs}."
     ]
 

@@ -110,7 +110,7 @@ def test_an_owned_plan_of_two_accelerators_buys_one_server_of_two_at_its_price()
     assert servers["each"] == owned.money(2 * float(unit))
     assert servers["total"][0] == servers["each"][0] == "€"
     assert abs(_whole(servers["total"]) - _whole(servers["each"])) <= 1
-    assert cluster_line(owned).startswith("2 × NVIDIA H100 SXM5 80GB (1 server of 2) bought")
+    assert cluster_line(owned).startswith("2 × NVIDIA H100 SXM5 80GB (one server) bought")
 
 
 def _whole(printed: str) -> int:
@@ -157,8 +157,8 @@ def _within_one_server(**changes) -> Counts:
 def test_a_plan_within_one_server_names_the_size_of_the_server_bought_or_rented():
     bought = _within_one_server()
     assert bought.server_size == 4
-    assert cluster_text(bought) == "3 accelerators in 1 server of 4"
-    assert "(1 server of 4) bought in year 1" in plan_text(bought)
+    assert cluster_text(bought) == "3 accelerators in one server of 4"
+    assert "(one server) bought in year 1" in plan_text(bought)
     # no cloud instance of 3: the 3 run in an instance of a full server's 8, as rented
     rented = _within_one_server(owned=False, bought_by_year=())
     assert rented.server_size == 8
@@ -166,3 +166,13 @@ def test_a_plan_within_one_server_names_the_size_of_the_server_bought_or_rented(
     assert _within_one_server(owned=False, cluster=2, per_run=2, bought_by_year=()).server_size == 2
     # nothing chosen yet: neither is said, the server is the accelerator's own
     assert _within_one_server(decided=False).server_size == 8
+
+
+def test_a_reserved_cloud_plan_is_never_said_to_be_rented_only_while_a_run_goes():
+    # customer 2 read "GPU cloud, three-year reservation: 12 cloud instances of 8 × H100,
+    # rented only while a run is going": a reservation is paid for its whole term
+    reserved = _within_one_server(owned=False, bought_by_year=(), reserved_years=3)
+    assert plan_text(reserved).endswith("reserved for 3 years and paid for, used or not")
+    assert "only while a run" not in plan_text(reserved)
+    by_the_hour = _within_one_server(owned=False, bought_by_year=())
+    assert plan_text(by_the_hour).endswith("rented only while a run is going")

@@ -20,3 +20,12 @@ def test_a_term_already_said_plainly_is_left_as_it_is():
 
 def test_a_phrase_nobody_outside_needs_is_replaced():
     assert plainly("no scale-out fabric needed") == "no network between servers needed"
+
+
+def test_the_host_cores_are_never_said_to_talk_to_other_servers():
+    # customer 8's one cloud instance read "cores to ... talk to the other servers"
+    said = plainly(
+        "data prepared before training: cores for loaders, communication and checkpoint staging"
+    )
+    assert "other servers" not in said
+    assert "coordinate the accelerators" in said
