@@ -136,6 +136,19 @@ def test_a_question_post_with_errors_is_written_and_stays_on_its_page(client):
     assert 'value="-7B"' in response.content.decode()
 
 
+def test_showing_the_current_page_again_does_not_write_the_session_back(client):
+    """Issue 29: formtools marked the session changed on every read of its data, so every
+    page wrote the session back; only a change of step does now."""
+    draft_id = start(client)
+    first = client.get(step_url(draft_id, "welcome"))
+    again = client.get(step_url(draft_id, "welcome"))
+    assert first.status_code == again.status_code == 200
+    assert again.wsgi_request.session.modified is False
+    moved = client.get(step_url(draft_id, "model"))  # another step: the session says so
+    assert moved.wsgi_request.session.modified is True
+    assert client.session[f"wizard_questionnaire_{draft_id.hex}"]["step"] == "model"
+
+
 def test_an_error_shows_a_summary_the_message_by_the_field_and_keeps_the_text(client):
     draft_id = start(client)
     response = post_step(client, draft_id, "model", {"total_params": "-7B", "notes": "big <b>"})
