@@ -99,11 +99,32 @@ def customer_version(submission) -> CustomerVersion:
     return CustomerVersion(first, preliminary=True, first=first, writing=proposal_status in WRITING)
 
 
-def customer_proposal(submission) -> Proposal | None:
-    """The finished proposal of the version the customer may see (:func:`customer_version`),
-    or None: its web version is what the customer's page links to. Only a proposal that passed
-    the checker is finished, so a failed one is never shown."""
-    recommendation = customer_version(submission).recommendation
+# Where a request keeps what :func:`customer_version_for` worked out for it.
+_PER_REQUEST = "_customer_versions"
+
+
+def customer_version_for(request, submission) -> CustomerVersion:
+    """:func:`customer_version`, worked out once per request being served and submission.
+
+    The customer's confirmation page asks for it from several tags (its status, its figures
+    twice, its proposal on screen): kept on the request, it is worked out once per page view,
+    and a later request (the page refreshing itself) or a task works it out afresh. Without a
+    request (a template rendered elsewhere), worked out every time.
+    """
+    if request is None:
+        return customer_version(submission)
+    remembered = request.__dict__.setdefault(_PER_REQUEST, {})
+    if submission.pk not in remembered:
+        remembered[submission.pk] = customer_version(submission)
+    return remembered[submission.pk]
+
+
+def customer_proposal(submission, shown: CustomerVersion | None = None) -> Proposal | None:
+    """The finished proposal of the version the customer may see (:func:`customer_version`,
+    or ``shown`` when the caller has it already), or None: its web version is what the
+    customer's page links to. Only a proposal that passed the checker is finished, so a failed
+    one is never shown."""
+    recommendation = (shown or customer_version(submission)).recommendation
     if recommendation is None:
         return None
     return Proposal.objects.filter(

@@ -2,7 +2,8 @@
 session.
 
 The draft (``questionnaire.models.Draft``) is the source of truth: every step's raw data is
-saved to it before anything else happens, and the wizard reads the row once per request anyway.
+saved to it in the request that posts it, valid or not (``QuestionnaireWizard.post``), and
+the wizard reads the row once per request anyway.
 formtools' ``SessionStorage`` kept a second copy of every step in the session, which the wizard
 refreshed from the draft on each request, so every page read and wrote back all the answers
 given so far: a cost that grew with the page's position (issue 29, docs/load-results.md). Here
@@ -20,7 +21,30 @@ StepData = dict[str, dict[str, list[str]]]
 
 
 class DraftSessionStorage(SessionStorage):
-    """formtools' session storage, its step data served from the draft the wizard loaded."""
+    """formtools' session storage, its step data served from the draft the wizard loaded.
+
+    formtools marks the session changed whenever its data is read, so every page wrote the
+    session back (a Redis GET and SET on top of the read, issue 29); here only a change marks
+    it: a new value for the data, the current step, the extra data or a step's files."""
+
+    def _get_data(self) -> Any:
+        return self.request.session[self.prefix]
+
+    # the setter is formtools' own (it marks the session changed)
+    data = property(_get_data, SessionStorage._set_data)
+
+    def _set_current_step(self, step: str | None) -> None:
+        if self.data.get(self.step_key) != step:
+            super()._set_current_step(step)
+            self.request.session.modified = True
+
+    def _set_extra_data(self, extra_data: Any) -> None:
+        super()._set_extra_data(extra_data)
+        self.request.session.modified = True
+
+    def set_step_files(self, step: str, files: Any) -> None:
+        super().set_step_files(step, files)
+        self.request.session.modified = True
 
     draft_step_data: StepData = {}
 

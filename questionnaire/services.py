@@ -80,6 +80,20 @@ def save_step(
     dropped and counted in a log line, so a forged post cannot grow a draft without bound. The
     row is locked so two tabs saving different steps at once cannot overwrite each other's step.
     """
+    raw = posted_step_data(draft=draft, step=step, data=data, form_class=form_class)
+    return write_step(draft=draft, step=step, raw=raw, current_step=current_step)
+
+
+def posted_step_data(
+    *,
+    draft: Draft,
+    step: str,
+    data: Mapping[str, Any],
+    form_class: type[forms.Form] | None = None,
+) -> StepData:
+    """What :func:`save_step` keeps of a post: the step's raw data, only the fields that
+    ``form_class`` (by default the question's form) defines; anything else is dropped and
+    counted in a log line."""
     if form_class is None and step in _QUESTION_FORMS:
         form_class = _QUESTION_FORMS[step]
     raw = _raw_step_data(step, data)
@@ -94,6 +108,12 @@ def save_step(
                 draft.pk,
             )
             raw = {key: values for key, values in raw.items() if key in known}
+    return raw
+
+
+def write_step(*, draft: Draft, step: str, raw: StepData, current_step: str) -> Draft:
+    """Write one step's kept data (:func:`posted_step_data`) and where the customer is, the
+    row locked so two tabs saving different steps at once cannot overwrite each other's step."""
     with transaction.atomic():
         locked = Draft.objects.select_for_update().get(pk=draft.pk)
         locked.step_data = {**locked.step_data, step: raw}

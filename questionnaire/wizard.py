@@ -46,9 +46,11 @@ from questionnaire.services import (
     IncompleteAnswers,
     collect_answers,
     posted_field_names,
+    posted_step_data,
     save_step,
     set_current_step,
     submit_answers,
+    write_step,
 )
 
 WELCOME, CONTACT, REVIEW, SUBMIT = "welcome", "contact", "review", "submit"
@@ -185,6 +187,28 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             # "Clear this answer" without JavaScript: save the page as posted, minus that choice
             self.request.POST = self.request.POST.copy()
             self.request.POST.pop(cleared, None)
+        plain = (
+            step in QUESTION_SLUGS
+            and not cleared
+            and "save_for_later" not in self.request.POST
+            and FILL_FROM_FILE not in self.request.POST
+            and step in self.get_form_list()
+        )
+        if plain:
+            # A question's page posted to go on (or back): its data is written once, with the
+            # step it moves to, after formtools has validated it (one write, not two).
+            self._moving_to = step
+            self._unwritten = self._keep_posted_step(step, write=False)
+            try:
+                return super().post(*args, **kwargs)
+            finally:
+                if self._unwritten is not None:
+                    self.draft = write_step(
+                        draft=self.draft,
+                        step=step,
+                        raw=self._unwritten,
+                        current_step=self._moving_to,
+                    )
         self._keep_posted_step(step)
         if cleared:
             changing = "?change=1" if self.request.POST.get("return_to") == REVIEW else ""
@@ -236,8 +260,17 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         hint = f"Leave empty if still {now}, as on question {number}."
         form.fields["future_runs_per_month"].help_text = hint
 
-    def _keep_posted_step(self, step: str) -> None:
-        """Save what was posted for this step, valid or not, before Back or validation."""
+    # A question's posted data kept in memory until the request has worked out where the
+    # customer goes next, then written once with that step (``post``); None: nothing to write.
+    _unwritten: Any = None
+    _moving_to = ""
+
+    def _keep_posted_step(self, step: str, write: bool = True) -> Any:
+        """Save what was posted for this step, valid or not, before Back or validation.
+
+        ``write=False``: the draft in memory is as saved, and the data to write is returned
+        (None if nothing is to be written) for ``post`` to write once it knows where the
+        customer goes next."""
         stored = self.draft.step_data.get(step)
         posted_fingerprint = self.request.POST.get("step_fingerprint")
         if posted_fingerprint and posted_fingerprint != fingerprint(stored):
@@ -251,7 +284,14 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             for value in values
         )
         if not has_content and stored is None and step in QUESTION_SLUGS:
-            return  # an untouched page stays "not visited", so it does not show errors later
+            return None  # an untouched page stays "not visited", so it shows no errors later
+        if not write:
+            raw = posted_step_data(
+                draft=self.draft, step=step, data=self.request.POST, form_class=form_class
+            )
+            self.draft.step_data = {**self.draft.step_data, step: raw}
+            self._load_draft()
+            return raw
         self.draft = save_step(
             draft=self.draft,
             step=step,
@@ -268,7 +308,7 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         posted = self.steps.current
         target = REVIEW if back_to_review else self.get_next_step()
         self.storage.current_step = target
-        set_current_step(draft=self.draft, step=target)
+        self._move_to(target)
         if posted == DISCOVERY.slug:
             # their sentence may answer questions: they check those answers first
             check_url = offer_sentence_answers(self.request, self.draft, next_step=target)
@@ -276,8 +316,16 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
                 return redirect(check_url)
         return redirect(self.get_step_url(target))
 
+    def _move_to(self, step: str) -> None:
+        """Store the customer's current step: with the posted data if that is still to be
+        written (``post``), else on its own."""
+        if self._unwritten is not None:
+            self._moving_to = step
+        else:
+            set_current_step(draft=self.draft, step=step)
+
     def render_goto_step(self, goto_step: str, **kwargs: Any) -> HttpResponse:
-        set_current_step(draft=self.draft, step=goto_step)
+        self._move_to(goto_step)
         return super().render_goto_step(goto_step, **kwargs)
 
     def render_revalidation_failure(self, failed_step: str, form: Any, **kwargs: Any):

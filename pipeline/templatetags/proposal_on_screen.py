@@ -10,18 +10,19 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from pipeline.versions import customer_proposal, customer_version
+from pipeline.versions import customer_proposal, customer_version_for
 from reports.on_screen import estimate_charts
 
 register = template.Library()
 
 
-@register.simple_tag
-def proposal_on_screen(submission) -> dict[str, Any]:
+@register.simple_tag(takes_context=True)
+def proposal_on_screen(context, submission) -> dict[str, Any]:
     """``{"url", "charts"}``: the web version's address once the proposal the customer may see
     is finished ("" before), and the timeline and cost charts of that version's sizing."""
-    recommendation = customer_version(submission).recommendation
-    proposal = customer_proposal(submission)
+    shown = customer_version_for(context.get("request"), submission)
+    recommendation = shown.recommendation
+    proposal = customer_proposal(submission, shown)
     return {
         "url": reverse("proposals:customer_web", args=[submission.draft_id])
         if proposal is not None and submission.draft_id

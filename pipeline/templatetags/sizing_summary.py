@@ -13,7 +13,7 @@ from typing import Any
 from django import template
 
 from pipeline.models import Recommendation
-from pipeline.versions import checked, customer_version
+from pipeline.versions import checked, customer_version_for
 from questionnaire.models import Submission
 from sizing.public import (
     backing,
@@ -37,15 +37,15 @@ FIRST_RUN_WORDS = {
 BY_HAND = "An engineer is preparing your proposal by hand"
 
 
-@register.simple_tag
-def customer_status(submission) -> dict[str, Any]:
+@register.simple_tag(takes_context=True)
+def customer_status(context, submission) -> dict[str, Any]:
     """``{"label", "working", "by_hand"}``: the status line the customer reads.
 
     ``working``: the page waits for the pipeline (it refreshes itself); ``by_hand``: the first
     version cannot reach the customer on its own (its sizing or its proposal failed), so an
     engineer prepares it and the customer is told they will be emailed, never "ready".
     """
-    shown = customer_version(submission)
+    shown = customer_version_for(context.get("request"), submission)
     first = shown.first
     if not shown.preliminary:
         label = (
@@ -75,10 +75,10 @@ def customer_status(submission) -> dict[str, Any]:
     }
 
 
-@register.simple_tag
-def sizing_summary(submission) -> dict[str, Any] | None:
+@register.simple_tag(takes_context=True)
+def sizing_summary(context, submission) -> dict[str, Any] | None:
     """Headline figures of the version the customer may see, or None while there is none."""
-    shown = customer_version(submission)
+    shown = customer_version_for(context.get("request"), submission)
     recommendation = shown.recommendation
     if recommendation is None or not recommendation.result:
         return None

@@ -31,7 +31,7 @@ def test_with_shared_services_sessions_cache_pdfs_and_beat_leave_the_host(tmp_pa
         CELERY_BEAT_LOCK_TIMEOUT="30",
     )
     assert shown["session"] == "django.contrib.sessions.backends.cache"
-    assert shown["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert shown["cache"] == "config.redis_cache.KeptClientRedisCache"
     assert shown["proposals"]["BACKEND"] == "reports.storage.PrivateS3Storage"
     options = shown["proposals"]["OPTIONS"]
     assert (options["bucket_name"], options["endpoint_url"]) == (

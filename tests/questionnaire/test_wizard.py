@@ -2,10 +2,13 @@
 
 import re
 from datetime import date
+from typing import Any
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from questionnaire.forms.platform import PreprocessingForm, SoftwareForm
@@ -89,6 +92,61 @@ def test_back_keeps_what_was_typed_on_the_current_step_even_when_not_valid(clien
     assert response["Location"] == step_url(draft_id, "welcome")
     page = client.get(step_url(draft_id, "model")).content.decode()
     assert 'value="Our own 7B"' in page and 'value="-7B"' in page
+
+
+def draft_writes(client, draft_id, step, data, **extra) -> tuple[Any, list[str]]:
+    """Post one step; the response and the statements that wrote the draft's row."""
+    with CaptureQueriesContext(connection) as queries:
+        response = post_step(client, draft_id, step, data, **extra)
+    writes = [
+        query["sql"]
+        for query in queries.captured_queries
+        if query["sql"].startswith('UPDATE "questionnaire_draft"')
+    ]
+    return response, writes
+
+
+@pytest.mark.parametrize(
+    ("extra", "moves_to"),
+    [({}, "method"), ({"wizard_goto_step": "welcome"}, "welcome")],
+    ids=["next", "back"],
+)
+def test_a_question_post_writes_its_answers_and_the_next_step_in_one_statement(
+    client, extra, moves_to
+):
+    """Issue 29: saving the page, then the step it moves to, were two writes (two commits)."""
+    draft_id = start(client)
+    example = get_question("model").example.data
+    response, writes = draft_writes(client, draft_id, "model", example, **extra)
+    assert response["Location"] == step_url(draft_id, moves_to)
+    assert len(writes) == 1
+    draft = Draft.objects.get(pk=draft_id)
+    assert draft.current_step == moves_to and draft.revision == 1
+    assert draft.step_data["model"]["model-model_name"] == [example["model_name"]]
+
+
+def test_a_question_post_with_errors_is_written_and_stays_on_its_page(client):
+    draft_id = start(client)
+    posted = {"model_name": "Our own 7B", "total_params": "-7B"}
+    response, writes = draft_writes(client, draft_id, "model", posted)
+    assert response.status_code == 200 and len(writes) == 1
+    draft = Draft.objects.get(pk=draft_id)
+    assert draft.current_step == "model"
+    assert draft.step_data["model"]["model-total_params"] == ["-7B"]
+    assert 'value="-7B"' in response.content.decode()
+
+
+def test_showing_the_current_page_again_does_not_write_the_session_back(client):
+    """Issue 29: formtools marked the session changed on every read of its data, so every
+    page wrote the session back; only a change of step does now."""
+    draft_id = start(client)
+    first = client.get(step_url(draft_id, "welcome"))
+    again = client.get(step_url(draft_id, "welcome"))
+    assert first.status_code == again.status_code == 200
+    assert again.wsgi_request.session.modified is False
+    moved = client.get(step_url(draft_id, "model"))  # another step: the session says so
+    assert moved.wsgi_request.session.modified is True
+    assert client.session[f"wizard_questionnaire_{draft_id.hex}"]["step"] == "model"
 
 
 def test_an_error_shows_a_summary_the_message_by_the_field_and_keeps_the_text(client):
