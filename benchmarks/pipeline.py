@@ -7,7 +7,8 @@ submission to its PDF, and a burst of 20 submissions.
     DATABASE_URL=postgres://… CELERY_BROKER_URL=redis://… \\
         .venv/bin/python benchmarks/pipeline.py --burst 20      # plus the queued burst
 
-Part 1 renders the built-in demo proposal ``--renders`` times in this process and prints the
+Part 1 renders the built-in demo proposal ``--renders`` times in this process, set up as a
+worker's pool process is (its start-up objects frozen for the garbage collector), and prints the
 median wall-clock and CPU time (CPU time is steadier on a shared machine), then the median of
 each stage: the template context, the HTML, WeasyPrint's layout (styles, boxes, pages), the PDF
 (drawing, fonts, compression) and the proposal checker. Part 2 (only with PostgreSQL and Redis)
@@ -51,7 +52,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from config.celery import publish  # noqa: E402
+from config.celery import freeze_start_up_objects, publish  # noqa: E402
 from pipeline.models import Proposal, Recommendation  # noqa: E402
 from pipeline.steps import RENDERING, SIZING  # noqa: E402
 from questionnaire.models import Submission  # noqa: E402
@@ -72,6 +73,8 @@ COUNTRY = "Germany"
 
 
 def time_renders(count: int) -> list[float]:
+    # As a pool process of the worker starts (config/celery.py): start-up objects frozen.
+    freeze_start_up_objects()
     data = demo_data()
     render_data(data)  # warm-up: fonts, templates
     timings, cpu = [], []

@@ -5,11 +5,18 @@ the housekeeping jobs. ``publish`` is how every app queues work: by task name, s
 queues never imports the app that works (the imports point down, the messages may point up).
 """
 
+import gc
 import logging
 import os
 
 from celery import Celery
-from celery.signals import before_task_publish, task_failure, task_postrun, task_prerun
+from celery.signals import (
+    before_task_publish,
+    task_failure,
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+)
 from kombu import Queue
 
 from config import log_context
@@ -26,6 +33,23 @@ app.autodiscover_tasks()
 before_task_publish.connect(log_context.carry_request_id, weak=False)
 task_prerun.connect(log_context.enter_task, weak=False)
 task_postrun.connect(log_context.leave_task, weak=False)
+
+
+@worker_process_init.connect
+def freeze_start_up_objects(**_: object) -> None:
+    """Move everything a worker process holds at start-up out of the garbage collector's sight.
+
+    By the time a pool process starts, Django, the apps' task modules and WeasyPrint (imported by
+    ``pipeline.services``) are loaded: several hundred thousand objects that live as long as the
+    process. Python's collector would otherwise walk them again at every full collection, and a
+    render (issue 29) allocates enough to trigger several: ``gc.freeze()`` halved the collector's
+    time in a demo render (0.15-0.28 -> 0.08-0.10 s of CPU, docs/load-results.md). Garbage left
+    from start-up is collected first so that it is not kept for the process's life; what a render
+    allocates afterwards is collected as before. ``benchmarks/pipeline.py`` calls this too, so its
+    render is measured as a worker runs it.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 @task_failure.connect

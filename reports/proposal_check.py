@@ -47,7 +47,7 @@ from typing import Any
 from weasyprint.formatting_structure import boxes
 
 from reports.check_arithmetic import arithmetic_findings
-from reports.check_html import parse_html, read_tagged
+from reports.check_html import parse_html, read_elements, read_tagged
 from sizing.public import (
     COST_OPTIONS,
     OUTPUT_VALUES,
@@ -336,7 +336,10 @@ def text_findings(text: str, where: str) -> list[Finding]:
 def check_proposal(*, html: str, pages: Sequence[Any]) -> list[Finding]:
     """Every finding on one rendered proposal: its HTML and its laid-out WeasyPrint pages."""
     blocks, findings = read_pages(pages)
-    parser = parse_html(html)
+    # The HTML as WeasyPrint parsed it for the layout (the first page's root box holds the
+    # <html> element); parsed here only if there is no page to take it from.
+    root = _root_element(pages)
+    parser = read_elements(root) if root is not None else parse_html(html)
     figures, chart_labels = dict(parser.tagged["data-figure"]), parser.chart_labels
     findings = figure_findings(figures, blocks) + findings
     findings += [
@@ -350,6 +353,16 @@ def check_proposal(*, html: str, pages: Sequence[Any]) -> list[Finding]:
     for label in chart_labels:
         findings.extend(text_findings(label, "chart"))
     return list(dict.fromkeys(findings))
+
+
+def _root_element(pages: Sequence[Any]) -> Any:
+    """The ``<html>`` element WeasyPrint laid ``pages`` out from, or None."""
+    for page in pages[:1]:
+        for box in page._page_box.children:  # WeasyPrint 70 (pinned), as in read_pages
+            element = getattr(box, "element", None)
+            if element is not None and element.tag == "html":
+                return element
+    return None
 
 
 # How the findings told to staff begin (a failed render's error starts so).

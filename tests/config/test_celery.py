@@ -78,3 +78,30 @@ def test_workers_recycle_their_children_and_shut_down_softly():
     assert app.conf.worker_max_memory_per_child == settings.CELERY_WORKER_MAX_MEMORY_PER_CHILD
     assert 100_000 <= app.conf.worker_max_memory_per_child <= 2_000_000  # KiB
     assert app.conf.worker_soft_shutdown_timeout > 0
+
+
+class _Cycle:
+    """An object in a reference cycle: only the garbage collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_worker_process_hides_its_start_up_objects_from_the_collector_but_not_garbage():
+    """A pool process freezes what it holds when it starts (issue 29: the collector's time in a
+    render), after collecting start-up garbage, which is not kept for the process's life."""
+    import gc
+    import weakref
+
+    from celery.signals import worker_process_init
+
+    assert gc.get_freeze_count() == 0
+    cycle = _Cycle()
+    freed = weakref.ref(cycle)
+    del cycle
+    try:
+        worker_process_init.send(sender=None)
+        assert gc.get_freeze_count() > 10_000  # Django, Celery, the apps: all held at start-up
+        assert freed() is None
+    finally:
+        gc.unfreeze()

@@ -263,3 +263,33 @@ def test_a_network_bought_beside_words_saying_none_is_needed_is_a_contradiction(
     assert rules(bill + text) == {"network"}
     assert rules(bill + "<p>Network: InfiniBand NDR, one non-blocking switch</p>") == set()
     assert rules(text) == set()  # nothing bought, nothing contradicted
+
+
+def test_the_figures_are_read_from_the_tree_the_layout_parsed_not_parsed_again():
+    """The checker takes the tagged figures and chart labels from WeasyPrint's element tree
+    (issue 29: the HTML is not parsed a second time): given no HTML text, it still finds them."""
+    from reports.document import lay_out
+    from reports.proposal_check import check_proposal
+
+    body = '<p><span data-figure="nodes">39</span></p><p><span data-figure="nodes">40</span></p>'
+    svg = '<svg width="90" height="20"><title>t</title><text x="0" y="12">1 nodes</text></svg>'
+    html = f"<html><head><meta charset='utf-8'></head><body>{body}{svg}</body></html>"
+    found = {(f.rule, f.where, f.text) for f in check_proposal(html="", pages=lay_out(html).pages)}
+    assert ("figure", "nodes", "39 vs 40") in found
+    assert ("plural", "chart", "1 nodes") in found
+
+
+def test_the_element_tree_reads_as_the_html_text_does_on_the_demo():
+    from reports.check_html import parse_html, read_elements
+    from reports.demo import demo_data
+    from reports.document import lay_out, render_html
+    from reports.proposal_check import _root_element
+
+    html = render_html(demo_data())
+    read = read_elements(_root_element(lay_out(html).pages))
+    parsed = parse_html(html)
+    assert read.chart_labels == parsed.chart_labels and len(read.chart_labels) > 20
+    assert {tag: dict(keys) for tag, keys in read.tagged.items()} == {
+        tag: dict(keys) for tag, keys in parsed.tagged.items()
+    }
+    assert read.tagged["data-figure"]["gpus"]
