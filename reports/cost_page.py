@@ -233,8 +233,8 @@ def _sensitivity(result: StoredResult) -> list[dict[str, str]]:
         rows.append(
             {
                 "label": CONSTANTS.get(key, key),
-                "range": f"{describe_price(float(item['low_value']), unit)} to "
-                f"{describe_price(float(item['high_value']), unit)}",
+                "range": f"{describe_price(float(item['low_value']), unit, money)} to "
+                f"{describe_price(float(item['high_value']), unit, money)}",
                 "at_low": money(item.get("total_low_usd")),
                 "at_high": money(item.get("total_high_usd")),
                 "note": f"then {flips[0].lower()} is cheaper" if flips else "",

@@ -12,7 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hardware import ACCELERATORS
-from .numbers import format_number, format_percent, format_quantity, noun_for_count
+from .numbers import (
+    USD,
+    Money,
+    currency_sign,
+    format_number,
+    format_percent,
+    format_quantity,
+    noun_for_count,
+)
 
 
 @dataclass(frozen=True)
@@ -589,17 +597,20 @@ def describe_value(path: str, value: object, *, engine_unit: str = "") -> str:
     return format_quantity(value, unit)
 
 
-def describe_price(value: float, unit: str) -> str:
+def describe_price(value: float, unit: str, money: Money = USD) -> str:
     """A price with its unit in words: (3.99, "USD/GPU-h") → "$3.99 per accelerator-hour";
-    shares and ratios as percentages, other units after the number."""
+    shares and ratios as percentages, other units after the number. ``money`` writes a price
+    in the customer's currency (a table whose totals are in euros moves its prices in euros,
+    never in dollars beside them); the default keeps the dollars a price was published in."""
     if unit in _PRICE_UNITS:
-        if abs(value) < 1:
-            money = f"${value:.3g}"
-        elif abs(value) < _SMALL_PRICE:
-            money = f"${value:,.{_MONEY_PLACES}f}"
+        amount, sign = money.local(value), currency_sign(money.currency)
+        if abs(amount) < 1:
+            written = f"{sign}{amount:.3g}"
+        elif abs(amount) < _SMALL_PRICE:
+            written = f"{sign}{amount:,.{_MONEY_PLACES}f}"
         else:
-            money = f"${value:,.0f}"
-        return f"{money} {_PRICE_UNITS[unit]}"
+            written = f"{sign}{amount:,.0f}"
+        return f"{written} {_PRICE_UNITS[unit]}"
     if unit in _SHARE_UNITS:  # a share says of what ("3 % of the hardware bought")
         return format_percent(value) + _SHARE_BASES.get(unit, "")
     if unit == "GPUs/FTE":
