@@ -241,7 +241,8 @@ def peer_decision(result: StoredResult) -> str:
     faster and cheaper over the plan than the accelerator the customer preferred, the choice
     between them, with both figures ("" otherwise). Customer 7 (MI325X preferred, H200
     acceptable) read the H200's 28.5 days and $11.25 million beside their 40.6 days and
-    $12.56 million, while the decisions asked only about a B200."""
+    $12.56 million, while the decisions asked only about a B200. How each purchase price is
+    known is said, as in the other comparisons: the MI325X's is our estimate."""
     peer, best = result.section("peer"), result.recommended_cost
     if not (peer.get("accelerator") and peer.get("fits") and best and best.net_usd):
         return ""
@@ -255,7 +256,7 @@ def peer_decision(result: StoredResult) -> str:
         f"{count_of(int(peer['gpus']), 'accelerator')} a run would take about "
         f"{run_time(float(days))} against {run_time(ours_days)}, and the plan would cost about "
         f"{money(float(net))} against {money(best.net_usd)} over "
-        f"{count_of(result.years, 'year')}."
+        f"{count_of(result.years, 'year')} ({_price_basis(result)})."
     )
 
 

@@ -40,3 +40,11 @@ def test_customer_7_is_asked_about_the_h200_that_is_faster_and_cheaper_at_the_sa
     peer = result.section("peer")
     assert any(d.startswith(f"Whether to quote the {peer['name']} instead") for d in asked)
     assert not any("B200" in d for d in asked)
+
+
+def test_the_h200_question_says_the_mi325x_price_is_our_estimate():
+    # the MI325X has no public purchase price: the comparison says which price is estimated,
+    # as the line it replaced did ("ours estimated, the other at list price")
+    result = _result("7 research centre power limit")
+    quote = next(d for d in decisions(result) if d.startswith("Whether to quote the"))
+    assert quote.endswith("over 3 years (ours estimated, the other at list price).")
