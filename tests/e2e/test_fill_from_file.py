@@ -55,11 +55,14 @@ def test_upload_a_config_json_check_it_and_see_question_1_filled(page, screensho
     assert "Question 1 of 15" in page.locator(".progress-label").inner_text()
     # the name they typed stays: the file gives none (its shape is Mixtral 8x7B's, a guess)
     # (and its shape goes into the notes, so the engine sizes the file's layers and heads)
-    assert "We filled 4 answers" in page.locator(".messages").inner_text()
+    # its experts and routing too (8 experts, 2 per token)
+    assert "We filled 6 answers" in page.locator(".messages").inner_text()
     assert "Shape from the file: 32 layers" in page.locator("#id_model-notes").input_value()
-    assert page.locator(".prefilled-note").all_inner_texts() == ["From your file"] * 4
+    assert page.locator(".prefilled-note").all_inner_texts() == ["From your file"] * 6
     assert page.locator("#id_model-total_params").input_value() == "46.7B"
     assert page.locator("#id_model-active_params").input_value() == "12.9B"
+    assert page.locator("#id_model-experts").input_value() == "8"
+    assert page.locator("#id_model-experts_per_token").input_value() == "2"
     assert page.locator("#id_model-architecture_1").is_checked()  # MoE
     assert page.locator("#id_model-model_name").input_value() == "Our in-house Mixtral"
     page.screenshot(path=str(screenshot_dir / "fill-from-file-done.png"), full_page=True)
