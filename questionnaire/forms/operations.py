@@ -185,7 +185,8 @@ class RoadmapForm(QuestionForm):
         width="short",
     )
     future_hours_per_run = QuantityField(
-        does=Feeds(("roadmap.hours_per_run",)),
+        # with no time per run nor date given, it also sets the deadline (SHARED_INPUTS)
+        does=Feeds(("roadmap.hours_per_run", "schedule.deadline_days")),
         label="Typical length of those runs",
         help_text="For example 10 days.",
         kind=Kind.DURATION,

@@ -128,7 +128,7 @@ def drivers(
             (
                 3.5,
                 f"{_the_deadline(r)} cannot be met: {chosen}, "
-                f"where more stop paying for themselves, take {run.wall_clock_days:.0f} days",
+                f"where more stop paying for themselves, take {format_days(run.wall_clock_days)}",
             )
         )
     elif fewest is not None and fewest.gpus < run.gpus:

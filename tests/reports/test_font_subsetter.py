@@ -28,11 +28,17 @@ def without_subsetter(monkeypatch):
 
 @pytest.fixture
 def fresh_once_filter():
-    """The configured once-per-process filter of WeasyPrint's logger, as in a new process."""
-    (once,) = [f for f in logging.getLogger("weasyprint").filters if isinstance(f, OncePerProcess)]
-    seen, once.seen = once.seen, set()
-    yield once
-    once.seen = seen
+    """The configured once-per-process filter of WeasyPrint's logger, as in a new process.
+    (Each ``dictConfig`` adds the logger's filters again; a test that configures logging once
+    more leaves two, which let a message through only together, once.)"""
+    filters = [f for f in logging.getLogger("weasyprint").filters if isinstance(f, OncePerProcess)]
+    assert filters
+    kept = [f.seen for f in filters]
+    for each in filters:
+        each.seen = set()
+    yield filters[0]
+    for each, seen in zip(filters, kept, strict=True):
+        each.seen = seen
 
 
 def _subsetter_warnings():
