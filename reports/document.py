@@ -39,6 +39,7 @@ from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
 from reports.layout import page_fill
 from reports.method import method_rows
+from reports.pdf_compression import use_proposal_deflate_level
 from reports.proposal_check import Finding, check_proposal
 from reports.summary import executive_summary
 from sizing.public import (
@@ -180,6 +181,7 @@ def _lean_user_agent_css() -> CSS:
 
 
 _USER_AGENT_CSS = _lean_user_agent_css()
+use_proposal_deflate_level()  # before any proposal is written
 
 
 class _ProposalHTML(HTML):
