@@ -5,7 +5,6 @@ the housekeeping jobs. ``publish`` is how every app queues work: by task name, s
 queues never imports the app that works (the imports point down, the messages may point up).
 """
 
-import gc
 import logging
 import os
 
@@ -20,6 +19,7 @@ from celery.signals import (
 from kombu import Queue
 
 from config import log_context
+from config.collector import hold_start_up_objects
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -37,32 +37,11 @@ task_postrun.connect(log_context.leave_task, weak=False)
 
 @worker_process_init.connect
 def freeze_start_up_objects(**_: object) -> None:
-    """Move everything a worker process holds at start-up out of the garbage collector's sight.
-
-    By the time a pool process starts, Django, the apps' task modules and WeasyPrint (imported by
-    ``pipeline.services``) are loaded: several hundred thousand objects that live as long as the
-    process. Python's collector would otherwise walk them again at every full collection, and a
-    render (issue 29) allocates enough to trigger several: ``gc.freeze()`` halved the collector's
-    time in a demo render (0.15-0.28 -> 0.08-0.10 s of CPU, docs/load-results.md). Garbage left
-    from start-up is collected first so that it is not kept for the process's life; what a render
-    allocates afterwards is collected as before. ``benchmarks/pipeline.py`` calls this too, so its
-    render is measured as a worker runs it.
-
-    The youngest generation is then collected every :data:`RENDER_GC_THRESHOLD` allocations
-    instead of Python's 700: a render builds about a million short-lived boxes and styles, and at
-    700 the collector ran so often that it cost a tenth of a demo render's CPU (with collection
-    switched off entirely a render took 0.10 s less; at 10,000 it took 0.05-0.06 s less:
-    ``benchmarks/pipeline.py``, 2026-12-05). The older generations keep their defaults, so
-    garbage in cycles is still freed within a render or two.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(RENDER_GC_THRESHOLD, *gc.get_threshold()[1:])
-
-
-# Allocations between two collections of the youngest generation in a worker process (Python's
-# default is 700); see freeze_start_up_objects.
-RENDER_GC_THRESHOLD = 10_000
+    """Hide what a pool process holds when it starts from the garbage collector
+    (``config.collector``): by then Django, the apps' task modules and WeasyPrint (imported by
+    ``pipeline.services``) are loaded. ``benchmarks/pipeline.py`` calls this too, so its render is
+    measured as a worker runs it."""
+    hold_start_up_objects()
 
 
 @task_failure.connect

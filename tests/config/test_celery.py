@@ -95,7 +95,7 @@ def test_a_worker_process_hides_its_start_up_objects_from_the_collector_but_not_
 
     from celery.signals import worker_process_init
 
-    from config.celery import RENDER_GC_THRESHOLD
+    from config.collector import YOUNG_GENERATION_THRESHOLD
 
     assert gc.get_freeze_count() == 0
     thresholds = gc.get_threshold()
@@ -107,8 +107,8 @@ def test_a_worker_process_hides_its_start_up_objects_from_the_collector_but_not_
         assert gc.get_freeze_count() > 10_000  # Django, Celery, the apps: all held at start-up
         assert freed() is None
         # the youngest generation is collected less often; the older ones as Python does
-        assert gc.get_threshold() == (RENDER_GC_THRESHOLD, *thresholds[1:])
-        assert thresholds[0] < RENDER_GC_THRESHOLD
+        assert gc.get_threshold() == (YOUNG_GENERATION_THRESHOLD, *thresholds[1:])
+        assert thresholds[0] < YOUNG_GENERATION_THRESHOLD
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
