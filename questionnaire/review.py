@@ -32,6 +32,7 @@ from questionnaire.questions import (
 from questionnaire.roles import Feeds
 from questionnaire.services import question_form
 from sizing.public import (
+    BuiltInput,
     Decision,
     FirstEstimate,
     InvalidInput,
@@ -42,15 +43,18 @@ from sizing.public import (
     estimate_of,
     plain_decision,
     setup_decisions,
-    size_answers_once,
+    size_built_once,
     unsure_assumptions,
 )
 
 # Sizing the answers for the page takes tens of milliseconds of CPU, most of the page's cost, and
 # the same answers come back often: the customer returns here after each "Change", and customers
 # who are unsure of the same things share an engine input. Each distinct input is sized once and
-# kept in the shared cache (``sizing.sized_once``); the assumptions, the set-up decisions and the
-# first estimate are read from that one sizing.
+# kept in the shared cache (``sizing.sized_once``). One view of the page builds the engine input
+# once, placed by the contact's country as the pipeline places the sent answers, and reads all
+# it shows from that input and its one sizing: the assumptions, the set-up decisions, the first
+# estimate and what the discovery page's answer set (issue 29: the page sized twice, and said
+# what it assumed from a sizing the proposal would not use).
 
 
 @dataclass(frozen=True)
@@ -151,10 +155,12 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
                     prefilled=_prefilled_lines(draft, question),
                 )
             )
-    assumed = assumed_on_review(answers)
-    decided = decided_on_review(answers) if recommend else {}
+    contact_lines, contact_problem, country = _contact(draft)
+    sizing = review_sizing(answers, contact_country=country)
+    assumed = assumed_on_review(sizing)
+    decided = decided_on_review(answers, sizing) if recommend else {}
     numbers = question_numbers(draft.step_data)
-    by_project = _set_by_project(answers)
+    by_project = _set_by_project(answers, sizing.built)
     rows = [
         replace(
             row,
@@ -174,25 +180,6 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     if plain:
         setup_rows = [replace(row, title=_title(row.question, plain=True)) for row in setup_rows]
     rows = [row for row in rows if not row.recommended]
-    contact_raw = draft.step_data.get("contact")
-    contact_form = (
-        ContactForm(data=MultiValueDict(contact_raw), prefix="contact") if contact_raw else None
-    )
-    contact_lines: list[AnswerLine] = []
-    contact_problem = "Not given yet."
-    country = ""  # the contact's country places a customer whose answers name no place
-    if contact_form is not None and contact_form.is_valid():
-        contact_problem = ""
-        country = str(contact_form.cleaned_data.get("country") or "")
-        for name, field in contact_form.fields.items():
-            if name == "consent":
-                continue
-            value = contact_form.cleaned_data.get(name)
-            contact_lines.append(
-                AnswerLine(str(field.label).replace(" (optional)", ""), value or "—")
-            )
-    elif contact_form is not None:
-        contact_problem = str(next(iter(contact_form.errors.values()))[0])
     attention = [row for row in (discovery_row, *rows) if row.problem]
     return {
         "discovery_row": discovery_row,
@@ -204,7 +191,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "path_label": str(DISCOVERY.form_class.base_fields["setup_known"].label),
         # named, not numbered: on the short path they have no number
         "expert_titles": _in_words([_title(q, plain=plain).lower() for q in PAGES if q.expert]),
-        "constraint_effects": constraint_effects(answers),
+        "constraint_effects": constraint_effects(answers, built=sizing.built),
         "discovery_questions": discovery_questions(answers),
         "setup_rows": setup_rows,
         "rows": rows,
@@ -212,21 +199,61 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         "contact_lines": contact_lines,
         "contact_problem": contact_problem,
         "contact_change_url": f"{step_url('contact')}?change=1",
-        **(_estimate_context(answers, step_url, numbers, country) if not attention else {}),
+        **(_estimate_context(sizing, step_url, numbers) if not attention else {}),
         "ready_to_send": not attention and not contact_problem,
     }
 
 
+def _contact(draft: Draft) -> tuple[list[AnswerLine], str, str]:
+    """The contact details' lines, their problem ("" when fine) and the contact's country ("" when
+    not given yet: it places a customer whose answers name no place)."""
+    contact_raw = draft.step_data.get("contact")
+    if not contact_raw:
+        return [], "Not given yet.", ""
+    contact_form = ContactForm(data=MultiValueDict(contact_raw), prefix="contact")
+    if not contact_form.is_valid():
+        return [], str(next(iter(contact_form.errors.values()))[0]), ""
+    lines = [
+        AnswerLine(
+            str(field.label).replace(" (optional)", ""), contact_form.cleaned_data.get(name) or "—"
+        )
+        for name, field in contact_form.fields.items()
+        if name != "consent"
+    ]
+    return lines, "", str(contact_form.cleaned_data.get("country") or "")
+
+
+@dataclass(frozen=True)
+class ReviewSizing:
+    """The review page's one sizing of the answers: the engine input built from them, placed by
+    the contact's country as the pipeline places them, and its sizing (the one the pipeline reuses
+    when these answers are sent); ``sized`` is None when the engine refuses the input."""
+
+    built: BuiltInput
+    sized: SizedAnswers | None
+
+
+def review_sizing(answers: dict[str, Any], *, contact_country: str = "") -> ReviewSizing:
+    """Build the engine input of ``answers`` once and size it once per distinct input
+    (``size_built_once``), on the pipeline's day (``timezone.localdate``)."""
+    today = timezone.localdate()
+    built = build_engine_input(answers=answers, today=today, contact_country=contact_country)
+    try:
+        sized = size_built_once(built, today=today)
+    except InvalidInput:
+        sized = None
+    return ReviewSizing(built, sized)
+
+
 def _estimate_context(
-    answers: dict[str, Any],
+    sizing: ReviewSizing,
     step_url: Callable[[str], str],
     numbers: dict[str, int],
-    country: str = "",
 ) -> dict[str, Any]:
     """The first estimate, the answer that set it and the link to change that answer."""
-    estimate = estimate_on_review(answers, contact_country=country)
-    if estimate is None:
+    if sizing.sized is None:
         return {}
+    estimate = estimate_of(sizing.sized)
     context: dict[str, Any] = {"estimate": estimate}
     if estimate.question:
         question = get_question(estimate.question)
@@ -239,22 +266,17 @@ def _estimate_context(
 def estimate_on_review(
     answers: dict[str, Any], *, contact_country: str = ""
 ) -> FirstEstimate | None:
-    """The first estimate of ``answers``, placed by the contact's country as the pipeline places
-    them (which may set the currency); sized once per distinct input (``size_answers_once``),
-    and that sizing is the one the pipeline reuses when these answers are sent."""
-    try:
-        sized = _sized(answers, contact_country=contact_country)
-    except InvalidInput:
-        return None
-    return estimate_of(sized)
+    """The first estimate of ``answers`` as the review page shows it (``review_sizing``: placed
+    by the contact's country, which may set the currency)."""
+    sized = review_sizing(answers, contact_country=contact_country).sized
+    return None if sized is None else estimate_of(sized)
 
 
-def _set_by_project(answers: dict[str, Any]) -> frozenset[str]:
+def _set_by_project(answers: dict[str, Any], built: BuiltInput) -> frozenset[str]:
     """Engine inputs left open on their own question and set by the discovery page's answer
     (the same inputs whose effect ``constraint_effects`` puts into words)."""
     if DISCOVERY.slug not in answers:
         return frozenset()
-    built = build_engine_input(answers=answers)
     return frozenset(
         path
         for path, slug in built.question_of.items()
@@ -278,12 +300,11 @@ def _in_words(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def decided_on_review(answers: dict[str, Any]) -> dict[str, list[Decision]]:
-    """What the engine will choose for each set-up question left to it, from the same sizing as
-    :func:`assumed_on_review`."""
-    try:
-        sized = _sized(answers)
-    except InvalidInput:
+def decided_on_review(answers: dict[str, Any], sizing: ReviewSizing) -> dict[str, list[Decision]]:
+    """What the engine will choose for each set-up question left to it, from the review's one
+    sizing (the one :func:`assumed_on_review` reads)."""
+    sized = sizing.sized
+    if sized is None:
         return {}
     decided = setup_decisions(sized.result, sized.sources, sized.question_of, EXPERT_SLUGS)
     if not setup_unknown(answers):
@@ -292,18 +313,6 @@ def decided_on_review(answers: dict[str, Any]) -> dict[str, list[Decision]]:
     return {slug: [plain_decision(d) for d in decisions] for slug, decisions in decided.items()}
 
 
-def assumed_on_review(answers: dict[str, Any]) -> dict[str, list[str]]:
-    """What the engine will assume for each "not sure" answer, sized once per distinct input."""
-    try:
-        sized = _sized(answers)
-    except InvalidInput:
-        return {}
-    return unsure_assumptions(sized)
-
-
-def _sized(answers: dict[str, Any], *, contact_country: str = "") -> SizedAnswers:
-    """The review page's sizing of ``answers``: the pipeline's day (``timezone.localdate``), so
-    the sent answers' first sizing is this one, reused."""
-    return size_answers_once(
-        answers=answers, today=timezone.localdate(), contact_country=contact_country
-    )
+def assumed_on_review(sizing: ReviewSizing) -> dict[str, list[str]]:
+    """What the engine will assume for each "not sure" answer, from the review's one sizing."""
+    return {} if sizing.sized is None else unsure_assumptions(sizing.sized)

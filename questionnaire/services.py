@@ -266,11 +266,20 @@ def next_reference() -> str:
     submissions can never draw the same number.
     """
     year = timezone.now().year
-    ReferenceCounter.objects.get_or_create(year=year)
-    counter = ReferenceCounter.objects.select_for_update().get(year=year)
+    # One query reads and locks the year's row (the first of a year inserts it, locked until
+    # commit: a concurrent first insert waits, fails on the key, and then reads it locked).
+    counter, _ = ReferenceCounter.objects.select_for_update().get_or_create(year=year)
     counter.last_number += 1
     counter.save(update_fields=["last_number"])
     return f"TQ-{year}-{counter.last_number:05d}"
+
+
+def submission_of(draft: Draft) -> Submission | None:
+    """The draft's submission, read from the row loaded with it; None while not sent."""
+    try:
+        return draft.submission
+    except Draft.submission.RelatedObjectDoesNotExist:
+        return None
 
 
 def submit_answers(*, draft: Draft, contact: Contact) -> Submission:
@@ -281,9 +290,14 @@ def submit_answers(*, draft: Draft, contact: Contact) -> Submission:
     """
     try:
         with transaction.atomic():
-            # Locking the draft serialises concurrent submits of the same questionnaire.
-            locked = Draft.objects.select_for_update().get(pk=draft.pk)
-            existing = Submission.objects.filter(draft=locked).first()
+            # Locking the draft serialises concurrent submits of the same questionnaire; its
+            # submission, if any, comes in the same query (a LEFT JOIN; only the draft locked).
+            locked = (
+                Draft.objects.select_for_update(of=("self",))
+                .select_related("submission")
+                .get(pk=draft.pk)
+            )
+            existing = submission_of(locked)
             if existing is not None:
                 return existing
             answers, attention = collect_answers(locked)

@@ -49,6 +49,7 @@ from questionnaire.services import (
     posted_step_data,
     save_step,
     set_current_step,
+    submission_of,
     submit_answers,
     write_step,
 )
@@ -95,14 +96,6 @@ def fingerprint(raw: dict[str, list[str]] | None) -> str:
     return hashlib.sha256(json.dumps(raw or {}, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _submission_of(draft: Draft) -> Any:
-    """The draft's submission, read from the row loaded with it; None while not sent."""
-    try:
-        return draft.submission
-    except Draft.submission.RelatedObjectDoesNotExist:
-        return None
-
-
 class QuestionnaireWizard(NamedUrlSessionWizardView):
     # Each step's data comes from the draft; the session only says which step is current.
     storage_name = "questionnaire.draft_storage.DraftSessionStorage"
@@ -116,7 +109,7 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         )
         if not access.may_open(request, self.draft):
             return render(request, "questionnaire/not_open_here.html", status=403)
-        if _submission_of(self.draft) is not None:
+        if submission_of(self.draft) is not None:
             messages.info(request, ALREADY_SUBMITTED_MESSAGE)
             return redirect("questionnaire:confirmation", draft_id=self.draft.pk)
         prefix = self.get_prefix(request, *args, **kwargs)
@@ -209,7 +202,12 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
                         raw=self._unwritten,
                         current_step=self._moving_to,
                     )
-        self._keep_posted_step(step)
+        # Sending from the review page keeps nothing first: the page has no fields, and
+        # ``submit_answers`` stores the answers under the draft's lock; a send that fails takes
+        # the customer to the step to fix, whose page records where they are (issue 29: one
+        # transaction and commit fewer per send). "Save for later" still records the step.
+        sending = step == REVIEW and "save_for_later" not in self.request.POST
+        self._keep_posted_step(step, write=not sending)
         if cleared:
             changing = "?change=1" if self.request.POST.get("return_to") == REVIEW else ""
             return redirect(f"{self.get_step_url(step)}{changing}#id_{cleared}_0")

@@ -733,9 +733,12 @@ def _constraint(c: _Context) -> None:
         c.put(path, value, slug="discovery", derived=True)
 
 
-def constraint_effects(answers: dict[str, Any]) -> list[str]:
-    """What the most important constraint changed, in words (review page and proposal)."""
-    built = build_engine_input(answers=answers)
+def constraint_effects(answers: dict[str, Any], *, built: BuiltInput | None = None) -> list[str]:
+    """What the most important constraint changed, in words (review page and proposal).
+
+    ``built``: the engine input already built from ``answers``, when the caller has it (the
+    review page builds it once for all it shows)."""
+    built = built or build_engine_input(answers=answers)
     said = {
         "resilience.spare_nodes": {
             True: "we keep a spare server, so a failure does not stop the run",

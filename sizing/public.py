@@ -28,6 +28,7 @@ from sizing.adapters import (
     ENGINE_VERSION,
     NOT_GIVEN,
     SHARED_INPUTS,
+    BuiltInput,
     Conflict,
     Decision,
     InvalidInput,
@@ -105,7 +106,7 @@ from sizing.engine.vocabulary import (
 )
 from sizing.owned_reading import OWNED_SUGGESTIONS, read_owned
 from sizing.owned_reading import NotUnderstood as OwnedNotUnderstood
-from sizing.sized_once import size_answers_once
+from sizing.sized_once import size_answers_once, size_built_once
 from sizing.stored_result import (
     CostOption,
     HardwareBought,
@@ -205,6 +206,7 @@ __all__ = [
     "ENGINE_VERSION",
     "NOT_GIVEN",
     "SHARED_INPUTS",
+    "BuiltInput",
     "Conflict",
     "Decision",
     "InvalidInput",
@@ -221,6 +223,7 @@ __all__ = [
     "needed_by",
     "size_answers",
     "size_answers_once",
+    "size_built_once",
     "unknown_override_paths",
     "unsure_assumptions",
     # reading a stored result (sizing/stored_result.py)

@@ -58,6 +58,13 @@ def size_answers_once(
         contact_country=contact_country,
         measured=measured,
     )
+    return size_built_once(built, today=today)
+
+
+def size_built_once(built: BuiltInput, *, today: date) -> SizedAnswers:
+    """:func:`size_answers_once` of an engine input already built from the answers (with
+    ``today`` and the contact's country): for a page that reads the built input as well (the
+    review page), so it is built, hashed and looked up once per request."""
     key = sizing_key(built, today=today)
     sized = shared_cache.get(key)
     if sized is None:

@@ -241,6 +241,23 @@ def test_double_submit_creates_one_submission_and_a_replay_says_already_submitte
     assert Submission.objects.get().reference in replay.content.decode()
 
 
+def test_sending_from_the_review_page_is_one_transaction_that_reads_nothing_twice(client):
+    """Issue 29: the send first wrote the review page's empty data in a transaction of its own,
+    read the draft's submission apart from the locked draft, and stored the staff list's facts
+    in six statements (19 queries, two commits)."""
+    draft_id = walk_to_review(client)
+    with CaptureQueriesContext(connection) as queries:
+        response = post_step(client, draft_id, "review", {})
+    submission = Submission.objects.get(draft_id=draft_id)
+    assert response["Location"] == reverse("questionnaire:confirmation", args=[draft_id])
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert not [sql for sql in statements if sql.startswith('UPDATE "questionnaire_draft"')]
+    # the draft's submission comes with the draft (locked, it is read once more to send)
+    assert not [sql for sql in statements if 'FROM "questionnaire_submission"' in sql]
+    assert len([sql for sql in statements if "pipeline_submissionfacts" in sql]) == 1
+    assert submission.facts.method == "lora"  # the facts stored all the same
+
+
 def test_a_get_on_the_submit_url_never_submits(client):
     draft_id = walk_to_review(client)
     response = client.get(step_url(draft_id, "submit"))
