@@ -1,17 +1,19 @@
 """Server-side charts for the proposal: small, hand-written SVG (vector in the PDF, no JavaScript).
 
-Each function takes plain numbers from the engine's result and returns SVG markup as a
-``SafeString``. Every value is put in with ``format_html``, which escapes it, so nothing a
-customer typed can become markup even if it reached a label.
+Each function takes plain numbers from the engine's result and returns a
+:class:`~reports.chart_markup.Chart`: SVG markup on screen, its labels as HTML text over the
+SVG in the PDF (``Chart.printed``). Every value is put in with ``format_html``, which escapes
+it, so nothing a customer typed can become markup even if it reached a label.
 """
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
+from reports.chart_markup import WARNING, Chart, Label, number
 from sizing.public import (
     currency_sign,
     format_count,
@@ -26,7 +28,6 @@ MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 70, 20, 24, 50
 # One palette for every chart; the stylesheet uses the same accent colour.
 PALETTE = ("#1f5a8a", "#e07b39", "#5a9e6f", "#8a5aa8", "#c9a227", "#888888")
 ACCENT = PALETTE[0]
-WARNING = "#b3261e"
 
 
 @dataclass(frozen=True)
@@ -39,30 +40,9 @@ class Bar:
 OFF_CHART_FACTOR = 3.0  # [x] the timeline chart shows times up to this many deadlines
 
 
-def _svg(width: int, height: int, title: str, body: SafeString) -> SafeString:
-    return format_html(
-        '<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {} {}" '
-        'width="{}" height="{}" role="img" aria-label="{}"><title>{}</title>{}</svg>',
-        width,
-        height,
-        width,
-        height,
-        title,
-        title,
-        body,
-    )
-
-
-def _join(parts: Iterable[SafeString]) -> SafeString:
-    return mark_safe("".join(parts))  # noqa: S308 - every part comes from format_html
-
-
 def _short(value: float) -> str:
     """A chart label: 1234 → "1,234", 0.5 → "0.5", 2.5e6 → "2.5M" (the one count formatter)."""
     return format_count(value, short=True)
-
-
-TEXT_COLOURS = {"label": "#1d1d1f", "axis-title": "#5f6368", "deadline": WARNING}
 
 
 def _text(
@@ -74,18 +54,8 @@ def _text(
     size: int = 11,
     cls: str = "label",
     weight: str = "normal",
-) -> SafeString:
-    return format_html(
-        '<text x="{}" y="{}" text-anchor="{}" font-size="{}" font-weight="{}" fill="{}" '
-        'font-family="DejaVu Sans, sans-serif">{}</text>',
-        _f(x),
-        _f(y),
-        anchor,
-        size,
-        weight,
-        TEXT_COLOURS.get(cls, "#1d1d1f"),
-        text,
-    )
+) -> Label:
+    return Label(x, y, text, anchor=anchor, size=size, kind=cls, weight=weight)
 
 
 def _line(
@@ -101,12 +71,12 @@ def _line(
     return format_html(
         '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}" '
         'stroke-dasharray="{}"/>',
-        _f(x1),
-        _f(y1),
-        _f(x2),
-        _f(y2),
+        number(x1),
+        number(y1),
+        number(x2),
+        number(y2),
         colour,
-        _f(width),
+        number(width),
         dash or "none",
     )
 
@@ -123,10 +93,10 @@ def _rect(
     )
     return format_html(
         '<rect x="{}" y="{}" width="{}" height="{}" {}/>',
-        _f(x),
-        _f(y),
-        _f(max(w, 0)),
-        _f(max(h, 0)),
+        number(x),
+        number(y),
+        number(max(w, 0)),
+        number(max(h, 0)),
         paint,
     )
 
@@ -206,10 +176,6 @@ def _in_unit(days: float, unit: str, per_day: float) -> str:
     return format_quantity(days * per_day, unit)
 
 
-def _f(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
-
-
 def _nice_ceiling(value: float) -> float:
     """The next "round" axis maximum above value (1, 2, 2.5, 5, 10 × a power of ten)."""
     if value <= 0:
@@ -229,8 +195,10 @@ def axis_scale(top: float, ticks: int = 5) -> tuple[float, float]:
     return step * math.ceil(top * 1.05 / step), step
 
 
-def _y_axis(top: float, plot_h: float, y_max: float, x0: float, x1: float, unit: str) -> SafeString:
-    parts = []
+def _y_axis(
+    top: float, plot_h: float, y_max: float, x0: float, x1: float, unit: str
+) -> list[SafeString | Label]:
+    parts: list[SafeString | Label] = []
     for i in range(5):
         value = y_max * i / 4
         y = top + plot_h - plot_h * i / 4
@@ -238,7 +206,7 @@ def _y_axis(top: float, plot_h: float, y_max: float, x0: float, x1: float, unit:
         parts.append(_text(x0 - 6, y + 4, _short(value), anchor="end", size=10))
     # the unit above the axis, where a word of any length fits ("minutes" at the side was cut)
     parts.append(_text(_EDGE, top - 10, unit, size=10, anchor="start", cls="axis-title"))
-    return _join(parts)
+    return parts
 
 
 # --- the four charts --------------------------------------------------------------------------
@@ -282,10 +250,11 @@ def timeline_chart(
     def y_of(days: float) -> float:
         return top + plot_h - plot_h * min(days, y_max) / y_max
 
-    parts = [_y_axis(top, plot_h, y_max * per_day, left, left + plot_w, unit)]
+    parts = _y_axis(top, plot_h, y_max * per_day, left, left + plot_w, unit)
     parts.append(_line(left, top + plot_h, left + plot_w, top + plot_h, colour="#555"))
     path = " ".join(
-        f"{'M' if i == 0 else 'L'}{_f(x_of(g))},{_f(y_of(d))}" for i, (g, d) in enumerate(points)
+        f"{'M' if i == 0 else 'L'}{number(x_of(g))},{number(y_of(d))}"
+        for i, (g, d) in enumerate(points)
     )
     parts.append(
         format_html('<path d="{}" fill="none" stroke="{}" stroke-width="2"/>', path, ACCENT)
@@ -302,8 +271,8 @@ def timeline_chart(
         parts.append(
             format_html(
                 '<circle cx="{}" cy="{}" r="{}" fill="{}"/>',
-                _f(x_of(gpus)),
-                _f(y_of(days)),
+                number(x_of(gpus)),
+                number(y_of(days)),
                 5 if recommended else 3,
                 PALETTE[1] if recommended else ACCENT,
             )
@@ -349,7 +318,7 @@ def timeline_chart(
     parts.append(
         _text(left + plot_w / 2, HEIGHT - 10, "number of accelerators", size=10, cls="axis-title")
     )
-    return _svg(WIDTH, HEIGHT, "Wall-clock days against number of accelerators", _join(parts))
+    return Chart(WIDTH, HEIGHT, "Wall-clock days against number of accelerators", parts)
 
 
 def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> SafeString:
@@ -362,7 +331,7 @@ def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> 
     total = sum(v for _, v in items)
     x_max = _nice_ceiling(max(total, usable_gb or 0) * 1.05)
     scale = plot_w / x_max
-    parts = []
+    parts: list[SafeString | Label] = []
     x = left
     for i, (_name, value) in enumerate(items):
         colour = PALETTE[i % len(PALETTE)]
@@ -393,7 +362,7 @@ def memory_chart(breakdown_gb: dict[str, float], *, usable_gb: float | None) -> 
         parts.append(_text(lx + 14, legend_y, label, anchor="start", size=10))
         lx += wide
     height = max(height, int(legend_y) + 10)
-    return _svg(WIDTH, height, "Memory per accelerator by component", _join(parts))
+    return Chart(WIDTH, height, "Memory per accelerator by component", parts)
 
 
 @dataclass(frozen=True)
@@ -426,7 +395,7 @@ def cost_range_chart(rows: Sequence[RangeBar], *, currency: str = "USD") -> Safe
     plot_w = WIDTH - label_w - 70
     top_value = max(max(r.high or 0.0, r.total or 0.0) for r in rows)
     x_max, step = axis_scale(top_value)
-    parts = []
+    parts: list[SafeString | Label] = []
     placed = [(MARGIN_TOP + i * row_h, row) for i, row in enumerate(allowed)]
     start = MARGIN_TOP + row_h * len(allowed) + heading_h
     placed += [(start + i * row_h, row) for i, row in enumerate(excluded)]
@@ -472,8 +441,8 @@ def cost_range_chart(rows: Sequence[RangeBar], *, currency: str = "USD") -> Safe
         gx = label_w + plot_w * value / x_max
         parts.append(_line(gx, axis_y, gx, axis_y + 4, colour="#555"))
         parts.append(_text(gx, axis_y + 16, f"{currency_sign(currency)}{_short(value)}", size=10))
-    return _svg(
-        WIDTH, height, "Total of each option over the horizon, with its likely range", _join(parts)
+    return Chart(
+        WIDTH, height, "Total of each option over the horizon, with its likely range", parts
     )
 
 
@@ -486,7 +455,7 @@ def bar_chart(bars: Sequence[Bar], *, unit: str, title: str) -> SafeString:
     height = MARGIN_TOP + row_h * len(bars) + 20
     plot_w = WIDTH - label_w - 90
     x_max, _step = axis_scale(max(b.value for b in bars))
-    parts = []
+    parts: list[SafeString | Label] = []
     for i, bar in enumerate(bars):
         y = MARGIN_TOP + i * row_h
         w = plot_w * bar.value / x_max
@@ -502,7 +471,7 @@ def bar_chart(bars: Sequence[Bar], *, unit: str, title: str) -> SafeString:
                 weight="bold",
             )
         )
-    return _svg(WIDTH, height, title, _join(parts))
+    return Chart(WIDTH, height, title, parts)
 
 
 @dataclass(frozen=True)
@@ -539,7 +508,7 @@ def estimate_actual_chart(points: Sequence[EstimateActual], *, title: str) -> Sa
     def at(value: float) -> float:
         return plot * (math.log10(value) - low_decade) / (high_decade - low_decade)
 
-    parts = [
+    parts: list[SafeString | Label] = [
         _line(x0, y0, x0 + plot, y0, colour="#666"),
         _line(x0, y0, x0, y0 - plot, colour="#666"),
         _line(x0, y0, x0 + plot, y0 - plot, colour="#999", dash="4 3"),
@@ -562,7 +531,9 @@ def estimate_actual_chart(points: Sequence[EstimateActual], *, title: str) -> Sa
             )
         colour = WARNING if point.within is False else ACCENT
         y = y0 - at(point.actual)
-        parts.append(format_html('<circle cx="{}" cy="{}" r="5" fill="{}"/>', _f(x), _f(y), colour))
+        parts.append(
+            format_html('<circle cx="{}" cy="{}" r="5" fill="{}"/>', number(x), number(y), colour)
+        )
         if len(points) <= 12:
             parts.append(_text(x + 8, y + 4, point.label, anchor="start", size=10))
-    return _svg(size + 140, size, title, _join(parts))
+    return Chart(size + 140, size, title, parts)

@@ -1,6 +1,7 @@
 """The proposal checker's reading of the HTML: the text of every element the template tags
 (``data-figure`` and the arithmetic's ``data-amount``, ``data-range-of``, ``data-addend``,
-``data-sum``, ``data-bought``) and of every chart label (``reports.proposal_check``)."""
+``data-sum``, ``data-bought``) and of every chart label (``reports.proposal_check``): SVG
+``<text>`` on screen, an element of class ``chart-label`` in print (``reports.chart_markup``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
+from reports.chart_markup import CHART_LABEL_CLASS
 from reports.check_arithmetic import Tagged
 
 # The data attributes the arithmetic rules read (``reports.check_arithmetic``), each a key or
@@ -25,41 +27,42 @@ class _Figures(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.tagged: dict[str, dict[str, list[str]]] = {tag: defaultdict(list) for tag in _TAGS}
         self.chart_labels: list[str] = []
-        # (tag, its data attributes, text)
-        self._open: list[tuple[str, dict[str, str], list[str]]] = []
+        # (tag, its data attributes, whether it is a chart label, text)
+        self._open: list[tuple[str, dict[str, str], bool, list[str]]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("br", "img", "meta", "link", "hr", "input", "col"):
             return
         marks = {name: value for name, value in attrs if name in _TAGS and value}
-        self._open.append((tag, marks, []))
+        classes = next((value or "" for name, value in attrs if name == "class"), "").split()
+        self._open.append((tag, marks, tag == "text" or CHART_LABEL_CLASS in classes, []))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         pass
 
     def handle_endtag(self, tag: str) -> None:
         while self._open:
-            open_tag, marks, parts = self._open.pop()
+            open_tag, marks, is_label, parts = self._open.pop()
             text = " ".join("".join(parts).split())
             for name, value in marks.items():
                 for key in value.split():
                     self.tagged[name][key].append(text)
-            if open_tag == "text":
+            if is_label:
                 self.chart_labels.append(text)
             if self._open:
-                self._open[-1][2].append("".join(parts))
+                self._open[-1][3].append("".join(parts))
             if open_tag == tag:
                 return
 
     def handle_data(self, data: str) -> None:
         if self._open:
-            self._open[-1][2].append(data)
+            self._open[-1][3].append(data)
 
 
 @dataclass(frozen=True)
 class ReadHTML:
     """What the checker reads from a proposal's HTML: tag → key → the text of each element so
-    tagged, and the text of each chart label (SVG ``<text>``), in the document's order."""
+    tagged, and the text of each chart label (SVG ``<text>`` or HTML), in the document's order."""
 
     tagged: dict[str, dict[str, list[str]]]
     chart_labels: list[str]
@@ -81,7 +84,10 @@ def read_elements(root: Any) -> ReadHTML:
     chart_labels: list[str] = []
     for element in _elements(root):
         marks = [(name, element.get(name)) for name in _TAGS if element.get(name)]
-        is_label = element.tag.rpartition("}")[2] == "text"  # SVG's, in its namespace
+        is_label = (
+            element.tag.rpartition("}")[2] == "text"  # SVG's, in its namespace
+            or CHART_LABEL_CLASS in (element.get("class") or "").split()
+        )
         if not (marks or is_label):
             continue
         text = " ".join("".join(element.itertext()).split())

@@ -46,6 +46,7 @@ from typing import Any
 
 from weasyprint.formatting_structure import boxes
 
+from reports.chart_markup import CHART_LABEL_CLASS
 from reports.check_arithmetic import arithmetic_findings
 from reports.check_html import parse_html, read_elements, read_tagged
 from sizing.public import (
@@ -203,15 +204,21 @@ class Block:
 # --- reading the laid-out document ------------------------------------------------------------
 
 
-def _is_verbatim(box: Any, inherited: bool) -> bool:
+def _classes(box: Any) -> list[str]:
     element = getattr(box, "element", None)
-    if inherited or element is None or not hasattr(element, "get"):
-        return inherited
-    return VERBATIM_CLASS in (element.get("class") or "").split()
+    if element is None or not hasattr(element, "get"):
+        return []
+    return (element.get("class") or "").split()
+
+
+def _is_verbatim(box: Any, inherited: bool) -> bool:
+    return inherited or VERBATIM_CLASS in _classes(box)
 
 
 def _line_text(box: Any, verbatim: bool) -> tuple[str, str, list[Any]]:
-    """(text, text with verbatim parts blanked, the text boxes) of one line."""
+    """(text, text with verbatim parts blanked, the text boxes) of one line. A chart's label
+    (in a printed chart, on the line of its figure) is read from the HTML with the others, as
+    SVG text was: its text boxes are kept to be held inside the page, its words left out."""
     verbatim = _is_verbatim(box, verbatim)
     if isinstance(box, boxes.TextBox):
         return box.text, (" … " if verbatim else box.text), [box]
@@ -221,6 +228,8 @@ def _line_text(box: Any, verbatim: bool) -> tuple[str, str, list[Any]]:
         text.append(t)
         checked.append(c)
         found.extend(f)
+    if CHART_LABEL_CLASS in _classes(box):
+        return "", "", found
     return "".join(text), "".join(checked), found
 
 

@@ -11,10 +11,11 @@ import html as entities
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from PIL import ImageFont
 from weasyprint import HTML
 
-from reports.document import BASE_URL, LAST_PAGE_MIN_FILL, render_data, render_html
+from reports.document import BASE_URL, LAST_PAGE_MIN_FILL, proposal_context, render_data
 from reports.fetcher import ProposalURLFetcher
 from reports.layout import page_fill
 from tests.reports.stories import STORIES, story_data
@@ -68,6 +69,14 @@ _TEXT = re.compile(
 )
 
 
+def _charts(story: str) -> list[tuple[str, str, str]]:
+    """(width, height, body) of each chart of a story's proposal, as SVG: the labels' places as
+    the chart code decided them (the PDF prints the same places as HTML text over the SVG:
+    tests/reports/test_chart_markup.py)."""
+    body = render_to_string("reports/_proposal_body.html", proposal_context(story_data(story)))
+    return _SVG.findall(body)
+
+
 def _boxes(body: str) -> list[tuple[str, float, float, float, float]]:
     """Each label of a chart with its measured box (text, left, top, right, bottom)."""
     found = []
@@ -105,8 +114,7 @@ def _outside(svg_width: int, svg_height: int, body: str) -> list[str]:
 
 @pytest.mark.parametrize("story", STORIES, ids=lambda s: s or "demo")
 def test_every_chart_label_stays_inside_its_chart(story):
-    html = render_html(story_data(story))
-    charts = _SVG.findall(html)
+    charts = _charts(story)
     assert charts
     outside = [label for w, h, body in charts for label in _outside(int(w), int(h), body)]
     assert not outside, outside
@@ -114,16 +122,14 @@ def test_every_chart_label_stays_inside_its_chart(story):
 
 @pytest.mark.parametrize("story", STORIES, ids=lambda s: s or "demo")
 def test_no_two_chart_labels_overlap(story):
-    html = render_html(story_data(story))
-    overlapping = [pair for _w, _h, body in _SVG.findall(html) for pair in _overlapping(body)]
+    overlapping = [pair for _w, _h, body in _charts(story) for pair in _overlapping(body)]
     assert not overlapping, overlapping
 
 
 @pytest.mark.parametrize("story", ["lora-one-node", "insurance"])
 def test_a_time_axis_counts_in_the_unit_of_its_labels(story):
     # a run of hours: "recommended: 10.2 hours" sat on an axis of days
-    html = render_html(story_data(story))
-    chart = next(body for _w, _h, body in _SVG.findall(html) if "recommended:" in body)
+    chart = next(body for _w, _h, body in _charts(story) if "recommended:" in body)
     labels = [entities.unescape(t[-1]) for t in _TEXT.findall(chart)]
     recommended = next(label for label in labels if label.startswith("recommended:"))
     assert recommended.endswith("hours")

@@ -3,6 +3,7 @@ same page through once the defect is fixed."""
 
 import pytest
 
+from reports.chart_markup import Chart, Label
 from reports.document import html_to_pdf
 from reports.proposal_check import RULES, describe_findings
 
@@ -121,6 +122,15 @@ def test_readable_units_pass(text):
 def test_a_chart_label_is_held_to_the_same_rules():
     svg = '<svg width="200" height="40"><text x="5" y="20">0.00209 GB/s</text></svg>'
     assert findings(svg) == [("unit", "0.00209 GB/s")]
+
+
+def test_a_printed_chart_label_is_held_to_the_same_rules_once():
+    # in the PDF a label is HTML text over the SVG: read as a chart label, not as the page's text
+    chart = Chart(200, 40, "t", [Label(5, 20, "0.00209 GB/s", anchor="start")])
+    stylesheet = '<link rel="stylesheet" href="/static/reports/proposal.css">'
+    assert findings(f'{stylesheet}<div class="chart-figure">{chart.printed()}</div>') == [
+        ("unit", "0.00209 GB/s")
+    ]
 
 
 def test_text_running_off_the_page_is_found():
