@@ -6,7 +6,7 @@ price) is ``None``: it is left out, never priced with another accelerator's figu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
 from ..hardware import AcceleratorSpec
@@ -27,10 +27,10 @@ from .owned import (
     Owned,
     OwnedSite,
     Purchases,
+    PurchasesSeen,
     RentedHelp,
     owned,
     owned_capacity,
-    purchases,
     with_spares,
     within_estate,
 )
@@ -95,8 +95,11 @@ class OptionPricing:
     """The options of one case and price set, each priced when asked (see the ``cost_*``
     modules for the formulas); what does not depend on the prices is worked out once."""
 
-    def __init__(self, case: CostCase, prices: PriceSet) -> None:
+    def __init__(self, case: CostCase, prices: PriceSet, seen: PurchasesSeen | None = None) -> None:
+        """``seen``: the purchases already worked out for ``case`` at other prices (the
+        sensitivity analysis's), else this pricing's own."""
         self.case, self.prices = case, prices
+        self.seen = PurchasesSeen() if seen is None else seen
         capacity = owned_capacity(
             case.usage, cluster_gpus=case.cluster_gpus, gpus_per_node=case.gpus_per_node
         )
@@ -107,7 +110,6 @@ class OptionPricing:
             capacity, with_spares(capacity, case.gpus_per_node, case.spares_wanted), case.owned_gpus
         )
         self.owned: dict[str, Owned] = {}
-        self._bought: Purchases | None = None
 
     def price(self, option: str) -> Priced | None:
         """The option's cost, ``None`` when it is not priced."""
@@ -155,23 +157,13 @@ class OptionPricing:
             cloud_price=on_demand_price.value,
             storage_tb=tb,
             kept_tb=kept,
+            seen=self.seen,
         )
 
     def _purchases(self) -> Purchases:
-        """What buying the owned cluster costs, shared by buying and colocation."""
-        if self._bought is None:
-            case = self.case
-            self._bought = purchases(
-                self.spared,
-                gpus_per_node=case.gpus_per_node,
-                storage_tb=case.storage_tb,
-                prices=self.prices,
-                oversubscription=case.oversubscription,
-                owned_gpus=case.owned_gpus,
-                fabric=case.fabric,
-                owned_storage_tb=case.owned_storage_tb,
-            )
-        return self._bought
+        """What buying the owned cluster costs, shared by buying and colocation (it does not
+        depend on where the hardware sits)."""
+        return self.seen.for_site(self.spared, _site(self.case, colocation=False), self.prices)
 
 
 def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
@@ -189,12 +181,28 @@ def prices_read(case: CostCase, prices: PriceSet) -> dict[str, frozenset[str]]:
     option is priced once with a copy of ``prices`` that notes every field read on it, or
     on any copy made of it, however deep in the formulas.
     """
-    out = {}
+    return price_options_reading(case, prices)[1]
+
+
+def price_options_reading(
+    case: CostCase, prices: PriceSet
+) -> tuple[PricedOptions, dict[str, frozenset[str]]]:
+    """:func:`price_options` and :func:`prices_read` at once: each option is priced with its
+    own noting copy of ``prices`` (the same values, so the same costs), which saves the
+    sensitivity analysis a second pricing of every option at the prices given."""
+    options: dict[str, Priced | None] = {}
+    owned_by_option: dict[str, Owned] = {}
+    reads: dict[str, frozenset[str]] = {}
+    pricing = OptionPricing(case, prices)
     for option in OPTIONS:
-        reads: set[str] = set()
-        OptionPricing(case, _reading(prices, reads)).price(option)
-        out[option] = frozenset(reads)
-    return out
+        read: set[str] = set()
+        # one pricing per option: buying and colocation share their purchases within one, and
+        # the second would then note none of the prices the purchases read
+        noting = OptionPricing(case, _reading(prices, read))
+        options[option] = noting.price(option)
+        owned_by_option.update(noting.owned)
+        reads[option] = frozenset(read)
+    return PricedOptions(options, owned_by_option, pricing.capacity, pricing.spared), reads
 
 
 _PRICE_FIELDS = frozenset(f.name for f in fields(PriceSet))
@@ -214,12 +222,15 @@ def _reading(prices: PriceSet, reads: set[str]) -> PriceSet:
     return copy
 
 
-def totals(case: CostCase, prices: PriceSet) -> dict[str, float]:
+def totals(case: CostCase, prices: PriceSet, options: Iterable[str] = OPTIONS) -> dict[str, float]:
     """Each priced option's net figure over the horizon (:attr:`Priced.net_usd`) [USD]: the
-    one the recommendation, the ranges and the break-even compare."""
+    one the recommendation, the ranges and the break-even compare; ``options``: those asked
+    for (each option's cost is its own, whichever others are priced beside it)."""
+    pricing = OptionPricing(case, prices)
     return {
         key: priced.net_usd
-        for key, priced in price_options(case, prices).options.items()
+        for key in options
+        for priced in (pricing.price(key),)
         if priced is not None
     }
 
