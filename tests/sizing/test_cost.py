@@ -25,18 +25,15 @@ from sizing.engine.cost.cloud import on_demand, reserved
 from sizing.engine.cost.option import BUY, COLOCATION
 from sizing.engine.cost.options import (
     CostCase,
-    _reading,
     price_options,
     price_options_reading,
     totals,
 )
 from sizing.engine.cost.owned import (
     INSTALLATION,
-    PURCHASE_PRICES,
     SERVERS,
     bill_of_materials,
     bom_total,
-    purchases,
 )
 from sizing.engine.cost.prices import PRICES
 from sizing.engine.cost.usage import Usage, usage
@@ -769,28 +766,7 @@ def test_a_cluster_busy_a_fraction_of_a_per_cent_is_not_called_busy_0_per_cent()
     assert "busy less than 1 % of the time" in reasons
 
 
-# --- Worked out once: purchases are kept by the prices they read ------------------------------
-
-
-@pytest.mark.parametrize("owned_gpus", [0, 16, 64])
-@pytest.mark.parametrize("fabric", [True, False])
-def test_purchases_read_only_the_purchase_prices(owned_gpus: int, fabric: bool) -> None:
-    """``cost.owned.PurchasesSeen`` serves the sensitivity analysis the purchases worked out at
-    other prices when the prices in ``PURCHASE_PRICES`` agree: right only while
-    :func:`purchases` reads no other price."""
-    prices = _resolved({"hardware": {"accelerator": "h100-sxm"}}).prices
-    reads: set[str] = set()
-    purchases(
-        (32, 64, 128),
-        gpus_per_node=8,
-        storage_tb=40.0,
-        prices=_reading(prices, reads),
-        oversubscription=2.0,
-        owned_gpus=owned_gpus,
-        fabric=fabric,
-        owned_storage_tb=10.0 if owned_gpus else None,
-    )
-    assert reads == set(PURCHASE_PRICES)
+# --- Priced once: the options the sensitivity analysis starts from ------------------------------
 
 
 def test_the_options_priced_while_noting_the_prices_read_cost_what_they_cost() -> None:

@@ -43,7 +43,7 @@ from ..assumptions import value
 from ..units import HOURS_PER_YEAR
 from .cloud import rented_storage_usd
 from .option import RENTED, STORAGE, Priced
-from .owned import OwnedSite, PurchasesSeen, owned, whole_nodes, with_spares, within_estate
+from .owned import OwnedSite, owned, whole_nodes, with_spares, within_estate
 from .price_set import PriceSet
 from .usage import Usage
 
@@ -57,12 +57,9 @@ def hybrid(
     cloud_price: float,
     storage_tb: float,
     kept_tb: float | None = None,
-    seen: PurchasesSeen | None = None,
 ) -> Priced:
     """Own a base for the steady load, rent the rest on demand: the cheapest of the bases
-    :func:`hybrid_bases` offers (module docstring); ``seen``: purchases already worked out
-    (:class:`owned.PurchasesSeen`)."""
-    seen = PurchasesSeen() if seen is None else seen
+    :func:`hybrid_bases` offers (module docstring)."""
     priced = [
         _with_base(
             base,
@@ -73,7 +70,6 @@ def hybrid(
             cloud_price=cloud_price,
             storage_tb=storage_tb,
             kept_tb=kept_tb,
-            seen=seen,
         )
         for base in hybrid_bases(usage, site.gpus_per_node)
     ]
@@ -90,7 +86,6 @@ def _with_base(
     cloud_price: float,
     storage_tb: float,
     kept_tb: float | None,
-    seen: PurchasesSeen,
 ) -> Priced:
     """Own ``base`` accelerators (with their spares), rent the rest (module docstring)."""
     spared = with_spares((base,), site.gpus_per_node, site.spares_wanted)
@@ -98,13 +93,11 @@ def _with_base(
     limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
     served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
     rest = tuple(h - s for h, s in zip(usage.gpu_hours_by_year, served, strict=True))
-    held = tuple(owned_base for _ in capacity)
     owned_part = owned(
         replace(usage, gpu_hours_by_year=served),
-        held,
+        tuple(owned_base for _ in capacity),
         site,
         prices,
-        bought=seen.for_site(held, site, prices),
     ).priced
     idle = prices.cloud_idle_share.value
     rented = tuple(hours * cloud_price * (1.0 + idle) for hours in rest)

@@ -27,10 +27,10 @@ from .owned import (
     Owned,
     OwnedSite,
     Purchases,
-    PurchasesSeen,
     RentedHelp,
     owned,
     owned_capacity,
+    purchases,
     with_spares,
     within_estate,
 )
@@ -95,11 +95,8 @@ class OptionPricing:
     """The options of one case and price set, each priced when asked (see the ``cost_*``
     modules for the formulas); what does not depend on the prices is worked out once."""
 
-    def __init__(self, case: CostCase, prices: PriceSet, seen: PurchasesSeen | None = None) -> None:
-        """``seen``: the purchases already worked out for ``case`` at other prices (the
-        sensitivity analysis's), else this pricing's own."""
+    def __init__(self, case: CostCase, prices: PriceSet) -> None:
         self.case, self.prices = case, prices
-        self.seen = PurchasesSeen() if seen is None else seen
         capacity = owned_capacity(
             case.usage, cluster_gpus=case.cluster_gpus, gpus_per_node=case.gpus_per_node
         )
@@ -110,6 +107,7 @@ class OptionPricing:
             capacity, with_spares(capacity, case.gpus_per_node, case.spares_wanted), case.owned_gpus
         )
         self.owned: dict[str, Owned] = {}
+        self._bought: Purchases | None = None
 
     def price(self, option: str) -> Priced | None:
         """The option's cost, ``None`` when it is not priced."""
@@ -157,13 +155,23 @@ class OptionPricing:
             cloud_price=on_demand_price.value,
             storage_tb=tb,
             kept_tb=kept,
-            seen=self.seen,
         )
 
     def _purchases(self) -> Purchases:
-        """What buying the owned cluster costs, shared by buying and colocation (it does not
-        depend on where the hardware sits)."""
-        return self.seen.for_site(self.spared, _site(self.case, colocation=False), self.prices)
+        """What buying the owned cluster costs, shared by buying and colocation."""
+        if self._bought is None:
+            case = self.case
+            self._bought = purchases(
+                self.spared,
+                gpus_per_node=case.gpus_per_node,
+                storage_tb=case.storage_tb,
+                prices=self.prices,
+                oversubscription=case.oversubscription,
+                owned_gpus=case.owned_gpus,
+                fabric=case.fabric,
+                owned_storage_tb=case.owned_storage_tb,
+            )
+        return self._bought
 
 
 def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:

@@ -324,61 +324,6 @@ class OwnedSite:
     help: RentedHelp = NO_HELP  # rented beside the owned ones for each run
 
 
-# The PriceSet fields :func:`purchases` reads (a test checks it reads no other): what is
-# bought costs the same whatever the running prices, the rents and the shares are.
-PURCHASE_PRICES = (
-    "purchase",
-    "switch",
-    "link",
-    "storage_owned",
-    "installation_share",
-    "depreciation_years",
-)
-
-
-class PurchasesSeen:
-    """The purchases worked out while one case is priced, each kept by its arguments and the
-    prices it reads (:data:`PURCHASE_PRICES`): the sensitivity analysis prices every option
-    again with one price moved at a time, and most of those prices move no purchase.  It
-    lives as long as one sizing's pricing, so no figure outlives the prices it was made with.
-    """
-
-    def __init__(self) -> None:
-        self._found: dict[tuple[object, ...], Purchases] = {}
-
-    def for_site(self, capacity: tuple[int, ...], site: OwnedSite, prices: PriceSet) -> Purchases:
-        """:func:`purchases` of ``capacity`` on ``site``, worked out once for the same
-        arguments (where the site is does not change what is bought) and purchase prices."""
-        key = (
-            capacity,
-            site.gpus_per_node,
-            site.storage_tb,
-            site.oversubscription,
-            site.owned_gpus,
-            site.fabric,
-            site.owned_storage_tb,
-            *(getattr(prices, name) for name in PURCHASE_PRICES),
-        )
-        found = self._found.get(key)
-        if found is None:
-            found = self._found[key] = site_purchases(capacity, site, prices)
-        return found
-
-
-def site_purchases(capacity: tuple[int, ...], site: OwnedSite, prices: PriceSet) -> Purchases:
-    """:func:`purchases` of ``capacity`` on ``site`` (its servers, fabric and storage)."""
-    return purchases(
-        capacity,
-        gpus_per_node=site.gpus_per_node,
-        storage_tb=site.storage_tb,
-        prices=prices,
-        oversubscription=site.oversubscription,
-        owned_gpus=site.owned_gpus,
-        fabric=site.fabric,
-        owned_storage_tb=site.owned_storage_tb,
-    )
-
-
 @dataclass(frozen=True)
 class Owned:
     """Owning ``capacity``: the money and what it buys."""
@@ -399,7 +344,16 @@ def owned(
     """Buy and run ``capacity`` for the horizon (module docstring); ``bought``: the purchases
     when already worked out (they do not depend on where the hardware sits)."""
     if bought is None:
-        bought = site_purchases(capacity, site, prices)
+        bought = purchases(
+            capacity,
+            gpus_per_node=site.gpus_per_node,
+            storage_tb=site.storage_tb,
+            prices=prices,
+            oversubscription=site.oversubscription,
+            owned_gpus=site.owned_gpus,
+            fabric=site.fabric,
+            owned_storage_tb=site.owned_storage_tb,
+        )
     worked = tuple(hours * site.help.owned_share for hours in usage.gpu_hours_by_year)
     running = tuple(
         running_year(

@@ -33,7 +33,6 @@ from dataclasses import dataclass, replace
 from ..assumptions import value
 from .option import BUY, COLOCATION, OPTIONS, Priced
 from .options import CostCase, OptionPricing, totals
-from .owned import PurchasesSeen
 from .price_set import PriceSet, UsedPrice
 from .usage import ROADMAP, Usage, with_growth, with_runs_per_month
 
@@ -103,7 +102,6 @@ def swings(
     option priced with ``case`` and ``prices``: :func:`options.price_options_reading`).
     """
     help_key = _help_price(case, prices)
-    seen = PurchasesSeen()  # most prices move no purchase
 
     def at(key: str, moved: UsedPrice) -> dict[str, float]:
         moved_case = case
@@ -111,7 +109,7 @@ def swings(
             central = getattr(prices, key).value
             rent = case.help.usd_per_run * moved.value / central
             moved_case = replace(case, help=replace(case.help, usd_per_run=rent))
-        pricing = OptionPricing(moved_case, replace(prices, **{key: moved}), seen)
+        pricing = OptionPricing(moved_case, replace(prices, **{key: moved}))
         out = {}
         for option in OPTIONS:
             moves = key in reads[option] or (key == help_key and option in HELPED)
