@@ -12,8 +12,12 @@ import math
 import pytest
 
 from sizing.engine import parse_input, size_dict
+from sizing.engine.cost import sensitivity
+from sizing.engine.cost.option import Priced
+from sizing.engine.cost.options import OptionPricing
 from sizing.engine.cost.plan import CostInputs, CostResult, plan_cost
-from sizing.engine.cost.sensitivity import with_gpu_hours
+from sizing.engine.cost.price_set import PriceSet, UsedPrice
+from sizing.engine.cost.sensitivity import PARAMETERS, with_gpu_hours
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.resolve.resolved import resolve
 
@@ -90,3 +94,32 @@ def test_the_recommendation_applies_its_cross_validated_hours_range_to_the_cost(
     assert low <= best["net_usd"] - scales * (1 - f_low) * (1 - 1e-5)
     assert high >= best["net_usd"] + scales * (f_high - 1) * (1 - 1e-5)
     assert math.isclose(cost["eur"]["low_eur"] * cost["eur"]["usd_per_eur"], low, rel_tol=1e-4)
+
+
+def test_an_end_of_a_range_at_the_price_given_prices_no_option_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A range from the published price up (or down to it) has one end at the price itself:
+    every option costs what it costs at the prices given there, so none is priced again."""
+    r = resolve(parse_input(ANSWERS), today=TODAY)
+    ends_at_the_price = [
+        key
+        for key in PARAMETERS
+        for price in (getattr(r.prices, key),)
+        if isinstance(price, UsedPrice)
+        and price.low < price.high
+        and price.value in (price.low, price.high)
+    ]
+    assert ends_at_the_price  # the price book has such ranges (the switch's, cloud storage's)
+    priced_at: list[PriceSet] = []
+
+    class Noting(OptionPricing):
+        def price(self, option: str) -> Priced | None:
+            priced_at.append(self.prices)
+            return super().price(option)
+
+    monkeypatch.setattr(sensitivity, "OptionPricing", Noting)
+    _cost((1.0, 1.0))
+    assert priced_at  # the other ends are priced
+    # each pricing of the sensitivity analysis moves one price: none at the prices given
+    assert [prices for prices in priced_at if prices == r.prices] == []

@@ -99,11 +99,13 @@ def swings(
 
     Only the options that read the price (``reads``, :func:`options.prices_read`) are priced
     again at each end: the others cost what they cost at the prices given (``base``, each
-    option priced with ``case`` and ``prices``: :func:`options.price_options_reading`).
+    option priced with ``case`` and ``prices``: :func:`options.price_options_reading`), and so
+    does every option at an end that is the price given (a range from the published price up).
     """
     help_key = _help_price(case, prices)
 
     def at(key: str, moved: UsedPrice) -> dict[str, float]:
+        unmoved = moved == getattr(prices, key) and key != help_key  # the help's rent is rescaled
         moved_case = case
         if key == help_key:
             central = getattr(prices, key).value
@@ -112,7 +114,7 @@ def swings(
         pricing = OptionPricing(moved_case, replace(prices, **{key: moved}))
         out = {}
         for option in OPTIONS:
-            moves = key in reads[option] or (key == help_key and option in HELPED)
+            moves = not unmoved and (key in reads[option] or (key == help_key and option in HELPED))
             priced = pricing.price(option) if moves else base[option]
             if priced is not None:
                 out[option] = priced.net_usd
