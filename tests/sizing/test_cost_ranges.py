@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections import Counter
+from typing import Any
 
 import pytest
 
 from sizing.engine import parse_input, size_dict
-from sizing.engine.cost import sensitivity
+from sizing.engine.cost import options, sensitivity
 from sizing.engine.cost.option import Priced
-from sizing.engine.cost.options import OptionPricing
+from sizing.engine.cost.options import CostCase, OptionPricing
 from sizing.engine.cost.plan import CostInputs, CostResult, plan_cost
 from sizing.engine.cost.price_set import PriceSet, UsedPrice
 from sizing.engine.cost.sensitivity import PARAMETERS, with_gpu_hours
+from sizing.engine.cost.usage import usage
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.resolve.resolved import resolve
 
@@ -123,3 +126,31 @@ def test_an_end_of_a_range_at_the_price_given_prices_no_option_again(
     assert priced_at  # the other ends are priced
     # each pricing of the sensitivity analysis moves one price: none at the prices given
     assert [prices for prices in priced_at if prices == r.prices] == []
+
+
+def test_the_sensitivity_analysis_splits_the_hybrids_work_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No price moves the hybrid's bases or the work each serves (``hybrid.base_splits``):
+    the analysis prices the hybrid again at every price it reads, on one split of the work."""
+    calls: Counter[str] = Counter()
+    split, hybrid = options.base_splits, options.hybrid
+
+    def counted_split(*args: Any) -> Any:
+        calls["split"] += 1
+        return split(*args)
+
+    def counted_hybrid(*args: Any, **kwargs: Any) -> Any:
+        calls["hybrid"] += 1
+        return hybrid(*args, **kwargs)
+
+    monkeypatch.setattr(options, "base_splits", counted_split)
+    monkeypatch.setattr(options, "hybrid", counted_hybrid)
+    r = resolve(parse_input(ANSWERS), today=TODAY)
+    work = usage(r, run_gpu_hours=64 * 240.0, gpus_per_run=64, cluster_gpus=64, all_runs_days=10.0)
+    case = CostCase(ACCELERATORS[r.accelerator], work, 64, r.gpus_per_node, 100.0, True)
+    priced, reads = options.price_options_reading(case, r.prices)
+    calls.clear()
+    sensitivity.swings(case, r.prices, priced.options, reads)
+    assert calls["hybrid"] > 10  # priced again at both ends of each price it reads
+    assert calls["split"] == 1

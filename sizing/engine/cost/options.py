@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, replace
 
 from ..hardware import AcceleratorSpec
 from .cloud import on_demand, reserved
-from .hybrid import hybrid
+from .hybrid import BaseSplit, base_splits, hybrid
 from .option import (
     BUY,
     CLOUD_LARGE,
@@ -108,6 +108,17 @@ class OptionPricing:
         )
         self.owned: dict[str, Owned] = {}
         self._bought: Purchases | None = None
+        self._splits: tuple[BaseSplit, ...] | None = None
+
+    def at_prices(self, prices: PriceSet) -> OptionPricing:
+        """The same case priced with ``prices``: what does not depend on the prices (the
+        capacity, the hybrid's bases and their work) is not worked out again."""
+        other = object.__new__(type(self))
+        other.case, other.prices = self.case, prices
+        other.capacity, other.spared = self.capacity, self.spared
+        other.owned, other._bought = {}, None
+        other._splits = self._hybrid_splits()
+        return other
 
     def price(self, option: str) -> Priced | None:
         """The option's cost, ``None`` when it is not priced."""
@@ -155,7 +166,16 @@ class OptionPricing:
             cloud_price=on_demand_price.value,
             storage_tb=tb,
             kept_tb=kept,
+            splits=self._hybrid_splits(),
         )
+
+    def _hybrid_splits(self) -> tuple[BaseSplit, ...]:
+        """The hybrid's bases and the work each serves (:func:`hybrid.base_splits`)."""
+        if self._splits is None:
+            case = self.case
+            site = _site(case, colocation=case.hybrid_in_colocation)
+            self._splits = base_splits(case.usage, self.capacity, site)
+        return self._splits
 
     def _purchases(self) -> Purchases:
         """What buying the owned cluster costs, shared by buying and colocation."""

@@ -103,15 +103,17 @@ def swings(
     does every option at an end that is the price given (a range from the published price up).
     """
     help_key = _help_price(case, prices)
+    given = OptionPricing(case, prices)  # what the prices do not move, worked out once
 
     def at(key: str, moved: UsedPrice) -> dict[str, float]:
         unmoved = moved == getattr(prices, key) and key != help_key  # the help's rent is rescaled
-        moved_case = case
+        moved_prices = replace(prices, **{key: moved})
+        pricing = given.at_prices(moved_prices)
         if key == help_key:
             central = getattr(prices, key).value
             rent = case.help.usd_per_run * moved.value / central
             moved_case = replace(case, help=replace(case.help, usd_per_run=rent))
-        pricing = OptionPricing(moved_case, replace(prices, **{key: moved}))
+            pricing = OptionPricing(moved_case, moved_prices)
         out = {}
         for option in OPTIONS:
             moves = not unmoved and (key in reads[option] or (key == help_key and option in HELPED))
