@@ -37,13 +37,14 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..assumptions import value
 from ..units import HOURS_PER_YEAR
 from .cloud import rented_storage_usd
 from .option import RENTED, STORAGE, Priced
-from .owned import OwnedSite, owned, whole_nodes, with_spares, within_estate
+from .owned import OwnedSite, Purchases, owned, whole_nodes, with_spares, within_estate
 from .price_set import PriceSet
 from .usage import Usage
 
@@ -101,15 +102,23 @@ def hybrid(
     storage_tb: float,
     kept_tb: float | None = None,
     splits: tuple[BaseSplit, ...] | None = None,
+    bought: Callable[[tuple[int, ...]], Purchases] | None = None,
 ) -> Priced:
     """Own a base for the steady load, rent the rest on demand: the cheapest of the bases
     :func:`hybrid_bases` offers (module docstring); ``splits``: their :func:`base_splits`
-    when already worked out."""
+    when already worked out; ``bought``: what buying a capacity costs, when it is kept
+    (:func:`owned.purchases` on ``site``'s servers, fabric and storage)."""
     if splits is None:
         splits = base_splits(usage, capacity, site)
     priced = [
         _with_base(
-            split, site, prices, cloud_price=cloud_price, storage_tb=storage_tb, kept_tb=kept_tb
+            split,
+            site,
+            prices,
+            cloud_price=cloud_price,
+            storage_tb=storage_tb,
+            kept_tb=kept_tb,
+            bought=None if bought is None else bought(split.held),
         )
         for split in splits
     ]
@@ -124,9 +133,11 @@ def _with_base(
     cloud_price: float,
     storage_tb: float,
     kept_tb: float | None,
+    bought: Purchases | None = None,
 ) -> Priced:
-    """Own ``split.base`` accelerators (with their spares), rent the rest (module docstring)."""
-    owned_part = owned(split.served, split.held, site, prices).priced
+    """Own ``split.base`` accelerators (with their spares), rent the rest (module docstring);
+    ``bought``: what buying them costs, when already worked out."""
+    owned_part = owned(split.served, split.held, site, prices, bought=bought).priced
     idle = prices.cloud_idle_share.value
     rented = tuple(hours * cloud_price * (1.0 + idle) for hours in split.rest)
     storage = rented_storage_usd(split.peaks, storage_tb, kept_tb, prices)  # for the peaks only

@@ -24,6 +24,7 @@ from .option import (
 )
 from .owned import (
     NO_HELP,
+    PURCHASE_PRICES,
     Owned,
     OwnedSite,
     Purchases,
@@ -107,16 +108,20 @@ class OptionPricing:
             capacity, with_spares(capacity, case.gpus_per_node, case.spares_wanted), case.owned_gpus
         )
         self.owned: dict[str, Owned] = {}
-        self._bought: Purchases | None = None
+        # what buying each capacity costs (buying and colocation's, each hybrid base's)
+        self._bought: dict[tuple[int, ...], Purchases] = {}
         self._splits: tuple[BaseSplit, ...] | None = None
 
     def at_prices(self, prices: PriceSet) -> OptionPricing:
         """The same case priced with ``prices``: what does not depend on the prices (the
-        capacity, the hybrid's bases and their work) is not worked out again."""
+        capacity, the hybrid's bases and their work) is not worked out again, nor what is
+        bought when ``prices`` holds the same purchase prices (:data:`owned.PURCHASE_PRICES`)."""
         other = object.__new__(type(self))
         other.case, other.prices = self.case, prices
         other.capacity, other.spared = self.capacity, self.spared
-        other.owned, other._bought = {}, None
+        other.owned = {}
+        same = all(getattr(prices, name) is getattr(self.prices, name) for name in PURCHASE_PRICES)
+        other._bought = self._bought if same else {}
         other._splits = self._hybrid_splits()
         return other
 
@@ -153,7 +158,8 @@ class OptionPricing:
             return None
         if option in (BUY, COLOCATION):
             site = _site(case, colocation=option == COLOCATION, helped=True)
-            self.owned[option] = owned(usage, self.spared, site, prices, bought=self._purchases())
+            bought = self._purchases(self.spared)
+            self.owned[option] = owned(usage, self.spared, site, prices, bought=bought)
             return self.owned[option].priced
         on_demand_price = prices.gpu_cloud or prices.large_cloud
         if on_demand_price is None:
@@ -167,6 +173,7 @@ class OptionPricing:
             storage_tb=tb,
             kept_tb=kept,
             splits=self._hybrid_splits(),
+            bought=self._purchases,
         )
 
     def _hybrid_splits(self) -> tuple[BaseSplit, ...]:
@@ -177,12 +184,14 @@ class OptionPricing:
             self._splits = base_splits(case.usage, self.capacity, site)
         return self._splits
 
-    def _purchases(self) -> Purchases:
-        """What buying the owned cluster costs, shared by buying and colocation."""
-        if self._bought is None:
+    def _purchases(self, capacity: tuple[int, ...]) -> Purchases:
+        """What buying ``capacity`` costs (:func:`owned.purchases`), worked out once: it does
+        not depend on where the hardware sits, so buying and colocation share it."""
+        found = self._bought.get(capacity)
+        if found is None:
             case = self.case
-            self._bought = purchases(
-                self.spared,
+            found = self._bought[capacity] = purchases(
+                capacity,
                 gpus_per_node=case.gpus_per_node,
                 storage_tb=case.storage_tb,
                 prices=self.prices,
@@ -191,7 +200,7 @@ class OptionPricing:
                 fabric=case.fabric,
                 owned_storage_tb=case.owned_storage_tb,
             )
-        return self._bought
+        return found
 
 
 def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
