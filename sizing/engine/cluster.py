@@ -157,22 +157,15 @@ class FoundPlans:
     def __init__(self) -> None:
         self._found: dict[tuple[object, ...], Plan] = {}
 
-    def search(
-        self,
-        w: Workload,
-        r: Resolved,
-        acc: AcceleratorSpec,
-        gpus: int,
-        hfu_cache: HfuCache | None = None,
-        hint: Plan | None = None,
-        activation_cache: ActivationCache | None = None,
-    ) -> Plan:
-        """:func:`parallelism.search_plan`, searched once for the same workload, accelerator,
-        count and answers (``hint`` only orders the search: the plan is the same)."""
+    def search(self, searches: Searches, gpus: int, hint: Plan | None) -> Plan:
+        """:func:`parallelism.search_plan` of ``searches``' workload, answers and accelerator
+        on ``gpus``, searched once for the same workload, accelerator, count and
+        :data:`PLAN_ANSWERS` (``hint`` only orders the search: the plan is the same)."""
+        w, r, acc = searches.w, searches.r, searches.acc
         key = (w, acc, gpus, *(getattr(r, name) for name in PLAN_ANSWERS))
         found = self._found.get(key)
         if found is None:
-            found = search_plan(w, r, acc, gpus, hfu_cache, hint, activation_cache)
+            found = search_plan(w, r, acc, gpus, searches.hfu, hint, searches.activations)
             self._found[key] = found
         return found
 
@@ -209,9 +202,7 @@ class Searches:
         found = self.runs.get(gpus)
         if found is None:
             hint = self.runs[max(self.runs)].plan if self.runs else self.first_hint
-            plan = self.plans.search(
-                self.w, self.r, self.acc, gpus, self.hfu, hint, self.activations
-            )
+            plan = self.plans.search(self, gpus, hint)
             found = time_plan(plan, self.r, self.acc, self.total_flops)
             self.runs[gpus] = found
         return found
