@@ -17,7 +17,7 @@ import heapq
 import math
 from dataclasses import dataclass, field, replace
 
-from .cluster import RunEstimate, Searches, size_from_estimate, size_searched
+from .cluster import FoundPlans, RunEstimate, Searches, size_from_estimate, size_searched
 from .cost.accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cost.price_set import purchase_per_gpu
 from .efficiency import workload_factor
@@ -68,9 +68,10 @@ def searches_for(
     flops: float,
     shared: MemoryCache,
     hint: Plan | None = None,
+    plans: FoundPlans | None = None,
 ) -> Searches:
     """The plan searches of one run on ``acc``, sharing memory with the sizing's other
-    accelerators."""
+    accelerators, and ``plans`` with its other steps (:class:`cluster.FoundPlans`)."""
     return Searches(
         w,
         r,
@@ -79,6 +80,7 @@ def searches_for(
         fitting=shared.fitting.setdefault(acc.memory_gb, {}),
         activations=shared.activations,
         first_hint=hint,
+        plans=FoundPlans() if plans is None else plans,
     )
 
 
@@ -128,11 +130,15 @@ class Reference:
 
 
 def compare_accelerators(
-    reference: Reference, flops: float, shared: MemoryCache | None = None
+    reference: Reference,
+    flops: float,
+    shared: MemoryCache | None = None,
+    plans: FoundPlans | None = None,
 ) -> tuple[tuple[Alternative, ...], tuple[str, ...]]:
     """Every other allowed accelerator sized for the same run, and the excluded ones.
 
-    ``shared`` holds the memory worked out in this sizing so far (see :func:`searches_for`).
+    ``shared`` holds the memory worked out in this sizing so far and ``plans`` the plans its
+    steps searched (see :func:`searches_for`).
     """
     r = reference.r
     shared = MemoryCache() if shared is None else shared
@@ -179,7 +185,7 @@ def compare_accelerators(
         w = workloads[rr.precision]
         if i not in searched:
             memory = memories[rr.precision]
-            searched[i] = searches_for(w, rr, acc, flops, memory, reference.run.plan)
+            searched[i] = searches_for(w, rr, acc, flops, memory, reference.run.plan, plans)
         searches = searched[i]
         if deadline is not None and not tight and _maker_sized(alts, acc):
             in_time = _best_case_in_time(w, rr, acc, flops, deadline, searches.hfu)

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from .assumptions import value
 from .hardware import AcceleratorSpec, peak_tflops
 from .parallelism import (
+    PLAN_ANSWERS,
     ActivationCache,
     HfuCache,
     Plan,
@@ -143,6 +144,32 @@ class ClusterSizing:
     fastest: RunEstimate | None
 
 
+class FoundPlans:
+    """The plans searched in one call of :func:`sizing.engine.core.size`, each kept by what
+    its search reads: the workload, the accelerator, the count and :data:`PLAN_ANSWERS`.
+
+    The estate's steps (:mod:`sizing.engine.owned_first`) size the same answers again with
+    another deadline, budget or count, and the NVIDIA peer (:mod:`sizing.engine.peer`) sizes
+    them on an accelerator the alternatives searched: many of their plans were found already.
+    It lives for one sizing, so no plan outlives the tables it was found with.
+    """
+
+    def __init__(self) -> None:
+        self._found: dict[tuple[object, ...], Plan] = {}
+
+    def search(self, searches: Searches, gpus: int, hint: Plan | None) -> Plan:
+        """:func:`parallelism.search_plan` of ``searches``' workload, answers and accelerator
+        on ``gpus``, searched once for the same workload, accelerator, count and
+        :data:`PLAN_ANSWERS` (``hint`` only orders the search: the plan is the same)."""
+        w, r, acc = searches.w, searches.r, searches.acc
+        key = (w, acc, gpus, *(getattr(r, name) for name in PLAN_ANSWERS))
+        found = self._found.get(key)
+        if found is None:
+            found = search_plan(w, r, acc, gpus, searches.hfu, hint, searches.activations)
+            self._found[key] = found
+        return found
+
+
 @dataclass(frozen=True)
 class Searches:
     """The plan searches of one run on one accelerator, each GPU count searched once.
@@ -168,15 +195,15 @@ class Searches:
     hfu: HfuCache = field(default_factory=dict)
     activations: ActivationCache = field(default_factory=dict)
     first_hint: Plan | None = None  # explored first by the first search (another sizing's plan)
+    plans: FoundPlans = field(default_factory=FoundPlans)  # shared by a sizing's steps
 
     def run(self, gpus: int) -> RunEstimate:
         """The run on ``gpus`` accelerators (:func:`estimate_run`)."""
         found = self.runs.get(gpus)
         if found is None:
             hint = self.runs[max(self.runs)].plan if self.runs else self.first_hint
-            found = estimate_run(
-                self.w, self.r, self.acc, gpus, self.total_flops, self.hfu, hint, self.activations
-            )
+            plan = self.plans.search(self, gpus, hint)
+            found = time_plan(plan, self.r, self.acc, self.total_flops)
             self.runs[gpus] = found
         return found
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import math
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from .alternatives import (
@@ -18,6 +19,7 @@ from .assumptions import ASSUMPTIONS, value
 from .cluster import (
     MAX_NODES,
     ClusterSizing,
+    FoundPlans,
     RunEstimate,
     Searches,
     nodes_for,
@@ -121,11 +123,13 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
     """
     if today is None:
         today = datetime.date.today()  # at call time, never at import
+    # the estate's steps and the peer size the same answers again: one plan search serves all
+    sized = partial(size_plain, plans=FoundPlans())
     if inputs.estate.given:
-        result = size_with_estate(inputs, today, size_plain)
+        result = size_with_estate(inputs, today, sized)
     else:
-        result = size_plain(inputs, today)[0]
-    peer = nvidia_peer(inputs, result, today, size_plain)
+        result = sized(inputs, today)[0]
+    peer = nvidia_peer(inputs, result, today, sized)
     return result if peer is None else replace(result, peer=peer)
 
 
@@ -138,6 +142,7 @@ def size_plain(
     owned_storage_tb: float | None = None,
     owned_only: bool = False,
     help: RentedHelp = NO_HELP,
+    plans: FoundPlans | None = None,
 ) -> tuple[SizingResult, Resolved]:
     """:func:`size` without the estate's steps, and the answers resolved; ``owned_gpus`` of
     the sized accelerator are already the customer's (no capital, :mod:`cost.owned`), and
@@ -145,13 +150,15 @@ def size_plain(
     ``owned_storage_tb`` of shared storage is theirs too (None: the storage the run needs);
     ``owned_only``: their accelerators are all an owned option holds (the rest is rented
     beside them, :mod:`sizing.engine.estate`), so none is bought to serve more hours;
-    ``help``: what is rented beside them for each run, in the owned options' totals."""
+    ``help``: what is rented beside them for each run, in the owned options' totals;
+    ``plans``: the plans the sizing's other steps searched (:class:`cluster.FoundPlans`)."""
     r = resolve(inputs, today=today)
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
     flops = training_flops(w.model_flops_per_token, r.tokens, r.epochs)
     shared = MemoryCache()
-    searches = searches_for(w, r, acc, flops, shared)
+    plans = FoundPlans() if plans is None else plans
+    searches = searches_for(w, r, acc, flops, shared, plans=plans)
     fewest = _run_for(searches)  # the fewest accelerators that meet the deadline
     sizing = _cheapest_listed_size(searches, fewest)
     run, min_gpus = sizing.run, sizing.min_gpus
@@ -206,7 +213,7 @@ def size_plain(
         r, acc, _site_nodes(r, nodes + spare, cost), cost.recommended_option
     )
     alternatives, excluded = compare_accelerators(
-        Reference(r, acc, run, sizing.deadline_met), flops, shared
+        Reference(r, acc, run, sizing.deadline_met), flops, shared, plans
     )
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),

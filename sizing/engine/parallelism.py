@@ -836,6 +836,24 @@ class _Search:
         )
 
 
+# The answers :func:`search_plan` reads beyond the workload, the accelerator and the count (a
+# test checks it reads no other): the deadline, the prices, the count asked for and the rest
+# of the answers move no plan.
+PLAN_ANSWERS = (
+    "gpus_per_node",
+    "nic_gbps_per_gpu",
+    "oversubscription",
+    "forced_tensor",
+    "forced_pipeline",
+    "forced_data",
+    "forced_expert",
+    "forced_context",
+    "forced_zero",
+    "micro_batch_size",
+    "gradient_checkpointing",
+)
+
+
 def search_plan(
     w: Workload,
     r: Resolved,

@@ -23,12 +23,20 @@ from sizing.engine.cost.break_even import break_even
 from sizing.engine.cost.choice import excluded_by
 from sizing.engine.cost.cloud import on_demand, reserved
 from sizing.engine.cost.option import BUY, COLOCATION
-from sizing.engine.cost.options import CostCase, price_options, totals
+from sizing.engine.cost.options import (
+    CostCase,
+    _reading,
+    price_options,
+    price_options_reading,
+    totals,
+)
 from sizing.engine.cost.owned import (
     INSTALLATION,
+    PURCHASE_PRICES,
     SERVERS,
     bill_of_materials,
     bom_total,
+    purchases,
 )
 from sizing.engine.cost.prices import PRICES
 from sizing.engine.cost.usage import Usage, usage
@@ -759,3 +767,40 @@ def test_a_cluster_busy_a_fraction_of_a_per_cent_is_not_called_busy_0_per_cent()
     reasons = " ".join(size_dict(small)["cost"]["reasons"])
     assert "busy 0 %" not in reasons
     assert "busy less than 1 % of the time" in reasons
+
+
+# --- Priced once: the options the sensitivity analysis starts from ------------------------------
+
+
+def test_the_options_priced_while_noting_the_prices_read_cost_what_they_cost() -> None:
+    """The costs the sensitivity analysis starts from are priced on copies of the prices that
+    note what each option reads (``options.price_options_reading``)."""
+    r = _roadmap(2.0, growth=0.3)
+    case = _case(r, gpus=64, run_gpu_hours=64 * 300.0)
+    priced, reads = price_options_reading(case, r.prices)
+    plain = price_options(case, r.prices)
+    assert priced.options == plain.options
+    assert priced.owned == plain.owned
+    assert (priced.capacity, priced.owned_gpus) == (plain.capacity, plain.owned_gpus)
+    assert "purchase" in reads[BUY] and "purchase" in reads[COLOCATION]
+
+
+@pytest.mark.parametrize("owned_gpus", [0, 16, 64])
+@pytest.mark.parametrize("fabric", [True, False])
+def test_purchases_read_only_the_purchase_prices(owned_gpus: int, fabric: bool) -> None:
+    """A pricing at other prices keeps what was bought when the prices in ``PURCHASE_PRICES``
+    are the same (``OptionPricing.at_prices``): right only while :func:`purchases` reads no
+    other price."""
+    prices = _resolved({"hardware": {"accelerator": "h100-sxm"}}).prices
+    reads: set[str] = set()
+    purchases(
+        (32, 64, 128),
+        gpus_per_node=8,
+        storage_tb=40.0,
+        prices=_reading(prices, reads),
+        oversubscription=2.0,
+        owned_gpus=owned_gpus,
+        fabric=fabric,
+        owned_storage_tb=10.0 if owned_gpus else None,
+    )
+    assert reads == set(PURCHASE_PRICES)

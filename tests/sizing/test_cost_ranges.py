@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import datetime
 import math
+from collections import Counter
+from typing import Any
 
 import pytest
 
 from sizing.engine import parse_input, size_dict
+from sizing.engine.cost import options, sensitivity
+from sizing.engine.cost.option import Priced
+from sizing.engine.cost.options import CostCase, OptionPricing, PricedOptions
+from sizing.engine.cost.owned import PURCHASE_PRICES
 from sizing.engine.cost.plan import CostInputs, CostResult, plan_cost
-from sizing.engine.cost.sensitivity import with_gpu_hours
+from sizing.engine.cost.price_set import PriceSet, UsedPrice
+from sizing.engine.cost.sensitivity import PARAMETERS, with_gpu_hours
+from sizing.engine.cost.usage import usage
 from sizing.engine.hardware import ACCELERATORS
-from sizing.engine.resolve.resolved import resolve
+from sizing.engine.resolve.resolved import Resolved, resolve
 
 TODAY = datetime.date(2026, 12, 2)
 ANSWERS = {
@@ -90,3 +98,87 @@ def test_the_recommendation_applies_its_cross_validated_hours_range_to_the_cost(
     assert low <= best["net_usd"] - scales * (1 - f_low) * (1 - 1e-5)
     assert high >= best["net_usd"] + scales * (f_high - 1) * (1 - 1e-5)
     assert math.isclose(cost["eur"]["low_eur"] * cost["eur"]["usd_per_eur"], low, rel_tol=1e-4)
+
+
+def test_an_end_of_a_range_at_the_price_given_prices_no_option_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A range from the published price up (or down to it) has one end at the price itself:
+    every option costs what it costs at the prices given there, so none is priced again."""
+    r = resolve(parse_input(ANSWERS), today=TODAY)
+    ends_at_the_price = [
+        key
+        for key in PARAMETERS
+        for price in (getattr(r.prices, key),)
+        if isinstance(price, UsedPrice)
+        and price.low < price.high
+        and price.value in (price.low, price.high)
+    ]
+    assert ends_at_the_price  # the price book has such ranges (the switch's, cloud storage's)
+    priced_at: list[PriceSet] = []
+
+    class Noting(OptionPricing):
+        def price(self, option: str) -> Priced | None:
+            priced_at.append(self.prices)
+            return super().price(option)
+
+    monkeypatch.setattr(sensitivity, "OptionPricing", Noting)
+    _cost((1.0, 1.0))
+    assert priced_at  # the other ends are priced
+    # each pricing of the sensitivity analysis moves one price: none at the prices given
+    assert [prices for prices in priced_at if prices == r.prices] == []
+
+
+def _priced_case() -> tuple[Resolved, CostCase, PricedOptions, dict[str, frozenset[str]]]:
+    """The answers' prices, a case of 64 accelerators, its options and the prices each reads."""
+    r = resolve(parse_input(ANSWERS), today=TODAY)
+    work = usage(r, run_gpu_hours=64 * 240.0, gpus_per_run=64, cluster_gpus=64, all_runs_days=10.0)
+    case = CostCase(ACCELERATORS[r.accelerator], work, 64, r.gpus_per_node, 100.0, True)
+    priced, reads = options.price_options_reading(case, r.prices)
+    return r, case, priced, reads
+
+
+def test_the_sensitivity_analysis_splits_the_hybrids_work_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No price moves the hybrid's bases or the work each serves (``hybrid.base_splits``):
+    the analysis prices the hybrid again at every price it reads, on one split of the work."""
+    calls: Counter[str] = Counter()
+    split, hybrid = options.base_splits, options.hybrid
+
+    def counted_split(*args: Any) -> Any:
+        calls["split"] += 1
+        return split(*args)
+
+    def counted_hybrid(*args: Any, **kwargs: Any) -> Any:
+        calls["hybrid"] += 1
+        return hybrid(*args, **kwargs)
+
+    monkeypatch.setattr(options, "base_splits", counted_split)
+    monkeypatch.setattr(options, "hybrid", counted_hybrid)
+    r, case, priced, reads = _priced_case()
+    calls.clear()
+    sensitivity.swings(case, r.prices, priced.options, reads)
+    assert calls["hybrid"] > 10  # priced again at both ends of each price it reads
+    assert calls["split"] == 1
+
+
+def test_the_sensitivity_analysis_buys_each_capacity_once_at_the_same_purchase_prices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Most prices the analysis moves move no purchase: what buying a capacity costs is worked
+    out once for each set of purchase prices (``owned.PURCHASE_PRICES``)."""
+    bought: Counter[tuple[Any, ...]] = Counter()
+    purchases = options.purchases
+
+    def counted(capacity: tuple[int, ...], **kwargs: Any) -> Any:
+        prices = kwargs["prices"]
+        bought[capacity, *(getattr(prices, name) for name in PURCHASE_PRICES)] += 1
+        return purchases(capacity, **kwargs)
+
+    monkeypatch.setattr(options, "purchases", counted)
+    r, case, priced, reads = _priced_case()
+    bought.clear()
+    sensitivity.swings(case, r.prices, priced.options, reads)
+    assert bought  # the purchase prices' own swings buy again
+    assert [key for key, n in bought.items() if n > 1] == []

@@ -21,8 +21,8 @@ import pytest
 from sizing.engine import cluster, parse_input, size_dict
 from sizing.engine.compute import training_flops
 from sizing.engine.hardware import ACCELERATORS, AcceleratorSpec
-from sizing.engine.parallelism import any_plan_fits, workload
-from sizing.engine.resolve.resolved import resolve
+from sizing.engine.parallelism import PLAN_ANSWERS, any_plan_fits, search_plan, workload
+from sizing.engine.resolve.resolved import Resolved, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "sizing" / "engine" / "examples").glob("*.json"))
@@ -208,3 +208,57 @@ def test_an_alternative_that_cannot_meet_the_deadline_gets_the_knee_of_the_full_
     assert not full.deadline_met
     assert near is not None and near.gpus == full.run.gpus
     assert len(near_searches.runs) < 8  # the full walk searches 10 sizes and checks 13 for memory
+
+
+def _noting(r: Resolved, reads: set[str]) -> Resolved:
+    """A copy of ``r`` that adds the name of each answer read on it to ``reads``."""
+    answers = {f.name for f in fields(r)}
+
+    class Noting(type(r)):  # type: ignore[misc]
+        def __getattribute__(self, name: str) -> object:
+            if name in answers:
+                reads.add(name)
+            return super().__getattribute__(name)
+
+    copy = object.__new__(Noting)
+    copy.__dict__.update(r.__dict__)
+    return copy
+
+
+def test_the_plan_search_reads_only_the_answers_its_plans_are_kept_by() -> None:
+    """``cluster.FoundPlans`` serves a plan to every step of a sizing whose workload,
+    accelerator, count and ``PLAN_ANSWERS`` agree: right only while the search reads no
+    other answer (the deadline, the prices and the count asked for move no plan)."""
+    reads: set[str] = set()
+    for answers in WORKLOADS:
+        r = resolve(parse_input(answers), today=TODAY)
+        for acc_id in ("h100-sxm", "a100-40gb", "mi300x"):
+            for gpus in COUNTS:
+                search_plan(workload(r), _noting(r, reads), ACCELERATORS[acc_id], gpus)
+    assert reads and reads <= set(PLAN_ANSWERS)
+
+
+def test_the_steps_of_an_estate_sizing_search_each_plan_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Sized as if nothing were owned, then on the 512 H100 owned, then sooner within the
+    budget: the steps ask for many of the same plans, each searched once."""
+    keyed: Counter[Any] = Counter()
+    search_plan = cluster.search_plan
+
+    def keyed_search(w: Any, r: Any, acc: AcceleratorSpec, gpus: int, *rest: Any) -> Any:
+        keyed[w, acc.id, gpus, *(getattr(r, name) for name in PLAN_ANSWERS)] += 1
+        return search_plan(w, r, acc, gpus, *rest)
+
+    monkeypatch.setattr(cluster, "search_plan", keyed_search)
+    answers = {
+        "model": {"name": "Llama 3.1 70B"},
+        "training": {"method": "pretrain"},
+        "data": {"tokens": 2e12},
+        "schedule": {"deadline_days": 30},
+        "hardware": {"vendors": ["nvidia"]},
+        "estate": {"accelerator": "h100-sxm", "count": 512, "budget_usd": 40_000_000},
+    }
+    size_dict(answers, today=TODAY)
+    assert keyed
+    assert [key for key, n in keyed.items() if n > 1] == []

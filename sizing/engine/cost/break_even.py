@@ -26,7 +26,7 @@ from dataclasses import replace
 from ..assumptions import value
 from ..units import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .choice import BreakEven
-from .options import CostCase, price_options, totals, with_usage
+from .options import CostCase, OptionPricing, totals, with_usage
 from .price_set import PriceSet
 from .usage import UTILISATION, Usage
 
@@ -51,7 +51,10 @@ def break_even(
     # Both totals are linear in the busy share up to the most an owned cluster can run;
     # beyond it the owned cluster would grow, so the break-even is sought below it.
     most = value("owned_max_utilisation")
-    ends = [totals(with_usage(case, _at(case, share, gpus)), prices) for share in (0.0, most)]
+    ends = [
+        totals(with_usage(case, _at(case, share, gpus)), prices, (owned, rented))
+        for share in (0.0, most)
+    ]
     if owned not in ends[0] or rented not in ends[0]:
         return BreakEven(None, None, None)
     fixed_owned, fixed_rented = ends[0][owned], ends[0][rented]
@@ -73,8 +76,8 @@ def _payback_months(case: CostCase, prices: PriceSet, *, owned: str, rented: str
     first_year = replace(
         u, gpu_hours_by_year=u.gpu_hours_by_year[:1], months_by_year=(MONTHS_PER_YEAR,)
     )
-    options = price_options(with_usage(case, first_year), prices).options
-    bought, rent = options.get(owned), options.get(rented)
+    pricing = OptionPricing(with_usage(case, first_year), prices)
+    bought, rent = pricing.price(owned), pricing.price(rented)
     if bought is None or rent is None:
         return None
     monthly_owned = bought.running_usd / MONTHS_PER_YEAR

@@ -37,15 +37,59 @@ References
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from ..assumptions import value
 from ..units import HOURS_PER_YEAR
 from .cloud import rented_storage_usd
 from .option import RENTED, STORAGE, Priced
-from .owned import OwnedSite, owned, whole_nodes, with_spares, within_estate
+from .owned import OwnedSite, Purchases, owned, whole_nodes, with_spares, within_estate
 from .price_set import PriceSet
 from .usage import Usage
+
+
+@dataclass(frozen=True)
+class BaseSplit:
+    """One owned base and the work it serves and leaves to rent: no price plays a part, so
+    the sensitivity analysis, which prices the hybrid again at every price it moves, splits
+    the work once (:class:`cost.options.OptionPricing`)."""
+
+    base: int  # [GPUs] working accelerators owned, without their spares
+    held: tuple[int, ...]  # [GPUs] owned each year, spares included
+    served: Usage  # the work the owned base serves
+    rest: tuple[float, ...]  # [GPU-h] the work rented each year
+    peaks: Usage  # the rented work
+
+
+def base_splits(usage: Usage, capacity: tuple[int, ...], site: OwnedSite) -> tuple[BaseSplit, ...]:
+    """Each base :func:`hybrid_bases` offers, with the work it serves and the rest (module
+    docstring): ``owned_k = min(A_k, B x 8760 x u_max)``, the rest ``A_k - owned_k``."""
+    return tuple(
+        _split(base, usage, capacity, site) for base in hybrid_bases(usage, site.gpus_per_node)
+    )
+
+
+def _split(base: int, usage: Usage, capacity: tuple[int, ...], site: OwnedSite) -> BaseSplit:
+    spared = with_spares((base,), site.gpus_per_node, site.spares_wanted)
+    owned_base = within_estate((base,), spared, site.owned_gpus)[0]  # spares from what is owned
+    limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
+    served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
+    rest = tuple(h - s for h, s in zip(usage.gpu_hours_by_year, served, strict=True))
+    peaks = replace(
+        usage,
+        gpu_hours_by_year=rest,
+        months_by_year=tuple(
+            m if h > 0 else 0.0 for h, m in zip(rest, usage.months_by_year, strict=True)
+        ),
+    )
+    return BaseSplit(
+        base=base,
+        held=tuple(owned_base for _ in capacity),
+        served=replace(usage, gpu_hours_by_year=served),
+        rest=rest,
+        peaks=peaks,
+    )
 
 
 def hybrid(
@@ -57,68 +101,56 @@ def hybrid(
     cloud_price: float,
     storage_tb: float,
     kept_tb: float | None = None,
+    splits: tuple[BaseSplit, ...] | None = None,
+    bought: Callable[[tuple[int, ...]], Purchases] | None = None,
 ) -> Priced:
     """Own a base for the steady load, rent the rest on demand: the cheapest of the bases
-    :func:`hybrid_bases` offers (module docstring)."""
+    :func:`hybrid_bases` offers (module docstring); ``splits``: their :func:`base_splits`
+    when already worked out; ``bought``: what buying a capacity costs, when it is kept
+    (:func:`owned.purchases` on ``site``'s servers, fabric and storage)."""
+    if splits is None:
+        splits = base_splits(usage, capacity, site)
     priced = [
         _with_base(
-            base,
-            usage,
-            capacity,
+            split,
             site,
             prices,
             cloud_price=cloud_price,
             storage_tb=storage_tb,
             kept_tb=kept_tb,
+            bought=None if bought is None else bought(split.held),
         )
-        for base in hybrid_bases(usage, site.gpus_per_node)
+        for split in splits
     ]
     return min(priced, key=lambda p: (p.net_usd, p.owned_base_gpus or 0))
 
 
 def _with_base(
-    base: int,
-    usage: Usage,
-    capacity: tuple[int, ...],
+    split: BaseSplit,
     site: OwnedSite,
     prices: PriceSet,
     *,
     cloud_price: float,
     storage_tb: float,
     kept_tb: float | None,
+    bought: Purchases | None = None,
 ) -> Priced:
-    """Own ``base`` accelerators (with their spares), rent the rest (module docstring)."""
-    spared = with_spares((base,), site.gpus_per_node, site.spares_wanted)
-    owned_base = within_estate((base,), spared, site.owned_gpus)[0]  # spares from what is owned
-    limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
-    served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
-    rest = tuple(h - s for h, s in zip(usage.gpu_hours_by_year, served, strict=True))
-    owned_part = owned(
-        replace(usage, gpu_hours_by_year=served),
-        tuple(owned_base for _ in capacity),
-        site,
-        prices,
-    ).priced
+    """Own ``split.base`` accelerators (with their spares), rent the rest (module docstring);
+    ``bought``: what buying them costs, when already worked out."""
+    owned_part = owned(split.served, split.held, site, prices, bought=bought).priced
     idle = prices.cloud_idle_share.value
-    rented = tuple(hours * cloud_price * (1.0 + idle) for hours in rest)
-    peaks = replace(
-        usage,
-        gpu_hours_by_year=rest,
-        months_by_year=tuple(
-            m if h > 0 else 0.0 for h, m in zip(rest, usage.months_by_year, strict=True)
-        ),
-    )
-    storage = rented_storage_usd(peaks, storage_tb, kept_tb, prices)  # for the peaks only
+    rented = tuple(hours * cloud_price * (1.0 + idle) for hours in split.rest)
+    storage = rented_storage_usd(split.peaks, storage_tb, kept_tb, prices)  # for the peaks only
     return Priced(
         by_year_usd=tuple(
             a + b + c for a, b, c in zip(owned_part.by_year_usd, rented, storage, strict=True)
         ),
         capex_usd=owned_part.capex_usd,
-        scales_usd=owned_part.scales_usd + sum(rest) * cloud_price * (1.0 + idle),
+        scales_usd=owned_part.scales_usd + sum(split.rest) * cloud_price * (1.0 + idle),
         residual_usd=owned_part.residual_usd,
         capacity=owned_part.capacity,
         parts_by_year_usd={**owned_part.parts_by_year_usd, RENTED: rented, STORAGE: storage},
-        owned_base_gpus=base,
+        owned_base_gpus=split.base,
     )
 
 

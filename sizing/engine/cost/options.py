@@ -6,12 +6,12 @@ price) is ``None``: it is left out, never priced with another accelerator's figu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 
 from ..hardware import AcceleratorSpec
 from .cloud import on_demand, reserved
-from .hybrid import hybrid
+from .hybrid import BaseSplit, base_splits, hybrid
 from .option import (
     BUY,
     CLOUD_LARGE,
@@ -24,6 +24,7 @@ from .option import (
 )
 from .owned import (
     NO_HELP,
+    PURCHASE_PRICES,
     Owned,
     OwnedSite,
     Purchases,
@@ -107,7 +108,22 @@ class OptionPricing:
             capacity, with_spares(capacity, case.gpus_per_node, case.spares_wanted), case.owned_gpus
         )
         self.owned: dict[str, Owned] = {}
-        self._bought: Purchases | None = None
+        # what buying each capacity costs (buying and colocation's, each hybrid base's)
+        self._bought: dict[tuple[int, ...], Purchases] = {}
+        self._splits: tuple[BaseSplit, ...] | None = None
+
+    def at_prices(self, prices: PriceSet) -> OptionPricing:
+        """The same case priced with ``prices``: what does not depend on the prices (the
+        capacity, the hybrid's bases and their work) is not worked out again, nor what is
+        bought when ``prices`` holds the same purchase prices (:data:`owned.PURCHASE_PRICES`)."""
+        other = object.__new__(type(self))
+        other.case, other.prices = self.case, prices
+        other.capacity, other.spared = self.capacity, self.spared
+        other.owned = {}
+        same = all(getattr(prices, name) is getattr(self.prices, name) for name in PURCHASE_PRICES)
+        other._bought = self._bought if same else {}
+        other._splits = self._hybrid_splits()
+        return other
 
     def price(self, option: str) -> Priced | None:
         """The option's cost, ``None`` when it is not priced."""
@@ -142,7 +158,8 @@ class OptionPricing:
             return None
         if option in (BUY, COLOCATION):
             site = _site(case, colocation=option == COLOCATION, helped=True)
-            self.owned[option] = owned(usage, self.spared, site, prices, bought=self._purchases())
+            bought = self._purchases(self.spared)
+            self.owned[option] = owned(usage, self.spared, site, prices, bought=bought)
             return self.owned[option].priced
         on_demand_price = prices.gpu_cloud or prices.large_cloud
         if on_demand_price is None:
@@ -155,14 +172,26 @@ class OptionPricing:
             cloud_price=on_demand_price.value,
             storage_tb=tb,
             kept_tb=kept,
+            splits=self._hybrid_splits(),
+            bought=self._purchases,
         )
 
-    def _purchases(self) -> Purchases:
-        """What buying the owned cluster costs, shared by buying and colocation."""
-        if self._bought is None:
+    def _hybrid_splits(self) -> tuple[BaseSplit, ...]:
+        """The hybrid's bases and the work each serves (:func:`hybrid.base_splits`)."""
+        if self._splits is None:
             case = self.case
-            self._bought = purchases(
-                self.spared,
+            site = _site(case, colocation=case.hybrid_in_colocation)
+            self._splits = base_splits(case.usage, self.capacity, site)
+        return self._splits
+
+    def _purchases(self, capacity: tuple[int, ...]) -> Purchases:
+        """What buying ``capacity`` costs (:func:`owned.purchases`), worked out once: it does
+        not depend on where the hardware sits, so buying and colocation share it."""
+        found = self._bought.get(capacity)
+        if found is None:
+            case = self.case
+            found = self._bought[capacity] = purchases(
+                capacity,
                 gpus_per_node=case.gpus_per_node,
                 storage_tb=case.storage_tb,
                 prices=self.prices,
@@ -171,7 +200,7 @@ class OptionPricing:
                 fabric=case.fabric,
                 owned_storage_tb=case.owned_storage_tb,
             )
-        return self._bought
+        return found
 
 
 def price_options(case: CostCase, prices: PriceSet) -> PricedOptions:
@@ -189,12 +218,28 @@ def prices_read(case: CostCase, prices: PriceSet) -> dict[str, frozenset[str]]:
     option is priced once with a copy of ``prices`` that notes every field read on it, or
     on any copy made of it, however deep in the formulas.
     """
-    out = {}
+    return price_options_reading(case, prices)[1]
+
+
+def price_options_reading(
+    case: CostCase, prices: PriceSet
+) -> tuple[PricedOptions, dict[str, frozenset[str]]]:
+    """:func:`price_options` and :func:`prices_read` at once: each option is priced with its
+    own noting copy of ``prices`` (the same values, so the same costs), which saves the
+    sensitivity analysis a second pricing of every option at the prices given."""
+    options: dict[str, Priced | None] = {}
+    owned_by_option: dict[str, Owned] = {}
+    reads: dict[str, frozenset[str]] = {}
+    pricing = OptionPricing(case, prices)
     for option in OPTIONS:
-        reads: set[str] = set()
-        OptionPricing(case, _reading(prices, reads)).price(option)
-        out[option] = frozenset(reads)
-    return out
+        read: set[str] = set()
+        # one pricing per option: buying and colocation share their purchases within one, and
+        # the second would then note none of the prices the purchases read
+        noting = OptionPricing(case, _reading(prices, read))
+        options[option] = noting.price(option)
+        owned_by_option.update(noting.owned)
+        reads[option] = frozenset(read)
+    return PricedOptions(options, owned_by_option, pricing.capacity, pricing.spared), reads
 
 
 _PRICE_FIELDS = frozenset(f.name for f in fields(PriceSet))
@@ -214,12 +259,15 @@ def _reading(prices: PriceSet, reads: set[str]) -> PriceSet:
     return copy
 
 
-def totals(case: CostCase, prices: PriceSet) -> dict[str, float]:
+def totals(case: CostCase, prices: PriceSet, options: Iterable[str] = OPTIONS) -> dict[str, float]:
     """Each priced option's net figure over the horizon (:attr:`Priced.net_usd`) [USD]: the
-    one the recommendation, the ranges and the break-even compare."""
+    one the recommendation, the ranges and the break-even compare; ``options``: those asked
+    for (each option's cost is its own, whichever others are priced beside it)."""
+    pricing = OptionPricing(case, prices)
     return {
         key: priced.net_usd
-        for key, priced in price_options(case, prices).options.items()
+        for key in options
+        for priced in (pricing.price(key),)
         if priced is not None
     }
 

@@ -212,6 +212,19 @@ class Purchases:
     held_usd: float = 0.0
 
 
+# The PriceSet fields :func:`purchases` reads (a test checks it reads no other): what is
+# bought costs the same whatever the running prices, the rents and the shares are, so a
+# pricing at other such prices keeps it (:meth:`cost.options.OptionPricing.at_prices`).
+PURCHASE_PRICES = (
+    "purchase",
+    "switch",
+    "link",
+    "storage_owned",
+    "installation_share",
+    "depreciation_years",
+)
+
+
 def purchases(
     capacity: tuple[int, ...],
     *,

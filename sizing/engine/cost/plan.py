@@ -47,7 +47,7 @@ from .break_even import break_even
 from .choice import BreakEven, Choice, choose, estate_allowed, excluded_by, over_budget
 from .explain import ExplainInput, basis, not_priced, reasons, region_basis, undecided
 from .option import CLOUD_LARGE, CLOUD_ON_DEMAND, OWNED_OPTIONS, Priced, Recurring
-from .options import CostCase, PricedOptions, price_options
+from .options import CostCase, OptionPricing, PricedOptions, price_options_reading
 from .owned import NO_HELP, BomLine, HardwareBought, RentedHelp, hardware_bought
 from .places import CurrencyView, currency_view, money_in
 from .price_set import PriceSet, UsedPrice
@@ -219,7 +219,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         owned_only=plan.owned_only,
         help=plan.help,
     )
-    priced = price_options(case, prices)
+    priced, reads = price_options_reading(case, prices)
     option_totals = {k: p.net_usd for k, p in priced.options.items() if p is not None}
     excluded = over_budget(
         estate_allowed(excluded_by(r), plan.owned_gpus), option_totals, plan.budget_usd
@@ -233,7 +233,7 @@ def plan_cost(r: Resolved, acc: AcceleratorSpec, plan: CostInputs) -> CostResult
         if not plan.help.usd_per_run or key in OWNED_OPTIONS
     }
     choice = choose(same_pace, excluded)
-    all_swings = swings(case, prices)
+    all_swings = swings(case, prices, priced.options, reads)
     options = {
         key: None
         if p is None
@@ -408,10 +408,10 @@ def _owned_per_month(
     if owned_key is None:
         return None
     idle = replace(case.usage, gpu_hours_by_year=tuple(0.0 for _ in case.usage.gpu_hours_by_year))
-    empty = price_options(
+    empty = OptionPricing(
         replace(case, usage=idle, cluster_gpus=priced.capacity[0], hybrid_in_colocation=True),
         prices,
-    ).options.get(owned_key)
+    ).price(owned_key)
     if empty is None:
         return None
     return empty.total_usd / (len(case.usage.gpu_hours_by_year) * MONTHS_PER_YEAR)

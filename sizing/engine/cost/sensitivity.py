@@ -31,8 +31,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from ..assumptions import value
-from .option import BUY, COLOCATION, OPTIONS
-from .options import CostCase, OptionPricing, price_options, prices_read, totals
+from .option import BUY, COLOCATION, OPTIONS, Priced
+from .options import CostCase, OptionPricing, totals
 from .price_set import PriceSet, UsedPrice
 from .usage import ROADMAP, Usage, with_growth, with_runs_per_month
 
@@ -89,26 +89,34 @@ class Swing:
         return abs(self.at_high_usd[option] - self.at_low_usd[option])
 
 
-def swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
+def swings(
+    case: CostCase,
+    prices: PriceSet,
+    base: Mapping[str, Priced | None],
+    reads: Mapping[str, frozenset[str]],
+) -> tuple[Swing, ...]:
     """Every price with a range, moved to each end (module docstring).
 
-    Only the options that read the price are priced again at each end: the others cost
-    what they cost at the prices given (:func:`options.prices_read`).
+    Only the options that read the price (``reads``, :func:`options.prices_read`) are priced
+    again at each end: the others cost what they cost at the prices given (``base``, each
+    option priced with ``case`` and ``prices``: :func:`options.price_options_reading`), and so
+    does every option at an end that is the price given (a range from the published price up).
     """
-    base = price_options(case, prices).options
-    reads = prices_read(case, prices)
     help_key = _help_price(case, prices)
+    given = OptionPricing(case, prices)  # what the prices do not move, worked out once
 
     def at(key: str, moved: UsedPrice) -> dict[str, float]:
-        moved_case = case
+        unmoved = moved == getattr(prices, key) and key != help_key  # the help's rent is rescaled
+        moved_prices = replace(prices, **{key: moved})
+        pricing = given.at_prices(moved_prices)
         if key == help_key:
             central = getattr(prices, key).value
             rent = case.help.usd_per_run * moved.value / central
             moved_case = replace(case, help=replace(case.help, usd_per_run=rent))
-        pricing = OptionPricing(moved_case, replace(prices, **{key: moved}))
+            pricing = OptionPricing(moved_case, moved_prices)
         out = {}
         for option in OPTIONS:
-            moves = key in reads[option] or (key == help_key and option in HELPED)
+            moves = not unmoved and (key in reads[option] or (key == help_key and option in HELPED))
             priced = pricing.price(option) if moves else base[option]
             if priced is not None:
                 out[option] = priced.net_usd
