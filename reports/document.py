@@ -12,7 +12,6 @@ import string
 import threading
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from django.template import TemplateDoesNotExist
@@ -36,11 +35,12 @@ from reports.bill import (
 )
 from reports.cost_page import cost_page
 from reports.data_reading import data_reading
-from reports.fetcher import BASE_URL, STATIC_PREFIX, BlockedResource, ProposalURLFetcher
+from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
 from reports.layout import page_fill
 from reports.method import method_rows
 from reports.proposal_check import Finding, check_proposal
+from reports.stylesheet import proposal_stylesheet
 from reports.summary import executive_summary
 from sizing.public import (
     NO_VALUE,
@@ -190,32 +190,6 @@ class _ProposalHTML(HTML):
         return [_USER_AGENT_CSS]
 
 
-PROPOSAL_STYLESHEET = "reports/proposal.css"
-
-
-def _proposal_stylesheet() -> CSS:
-    """The proposal's print stylesheet, parsed once per process and again only when the file
-    changes. Named by a ``<link>`` it was fetched and parsed on every layout: 14 ms of CPU, 2 %
-    of a demo layout (issue 29). Given to WeasyPrint as a user stylesheet, below the
-    document's own (author) rules: a proposal has none, no ``style`` attribute sets what the
-    stylesheet sets and it has no ``!important``, so every element's style is the same.
-    Read through the locked-down fetcher's rules: from ``static/reports/`` (or its collected
-    copy, ``STATIC_MANIFEST=1``) only."""
-    path = ProposalURLFetcher.static_file(STATIC_PREFIX + PROPOSAL_STYLESHEET)
-    if path is None:
-        raise BlockedResource(f"the proposal's stylesheet is missing: {PROPOSAL_STYLESHEET}")
-    return _parsed_stylesheet(path, path.stat().st_mtime_ns)
-
-
-@functools.lru_cache(maxsize=1)
-def _parsed_stylesheet(path: Path, modified_ns: int) -> CSS:
-    return CSS(
-        string=path.read_text(encoding="utf-8"),
-        base_url=STATIC_PREFIX + PROPOSAL_STYLESHEET,
-        url_fetcher=ProposalURLFetcher(),
-    )
-
-
 _fonts = threading.local()
 
 
@@ -241,7 +215,7 @@ def lay_out(html: str) -> Document:
     try:
         return _ProposalHTML(
             string=html, base_url=BASE_URL, url_fetcher=ProposalURLFetcher()
-        ).render(font_config=_font_config(), stylesheets=[_proposal_stylesheet()])
+        ).render(font_config=_font_config(), stylesheets=[proposal_stylesheet()])
     except FatalURLFetchingError as exc:  # a BaseException: turn it into an ordinary error
         raise BlockedResource(str(exc)) from None
 
