@@ -41,6 +41,7 @@ from reports.layout import page_fill
 from reports.method import method_rows
 from reports.pdf_compression import use_proposal_deflate_level
 from reports.proposal_check import Finding, check_proposal
+from reports.stylesheet import proposal_stylesheet
 from reports.summary import executive_summary
 from sizing.public import (
     NO_VALUE,
@@ -165,16 +166,34 @@ def html_to_pdf(html: str) -> RenderedPdf:
     return _finish(lay_out(html), html)
 
 
+# How the user-agent rules on attributes a proposal never has begin (see _lean_user_agent_css).
+_NEVER_IN_A_PROPOSAL = (
+    "[dir",
+    "dd[dir",
+    ":is(dir, menu, ol, ul)[dir",
+    "table:is([rules], [frame])",
+    ":is(colgroup, col, thead, tbody, tfoot, tr, td, th)[hidden]",
+)
+
+
 def _lean_user_agent_css() -> CSS:
     """WeasyPrint's own stylesheet for HTML, less the rules that match every element for
     pseudo-elements a proposal never has. Its ``::marker`` and five footnote and note rules
     (``::footnote-call`` …) make WeasyPrint compute six styles no box uses for each of the
     proposal's 1,400 elements: 8,800 of its 9,500 styles, a tenth of a layout. Markers are
     drawn for list items only (``li``); a proposal has no footnotes (``float: footnote``).
+    Less too the one-line rules on attributes a proposal never has (``dir``, ``hidden`` on a
+    table part, ``rules`` and ``frame``: our templates write none and a customer's text is
+    escaped, never markup): their selectors name no element or class, so each was tried on
+    every element: 13 of its 18 such selectors, 4 ms of a demo layout (issue 29).
     Parsed once per process. WeasyPrint 70 (pinned), ``weasyprint/css/html5_ua.css``."""
     lines = weasyprint_html.UA.replace("\n::marker {", "\nli::marker {").splitlines()
     unused = ("::footnote-call", "::footnote-marker", "::note-call", "::note-marker")
-    kept = [line for line in lines if not line.startswith((*unused, "::note-callback"))]
+    kept = [
+        line
+        for line in lines
+        if not line.startswith((*unused, "::note-callback", *_NEVER_IN_A_PROPOSAL))
+    ]
     # its @counter-style rules land in a throwaway registry: each render starts from WeasyPrint's
     # own (``HTML._ua_counter_style``), which already holds them
     return CSS(string="\n".join(kept), counter_style=CounterStyle())
@@ -211,11 +230,12 @@ def _font_config() -> FontConfiguration:
 
 
 def lay_out(html: str) -> Document:
-    """WeasyPrint's layout of ``html`` (its pages), through the locked-down fetcher."""
+    """WeasyPrint's layout of ``html`` (its pages) with the proposal's stylesheet, through the
+    locked-down fetcher."""
     try:
         return _ProposalHTML(
             string=html, base_url=BASE_URL, url_fetcher=ProposalURLFetcher()
-        ).render(font_config=_font_config())
+        ).render(font_config=_font_config(), stylesheets=[proposal_stylesheet()])
     except FatalURLFetchingError as exc:  # a BaseException: turn it into an ordinary error
         raise BlockedResource(str(exc)) from None
 

@@ -45,14 +45,15 @@ class ProposalURLFetcher(URLFetcher):
 
     def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
         self.requested.append(url)
-        path = self._static_file(url)
+        path = self.static_file(url)
         if path is None:
             raise FatalURLFetchingError(f"blocked resource in proposal: {url[:120]!r}")
         content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
 
     @staticmethod
-    def _static_file(url: str) -> Path | None:
+    def static_file(url: str) -> Path | None:
+        """The file under ``static/reports/`` that ``url`` names; None for any other URL."""
         if not url.startswith(STATIC_PREFIX) or any(c in url for c in "?#%\\"):
             return None
         relative = url.removeprefix(STATIC_PREFIX)
