@@ -29,4 +29,4 @@ def test_pydyf_streams_are_deflated_at_the_proposal_level_once_reports_document_
 def test_a_proposal_written_at_that_level_reads_back_as_written():
     rendered = html_to_pdf("<html lang='en'><title>T</title><p>Three-year cost: $1.2M</p></html>")
     assert b"/FlateDecode" in rendered.pdf
-    assert squash(pdf_text(rendered.pdf)) == squash("Three-year cost: $1.2M")
+    assert squash("Three-year cost: $1.2M") in squash(pdf_text(rendered.pdf))
