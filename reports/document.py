@@ -57,6 +57,7 @@ from sizing.public import (
     money_of,
     needed_by,
     output_label_and_unit,
+    owned_hosts_sentence,
     owned_network_sentence,
     plain_label,
     plainly,
@@ -488,6 +489,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         split_plainly = plain and key == "parallelism"
         if key == "deployment" and result.section(key).get("recommended_model") == "cloud":
             figures = []  # the provider's racks and power: nothing for the customer to plan
+        if key == "hosts" and owned_hosts_sentence(result):
+            figures = []  # their own servers came with their hosts: nothing to size or buy
         if key == "network" and not result.section(key).get("nic_gbps"):
             figures = []  # each run fits one server: no "0 Gb/s" rows under "no fabric needed"
         sections.append(
@@ -545,6 +548,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         },
         "accelerator_choice": accelerator_choice(result, data.input_sources),
         "alternatives": wording.alternative_rows(result),
+        "alternatives_cost_heading": wording.alternatives_cost_heading(result),
         # a buyer compares the servers each accelerator needs, not only a cloud price
         "alternatives_bought": run_servers_usd(result) is not None,
         "excluded_accelerators": excluded_groups(result),

@@ -151,6 +151,7 @@ from sizing.words.estate import (
     on_owned_estate,
     owned_network_sentence,
     owned_storage_sentence,
+    rented_apart_sentence,
 )
 from sizing.words.estimate import (
     DEADLINE,
@@ -166,6 +167,12 @@ from sizing.words.estimate import (
     size_set_by,
 )
 from sizing.words.measured import KIT_FIGURES, AgainstEstimate, against_estimate, kit_figure_rows
+from sizing.words.owned_servers import (
+    owned_hosts_sentence,
+    owned_run_days,
+    owned_run_usd,
+    owned_run_words,
+)
 from sizing.words.plain import plain_decision, plain_label, plainly
 from sizing.words.plural import (
     count_of,
@@ -243,6 +250,11 @@ __all__ = [
     "help_cost",
     "on_owned_estate",
     "owned_network_sentence",
+    "owned_hosts_sentence",
+    "owned_run_days",
+    "owned_run_usd",
+    "owned_run_words",
+    "rented_apart_sentence",
     "owned_storage_sentence",
     "platform_lines",
     # the one room for words (sizing/words/): every figure and sentence about a result

@@ -16,6 +16,7 @@ from sizing.engine.numbers import format_count
 from sizing.engine.vocabulary import REGIONS, SOURCES, describe_value, input_term
 from sizing.stored_result import StoredResult
 from sizing.words.durations import run_time, run_time_range
+from sizing.words.owned_servers import owned_run_words
 from sizing.words.plural import count_of
 from sizing.words.provenance import Setter, accelerator_by, the_deadline
 
@@ -230,10 +231,12 @@ def accelerator_choice(result: StoredResult, sources: Mapping[str, str] | None =
     default."""
     name = result.accelerator_name
     setter = accelerator_by(result, sources or {})
+    # on accelerators they own, the table prices one run on them at their running cost
+    owned = f" {owned_run_words(result)}" if owned_run_words(result) else ""
     if setter.customers:
-        return f"You asked for {name}; the others below are for comparison."
+        return f"You asked for {name}; the others below are for comparison.{owned}"
     if setter is Setter.ENGINEER:
-        return f"Our engineer chose {name}; the others below are for comparison."
+        return f"Our engineer chose {name}; the others below are for comparison.{owned}"
     return (
         f"We sized {name}, the most widely offered training accelerator of the makers you "
         "allow. The others below would also do the job; one that is cheaper or faster is "
