@@ -59,6 +59,7 @@ from sizing.public import (
     output_label_and_unit,
     owned_hosts_sentence,
     owned_network_sentence,
+    plain_driver,
     plain_label,
     plainly,
     price_rows,
@@ -435,13 +436,17 @@ def _plain_prices(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     ]
 
 
-def _plain_summary(summary: dict[str, Any]) -> dict[str, Any]:
+def _plain_summary(
+    summary: dict[str, Any], result: StoredResult, engine_input: dict[str, Any]
+) -> dict[str, Any]:
     """The summary's sentences in plain words: its reasons for the size ("LoRA trains only
-    small adapters, so one node is enough"), why this option, how sure we are and what to
-    decide next."""
+    small adapters, so one node is enough", the tokens read as the samples they counted), why
+    this option, how sure we are and what to decide next."""
+    samples = (engine_input.get("data") or {}).get("samples")
+    epochs = next((a.value for a in result.assumptions if a.key == "data.epochs"), None)
     return {
         **summary,
-        "drivers": [plainly(line) for line in summary["drivers"]],
+        "drivers": [plain_driver(line, samples, epochs) for line in summary["drivers"]],
         "why": [plainly(line) for line in summary["why"]],
         "decisions": [plainly(line) for line in summary["decisions"]],
         "backing": plainly(summary["backing"]),
@@ -528,7 +533,9 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "project_restated": project_from_answers(data.engine_input, data.input_sources or {}),
         "data": data,
         "headline": headline(result),
-        "summary": _plain_summary(executive_summary(result, data.input_sources))
+        "summary": _plain_summary(
+            executive_summary(result, data.input_sources), result, data.engine_input
+        )
         if plain
         else executive_summary(result, data.input_sources),
         "data_reading": data_reading(result),

@@ -173,7 +173,7 @@ from sizing.words.owned_servers import (
     owned_run_usd,
     owned_run_words,
 )
-from sizing.words.plain import plain_decision, plain_label, plainly
+from sizing.words.plain import plain_decision, plain_driver, plain_label, plainly
 from sizing.words.plural import (
     count_of,
     noun_for,
@@ -262,6 +262,7 @@ __all__ = [
     "cluster_short",
     "open_question",
     "plain_decision",
+    "plain_driver",
     "plain_label",
     "plainly",
     "plan_text",
