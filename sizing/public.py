@@ -114,6 +114,7 @@ from sizing.stored_result import (
     read_result,
 )
 from sizing.words.approval import Checked, InputChange, change_from_first
+from sizing.words.cooling import cooling_words
 from sizing.words.cost import (
     cost_figures,
     cost_headline,
@@ -245,6 +246,8 @@ __all__ = [
     "place_of",
     # what they own and their ceilings, in sentences (sizing/words/estate.py)
     "estate_lines",
+    # how the racks are cooled, and why (sizing/words/cooling.py)
+    "cooling_words",
     "helped_time",
     "help_beside",
     "help_cost",
