@@ -31,18 +31,11 @@ def cooling_words(result: StoredResult) -> str:
     server_kw = float(it_kw) / int(servers)
     rack_kw = float(deployment.get("rack_power_kw") or 0.0)
     air_max, liquid_from = value("rack_power_air_max_kw"), value("liquid_cooling_server_kw")
-    if server_kw >= liquid_from:
-        rule = (
+    if server_kw >= liquid_from:  # the server's draw, not the rack's, chose it
+        return (
             f"{cooling}: each server draws {format_quantity(server_kw, 'kW')}, and we plan "
-            f"liquid cooling for servers of {format_quantity(liquid_from, 'kW')} or more (our "
-            "planning choice)"
+            f"liquid for servers of {format_quantity(liquid_from, 'kW')} or more"
         )
-        if rack_kw <= air_max:  # the rack alone would be cooled by air: say why it is not
-            rule += (
-                f", even though each rack stays within the {format_quantity(air_max, 'kW')} "
-                "that air removes from a rack"
-            )
-        return rule
     return (
         f"{cooling}: each rack draws {format_quantity(rack_kw, 'kW')}, more than the "
         f"{format_quantity(air_max, 'kW')} that air removes from a rack"

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from sizing.engine.assumptions import ASSUMPTIONS
-from sizing.engine.numbers import Money, format_percent, format_times
+from sizing.engine.numbers import Money, format_count, format_percent, format_times
 from sizing.engine.vocabulary import LOCATION_RULES, RULES, in_sentence, net_words
 from sizing.stored_result import StoredResult
 from sizing.words.estate import help_cost
-from sizing.words.plural import count_of
+from sizing.words.plural import count_of, noun_for
 
 
 @dataclass(frozen=True)
@@ -226,10 +226,11 @@ def recurring_line(result: StoredResult) -> str:
         # given: customer 2 read "about 170 runs over 3 years" beside "1 run a month"
         return (
             f"About {money(found['per_month_usd'])} a month, or "
-            f"{money(found['per_run_usd'])} for each run of today's size"
-            f"{f' {helped}' if helped else ''}: {_runs_a_month(rate)}, the work growing "
-            f"{format_percent(growth)} a year, adds up to the work of about "
-            f"{count_of(round(found['runs']), 'run')} of today's size over {over}."
+            f"{money(found['per_run_usd'])} a run of today's size"
+            f"{f' {helped}' if helped else ''}: {_runs_a_month(rate)}, growing "
+            f"{format_percent(growth)} a year, come to about "
+            f"{format_count(round(found['runs']))} such {noun_for(round(found['runs']), 'run')} "
+            f"over {over}."
         )
     return (
         f"About {money(found['per_month_usd'])} a month, or "

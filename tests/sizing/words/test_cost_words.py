@@ -94,7 +94,7 @@ def test_growing_work_says_its_runs_a_month_and_the_runs_of_todays_size_they_add
     runs = round(recurring["runs"])
     assert runs > 36  # more than 1 run a month for 3 years: the runs grow
     line = cost_page(result)["recurring"]
-    assert f"{money_of(result)(recurring['per_run_usd'])} for each run of today's size" in line
-    assert "1 run a month, the work growing 100 % a year" in line
-    assert f"the work of about {runs:,} runs of today's size over 3 years." in line
+    assert f"{money_of(result)(recurring['per_run_usd'])} a run of today's size:" in line
+    assert "1 run a month, growing 100 % a year" in line
+    assert f"come to about {runs:,} such runs over 3 years." in line
     assert f"about {runs:,} runs over" not in line
