@@ -249,7 +249,7 @@ def headline(result: StoredResult) -> dict[str, Any]:
     if network.get("nic_gbps"):
         network_text = (
             f"{network.get('technology')}, {network.get('nics_per_node', 1)} × "
-            f"{format_number(network['nic_gbps'])} Gb/s per node, {fabric_bought(result)}"
+            f"{format_number(network['nic_gbps'])} Gb/s per server, {fabric_bought(result)}"
         )
     else:
         network_text = str(network.get("fabric") or NO_VALUE)

@@ -149,10 +149,10 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         )
     if area == "cluster":
         counts = read_counts(result)
-        # one machine is "in one server", never "in 1 node of 1"
+        # one machine is "in one server", never "in 1 server of 1"
         cluster = f"{format_number(result.gpus)} × {accelerator} in " + (
             one_server_word(counts)
-            or f"{count_of(counts.cluster_servers, 'node')} of {format_number(counts.server_size)}"
+            or f"{count_of(counts.cluster_servers, 'server')} of {format_number(counts.server_size)}"
         )
         if counts.cluster > counts.per_run:  # say what one run uses, never the cluster as one
             uses = (
@@ -179,7 +179,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             f"{network.get('technology') or 'A high-speed network'} with "
             f"{format_number(network.get('nics_per_node'))} × "
             f"{format_number(network.get('nic_gbps'))} Gb/s "
-            f"per node, {fabric_bought(result) or 'non-blocking'}."
+            f"per server, {fabric_bought(result) or 'non-blocking'}."
         )
     if area == "storage":
         storage = result.section("storage")
@@ -309,8 +309,8 @@ def why_sentences(
         )
     if area == "parallelism" and int(section.get("tensor") or 1) > 1:
         reasons.append(
-            "Tensor parallelism stays inside one node, where the links are fastest; pipeline and "
-            "data parallelism cross nodes."
+            "Tensor parallelism stays inside one server, where the links are fastest; pipeline "
+            "and data parallelism cross servers."
         )
     if area == "cluster":
         concurrent = result.section("concurrency").get("concurrent_jobs")

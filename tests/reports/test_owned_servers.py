@@ -73,3 +73,19 @@ def test_the_help_rented_beside_theirs_is_a_separate_cloud_job_not_on_their_fabr
     assert any(apart in line for line in context["summary"]["estate"])
     assert any(apart in reason for reason in _section(OWNS_DGX, "network")["why"])
     assert "as a separate cloud job" in figures_of(read_result(context["data"].result)).plan
+
+
+def test_every_label_and_sentence_of_the_cluster_says_server_never_node():
+    """The vocabulary says server to a reader (sizing.engine.vocabulary); customer 5's
+    proposal mixed "2 nodes of 8", "Accelerators per node" and "CPU cores per node" with
+    "2 servers of 8" and "Servers per rack"."""
+    context = _context("2 start-up pre-training")
+    cluster = _section("2 start-up pre-training", "cluster")
+    labels = [label for section in context["sections"] for label, _v, _k in section["figures"]]
+    assert "Servers" in labels and "Accelerators per server" in labels, labels
+    assert not [label for label in labels if "node" in label.lower()], labels
+    assert " servers of 8" in cluster["recommend"] and "node" not in cluster["recommend"]
+    network = _section("2 start-up pre-training", "network")
+    assert "per server" in network["recommend"] and "node" not in network["recommend"]
+    split = " ".join(_section(OWNS_DGX, "parallelism")["why"])  # tensor parallel 2
+    assert "Tensor parallelism stays inside one server" in split
