@@ -14,9 +14,12 @@ from tests.reports.conftest import pdf_text
 from tests.reports.customer_stories import STORIES
 from tests.reports.test_generated_proposals import TODAY, answers_of
 
-# "1 server of 4", "2 nodes of 8", "Accelerators per node 8": the size of the servers a page names
+# "1 server of 4", "2 nodes of 8", "Accelerators per server 8": the size of the servers a page names
+# (the cluster's figure, not the row of "What we assumed" that gives the engine's default server
+# it was sized from, "Accelerators per server 8 Sets the size of each server")
 _SERVER_SIZE = re.compile(
-    r"\b\d[\d,]* (?:servers?|nodes?|cloud instances?) of (\d+)\b|Accelerators per node (\d+)\b"
+    r"\b\d[\d,]* (?:servers?|nodes?|cloud instances?) of (\d+)\b"
+    r"|Accelerators per (?:server|node) (\d+)\b(?! Sets the size)"
 )
 
 
