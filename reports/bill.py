@@ -17,6 +17,7 @@ from sizing.public import (
     Money,
     StoredResult,
     UsedAssumption,
+    cooling_words,
     count_of,
     format_count,
     format_number,
@@ -356,7 +357,7 @@ def bill_of_materials(result: StoredResult) -> dict[str, Any]:
             f"of up to {count_of(per_rack, 'server')} "
             f"({format_quantity(deployment.get('rack_power_kw'), 'kW')} each), "
             f"{format_quantity(deployment.get('facility_power_with_pue_kw'), 'kW')} with cooling; "
-            f"{deployment.get('cooling')}"
+            f"{cooling_words(result)}"
         )
     return {
         "option": best.label if best else "",

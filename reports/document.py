@@ -59,7 +59,9 @@ from sizing.public import (
     money_of,
     needed_by,
     output_label_and_unit,
+    owned_hosts_sentence,
     owned_network_sentence,
+    plain_driver,
     plain_label,
     plainly,
     price_rows,
@@ -269,7 +271,7 @@ def headline(result: StoredResult) -> dict[str, Any]:
     if network.get("nic_gbps"):
         network_text = (
             f"{network.get('technology')}, {network.get('nics_per_node', 1)} × "
-            f"{format_number(network['nic_gbps'])} Gb/s per node, {fabric_bought(result)}"
+            f"{format_number(network['nic_gbps'])} Gb/s per server, {fabric_bought(result)}"
         )
     else:
         network_text = str(network.get("fabric") or NO_VALUE)
@@ -456,13 +458,17 @@ def _plain_prices(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     ]
 
 
-def _plain_summary(summary: dict[str, Any]) -> dict[str, Any]:
+def _plain_summary(
+    summary: dict[str, Any], result: StoredResult, engine_input: dict[str, Any]
+) -> dict[str, Any]:
     """The summary's sentences in plain words: its reasons for the size ("LoRA trains only
-    small adapters, so one node is enough"), why this option, how sure we are and what to
-    decide next."""
+    small adapters, so one node is enough", the tokens read as the samples they counted), why
+    this option, how sure we are and what to decide next."""
+    samples = (engine_input.get("data") or {}).get("samples")
+    epochs = next((a.value for a in result.assumptions if a.key == "data.epochs"), None)
     return {
         **summary,
-        "drivers": [plainly(line) for line in summary["drivers"]],
+        "drivers": [plain_driver(line, samples, epochs) for line in summary["drivers"]],
         "why": [plainly(line) for line in summary["why"]],
         "decisions": [plainly(line) for line in summary["decisions"]],
         "backing": plainly(summary["backing"]),
@@ -510,6 +516,8 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         split_plainly = plain and key == "parallelism"
         if key == "deployment" and result.section(key).get("recommended_model") == "cloud":
             figures = []  # the provider's racks and power: nothing for the customer to plan
+        if key == "hosts" and owned_hosts_sentence(result):
+            figures = []  # their own servers came with their hosts: nothing to size or buy
         if key == "network" and not result.section(key).get("nic_gbps"):
             figures = []  # each run fits one server: no "0 Gb/s" rows under "no fabric needed"
         sections.append(
@@ -547,7 +555,9 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         "project_restated": project_from_answers(data.engine_input, data.input_sources or {}),
         "data": data,
         "headline": headline(result),
-        "summary": _plain_summary(executive_summary(result, data.input_sources))
+        "summary": _plain_summary(
+            executive_summary(result, data.input_sources), result, data.engine_input
+        )
         if plain
         else executive_summary(result, data.input_sources),
         "data_reading": data_reading(result),
@@ -567,6 +577,7 @@ def build_context(data: ProposalData) -> dict[str, Any]:
         },
         "accelerator_choice": accelerator_choice(result, data.input_sources),
         "alternatives": wording.alternative_rows(result),
+        "alternatives_cost_heading": wording.alternatives_cost_heading(result),
         # a buyer compares the servers each accelerator needs, not only a cloud price
         "alternatives_bought": run_servers_usd(result) is not None,
         "excluded_accelerators": excluded_groups(result),

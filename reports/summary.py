@@ -24,6 +24,7 @@ from sizing.public import (
     count_of,
     deadline_by,
     estate_lines,
+    experts_elsewhere,
     format_count,
     format_number,
     format_percent,
@@ -145,6 +146,11 @@ def _price_basis(result: StoredResult) -> str:
     return "list prices"
 
 
+def _then(sentence: str) -> str:
+    """A sentence that follows another in the same item ("" stays "")."""
+    return f" {sentence}" if sentence else ""
+
+
 def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) -> list[str]:
     """What the customer must decide before we quote, most consequential first; ``sources``
     says who set each input (the accelerator our engineer chose is never "you asked for")."""
@@ -210,6 +216,7 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
             f"{money_of(result)(ours_usd - float(alt['servers_usd']))} less than one run's "
             f"{format_count(counts.per_run)} {result.accelerator_name} {chosen} "
             f"({money_of(result)(ours_usd)}, {_price_basis(result)}){of_all}."
+            + _then(experts_elsewhere(result, str(alt.get("accelerator") or "")))
         )
     if cheaper:
         alt = cheaper[0]
@@ -224,6 +231,7 @@ def decisions(result: StoredResult, sources: Mapping[str, str] | None = None) ->
             f"{run_time(float(alt['wall_clock_days']))} and cost "
             f"{money_of(result)(alt['run_cost_usd'])} in the cloud, {money_of(result)(saving)} less than "
             f"one run on the {result.accelerator_name} {ours}."
+            + _then(experts_elsewhere(result, str(alt.get("accelerator") or "")))
         )
     # the rest of the open questions have their own section; the page holds three decisions
     # (the method's own question is already the decision above)

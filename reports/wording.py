@@ -33,10 +33,14 @@ from sizing.public import (
     no_network_text,
     noun_for,
     one_server_word,
+    owned_hosts_sentence,
     owned_network_sentence,
+    owned_run_days,
+    owned_run_usd,
     owned_storage_sentence,
     platform_lines,
     read_counts,
+    rented_apart_sentence,
     run_text,
     run_time,
     size_reason,
@@ -145,10 +149,10 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
         )
     if area == "cluster":
         counts = read_counts(result)
-        # one machine is "in one server", never "in 1 node of 1"
+        # one machine is "in one server", never "in 1 server of 1"
         cluster = f"{format_number(result.gpus)} × {accelerator} in " + (
             one_server_word(counts)
-            or f"{count_of(counts.cluster_servers, 'node')} of {format_number(counts.server_size)}"
+            or f"{count_of(counts.cluster_servers, 'server')} of {format_number(counts.server_size)}"
         )
         if counts.cluster > counts.per_run:  # say what one run uses, never the cluster as one
             uses = (
@@ -175,7 +179,7 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             f"{network.get('technology') or 'A high-speed network'} with "
             f"{format_number(network.get('nics_per_node'))} × "
             f"{format_number(network.get('nic_gbps'))} Gb/s "
-            f"per node, {fabric_bought(result) or 'non-blocking'}."
+            f"per server, {fabric_bought(result) or 'non-blocking'}."
         )
     if area == "storage":
         storage = result.section("storage")
@@ -185,6 +189,8 @@ def recommendation_sentence(area: str, result: StoredResult) -> str:
             f"writes a {format_quantity(storage.get('checkpoint_size_gb'), 'GB')} checkpoint at "
             f"{format_quantity(storage.get('checkpoint_write_gb_per_s'), 'GB/s')}."
         )
+    if area == "hosts" and owned_hosts_sentence(result):
+        return owned_hosts_sentence(result)
     if area == "hosts":
         hosts = result.section("hosts")
         counts = read_counts(result)
@@ -283,6 +289,8 @@ def why_sentences(
     ``plain`` leaves out the scheduler's reasons (Slurm, gang scheduling), which only an
     engineer reads, for a customer who told us no one knows the set-up."""
     section = result.section(area)
+    if area == "hosts" and owned_hosts_sentence(result):
+        return []  # how hosts are sized, for servers of theirs that came with their hosts
     reasons: list[str] = []
     if area == "compute":
         mfu = section.get("assumed_mfu")
@@ -301,8 +309,8 @@ def why_sentences(
         )
     if area == "parallelism" and int(section.get("tensor") or 1) > 1:
         reasons.append(
-            "Tensor parallelism stays inside one node, where the links are fastest; pipeline and "
-            "data parallelism cross nodes."
+            "Tensor parallelism stays inside one server, where the links are fastest; pipeline "
+            "and data parallelism cross servers."
         )
     if area == "cluster":
         concurrent = result.section("concurrency").get("concurrent_jobs")
@@ -315,6 +323,8 @@ def why_sentences(
                 f"Large clusters fail now and then; with this plan about "
                 f"{format_percent(goodput)} of the time is productive."
             )
+    if area == "network" and rented_apart_sentence(result):
+        reasons.append(rented_apart_sentence(result))
     if area == "cluster":  # AMD's or Intel's software, and the NVIDIA rival beside it
         reasons.extend(platform_lines(result))
     if area == "cluster" and not plain:
@@ -331,8 +341,20 @@ def why_sentences(
 
 
 def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
-    """The recommended accelerator first, then up to six others, each against it."""
-    ours_cost, ours_days = result.one_run_cloud_usd, result.wall_clock_days
+    """The recommended accelerator first, then up to six others, each against it: against one
+    run's cloud price, or, on accelerators they own, against what one run on them costs (their
+    running cost and any help rented beside them), never their cloud price."""
+    owned_run = owned_run_usd(result)
+    ours_cost = result.one_run_cloud_usd if owned_run is None else owned_run
+    ours_days = result.wall_clock_days if owned_run is None else owned_run_days(result)
+    estate = result.estate
+    helped = (
+        f": yours, with the {format_count(estate.add_count)} {estate.add_name} rented beside them"
+        if owned_run is not None and estate and estate.add == "rent" and estate.add_count
+        else ": yours"
+        if owned_run is not None
+        else ""
+    )
     money = money_of(result)
     ours_servers = run_servers_usd(result)  # a buyer also compares what the servers cost
     rows = [
@@ -344,7 +366,7 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             "days": run_time(ours_days or 0),
             "cost": money.short(ours_cost) if ours_cost is not None else "not priced",
             "servers": _money_or_unpriced(ours_servers, money),
-            "note": "recommended",
+            "note": f"recommended{helped}",
             "recommended": True,
         }
     ]
@@ -388,6 +410,12 @@ def alternative_rows(result: StoredResult) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def alternatives_cost_heading(result: StoredResult) -> str:
+    """The heading of the table's cost column: one run in the cloud, unless the first row is
+    one run on accelerators they own, priced at their running cost (:func:`alternative_rows`)."""
+    return "A run, cloud" if owned_run_usd(result) is None else "A run"
 
 
 def _money_or_unpriced(usd: Any, money: Money) -> str:

@@ -115,6 +115,7 @@ from sizing.stored_result import (
     read_result,
 )
 from sizing.words.approval import Checked, InputChange, change_from_first
+from sizing.words.cooling import cooling_words
 from sizing.words.cost import (
     cost_figures,
     cost_headline,
@@ -152,6 +153,7 @@ from sizing.words.estate import (
     on_owned_estate,
     owned_network_sentence,
     owned_storage_sentence,
+    rented_apart_sentence,
 )
 from sizing.words.estimate import (
     DEADLINE,
@@ -167,7 +169,13 @@ from sizing.words.estimate import (
     size_set_by,
 )
 from sizing.words.measured import KIT_FIGURES, AgainstEstimate, against_estimate, kit_figure_rows
-from sizing.words.plain import plain_decision, plain_label, plainly
+from sizing.words.owned_servers import (
+    owned_hosts_sentence,
+    owned_run_days,
+    owned_run_usd,
+    owned_run_words,
+)
+from sizing.words.plain import plain_decision, plain_driver, plain_label, plainly
 from sizing.words.plural import (
     count_of,
     noun_for,
@@ -188,7 +196,7 @@ from sizing.words.ranges import (
     days_with_range,
     gpus_needed,
 )
-from sizing.words.rival import platform_lines
+from sizing.words.rival import experts_elsewhere, platform_lines
 from sizing.words.rows import (
     accelerator_choice,
     assumption_rows,
@@ -241,18 +249,27 @@ __all__ = [
     "place_of",
     # what they own and their ceilings, in sentences (sizing/words/estate.py)
     "estate_lines",
+    # how the racks are cooled, and why (sizing/words/cooling.py)
+    "cooling_words",
     "helped_time",
     "help_beside",
     "help_cost",
     "on_owned_estate",
     "owned_network_sentence",
+    "owned_hosts_sentence",
+    "owned_run_days",
+    "owned_run_usd",
+    "owned_run_words",
+    "rented_apart_sentence",
     "owned_storage_sentence",
     "platform_lines",
+    "experts_elsewhere",
     # the one room for words (sizing/words/): every figure and sentence about a result
     "OWNED",
     "cluster_short",
     "open_question",
     "plain_decision",
+    "plain_driver",
     "plain_label",
     "plainly",
     "plan_text",

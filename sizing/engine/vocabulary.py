@@ -5,6 +5,11 @@ The questionnaire's review page, the proposal, the staff pages and the CSV all n
 field through here; the answers' own labels live in the question registry
 (``questionnaire/questions.py``). Labels are sentence case without the unit; ``in_sentence``
 gives the form used inside a sentence ("we will assume number precision: BF16").
+
+A machine of the cluster is a *server* in every label and sentence a person reads ("2 servers of
+8", "CPU cores per server"); *node* is only the engine's word inside field names
+(``gpus_per_node``, ``spare_nodes``) and the glossary's term, defined as one server in a cluster.
+A rented one is a *cloud instance*.
 """
 
 from __future__ import annotations
@@ -381,12 +386,12 @@ OUTPUTS: dict[str, str] = {
     "recompute": "Activation recomputation",
     "virtual_pipeline_stages": "Interleaved chunks per pipeline stage",
     "gpus": "Accelerators",
-    "nodes": "Nodes",
-    "gpus_per_node": "Accelerators per node",
+    "nodes": "Servers",
+    "gpus_per_node": "Accelerators per server",
     "wall_clock_days": "Wall-clock time",
     "nic_gbps": "Network port speed",
-    "cpu_cores_per_node": "CPU cores per node",
-    "ram_gb_per_node": "RAM per node",
+    "cpu_cores_per_node": "CPU cores per server",
+    "ram_gb_per_node": "RAM per server",
     "job_mtbf_hours": "Mean time between job failures",
     "goodput": "Productive share of time (goodput)",
     "facility_power_kw": "IT power",
@@ -410,7 +415,7 @@ OUTPUTS: dict[str, str] = {
     "headroom_gpus": "Spare accelerators for other work",
     "full_size_runs": "Full-size runs at once",
     "gpus_per_job": "Accelerators per job",
-    "spare_nodes": "Spare nodes",
+    "spare_nodes": "Spare servers",
     "recommended_model": "Recommended way to run it",
     "recommended_option": "Recommended option",
     "tensor": "Tensor parallel (ways)",
@@ -427,7 +432,7 @@ OUTPUTS: dict[str, str] = {
     "checkpoint_interval_hours": "Time between checkpoints",
     "expected_interruptions": "Interruptions",
     "expected_lost_hours": "Time lost to interruptions per run",
-    "local_nvme_tb_per_node": "Local NVMe per node",
+    "local_nvme_tb_per_node": "Local NVMe per server",
     "pcie_generation": "PCIe generation",
     "nodes_per_rack": "Servers per rack",
     "rack_power_kw": "Power per rack",
@@ -476,6 +481,9 @@ _WORDS = {
     "nvme": "NVMe",
     "pcie": "PCIe",
     "nics": "network ports",
+    # a machine of the cluster is a server to a reader (module docstring)
+    "node": "server",
+    "nodes": "servers",
     "mfu": "MFU",
     "flops": "FLOPs",
     "pue": "PUE",

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from sizing.engine.assumptions import ASSUMPTIONS
-from sizing.engine.numbers import Money
+from sizing.engine.numbers import Money, format_count, format_percent, format_times
 from sizing.engine.vocabulary import LOCATION_RULES, RULES, in_sentence, net_words
 from sizing.stored_result import StoredResult
 from sizing.words.estate import help_cost
-from sizing.words.plural import count_of
+from sizing.words.plural import count_of, noun_for
 
 
 @dataclass(frozen=True)
@@ -217,11 +217,40 @@ def recurring_line(result: StoredResult) -> str:
     # on what they own with help rented beside it, each run's rent is inside the figures and
     # said so, never left for the reader to find (customer 5)
     helped = help_cost(result)
+    over = count_of(result.years, "year")
+    growth = _assumed(result, "roadmap.annual_growth")
+    rate = _assumed(result, "roadmap.runs_per_month")
+    if growth and rate:
+        # the engine counts runs of today's size (cost.plan._recurring: the work over the
+        # horizon over one run's), so growing work is many more of them than the runs a month
+        # given: customer 2 read "about 170 runs over 3 years" beside "1 run a month"
+        return (
+            f"About {money(found['per_month_usd'])} a month, or "
+            f"{money(found['per_run_usd'])} a run of today's size"
+            f"{f' {helped}' if helped else ''}: {_runs_a_month(rate)}, growing "
+            f"{format_percent(growth)} a year, come to about "
+            f"{format_count(round(found['runs']))} such {noun_for(round(found['runs']), 'run')} "
+            f"over {over}."
+        )
     return (
         f"About {money(found['per_month_usd'])} a month, or "
         f"{money(found['per_run_usd'])} a run{f' {helped}' if helped else ''} (about "
-        f"{count_of(round(found['runs']), 'run')} over {count_of(result.years, 'year')})."
+        f"{count_of(round(found['runs']), 'run')} over {over})."
     )
+
+
+def _assumed(result: StoredResult, key: str) -> float | None:
+    """The number the sizing used for input ``key`` (None when it used none)."""
+    found = next((a.value for a in result.assumptions if a.key == key), None)
+    return float(found) if isinstance(found, int | float) else None
+
+
+def _runs_a_month(runs: float) -> str:
+    """ "1 run a month", "20 runs a month"; a rate below one as "about one run every 3
+    months" (as the engine's reason for the option says it)."""
+    if runs >= 1 and float(runs).is_integer():
+        return f"{count_of(runs, 'run')} a month"
+    return format_times(runs, "run", "month")
 
 
 def region_line(result: StoredResult) -> str:

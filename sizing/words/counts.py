@@ -264,11 +264,8 @@ def uses_text(counts: Counts) -> str:
     spares = counts.spare_servers if counts.owned else 0
     if counts.runs_at_once > 1 and counts.cluster > counts.per_run:
         text = f"each run uses {run}, {count_of(counts.runs_at_once, 'run')} at once"
-    elif counts.rented_beside:  # the run spreads over theirs and the rented ones together
-        text = (
-            f"one run uses all {format_count(counts.per_run + counts.rented_beside)} "
-            "accelerators together"
-        )
+    elif counts.rented_beside:  # the rented ones share the work apart, in the cloud
+        text = "the rented ones do their share of each run as a separate cloud job"
     elif not spares and (
         counts.per_run == counts.total or (not counts.owned and counts.per_run == counts.cluster)
     ):

@@ -34,7 +34,13 @@ def estate_lines(result: StoredResult, sources: Mapping[str, str] | None = None)
     lines = []
     if estate.owned_count:
         lines.extend(_owned_lines(result, estate, sources or {}))
-        lines.extend((owned_network_sentence(result), owned_storage_sentence(result)))
+        lines.extend(
+            (
+                owned_network_sentence(result),
+                rented_apart_sentence(result),
+                owned_storage_sentence(result),
+            )
+        )
     if estate.budget_usd is not None:
         lines.append(_budget_line(result, estate))
         lines.append(trade_off_sentence(result))
@@ -199,6 +205,28 @@ def owned_network_sentence(result: StoredResult) -> str:
             "speed and we check it. None is bought."
         )
     return f"Your network ({theirs}) carries what the plan needs ({needed}): none is bought."
+
+
+def rented_apart_sentence(result: StoredResult) -> str:
+    """Where the help rented beside their accelerators works: in the cloud, as a job of its
+    own, not on their network.  The engine gives the rented help a share of each run's work
+    (``sizing/engine/estate.py``: the owned cards do ``D / T_o`` of it), not a place on their
+    fabric; a reader asked how rented H100 would join their InfiniBand (customer 5)
+    ("" when nothing is rented beside them)."""
+    estate = result.estate
+    if not (estate and result.on_owned_estate and estate.add == "rent" and estate.add_count):
+        return ""
+    theirs = (
+        f"your network ({_their_fabric(estate)})"
+        if estate.owned_fabric or estate.owned_fabric_gbps
+        else "your network"
+    )
+    return (
+        f"The {format_count(estate.add_count)} {estate.add_name} rented beside yours run in "
+        f"the cloud as a separate job on their share of the work: they do not join {theirs}, "
+        "and no single training job spans your servers and the cloud. Our engineer plans with "
+        "you how the work is divided between the two jobs."
+    )
 
 
 def owned_storage_sentence(result: StoredResult) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from sizing.adapters import Decision
+from sizing.engine.numbers import format_count
 
 # term → plain words said before it ("16-bit numbers (BF16)"); each term has a glossary entry
 KEPT_TERMS: dict[str, str] = {
@@ -88,3 +89,19 @@ def plain_decision(decision: Decision) -> Decision:
     label, _, value = decision.what.partition(": ")
     what = f"{plain_label(decision.key, label)}: {plainly(value)}" if decision.key else ""
     return Decision(what, plainly(decision.why), decision.key)
+
+
+# the engine's reason for the compute names the tokens read (``sizing.engine.explain``)
+_TOKENS_READ = re.compile(r"trained on [\d.,]+[KMBT]? tokens")
+
+
+def plain_driver(line: str, samples: float | None, epochs: float | None) -> str:
+    """One reason for the size in plain words: the tokens the run reads said as the samples
+    the customer counted, read so many times ("trained on your 50,000 samples, each read 3
+    times,"); customer 8, who told us "about 50,000 past tickets", read "154M tokens" in their
+    summary. ``line`` unchanged when they gave no count of samples."""
+    if not samples:
+        return plainly(line)
+    read = f", each read {format_count(epochs)} times," if epochs and epochs > 1 else ""
+    yours = f"trained on your {format_count(samples)} samples{read}"
+    return plainly(_TOKENS_READ.sub(yours, line, count=1))

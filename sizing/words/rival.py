@@ -30,6 +30,44 @@ _STACK_TOOLS = {
 }
 
 
+# How DeepSpeed and Megatron run on another maker's software, and what its speed rests on
+# (sizing/engine/platforms.py [2] [5] [6]; sizing/engine/vendor_scale.py [1] [2] [3])
+_OTHER_STACK = {
+    "rocm": (
+        "AMD's ROCm builds (ROCm documentation: Megatron-LM through AMD's Primus images)",
+        "AMD's published MLPerf results (Llama 2 70B with LoRA) and the Frontier runs",
+    ),
+    "gaudi": (
+        "Intel's own forks (Intel Gaudi software support matrix v1.15: DeepSpeed and "
+        "Megatron-DeepSpeed; HabanaAI/Megatron-LM)",
+        "Intel's published Gaudi 2 training figures (Llama 3.1 70B and 8B)",
+    ),
+}
+
+
+def experts_elsewhere(result: StoredResult, accelerator: str) -> str:
+    """Whether a mixture-of-experts set-up carries over to ``accelerator`` when it runs on
+    another maker's software than the plan: where DeepSpeed and Megatron come from there, and
+    that the speed we give it rests on dense models only (customer 4 was offered Gaudi 3 with
+    no word on their expert parallelism); "" for a dense model or the same software."""
+    acc, ours = ACCELERATORS.get(accelerator), ACCELERATORS.get(result.accelerator)
+    if acc is None or ours is None or acc.software == ours.software:
+        return ""
+    if acc.software not in _OTHER_STACK:
+        return ""
+    sizes = {a.key: a.value for a in result.assumptions}
+    total, active = sizes.get("model.total_params"), sizes.get("model.active_params")
+    if not (isinstance(total, int | float) and isinstance(active, int | float) and active < total):
+        return ""
+    builds, evidence = _OTHER_STACK[acc.software]
+    return (
+        f"On the {acc.name}, DeepSpeed and Megatron, and with them your expert parallelism, "
+        f"run as {builds} rather than the upstream projects; our speed for it rests on "
+        f"{evidence}, all dense models without experts. A trial run of your mixture-of-experts "
+        "set-up on it settles whether it carries over, and at what speed, before you choose it."
+    )
+
+
 def platform_lines(result: StoredResult) -> list[str]:
     """The software a non-NVIDIA plan runs on, and the same run on the best NVIDIA accelerator
     sized for it (empty for an NVIDIA plan)."""

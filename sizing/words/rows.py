@@ -15,7 +15,9 @@ from sizing.engine.cost.price_set import dated_note
 from sizing.engine.numbers import format_count
 from sizing.engine.vocabulary import REGIONS, SOURCES, describe_value, input_term
 from sizing.stored_result import StoredResult
+from sizing.words.counts import read_counts
 from sizing.words.durations import run_time, run_time_range
+from sizing.words.owned_servers import owned_run_words
 from sizing.words.plural import count_of
 from sizing.words.provenance import Setter, accelerator_by, the_deadline
 
@@ -26,6 +28,7 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
     they left to us ("we chose it for you")."""
     rows = []
     one_server = (result.nodes or 0) <= 1
+    counts = read_counts(result)
     for item in result.assumptions:
         # The customer's answers are told back in their area; engine constants go to the
         # method appendix; prices have their own table.
@@ -38,6 +41,14 @@ def assumption_rows(result: StoredResult, sources: dict[str, str]) -> list[dict[
             rationale = (
                 "Not used by this plan: everything runs in one server. It matters only if the "
                 "work grows beyond one server."
+            )
+        if item.key == "hardware.gpus_per_node" and counts.server_size < counts.per_node:
+            # customer 6 read "Accelerators per server 8" here beside "(one server) bought" of 4
+            machine = "cloud instance" if counts.decided and not counts.owned else "server"
+            rationale = (
+                f"The usual size of a server; this plan needs only "
+                f"{count_of(counts.server_size, 'accelerator')}, so it has one {machine} of "
+                f"{format_count(counts.server_size)}"
             )
         rows.append(
             {
@@ -230,10 +241,12 @@ def accelerator_choice(result: StoredResult, sources: Mapping[str, str] | None =
     default."""
     name = result.accelerator_name
     setter = accelerator_by(result, sources or {})
+    # on accelerators they own, the table prices one run on them at their running cost
+    owned = f" {owned_run_words(result)}" if owned_run_words(result) else ""
     if setter.customers:
-        return f"You asked for {name}; the others below are for comparison."
+        return f"You asked for {name}; the others below are for comparison.{owned}"
     if setter is Setter.ENGINEER:
-        return f"Our engineer chose {name}; the others below are for comparison."
+        return f"Our engineer chose {name}; the others below are for comparison.{owned}"
     return (
         f"We sized {name}, the most widely offered training accelerator of the makers you "
         "allow. The others below would also do the job; one that is cheaper or faster is "

@@ -388,4 +388,10 @@ def test_the_game_studio_that_knows_nothing_about_training_gets_a_small_lora_mod
     assert {name: jargon_in(words) for name, words in pages.items() if jargon_in(words)} == {}
     assert "LoRA" in body
     assert "What you need to decide next" in body
-    assert re.search(r"one run costs \$\d+ in the cloud", body), body
+    # one run's cloud price beside the total that adds the time paid around it, each named
+    assert re.search(
+        r"one run's accelerator-hours cost \$\d+ in the cloud, and \$\d+ with the cloud time "
+        r"paid around it",
+        body,
+    ), body
+    assert "your 50,000 samples" in body and not re.search(r"\d+M tokens", body), body

@@ -103,7 +103,7 @@ def test_told_no_one_knows_the_set_up_the_proposal_body_speaks_plainly():
         "Scheduling:",
         "MFU",
         "FLOPs",
-        "Local NVMe per node",
+        "Local NVMe per",
         "PCIe generation",
     )
     plain = _body("no")

@@ -14,9 +14,12 @@ from tests.reports.conftest import pdf_text
 from tests.reports.customer_stories import STORIES
 from tests.reports.test_generated_proposals import TODAY, answers_of
 
-# "1 server of 4", "2 nodes of 8", "Accelerators per node 8": the size of the servers a page names
+# "1 server of 4", "2 nodes of 8", "Accelerators per server 8": the size of the servers a page names
+# (the cluster's figure, not the row of "What we assumed" that gives the engine's default server
+# it was sized from, "Accelerators per server 8 The usual size of a server; this plan needs ...")
 _SERVER_SIZE = re.compile(
-    r"\b\d[\d,]* (?:servers?|nodes?|cloud instances?) of (\d+)\b|Accelerators per node (\d+)\b"
+    r"\b\d[\d,]* (?:servers?|nodes?|cloud instances?) of (\d+)\b"
+    r"|Accelerators per (?:server|node) (\d+)\b(?! (?:Sets|The usual) size)"
 )
 
 
@@ -77,3 +80,19 @@ def test_the_host_figures_name_the_server_they_are_for():
         "32 CPU cores and 768 GB of RAM in the server, for its 4 accelerators (8 cores each, "
         "and RAM at least twice their memory, rounded up to a usual size)"
     ) in text
+
+
+def test_the_usual_server_size_assumed_says_the_plan_needs_only_part_of_one():
+    # customer 6 read "Accelerators per server 8 ... our usual assumption" beside "(one server)
+    # bought" of 4; customer 8 the same beside a cloud instance of 1
+    for story, machine in (
+        ("6 Frankfurt bank adapters", "server"),
+        ("8 game studio tickets", "cloud instance"),
+    ):
+        result, text = _proposal(story)
+        size = read_counts(result).server_size
+        accelerators = "1 accelerator" if size == 1 else f"{size} accelerators"
+        assert (
+            f"this plan needs only {accelerators}, so it has one {machine} of {size}. Our usual"
+            in text
+        ), story

@@ -327,7 +327,7 @@ def test_customer_9_reads_the_owned_512_then_the_rented_help_and_no_choice_of_th
         "512 × NVIDIA H100 SXM5 80GB you already own (64 servers of 8), with "
     )
     assert "× NVIDIA H100 SXM5 80GB rented beside them for about" in figures.plan
-    assert "nothing bought" in figures.plan and "accelerators together" in figures.plan
+    assert "nothing bought" in figures.plan and "as a separate cloud job" in figures.plan
     assert figures.accelerator_by == "the ones you own"
     assert figures.deadline == ""
     assert figures.with_help.startswith("about ") and "rented beside them" in figures.with_help

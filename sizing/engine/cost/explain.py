@@ -346,7 +346,7 @@ def _usage_sentence(x: ExplainInput) -> str:
     )
     extras = []
     if x.one_run_usd is not None:
-        extras.append(f"one run costs {money(x.one_run_usd)} in the cloud")
+        extras.append(_one_run_words(x))
     if x.owned_per_month_usd is not None:
         owned = x.options.get(x.owned_key) if x.owned_key else None
         # accelerators they already own are not bought: only running them costs each month
@@ -356,7 +356,34 @@ def _usage_sentence(x: ExplainInput) -> str:
             else ("owning the cluster")
         )
         extras.append(f"{keeping} costs {money(x.owned_per_month_usd)} a month before any run")
-    return line + (": " + " and ".join(extras) if extras else "") + "."
+    return line + (": " + "; ".join(extras) if extras else "") + "."
+
+
+def _one_run_words(x: ExplainInput) -> str:
+    """One run's accelerator-hours at the GPU cloud's price [1]_; when pay as you go is the
+    option recommended, also its figure, which adds the cloud time paid around the runs
+    (``cloud_idle_share``) and storage (:func:`cost.cloud.on_demand`): customer 8 read "one
+    run costs $17 in the cloud" beside "$18 over 3 years" with nothing to tell them apart.
+
+    .. [1] ``cost.plan._one_run``: one run in the GPU cloud without idle time, hours x price.
+    """
+    money = money_in(x.r.place)
+    one_run = x.one_run_usd or 0.0
+    text = f"one run costs {money(one_run)} in the cloud"
+    on_demand = x.options.get(CLOUD_ON_DEMAND)
+    if x.choice.recommended != CLOUD_ON_DEMAND or on_demand is None:
+        return text
+    runs = one_run * x.r.experiments
+    if money(on_demand.net_usd) == money(runs):
+        return text
+    around = "it" if x.r.experiments == 1 else "them"
+    paid = format_percent(x.r.prices.cloud_idle_share.value)
+    them = "" if x.r.experiments == 1 else f" ({money(runs)} for the {x.r.experiments} runs)"
+    return (
+        f"one run's accelerator-hours cost {money(one_run)} in the cloud{them}, and "
+        f"{money(on_demand.net_usd)} with the cloud time paid around {around} ({paid} more) and "
+        "storage"
+    )
 
 
 def _commitment_sentence(x: ExplainInput) -> list[str]:

@@ -72,3 +72,29 @@ def test_the_cost_page_gives_weekly_work_per_month_and_per_run_and_its_region() 
     )
     assert page["region"].startswith("Cloud options: a region in Germany (Frankfurt)")
     assert "we will quote for Frankfurt" in page["region"]
+
+
+def test_growing_work_says_its_runs_a_month_and_the_runs_of_todays_size_they_add_up_to() -> None:
+    """Customer 2 read "$120,248 a run (about 170 runs over 3 years)" beside "1 run a month":
+    the engine counts runs of today's size, and work growing 216 % a year is 170 of them."""
+    result = read_result(
+        size_dict(
+            {
+                "model": {"name": "Llama 3.1 8B"},
+                "training": {"method": "lora"},
+                "data": {"tokens": 2e8},
+                "deployment": {"location": "cloud"},
+                "roadmap": {"runs_per_month": 1, "annual_growth": 1.0},
+            },
+            today=TODAY,
+        )
+    )
+    recurring = result.cost_recurring
+    assert recurring is not None
+    runs = round(recurring["runs"])
+    assert runs > 36  # more than 1 run a month for 3 years: the runs grow
+    line = cost_page(result)["recurring"]
+    assert f"{money_of(result)(recurring['per_run_usd'])} a run of today's size:" in line
+    assert "1 run a month, growing 100 % a year" in line
+    assert f"come to about {runs:,} such runs over 3 years." in line
+    assert f"about {runs:,} runs over" not in line
