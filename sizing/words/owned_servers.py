@@ -47,7 +47,8 @@ def owned_run_usd(result: StoredResult) -> float | None:
         if estate.add_cost_usd is None:
             return None
         rented = estate.add_cost_usd
-    return estate.owned_running_usd + rented
+    # whole dollars each, as the summary prints the two parts: the total is their sum as read
+    return float(round(estate.owned_running_usd) + round(rented))
 
 
 def owned_run_days(result: StoredResult) -> float | None:
@@ -83,5 +84,6 @@ def owned_run_words(result: StoredResult) -> str:
     return (
         f"One run on yours costs about {result.money(run)}: their running cost while they work on it "
         f"(power, space, support and staff; no capital){help_}{renting}. The others are priced "
-        "as rented in the GPU cloud for one run."
+        "as rented in the GPU cloud for one run. The cost over "
+        f"{result.years} years also counts your servers' running cost between runs."
     )

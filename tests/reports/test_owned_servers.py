@@ -43,7 +43,8 @@ def test_the_accelerator_table_prices_a_run_on_theirs_at_its_running_cost_not_th
     result = read_result(context["data"].result)
     estate = result.estate
     assert estate is not None and estate.owned_running_usd and estate.add_cost_usd
-    run_usd = estate.owned_running_usd + estate.add_cost_usd  # theirs at work, and the rent
+    # theirs at work, and the rent, each in whole dollars as the summary prints them
+    run_usd = round(estate.owned_running_usd) + round(estate.add_cost_usd)
     ours = context["alternatives"][0]
     assert (
         ours["cost"] == result.money.short(run_usd) != result.money.short(result.one_run_cloud_usd)
@@ -89,3 +90,16 @@ def test_every_label_and_sentence_of_the_cluster_says_server_never_node():
     assert "per server" in network["recommend"] and "node" not in network["recommend"]
     split = " ".join(_section(OWNS_DGX, "parallelism")["why"])  # tensor parallel 2
     assert "Tensor parallelism stays inside one server" in split
+
+
+def test_the_run_on_theirs_is_the_sum_of_the_two_parts_the_summary_prints():
+    # readers added "$4,521 while they work on it" and "about $7,038" to $11,559, not $11,558
+    context = _context(OWNS_DGX)
+    result = read_result(context["data"].result)
+    estate = result.estate
+    assert estate is not None and estate.owned_running_usd and estate.add_cost_usd
+    parts = (result.money(estate.owned_running_usd), result.money(estate.add_cost_usd))
+    as_read = sum(int(part.strip("$").replace(",", "")) for part in parts)
+    assert f"One run on yours costs about {result.money(as_read)}" in context["accelerator_choice"]
+    # the cost page's figure a run is larger: it also counts the servers between runs
+    assert "also counts your servers' running cost between runs" in context["accelerator_choice"]
