@@ -1,6 +1,7 @@
 """The proposal PDF, read back with pypdf: sections, figures, answers, and safe rendering."""
 
 import dataclasses
+import re
 from io import BytesIO
 
 import pytest
@@ -443,6 +444,33 @@ def test_the_timeline_chart_marks_the_deadline_and_the_recommended_point():
     assert "deadline: 30 days" in svg
     assert "recommended: 20 d" in svg
     assert 'stroke-dasharray="6 4"' in svg
+
+
+# Customer 2's curve: the deadline's line runs just above the recommended point, and the curve
+# falls steeply on its left and gently on its right (readers saw the label written over it).
+STEEP_THEN_GENTLE = [(32, 80.0), (64, 40.0), (96, 26.6), (128, 20.0), (256, 10.0)]
+
+
+@pytest.mark.parametrize(
+    ("points", "deadline", "recommended"),
+    [
+        (STEEP_THEN_GENTLE, 30, 96),
+        (STEEP_THEN_GENTLE, 45, 128),
+        ([(128, 51.0), (256, 26.0), (320, 20.8), (512, 13.5), (1024, 7.0)], 21, 320),
+    ],
+)
+def test_the_recommended_label_is_never_written_across_the_curve(points, deadline, recommended):
+    svg = str(charts.timeline_chart(points, deadline_days=deadline, recommended_gpus=recommended))
+    path = re.search(r'<path d="([^"]+)"', svg).group(1)
+    corners = [tuple(map(float, xy.split(","))) for xy in re.findall(r"[ML]([\d.]+,[\d.]+)", path)]
+    x, y, anchor, text = re.search(
+        r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)"[^>]*>(recommended: [^<]+)<', svg
+    ).groups()
+    left, top, right, bottom = charts._box(float(x), float(y), anchor, text, 10)
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:], strict=False):
+        for i in range(101):  # every point of each segment, a hundredth apart
+            cx, cy = x0 + (x1 - x0) * i / 100, y0 + (y1 - y0) * i / 100
+            assert not (left <= cx <= right and top <= cy <= bottom), (text, cx, cy)
 
 
 def test_the_timeline_chart_leaves_off_sizes_far_slower_than_the_deadline_and_says_so():
