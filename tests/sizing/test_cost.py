@@ -25,7 +25,6 @@ from sizing.engine.cost.cloud import on_demand, reserved
 from sizing.engine.cost.option import BUY, COLOCATION
 from sizing.engine.cost.options import (
     CostCase,
-    _reading,
     price_options,
     price_options_reading,
     totals,
@@ -44,6 +43,7 @@ from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.network import fabric_layout, switch_tiers
 from sizing.engine.numbers import format_money
 from sizing.engine.provenance import ESTIMATE, PRICE_FLAGS, REGIONS, Price
+from sizing.engine.reads import noting_reads
 from sizing.engine.resolve.resolved import Resolved, resolve
 from sizing.engine.units import HOURS_PER_YEAR
 from sizing.engine.vocabulary import COST_OPTIONS
@@ -797,7 +797,7 @@ def test_purchases_read_only_the_purchase_prices(owned_gpus: int, fabric: bool) 
         (32, 64, 128),
         gpus_per_node=8,
         storage_tb=40.0,
-        prices=_reading(prices, reads),
+        prices=noting_reads(prices, reads),
         oversubscription=2.0,
         owned_gpus=owned_gpus,
         fabric=fabric,

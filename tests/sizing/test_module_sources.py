@@ -25,6 +25,7 @@ WITHOUT_A_FORMULA = {
     "explain.py": "sentences about figures worked out elsewhere",
     "inputs.py": "the input's data classes",
     "provenance.py": "the data classes of a sourced value",
+    "reads.py": "notes which fields of an input a step reads; no formula",
     "resolve/__init__.py": "a package's docstring",
     "resolve/resolved.py": "composes the answers made concrete",
     "resolve/site.py": "defaults read from assumptions.py and the price modules",

@@ -22,7 +22,8 @@ from sizing.engine import cluster, parse_input, size_dict
 from sizing.engine.compute import training_flops
 from sizing.engine.hardware import ACCELERATORS, AcceleratorSpec
 from sizing.engine.parallelism import PLAN_ANSWERS, any_plan_fits, search_plan, workload
-from sizing.engine.resolve.resolved import Resolved, resolve
+from sizing.engine.reads import noting_reads
+from sizing.engine.resolve.resolved import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "sizing" / "engine" / "examples").glob("*.json"))
@@ -210,21 +211,6 @@ def test_an_alternative_that_cannot_meet_the_deadline_gets_the_knee_of_the_full_
     assert len(near_searches.runs) < 8  # the full walk searches 10 sizes and checks 13 for memory
 
 
-def _noting(r: Resolved, reads: set[str]) -> Resolved:
-    """A copy of ``r`` that adds the name of each answer read on it to ``reads``."""
-    answers = {f.name for f in fields(r)}
-
-    class Noting(type(r)):  # type: ignore[misc]
-        def __getattribute__(self, name: str) -> object:
-            if name in answers:
-                reads.add(name)
-            return super().__getattribute__(name)
-
-    copy = object.__new__(Noting)
-    copy.__dict__.update(r.__dict__)
-    return copy
-
-
 def test_the_plan_search_reads_only_the_answers_its_plans_are_kept_by() -> None:
     """``cluster.FoundPlans`` serves a plan to every step of a sizing whose workload,
     accelerator, count and ``PLAN_ANSWERS`` agree: right only while the search reads no
@@ -234,7 +220,7 @@ def test_the_plan_search_reads_only_the_answers_its_plans_are_kept_by() -> None:
         r = resolve(parse_input(answers), today=TODAY)
         for acc_id in ("h100-sxm", "a100-40gb", "mi300x"):
             for gpus in COUNTS:
-                search_plan(workload(r), _noting(r, reads), ACCELERATORS[acc_id], gpus)
+                search_plan(workload(r), noting_reads(r, reads), ACCELERATORS[acc_id], gpus)
     assert reads and reads <= set(PLAN_ANSWERS)
 
 

@@ -7,9 +7,10 @@ price) is ``None``: it is left out, never priced with another accelerator's figu
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 
 from ..hardware import AcceleratorSpec
+from ..reads import noting_reads
 from .cloud import on_demand, reserved
 from .hybrid import BaseSplit, base_splits, hybrid
 from .option import (
@@ -235,28 +236,11 @@ def price_options_reading(
         read: set[str] = set()
         # one pricing per option: buying and colocation share their purchases within one, and
         # the second would then note none of the prices the purchases read
-        noting = OptionPricing(case, _reading(prices, read))
+        noting = OptionPricing(case, noting_reads(prices, read))
         options[option] = noting.price(option)
         owned_by_option.update(noting.owned)
         reads[option] = frozenset(read)
     return PricedOptions(options, owned_by_option, pricing.capacity, pricing.spared), reads
-
-
-_PRICE_FIELDS = frozenset(f.name for f in fields(PriceSet))
-
-
-def _reading(prices: PriceSet, reads: set[str]) -> PriceSet:
-    """A copy of ``prices`` that adds the name of each field read on it to ``reads``."""
-
-    class Reading(PriceSet):
-        def __getattribute__(self, name: str) -> object:
-            if name in _PRICE_FIELDS:
-                reads.add(name)
-            return super().__getattribute__(name)
-
-    copy = object.__new__(Reading)
-    copy.__dict__.update(prices.__dict__)
-    return copy
 
 
 def totals(case: CostCase, prices: PriceSet, options: Iterable[str] = OPTIONS) -> dict[str, float]:
