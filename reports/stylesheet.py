@@ -18,7 +18,7 @@ import functools
 from collections.abc import Iterator
 from pathlib import Path
 
-import tinycss2  # WeasyPrint's own CSS parser (a dependency of weasyprint, requirements/base.lock)
+import tinycss2  # WeasyPrint's own CSS parser, pinned in pyproject.toml
 from tinycss2.ast import FunctionBlock, Node
 from weasyprint import CSS
 
