@@ -171,7 +171,7 @@ LAID_OUT_BLANK_FORMS: dict[tuple, SafeString] = {}
 LAID_OUT_BLANK_FORMS_KEPT = 256
 
 
-def laid_out_fields(form: LaidOut, prefilled: dict[str, str] | None) -> SafeString:
+def laid_out_fields(form: forms.BaseForm, prefilled: dict[str, str] | None) -> SafeString:
     """``{% crispy form %}`` of a ``LaidOut`` form, with the page's ``prefilled`` marks.
 
     Laid out from the form and the marks alone (the fields read nothing else of the page), so
@@ -193,32 +193,36 @@ def laid_out_fields(form: LaidOut, prefilled: dict[str, str] | None) -> SafeStri
     return html
 
 
-def _blank_key(form: LaidOut, prefilled: dict[str, str] | None) -> tuple | None:
+def _blank_key(form: forms.BaseForm, prefilled: dict[str, str] | None) -> tuple | None:
     """Everything the laid-out HTML of ``form`` depends on when it holds no answer, or None
-    when it may hold one (its data, a form or field initial value).
+    when it may hold one (its data, a form or field initial value) or a field's choices differ
+    from its class's.
 
     A form bound to no data (the discovery page before its first save) is blank too; its
     errors, if its validation finds any, are part of the key. Of the fields, what a request may
     change (the roadmap's hint says the runs a month given on "Time and deadlines") and what
-    ``__init__`` sets: each field's label, hint, whether required, and its widget's attributes;
-    of the page, which parts come first (``key_fields``) and the answers marked as filled.
+    ``__init__`` sets: each field's label, hint, whether required or disabled, and its widget's
+    attributes; of the page, which parts come first (``key_fields``) and the answers marked as
+    filled.
     """
-    if form.is_bound and (form.data or form.files):  # type: ignore[attr-defined]
-        return None
-    if form.initial:  # type: ignore[attr-defined]
+    if (form.is_bound and (form.data or form.files)) or form.initial:
         return None
     fields = []
     for name, field in form.fields.items():
-        if field.initial is not None:
+        declared = form.base_fields.get(name)
+        if field.initial is not None or declared is None:
+            return None
+        if getattr(field, "choices", None) != getattr(declared, "choices", None):
             return None
         attrs = tuple(field.widget.attrs.items())
-        fields.append((name, field.label, field.help_text, field.required, attrs))
-    errors = tuple((name, tuple(errors)) for name, errors in form.errors.items())  # type: ignore[attr-defined]
+        fields.append((name, field.label, field.help_text, field.required, field.disabled, attrs))
+    errors = tuple((name, tuple(errors)) for name, errors in form.errors.items())
     return (
         type(form),
-        form.prefix,  # type: ignore[attr-defined]
-        form.auto_id,  # type: ignore[attr-defined]
-        form.is_bound,  # type: ignore[attr-defined]
+        form.prefix,
+        form.auto_id,
+        form.is_bound,
+        form.use_required_attribute,
         getattr(form, "key_fields", ()),
         tuple(fields),
         errors,

@@ -7,13 +7,13 @@ import itertools
 from collections.abc import Iterator
 
 from django import template
-from django.forms import BoundField, Select
+from django.forms import BaseForm, BoundField, Select
 from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from questionnaire.glossary import GLOSSARY
-from questionnaire.layouts import PREFILLED, LaidOut, laid_out_fields
+from questionnaire.layouts import PREFILLED, laid_out_fields
 from questionnaire.questions import TERM_MARK, Question, get_question
 
 register = template.Library()
@@ -70,7 +70,7 @@ def glossify(text: str, tip_numbers: Iterator[int]) -> SafeString:
 
 
 @register.simple_tag(name="laid_out_fields", takes_context=True)
-def laid_out_fields_tag(context: template.Context, form: LaidOut) -> SafeString:
+def laid_out_fields_tag(context: template.Context, form: BaseForm) -> SafeString:
     """The form's fields as ``{% crispy form %}`` lays them out, with the page's marks of the
     answers filled from a file or sentence; a form that holds no answer yet is laid out once
     per process (``layouts.laid_out_fields``)."""

@@ -175,6 +175,15 @@ def test_a_hint_the_wizard_words_for_this_customer_is_shown_to_them_only():
     assert laid_out_fields(_blank("roadmap"), None) == plain
 
 
+def test_a_form_whose_choices_were_changed_is_laid_out_each_time():
+    narrowed = _blank("model")
+    narrowed.fields["architecture"].choices = [("dense", "Dense only")]
+    html = laid_out_fields(narrowed, None)
+    assert "Dense only" in html and html == _crispy(narrowed)
+    assert not LAID_OUT_BLANK_FORMS
+    assert "Dense only" not in laid_out_fields(_blank("model"), None)
+
+
 def test_marks_of_filled_answers_are_part_of_the_layout():
     marks = {"notes": "From your words"}
     marked = laid_out_fields(_blank("model"), marks)
