@@ -16,9 +16,11 @@ from typing import Any
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import HTML, Div, Field, Layout, LayoutObject
+from crispy_forms.utils import render_crispy_form
 from django import forms
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from questionnaire.widget_html import WIDGET_RENDERER
 
@@ -161,3 +163,69 @@ def question_layout(
         Div(answer_fields(form, ["not_sure"])[0], css_class="whole-question-unsure"),
         *answer_fields(form, ["notes"]),
     ]
+
+
+# The fields of forms that hold no answer yet, laid out (``laid_out_fields``); a bounded number,
+# as a key may hold a customer's words (the roadmap's hint quotes their runs a month).
+LAID_OUT_BLANK_FORMS: dict[tuple, SafeString] = {}
+LAID_OUT_BLANK_FORMS_KEPT = 256
+
+
+def laid_out_fields(form: forms.BaseForm, prefilled: dict[str, str] | None) -> SafeString:
+    """``{% crispy form %}`` of a ``LaidOut`` form, with the page's ``prefilled`` marks.
+
+    Laid out from the form and the marks alone (the fields read nothing else of the page), so
+    the HTML of a form that holds no answer yet (``_blank_key``) is laid out once per process
+    and the same for every customer: a customer's first visit of a question page, most of them,
+    lays out none (issue 29: the fields were half the template work of a question page). The
+    CSRF token and the wizard's management form are the page's, never part of this HTML.
+    """
+    context = {PREFILLED: prefilled}
+    key = _blank_key(form, prefilled)
+    if key is None:
+        return render_crispy_form(form, context=context)
+    html = LAID_OUT_BLANK_FORMS.get(key)
+    if html is None:
+        html = render_crispy_form(form, context=context)
+        if len(LAID_OUT_BLANK_FORMS) >= LAID_OUT_BLANK_FORMS_KEPT:
+            LAID_OUT_BLANK_FORMS.clear()
+        LAID_OUT_BLANK_FORMS[key] = html
+    return html
+
+
+def _blank_key(form: forms.BaseForm, prefilled: dict[str, str] | None) -> tuple | None:
+    """Everything the laid-out HTML of ``form`` depends on when it holds no answer, or None
+    when it may hold one (its data, a form or field initial value) or a field's choices differ
+    from its class's.
+
+    A form bound to no data (the discovery page before its first save) is blank too; its
+    errors, if its validation finds any, are part of the key. Of the fields, what a request may
+    change (the roadmap's hint says the runs a month given on "Time and deadlines") and what
+    ``__init__`` sets: each field's label, hint, whether required or disabled, and its widget's
+    attributes; of the page, which parts come first (``key_fields``) and the answers marked as
+    filled.
+    """
+    if (form.is_bound and (form.data or form.files)) or form.initial:
+        return None
+    fields = []
+    for name, field in form.fields.items():
+        declared = form.base_fields.get(name)
+        if field.initial is not None or declared is None:
+            return None
+        if getattr(field, "choices", None) != getattr(declared, "choices", None):
+            return None
+        attrs = tuple(field.widget.attrs.items())
+        fields.append((name, field.label, field.help_text, field.required, field.disabled, attrs))
+    errors = tuple((name, tuple(errors)) for name, errors in form.errors.items())
+    return (
+        type(form),
+        form.prefix,
+        form.auto_id,
+        form.is_bound,
+        form.use_required_attribute,
+        getattr(form, "key_fields", ()),
+        tuple(fields),
+        errors,
+        tuple(sorted((prefilled or {}).items())),
+        get_language(),
+    )

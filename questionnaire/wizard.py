@@ -33,7 +33,6 @@ from config.ratelimit import RateLimit, hit, too_many_requests
 from questionnaire import access
 from questionnaire.draft_storage import DraftSessionStorage
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
-from questionnaire.glossary import GLOSSARY
 from questionnaire.layouts import CLEAR_ANSWER
 from questionnaire.models import Draft
 from questionnaire.paths import SHORT_PATH_COUNT, key_fields, question_numbers, shows_step
@@ -53,6 +52,7 @@ from questionnaire.services import (
     submit_answers,
     write_step,
 )
+from questionnaire.widget_html import WIDGET_RENDERER
 
 WELCOME, CONTACT, REVIEW, SUBMIT = "welcome", "contact", "review", "submit"
 FORM_LIST = [
@@ -391,6 +391,10 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
 
     def get_context_data(self, form: Any, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(form=form, **kwargs)
+        # formtools' management form, the current step in one hidden field: the page writes
+        # that field alone (wizard_base.html), through the text boxes' renderer, without the
+        # form's and the widget's four templates (issue 29)
+        context["wizard"]["management_form"].renderer = WIDGET_RENDERER
         step = self.steps.current
         question = get_question(step) if step in QUESTION_SLUGS | {DISCOVERY.slug} else None
         numbers = question_numbers(self.draft.step_data)
@@ -412,7 +416,6 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             prev_step=self.steps.prev,
             save_url=reverse("questionnaire:save", kwargs={"draft_id": self.draft.pk}),
             review_url=self.get_step_url(REVIEW),
-            terms_on_page=[GLOSSARY[key] for key in question.glossary_terms] if question else [],
             # answers filled from their file or sentence and not changed since: marked
             prefilled={
                 name: MARK_WORDS[source]

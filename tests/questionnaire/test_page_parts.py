@@ -1,7 +1,9 @@
 """The parts of a question page written without a template per part (issue 29): the text boxes
-(``questionnaire/widget_html.py``) and the glossary tooltips laid out once per text
-(``glossify``) give the same HTML as the templates they stand for."""
+(``questionnaire/widget_html.py``) and the glossary tooltips (``glossify``) give the same HTML
+as the templates they stand for; a question's intro is laid out once per process, its tooltips
+numbered in page order."""
 
+import itertools
 import re
 
 import pytest
@@ -10,8 +12,14 @@ from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
 
 from questionnaire.forms.steps import ContactForm
+from questionnaire.glossary import GLOSSARY
 from questionnaire.questions import DISCOVERY, QUESTIONS, TERM_MARK
-from questionnaire.templatetags.questionnaire_tags import glossary_term, glossify, widget
+from questionnaire.templatetags.questionnaire_tags import (
+    glossary_term,
+    glossify,
+    question_intro,
+    widget,
+)
 from questionnaire.views import ResumeLinkForm
 from questionnaire.widget_html import WidgetRenderer
 
@@ -60,17 +68,32 @@ def _tip_ids(html: str) -> list[str]:
 
 
 @pytest.mark.parametrize("question", QUESTIONS, ids=lambda q: q.slug)
-def test_a_glossified_text_is_the_term_template_with_a_fresh_id_each_time(question):
-    text = question.why_it_matters
-    first, second = glossify(text), glossify(text)
-    ids = _tip_ids(first)
-    assert len(ids) == len(TERM_MARK.findall(text))
-    assert not set(ids) & set(_tip_ids(second))  # a new id on every page
-    assert len(set(ids)) == len(ids)
-    # the text escaped and each term's tooltip template rendered with its id, as before
-    assert first == _rendered_one_by_one(text, ids)
+def test_a_question_intro_numbers_its_tooltips_in_page_order(question):
+    html = question_intro(question)
+    texts = (question.text, question.why_it_matters, question.in_simple_terms)
+    marks = [match for text in texts for match in TERM_MARK.finditer(text)]
+    ids = _tip_ids(html)
+    # one tooltip per mark, numbered 1, 2, ... down the page: unique on the page, and the same
+    # on every customer's page, so the intro is laid out once
+    assert ids == [
+        f"tip-{(mark.group(2) or mark.group(1)).strip()}-{number}"
+        for number, mark in enumerate(marks, start=1)
+    ]
     for tip_id in ids:
-        assert first.count(f'"{tip_id}"') == 3  # aria-controls, aria-describedby, id
+        assert html.count(f'"{tip_id}"') == 3  # aria-controls, aria-describedby, id
+    # each text escaped and each term's tooltip template rendered with its id, as before
+    numbers = iter(ids)
+    for text in texts:
+        assert _rendered_one_by_one(text, [next(numbers) for _ in TERM_MARK.finditer(text)]) in html
+    assert html.startswith(f'<span class="question-caption">{question.title}</span>')
+    for term in question.glossary_terms:
+        assert f"<dt>{GLOSSARY[term].name}</dt>" in html
+
+
+def test_a_question_intro_is_laid_out_once():
+    question = QUESTIONS[0]
+    first = question_intro(question)
+    assert question_intro(question) is first
 
 
 def _rendered_one_by_one(text: str, ids: list[str]) -> str:
@@ -78,7 +101,7 @@ def _rendered_one_by_one(text: str, ids: list[str]) -> str:
     for match, tip_id in zip(TERM_MARK.finditer(text), ids, strict=True):
         parts.append(str(conditional_escape(text[position : match.start()])))
         words, key = match.group(1), (match.group(2) or match.group(1)).strip()
-        term = {**glossary_term(key, words), "tip_id": tip_id}
+        term = glossary_term(key, words, tip_id)
         parts.append(render_to_string("questionnaire/_term.html", term).strip())
         position = match.end()
     parts.append(str(conditional_escape(text[position:])))
@@ -86,6 +109,7 @@ def _rendered_one_by_one(text: str, ids: list[str]) -> str:
 
 
 def test_glossify_escapes_the_text_around_the_terms():
-    html = glossify("<b>fast</b> [[nodes|node]] & more")
+    html = glossify("<b>fast</b> [[nodes|node]] & more", itertools.count(7))
     assert html.startswith('&lt;b&gt;fast&lt;/b&gt; <span class="term">')
+    assert 'id="tip-node-7"' in html
     assert html.endswith("</span></span> &amp; more")
