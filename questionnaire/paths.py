@@ -15,11 +15,14 @@ lists each kept answer as theirs, beside what we choose for the rest.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from django.utils.datastructures import MultiValueDict
 
+from questionnaire.forms.base import QuestionForm
 from questionnaire.forms.discovery import SETUP_RECOMMEND
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, Question, get_question
 
@@ -33,6 +36,7 @@ __all__ = [
     "KEY_FIELDS",
     "SHORT_PATH_COUNT",
     "key_fields",
+    "kept_answer",
     "kept_setup_answer",
     "setup_answer",
     "question_numbers",
@@ -178,9 +182,16 @@ def key_fields(step: str, step_data: Mapping[str, Any] | None) -> tuple[str, ...
 
 def recommended_answer(question: Question) -> dict[str, Any]:
     """The stored answer of a skipped expert question: nothing given, "not sure" ticked."""
-    form = question.form_class(data={"not_sure": "on"})
+    return copy.deepcopy(_recommended_answer(question.form_class))
+
+
+@cache
+def _recommended_answer(form_class: type[QuestionForm]) -> dict[str, Any]:
+    """Fixed by the question's form: validated once per process, not on every look (the review
+    page and the send ask for each set-up question's, some more than once; issue 29)."""
+    form = form_class(data={"not_sure": "on"})
     if not form.is_valid():  # pragma: no cover - every question accepts "not sure"
-        raise ValueError(f"{question.slug} refuses a not-sure answer: {form.errors}")
+        raise ValueError(f"{form_class.__name__} refuses a not-sure answer: {form.errors}")
     return form.to_answer()
 
 
@@ -195,7 +206,14 @@ def kept_setup_answer(
     form = question.form_class(data=MultiValueDict(raw), prefix=question.slug)
     if not form.is_valid():
         return None
-    answer = form.to_answer()
+    return kept_answer(question, form.to_answer())
+
+
+def kept_answer(question: Question, answer: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``answer``, the valid answer of a set-up question's page (None when the page is not
+    valid or was never visited), when it says more than "not sure"; else None."""
+    if not question.expert or answer is None:
+        return None
     return None if answer == recommended_answer(question) else answer
 
 
