@@ -26,6 +26,7 @@ from questionnaire.questions import (
     DISCOVERY,
     EXPERT_SLUGS,
     PAGES,
+    AnsweredQuestion,
     Question,
     answered_question,
     get_question,
@@ -115,7 +116,7 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     for question in PAGES:
         check = checks.get(question.slug)
         change_url = f"{step_url(question.slug)}?change=1"
-        title = answered_question(question, None).title
+        title = AnsweredQuestion(question, []).title  # the title alone: no lines to build
         if question.expert and recommend:
             kept = kept_answer(question, check.answer if check else None)
             answers[question.slug] = kept or recommended_answer(question)
