@@ -20,8 +20,6 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from django.utils.datastructures import MultiValueDict
-
 from questionnaire.forms.base import QuestionForm
 from questionnaire.forms.discovery import SETUP_RECOMMEND
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, Question, get_question
@@ -36,7 +34,6 @@ __all__ = [
     "KEY_FIELDS",
     "SHORT_PATH_COUNT",
     "key_fields",
-    "kept_answer",
     "kept_setup_answer",
     "setup_answer",
     "question_numbers",
@@ -196,28 +193,17 @@ def _recommended_answer(form_class: type[QuestionForm]) -> dict[str, Any]:
 
 
 def kept_setup_answer(
-    question: Question, step_data: Mapping[str, Any] | None
+    question: Question, page_answer: dict[str, Any] | None
 ) -> dict[str, Any] | None:
-    """The customer's own answer to a set-up question, from the page they filled on the detailed
-    path, when the draft holds a valid one that says more than "not sure"; else None."""
-    raw = (step_data or {}).get(question.slug)
-    if not question.expert or raw is None:
+    """The customer's own answer to a set-up question: ``page_answer``, the valid answer of the
+    page they filled on the detailed path (None when the draft holds none, or not a valid one),
+    when it says more than "not sure"; else None."""
+    if not question.expert or page_answer is None:
         return None
-    form = question.form_class(data=MultiValueDict(raw), prefix=question.slug)
-    if not form.is_valid():
-        return None
-    return kept_answer(question, form.to_answer())
+    return None if page_answer == recommended_answer(question) else page_answer
 
 
-def kept_answer(question: Question, answer: dict[str, Any] | None) -> dict[str, Any] | None:
-    """``answer``, the valid answer of a set-up question's page (None when the page is not
-    valid or was never visited), when it says more than "not sure"; else None."""
-    if not question.expert or answer is None:
-        return None
-    return None if answer == recommended_answer(question) else answer
-
-
-def setup_answer(question: Question, step_data: Mapping[str, Any] | None) -> dict[str, Any]:
+def setup_answer(question: Question, page_answer: dict[str, Any] | None) -> dict[str, Any]:
     """The stored answer of a set-up question the short path skipped: the customer's own when
-    they gave one before switching path, else "recommend for me"."""
-    return kept_setup_answer(question, step_data) or recommended_answer(question)
+    they gave one before switching path (``kept_setup_answer``), else "recommend for me"."""
+    return kept_setup_answer(question, page_answer) or recommended_answer(question)

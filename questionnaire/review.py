@@ -15,10 +15,10 @@ from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
 from questionnaire.paths import (
-    kept_answer,
+    kept_setup_answer,
     question_numbers,
-    recommended_answer,
     recommends_setup_in_draft,
+    setup_answer,
     setup_unknown,
 )
 from questionnaire.prefill.marks import MARK_WORDS, prefilled_fields
@@ -118,8 +118,8 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
         change_url = f"{step_url(question.slug)}?change=1"
         title = AnsweredQuestion(question, []).title  # the title alone: no lines to build
         if question.expert and recommend:
-            kept = kept_answer(question, check.answer if check else None)
-            answers[question.slug] = kept or recommended_answer(question)
+            kept = kept_setup_answer(question, check.answer if check else None)
+            answers[question.slug] = setup_answer(question, kept)
             lines = answered_question(question, kept).lines if kept else []
             rows.append(
                 ReviewRow(question, title, lines, change_url, "", recommended=True, kept=bool(kept))

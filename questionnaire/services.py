@@ -25,7 +25,7 @@ from django.utils.datastructures import MultiValueDict
 from config.celery import publish
 from questionnaire.checked_pages import checked_pages
 from questionnaire.models import Draft, ReferenceCounter, Submission
-from questionnaire.paths import kept_answer, recommended_answer, recommends_setup_in_draft
+from questionnaire.paths import recommends_setup_in_draft, setup_answer
 from questionnaire.questions import PAGES, SCHEMA_VERSION
 
 logger = logging.getLogger(__name__)
@@ -191,7 +191,7 @@ def collect_answers(draft: Draft) -> tuple[dict[str, dict[str, Any]], list[str]]
         check = checks.get(question.slug)
         answer = check.answer if check else None
         if question.expert and recommend:
-            answers[question.slug] = kept_answer(question, answer) or recommended_answer(question)
+            answers[question.slug] = setup_answer(question, answer)
             continue
         if answer is None:
             attention.append(question.slug)
