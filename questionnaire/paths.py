@@ -15,11 +15,12 @@ lists each kept answer as theirs, beside what we choose for the rest.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from django.utils.datastructures import MultiValueDict
-
+from questionnaire.forms.base import QuestionForm
 from questionnaire.forms.discovery import SETUP_RECOMMEND
 from questionnaire.questions import DISCOVERY, EXPERT_SLUGS, QUESTIONS, Question, get_question
 
@@ -178,28 +179,31 @@ def key_fields(step: str, step_data: Mapping[str, Any] | None) -> tuple[str, ...
 
 def recommended_answer(question: Question) -> dict[str, Any]:
     """The stored answer of a skipped expert question: nothing given, "not sure" ticked."""
-    form = question.form_class(data={"not_sure": "on"})
+    return copy.deepcopy(_recommended_answer(question.form_class))
+
+
+@cache
+def _recommended_answer(form_class: type[QuestionForm]) -> dict[str, Any]:
+    """Fixed by the question's form: validated once per process, not on every look (the review
+    page and the send ask for each set-up question's, some more than once; issue 29)."""
+    form = form_class(data={"not_sure": "on"})
     if not form.is_valid():  # pragma: no cover - every question accepts "not sure"
-        raise ValueError(f"{question.slug} refuses a not-sure answer: {form.errors}")
+        raise ValueError(f"{form_class.__name__} refuses a not-sure answer: {form.errors}")
     return form.to_answer()
 
 
 def kept_setup_answer(
-    question: Question, step_data: Mapping[str, Any] | None
+    question: Question, page_answer: dict[str, Any] | None
 ) -> dict[str, Any] | None:
-    """The customer's own answer to a set-up question, from the page they filled on the detailed
-    path, when the draft holds a valid one that says more than "not sure"; else None."""
-    raw = (step_data or {}).get(question.slug)
-    if not question.expert or raw is None:
+    """The customer's own answer to a set-up question: ``page_answer``, the valid answer of the
+    page they filled on the detailed path (None when the draft holds none, or not a valid one),
+    when it says more than "not sure"; else None."""
+    if not question.expert or page_answer is None:
         return None
-    form = question.form_class(data=MultiValueDict(raw), prefix=question.slug)
-    if not form.is_valid():
-        return None
-    answer = form.to_answer()
-    return None if answer == recommended_answer(question) else answer
+    return None if page_answer == recommended_answer(question) else page_answer
 
 
-def setup_answer(question: Question, step_data: Mapping[str, Any] | None) -> dict[str, Any]:
+def setup_answer(question: Question, page_answer: dict[str, Any] | None) -> dict[str, Any]:
     """The stored answer of a set-up question the short path skipped: the customer's own when
-    they gave one before switching path, else "recommend for me"."""
-    return kept_setup_answer(question, step_data) or recommended_answer(question)
+    they gave one before switching path (``kept_setup_answer``), else "recommend for me"."""
+    return kept_setup_answer(question, page_answer) or recommended_answer(question)

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
 
 from questionnaire.answers import NOT_ANSWERED, NOTES_LABEL, AnswerLine
+from questionnaire.checked_pages import checked_pages
 from questionnaire.forms.base import NOT_SURE_QUESTION_LABEL
 from questionnaire.forms.steps import ContactForm
 from questionnaire.models import Draft
@@ -25,12 +26,12 @@ from questionnaire.questions import (
     DISCOVERY,
     EXPERT_SLUGS,
     PAGES,
+    AnsweredQuestion,
     Question,
     answered_question,
     get_question,
 )
 from questionnaire.roles import Feeds
-from questionnaire.services import question_form
 from sizing.public import (
     BuiltInput,
     Decision,
@@ -111,21 +112,20 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
     answers: dict[str, dict[str, Any]] = {}
     recommend = recommends_setup_in_draft(draft.step_data)
     switch_url = f"{step_url(DISCOVERY.slug)}?change=1#discovery-setup-known"
+    checks = checked_pages(draft.step_data, PAGES)
     for question in PAGES:
-        form = question_form(question.slug, question.form_class, draft)
+        check = checks.get(question.slug)
         change_url = f"{step_url(question.slug)}?change=1"
-        title = answered_question(question, None).title
+        title = AnsweredQuestion(question, []).title  # the title alone: no lines to build
         if question.expert and recommend:
-            answers[question.slug] = setup_answer(question, draft.step_data)
-            kept = kept_setup_answer(question, draft.step_data) is not None
-            lines = answered_question(question, answers[question.slug]).lines if kept else []
+            kept = kept_setup_answer(question, check.answer if check else None)
+            answers[question.slug] = setup_answer(question, kept)
+            lines = answered_question(question, kept).lines if kept else []
             rows.append(
-                ReviewRow(question, title, lines, change_url, "", recommended=True, kept=kept)
+                ReviewRow(question, title, lines, change_url, "", recommended=True, kept=bool(kept))
             )
             continue
-        if form is None and question is DISCOVERY:
-            form = question.form_class(data=MultiValueDict(), prefix=question.slug)
-        if form is None:
+        if check is None:
             rows.append(
                 ReviewRow(
                     question,
@@ -135,16 +135,19 @@ def review_rows(draft: Draft, *, step_url: Callable[[str], str]) -> dict[str, An
                     f"Not answered yet. Answer it or tick “{NOT_SURE_QUESTION_LABEL}”.",
                 )
             )
-        elif not form.is_valid():
-            first = next(iter(form.errors.values()))[0]
+        elif check.answer is None:
             rows.append(
                 ReviewRow(
-                    question, title, answered_question(question, {}).lines, change_url, str(first)
+                    question,
+                    title,
+                    answered_question(question, {}).lines,
+                    change_url,
+                    check.problem,
                 )
             )
         else:
-            answers[question.slug] = form.to_answer()
-            lines = answered_question(question, answers[question.slug]).lines
+            answers[question.slug] = check.answer
+            lines = answered_question(question, check.answer).lines
             rows.append(
                 ReviewRow(
                     question,

@@ -23,10 +23,10 @@ from django.utils import timezone
 from django.utils.datastructures import MultiValueDict
 
 from config.celery import publish
-from questionnaire.forms.base import QuestionForm
+from questionnaire.checked_pages import checked_pages
 from questionnaire.models import Draft, ReferenceCounter, Submission
 from questionnaire.paths import recommends_setup_in_draft, setup_answer
-from questionnaire.questions import DISCOVERY, PAGES, SCHEMA_VERSION
+from questionnaire.questions import PAGES, SCHEMA_VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -175,14 +175,6 @@ def step_data_from_answer_data(step: str, data: Mapping[str, Any]) -> StepData:
     }
 
 
-def question_form(slug: str, form_class: type[QuestionForm], draft: Draft) -> QuestionForm | None:
-    """The bound form of one question from the draft, or None when never visited."""
-    raw = draft.step_data.get(slug)
-    if raw is None:
-        return None
-    return form_class(data=MultiValueDict(raw), prefix=slug)
-
-
 def collect_answers(draft: Draft) -> tuple[dict[str, dict[str, Any]], list[str]]:
     """The answers of every question, and the slugs that are missing or invalid.
 
@@ -193,17 +185,18 @@ def collect_answers(draft: Draft) -> tuple[dict[str, dict[str, Any]], list[str]]
     answers: dict[str, dict[str, Any]] = {}
     attention: list[str] = []
     recommend = recommends_setup_in_draft(draft.step_data)
+    # each page checked as the review page checked it, most often that same check (issue 29)
+    checks = checked_pages(draft.step_data, PAGES)
     for question in PAGES:
+        check = checks.get(question.slug)
+        answer = check.answer if check else None
         if question.expert and recommend:
-            answers[question.slug] = setup_answer(question, draft.step_data)
+            answers[question.slug] = setup_answer(question, answer)
             continue
-        form = question_form(question.slug, question.form_class, draft)
-        if form is None and question is DISCOVERY:
-            form = question.form_class(data=MultiValueDict(), prefix=question.slug)
-        if form is None or not form.is_valid():
+        if answer is None:
             attention.append(question.slug)
             continue
-        answers[question.slug] = form.to_answer()
+        answers[question.slug] = answer
     return answers, attention
 
 

@@ -31,6 +31,7 @@ from formtools.wizard.views import NamedUrlSessionWizardView
 
 from config.ratelimit import RateLimit, hit, too_many_requests
 from questionnaire import access
+from questionnaire.checked_pages import remember_valid_page
 from questionnaire.draft_storage import DraftSessionStorage
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.layouts import CLEAR_ANSWER
@@ -64,6 +65,7 @@ FORM_LIST = [
 ]
 STEP_NAMES = {name for name, _ in FORM_LIST}
 QUESTION_SLUGS = {question.slug for question in QUESTIONS}
+CHECKED_STEPS = QUESTION_SLUGS | {DISCOVERY.slug}  # the pages the review page checks
 RESUMED_FLAG = "questionnaire_resumed_{}"
 FILL_FROM_FILE = "fill_from_file"  # the button that saves the page, then opens the upload
 
@@ -246,6 +248,15 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
         if (step or self.steps.current) == "roadmap":
             self._say_runs_now(form)
         return form
+
+    def process_step(self, form: Any) -> Any:
+        step = self.steps.current
+        raw = self.draft.step_data.get(step)
+        if raw is not None and step in CHECKED_STEPS:
+            # just validated, as it is stored: the review page and the send read this check
+            # instead of validating the page again (issue 29)
+            remember_valid_page(step, raw, form)
+        return super().process_step(form)
 
     def _say_runs_now(self, form: Any) -> None:
         """Question 15 asks for the runs a month later only if they differ from those already

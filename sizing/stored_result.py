@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from sizing.engine.network import fabric_layout, fabric_words
@@ -621,8 +622,10 @@ class StoredResult:
     def warnings(self) -> tuple[str, ...]:
         return self._texts("warnings")
 
-    @property
+    @cached_property
     def assumptions(self) -> tuple[UsedAssumption, ...]:
+        # read once per result: the figures, their provenance and the cost's words each look
+        # some up, among more than a hundred (issue 29: three readings on every review page)
         return tuple(
             UsedAssumption(
                 key=str(item.get("key", "")),
