@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from .cluster import FoundPlans, RunEstimate, Searches, size_from_estimate, size_searched
 from .cost.accelerator_prices import cloud_price_confirmed, gpu_cloud_price
@@ -101,9 +102,7 @@ def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
         if same.plan.fits:
             return same
         return size_searched(searches).run
-    rate_ratio = _plan_rate(reference, reference.r, reference.acc) / _plan_rate(
-        reference, r, searches.acc
-    )
+    rate_ratio = reference.plan_rate / _plan_rate(reference, r, searches.acc)
     estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * HOURS_PER_DAY)
     near = size_from_estimate(searches, estimate)
     return near if near is not None else size_searched(searches).run
@@ -127,6 +126,12 @@ class Reference:
     acc: AcceleratorSpec
     run: RunEstimate
     deadline_met: bool
+
+    @cached_property
+    def plan_rate(self) -> float:
+        """Model FLOPs per second of one of its accelerators on its plan (:func:`_plan_rate`)
+        [FLOP/s], worked out once for all the alternatives sized against it."""
+        return _plan_rate(self, self.r, self.acc)
 
 
 def compare_accelerators(
@@ -155,17 +160,16 @@ def compare_accelerators(
             candidates.append(acc)
     # The same for every accelerator that runs the precision asked; one without it (FP8 on
     # an A100) runs BF16: another workload, with memory checks of its own.
-    resolved = {acc.id: _with_accelerator(r, acc) for acc in candidates}
+    precisions = {acc.id: training_precision(r.precision_asked, acc) for acc in candidates}
     workloads = {r.precision: workload(r)}
     memories = {r.precision: shared}
-    for rr in resolved.values():
-        if rr.precision not in workloads:
-            workloads[rr.precision] = workload(rr)
-            memories[rr.precision] = MemoryCache()
+    for acc in candidates:
+        if precisions[acc.id] not in workloads:
+            workloads[precisions[acc.id]] = workload(_with_accelerator(r, acc))
+            memories[precisions[acc.id]] = MemoryCache()
     deadline = _deadline_to_meet(reference)
     best_cases = {
-        acc.id: _best_case_key(workloads[resolved[acc.id].precision], acc, flops)
-        for acc in candidates
+        acc.id: _best_case_key(workloads[precisions[acc.id]], acc, flops) for acc in candidates
     }
     # Every maker among the candidates will be listed (an accelerator is skipped only when
     # its maker already has a better one), so the slots left for the rest are known now.
@@ -181,12 +185,14 @@ def compare_accelerators(
         acc = candidates[i]
         if _cannot_be_listed(alts, acc, best_case, open_slots, deadline):
             continue  # sizing it cannot change the list: skip the search
-        rr = resolved[acc.id]
-        w = workloads[rr.precision]
+        w = workloads[precisions[acc.id]]
         if i not in searched:
-            memory = memories[rr.precision]
+            memory = memories[precisions[acc.id]]
+            # the answers on ``acc`` are made only for those sized (most never are)
+            rr = _with_accelerator(r, acc)
             searched[i] = searches_for(w, rr, acc, flops, memory, reference.run.plan, plans)
         searches = searched[i]
+        rr = searches.r
         if deadline is not None and not tight and _maker_sized(alts, acc):
             in_time = _best_case_in_time(w, rr, acc, flops, deadline, searches.hfu)
             heapq.heappush(queue, (in_time, i, True))
