@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from .cluster import FoundPlans, RunEstimate, Searches, size_from_estimate, size_searched
 from .cost.accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cost.price_set import purchase_per_gpu
 from .efficiency import workload_factor
+from .frozen_copies import with_changes
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops, training_precision
 from .output import Alternative
 from .parallelism import (
@@ -382,4 +383,5 @@ def _cheapest_fitting_first(alt: Alternative, deadline_days: float | None) -> _R
 
 def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
     """The run on ``acc``, in the precision asked, or in BF16 where ``acc`` has no FP8."""
-    return replace(r, accelerator=acc.id, precision=training_precision(r.precision_asked, acc))
+    precision = training_precision(r.precision_asked, acc)
+    return with_changes(r, accelerator=acc.id, precision=precision)

@@ -48,6 +48,7 @@ from .efficiency import (
     pipeline_bubble,
 )
 from .expert_traffic import DUALPIPE_PARAMETER_COPIES, dualpipe_bubble
+from .frozen_copies import with_changes
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS, MeasuredInput
 from .kernel_fusion import fuses_kernels, memory_bound_scale
@@ -1334,4 +1335,4 @@ def _with_reason(p: Plan) -> Plan:
             if parts
             else "Fastest plan that fits: plain data parallelism."
         )
-    return replace(p, reason=reason)
+    return with_changes(p, reason=reason)
