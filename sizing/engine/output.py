@@ -223,8 +223,17 @@ def _clean(x: Any) -> Any:
         return {str(k): _clean_field(str(k), v) for k, v in x.items()}
     cleaners = _field_cleaners(type(x))
     if cleaners is not None:
-        return {name: clean(getattr(x, name)) for name, clean in cleaners}
+        return {
+            name: value if type(value) in _KEPT else clean(value)
+            for name, clean in cleaners
+            for value in (getattr(x, name),)
+        }
     return x
+
+
+# Values that :func:`_clean` and :func:`_to_the_cent` return as they are, tested in place of a
+# call for a dataclass's fields: most are words (sources, units, dates)
+_KEPT = frozenset({str, int, bool, type(None)})
 
 
 def _clean_field(name: str, x: Any) -> Any:
