@@ -103,7 +103,7 @@ def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
         if same.plan.fits:
             return same
         return size_searched(searches).run
-    rate_ratio = reference.plan_rate / _plan_rate(reference, r, searches.acc)
+    rate_ratio = reference.plan_rate / _plan_rate(reference, searches.w, r, searches.acc)
     estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * HOURS_PER_DAY)
     near = size_from_estimate(searches, estimate)
     return near if near is not None else size_searched(searches).run
@@ -132,7 +132,7 @@ class Reference:
     def plan_rate(self) -> float:
         """Model FLOPs per second of one of its accelerators on its plan (:func:`_plan_rate`)
         [FLOP/s], worked out once for all the alternatives sized against it."""
-        return _plan_rate(self, self.r, self.acc)
+        return _plan_rate(self, workload(self.r), self.r, self.acc)
 
 
 def compare_accelerators(
@@ -241,16 +241,16 @@ def _deadline_to_meet(reference: Reference) -> float | None:
     return r.deadline_days if reference.deadline_met and r.count is None else None
 
 
-def _plan_rate(reference: Reference, r: Resolved, acc: AcceleratorSpec) -> float:
+def _plan_rate(reference: Reference, w: Workload, r: Resolved, acc: AcceleratorSpec) -> float:
     """Model FLOPs per second of one ``acc`` running the recommended plan [FLOP/s].
 
-    The same layout on ``acc``'s own links, in the precision ``r`` runs on it: an estimate
-    (the plan may not fit on ``acc``, or another plan may suit it better), which
-    :func:`cluster.size_from_estimate` corrects.
+    The same layout on ``acc``'s own links, in the precision ``r`` runs on it (its workload
+    ``w``): an estimate (the plan may not fit on ``acc``, or another plan may suit it better),
+    which :func:`cluster.size_from_estimate` corrects.
     """
     plan = reference.run.plan
     cost = cost_on_fabric(
-        workload(r),
+        w,
         acc,
         plan,
         gpus_per_node=r.gpus_per_node,
