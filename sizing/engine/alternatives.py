@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cluster import FoundPlans, RunEstimate, Searches, size_from_estimate, size_searched
 from .cost.accelerator_prices import cloud_price_confirmed, gpu_cloud_price
 from .cost.price_set import purchase_per_gpu
 from .efficiency import workload_factor
+from .frozen_copies import with_changes
 from .hardware import ACCELERATORS, AcceleratorSpec, peak_tflops, training_precision
 from .output import Alternative
 from .parallelism import (
@@ -101,9 +103,7 @@ def _sized_run(searches: Searches, reference: Reference) -> RunEstimate:
         if same.plan.fits:
             return same
         return size_searched(searches).run
-    rate_ratio = _plan_rate(reference, reference.r, reference.acc) / _plan_rate(
-        reference, r, searches.acc
-    )
+    rate_ratio = reference.plan_rate / _plan_rate(reference, searches.w, r, searches.acc)
     estimate = reference.run.gpu_hours * rate_ratio / (r.deadline_days * HOURS_PER_DAY)
     near = size_from_estimate(searches, estimate)
     return near if near is not None else size_searched(searches).run
@@ -127,6 +127,12 @@ class Reference:
     acc: AcceleratorSpec
     run: RunEstimate
     deadline_met: bool
+
+    @cached_property
+    def plan_rate(self) -> float:
+        """Model FLOPs per second of one of its accelerators on its plan (:func:`_plan_rate`)
+        [FLOP/s], worked out once for all the alternatives sized against it."""
+        return _plan_rate(self, workload(self.r), self.r, self.acc)
 
 
 def compare_accelerators(
@@ -155,17 +161,16 @@ def compare_accelerators(
             candidates.append(acc)
     # The same for every accelerator that runs the precision asked; one without it (FP8 on
     # an A100) runs BF16: another workload, with memory checks of its own.
-    resolved = {acc.id: _with_accelerator(r, acc) for acc in candidates}
+    precisions = {acc.id: training_precision(r.precision_asked, acc) for acc in candidates}
     workloads = {r.precision: workload(r)}
     memories = {r.precision: shared}
-    for rr in resolved.values():
-        if rr.precision not in workloads:
-            workloads[rr.precision] = workload(rr)
-            memories[rr.precision] = MemoryCache()
+    for acc in candidates:
+        if precisions[acc.id] not in workloads:
+            workloads[precisions[acc.id]] = workload(_with_accelerator(r, acc))
+            memories[precisions[acc.id]] = MemoryCache()
     deadline = _deadline_to_meet(reference)
     best_cases = {
-        acc.id: _best_case_key(workloads[resolved[acc.id].precision], acc, flops)
-        for acc in candidates
+        acc.id: _best_case_key(workloads[precisions[acc.id]], acc, flops) for acc in candidates
     }
     # Every maker among the candidates will be listed (an accelerator is skipped only when
     # its maker already has a better one), so the slots left for the rest are known now.
@@ -181,12 +186,14 @@ def compare_accelerators(
         acc = candidates[i]
         if _cannot_be_listed(alts, acc, best_case, open_slots, deadline):
             continue  # sizing it cannot change the list: skip the search
-        rr = resolved[acc.id]
-        w = workloads[rr.precision]
+        w = workloads[precisions[acc.id]]
         if i not in searched:
-            memory = memories[rr.precision]
+            memory = memories[precisions[acc.id]]
+            # the answers on ``acc`` are made only for those sized (most never are)
+            rr = _with_accelerator(r, acc)
             searched[i] = searches_for(w, rr, acc, flops, memory, reference.run.plan, plans)
         searches = searched[i]
+        rr = searches.r
         if deadline is not None and not tight and _maker_sized(alts, acc):
             in_time = _best_case_in_time(w, rr, acc, flops, deadline, searches.hfu)
             heapq.heappush(queue, (in_time, i, True))
@@ -234,16 +241,16 @@ def _deadline_to_meet(reference: Reference) -> float | None:
     return r.deadline_days if reference.deadline_met and r.count is None else None
 
 
-def _plan_rate(reference: Reference, r: Resolved, acc: AcceleratorSpec) -> float:
+def _plan_rate(reference: Reference, w: Workload, r: Resolved, acc: AcceleratorSpec) -> float:
     """Model FLOPs per second of one ``acc`` running the recommended plan [FLOP/s].
 
-    The same layout on ``acc``'s own links, in the precision ``r`` runs on it: an estimate
-    (the plan may not fit on ``acc``, or another plan may suit it better), which
-    :func:`cluster.size_from_estimate` corrects.
+    The same layout on ``acc``'s own links, in the precision ``r`` runs on it (its workload
+    ``w``): an estimate (the plan may not fit on ``acc``, or another plan may suit it better),
+    which :func:`cluster.size_from_estimate` corrects.
     """
     plan = reference.run.plan
     cost = cost_on_fabric(
-        workload(r),
+        w,
         acc,
         plan,
         gpus_per_node=r.gpus_per_node,
@@ -376,4 +383,5 @@ def _cheapest_fitting_first(alt: Alternative, deadline_days: float | None) -> _R
 
 def _with_accelerator(r: Resolved, acc: AcceleratorSpec) -> Resolved:
     """The run on ``acc``, in the precision asked, or in BF16 where ``acc`` has no FP8."""
-    return replace(r, accelerator=acc.id, precision=training_precision(r.precision_asked, acc))
+    precision = training_precision(r.precision_asked, acc)
+    return with_changes(r, accelerator=acc.id, precision=precision)

@@ -47,6 +47,7 @@ from .hardware import AcceleratorSpec, peak_tflops
 from .parallelism import (
     PLAN_ANSWERS,
     ActivationCache,
+    CostModelCache,
     HfuCache,
     Plan,
     Workload,
@@ -165,7 +166,9 @@ class FoundPlans:
         key = (w, acc, gpus, *(getattr(r, name) for name in PLAN_ANSWERS))
         found = self._found.get(key)
         if found is None:
-            found = search_plan(w, r, acc, gpus, searches.hfu, hint, searches.activations)
+            found = search_plan(
+                w, r, acc, gpus, searches.hfu, hint, searches.activations, searches.cost_models
+            )
             self._found[key] = found
         return found
 
@@ -194,6 +197,7 @@ class Searches:
     fitting: dict[int, bool] = field(default_factory=dict)
     hfu: HfuCache = field(default_factory=dict)
     activations: ActivationCache = field(default_factory=dict)
+    cost_models: CostModelCache = field(default_factory=dict)  # step costs, with ``hfu``
     first_hint: Plan | None = None  # explored first by the first search (another sizing's plan)
     plans: FoundPlans = field(default_factory=FoundPlans)  # shared by a sizing's steps
 

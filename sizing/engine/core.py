@@ -68,7 +68,7 @@ from .output import (
 from .owned_first import size_with_estate
 from .parallelism import Plan, Workload, whole_micro_batches, workload
 from .peer import nvidia_peer
-from .provenance import Price, UsedAssumption
+from .provenance import Assumption, Price, UsedAssumption
 from .ranges import ConfidenceResult, confidence, gpus_needed, spread
 from .resilience import spare_nodes
 from .resolve.resolved import Resolved, resolve
@@ -637,8 +637,16 @@ def _timeline(
 
 
 def _constants_used() -> tuple[UsedAssumption, ...]:
-    """The listed engine constants and prices, as recorded in every recommendation."""
-    return tuple(
+    """The listed engine constants and prices, as recorded in every recommendation.
+
+    Made again only when an entry of the registries changed (the calibration's
+    ``assumptions.overridden``): equal entries make equal constants, and every sizing would
+    otherwise make the same 95 of them.
+    """
+    entries = (*ASSUMPTIONS.items(), *PRICES.items())
+    if _LAST_CONSTANTS and _LAST_CONSTANTS[0][0] == entries:
+        return _LAST_CONSTANTS[0][1]
+    used = tuple(
         UsedAssumption(
             key=key,
             value=a.value,
@@ -648,9 +656,14 @@ def _constants_used() -> tuple[UsedAssumption, ...]:
             provided_by="default",
             rationale=a.rationale,
         )
-        for registry in (ASSUMPTIONS, PRICES)
-        for key, a in registry.items()
+        for key, a in entries
     )
+    _LAST_CONSTANTS[:] = [(entries, used)]
+    return used
+
+
+# The registries' entries :func:`_constants_used` last made its constants of, and those
+_LAST_CONSTANTS: list[tuple[tuple[tuple[str, Assumption], ...], tuple[UsedAssumption, ...]]] = []
 
 
 def size_dict(data: dict[str, Any], *, today: datetime.date | None = None) -> dict[str, Any]:

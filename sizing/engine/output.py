@@ -15,6 +15,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
@@ -220,19 +221,50 @@ def _clean(x: Any) -> Any:
         return [_clean(v) for v in x]
     if isinstance(x, dict):
         return {str(k): _clean_field(str(k), v) for k, v in x.items()}
-    if is_dataclass(x) and not isinstance(x, type):
-        return {f.name: _clean_field(f.name, getattr(x, f.name)) for f in fields(x)}
+    cleaners = _field_cleaners(type(x))
+    if cleaners is not None:
+        return {
+            name: value if type(value) in _KEPT else clean(value)
+            for name, clean in cleaners
+            for value in (getattr(x, name),)
+        }
     return x
+
+
+# Values that :func:`_clean` and :func:`_to_the_cent` return as they are, tested in place of a
+# call for a dataclass's fields: most are words (sources, units, dates)
+_KEPT = frozenset({str, int, bool, type(None)})
 
 
 def _clean_field(name: str, x: Any) -> Any:
     """A field by its name: money (``*_usd``, ``*_eur``) to the cent, so that the parts of a
     cost still add up to its total as stored (to 6 significant digits a $17,452,386 bill's
     lines and its total, $17,452,400, would not); anything else as :func:`_clean`."""
+    return _to_the_cent(x) if _is_money(name) else _clean(x)
+
+
+def _is_money(name: str) -> bool:
+    """Whether a field named ``name`` holds money, kept to the cent (:func:`_clean_field`)."""
     # not a rate: usd_per_eur, the currency's per_usd (0.8479 kept, never 0.85)
-    if name.endswith(("_usd", "_eur")) and "_per_" not in name and not name.startswith("per_"):
-        return _to_the_cent(x)
-    return _clean(x)
+    return name.endswith(("_usd", "_eur")) and "_per_" not in name and not name.startswith("per_")
+
+
+# What cleans each field of a dataclass, by class (:func:`_field_cleaners`)
+_Cleaners = tuple[tuple[str, Callable[[Any], Any]], ...]
+_CLEANERS: dict[type, _Cleaners | None] = {}
+
+
+def _field_cleaners(cls: type) -> _Cleaners | None:
+    """Each field of the dataclass ``cls`` with what cleans its value (:func:`_clean_field`),
+    worked out once per class (a recommendation holds some 900 dataclasses); ``None`` when
+    ``cls`` is not a dataclass."""
+    if cls not in _CLEANERS:
+        _CLEANERS[cls] = (
+            tuple((f.name, _to_the_cent if _is_money(f.name) else _clean) for f in fields(cls))
+            if is_dataclass(cls)
+            else None
+        )
+    return _CLEANERS[cls]
 
 
 def _to_the_cent(x: Any) -> Any:

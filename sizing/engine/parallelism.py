@@ -48,6 +48,7 @@ from .efficiency import (
     pipeline_bubble,
 )
 from .expert_traffic import DUALPIPE_PARAMETER_COPIES, dualpipe_bubble
+from .frozen_copies import with_changes
 from .hardware import AcceleratorSpec, peak_tflops
 from .inputs import ADAPTER_METHODS, MeasuredInput
 from .kernel_fusion import fuses_kernels, memory_bound_scale
@@ -334,13 +335,6 @@ class _Layout(NamedTuple):
     context: int = 1
 
 
-@dataclass(frozen=True)
-class _Fabric:
-    gpus_per_node: int
-    nic_gbps_per_gpu: float  # [Gb/s]
-    oversubscription: float  # [x:1]
-
-
 # QLoRA stacks split no model: PEFT + bitsandbytes run data parallel with FSDP (Answer.AI
 # FSDP-QLoRA, 2024-03) or DeepSpeed ZeRO-3 (Hugging Face PEFT docs, "DeepSpeed" guide:
 # ZeRO-3 and QLoRA), torchtune's QLoRA recipes with FSDP2 (lora_finetune_distributed); none
@@ -364,16 +358,24 @@ def _layouts(w: Workload, r: Resolved, gpus: int, per_node: int) -> Iterator[_La
     """
     sequences = max(1.0, w.tokens_per_step / w.seq)
     split = _model_split_limit(w)
+    # the degrees each loop tries do not depend on the loops around it (a search of hundreds
+    # of layouts lists them once), nor the expert degrees on more than the data degree
+    tensors = _degrees(min(per_node, split), r.forced_tensor, w.heads)
+    pipelines = _degrees(min(w.layers, gpus, split), r.forced_pipeline)
+    experts_by_data: dict[int, list[int]] = {}
     for cp in _context_options(w, r, gpus):
-        for tp in _degrees(min(per_node, split), r.forced_tensor, w.heads):
-            for pp in _degrees(min(w.layers, gpus, split), r.forced_pipeline):
+        for tp in tensors:
+            for pp in pipelines:
                 if gpus % (tp * cp * pp):
                     continue
                 dp = gpus // (tp * cp * pp)
                 if (r.forced_data is not None and dp != r.forced_data) or dp > sequences:
                     continue
-                experts = min(dp, w.experts, split)
-                eps = _degrees(experts, r.forced_expert, w.experts) if w.moe else [1]
+                eps = experts_by_data.get(dp)
+                if eps is None:
+                    experts = min(dp, w.experts, split)
+                    eps = _degrees(experts, r.forced_expert, w.experts) if w.moe else [1]
+                    experts_by_data[dp] = eps
                 for ep in eps:
                     if dp % ep == 0:
                         yield _Layout(tensor=tp, pipeline=pp, data=dp, expert=ep, context=cp)
@@ -647,6 +649,18 @@ HfuCache = dict[tuple[int, int, int, bool, int], float]
 ActivationCache = dict[tuple[int, int, float, int, int, str, int], float]
 
 
+@dataclass(frozen=True)
+class _Fabric:
+    gpus_per_node: int
+    nic_gbps_per_gpu: float  # [Gb/s]
+    oversubscription: float  # [x:1]
+
+
+# The step costs of one workload on one accelerator by fabric: every count of a node or more
+# has the same fabric, so the searches of one run share one model and what it works out once
+CostModelCache = dict[_Fabric, StepCostModel]
+
+
 class _Scored(NamedTuple):
     """One costed candidate of a search (a :class:`Plan` is built for the chosen one only)."""
 
@@ -862,6 +876,7 @@ def search_plan(
     hfu_cache: HfuCache | None = None,
     hint: Plan | None = None,
     activation_cache: ActivationCache | None = None,
+    cost_models: CostModelCache | None = None,
 ) -> Plan:
     """Best plan for ``gpus`` accelerators (the lowest-memory one if none fits).
 
@@ -876,7 +891,9 @@ def search_plan(
     by the searches of one workload on one accelerator (:class:`efficiency.StepCostModel`).
     ``hint``, a plan found on another count, has its layout explored first when this count
     has it: a good plan found early lets the bounds rule out more (the result is the same).
-    ``activation_cache`` may be shared by every search of ``w`` (:class:`_LayoutMemory`).
+    ``activation_cache`` may be shared by every search of ``w`` (:class:`_LayoutMemory`), and
+    ``cost_models`` by the searches of ``w`` on ``acc`` that share ``hfu_cache``
+    (:data:`CostModelCache`).
     """
     fabric = _Fabric(
         gpus_per_node=min(r.gpus_per_node, gpus),
@@ -884,7 +901,10 @@ def search_plan(
         oversubscription=r.oversubscription or 1.0,
     )
     usable = usable_gb(acc.memory_gb)
-    search = _Search(w, acc, gpus, fabric, usable, hfu_cache)
+    costs = None if cost_models is None else cost_models.get(fabric)
+    search = _Search(w, acc, gpus, fabric, usable, hfu_cache, costs)
+    if cost_models is not None:
+        cost_models[fabric] = search.costs
     best: _Scored | None = None
     best_rank = 0  # position of the best plan's layout in the simplest-first order
     smallest: _Scored | None = None
@@ -1315,4 +1335,4 @@ def _with_reason(p: Plan) -> Plan:
             if parts
             else "Fastest plan that fits: plain data parallelism."
         )
-    return replace(p, reason=reason)
+    return with_changes(p, reason=reason)

@@ -23,6 +23,7 @@ WITHOUT_A_FORMULA = {
     "cost/explain.py": "sentences about figures worked out elsewhere",
     "cost/options.py": "prices every option with the option modules, side by side",
     "explain.py": "sentences about figures worked out elsewhere",
+    "frozen_copies.py": "copies data classes with some fields changed; no formula",
     "inputs.py": "the input's data classes",
     "provenance.py": "the data classes of a sourced value",
     "reads.py": "notes which fields of an input a step reads; no formula",

@@ -112,6 +112,7 @@ class OptionPricing:
         # what buying each capacity costs (buying and colocation's, each hybrid base's)
         self._bought: dict[tuple[int, ...], Purchases] = {}
         self._splits: tuple[BaseSplit, ...] | None = None
+        self._sites: dict[tuple[bool, bool], OwnedSite] = {}  # by colocation and help
 
     def at_prices(self, prices: PriceSet) -> OptionPricing:
         """The same case priced with ``prices``: what does not depend on the prices (the
@@ -121,6 +122,7 @@ class OptionPricing:
         other.case, other.prices = self.case, prices
         other.capacity, other.spared = self.capacity, self.spared
         other.owned = {}
+        other._sites = self._sites
         same = all(getattr(prices, name) is getattr(self.prices, name) for name in PURCHASE_PRICES)
         other._bought = self._bought if same else {}
         other._splits = self._hybrid_splits()
@@ -158,7 +160,7 @@ class OptionPricing:
         if not (prices.purchase is not None or max(self.spared) <= case.owned_gpus):
             return None
         if option in (BUY, COLOCATION):
-            site = _site(case, colocation=option == COLOCATION, helped=True)
+            site = self._site(colocation=option == COLOCATION, helped=True)
             bought = self._purchases(self.spared)
             self.owned[option] = owned(usage, self.spared, site, prices, bought=bought)
             return self.owned[option].priced
@@ -168,7 +170,7 @@ class OptionPricing:
         return hybrid(
             usage,
             self.capacity,
-            _site(case, colocation=case.hybrid_in_colocation),
+            self._site(colocation=case.hybrid_in_colocation),
             prices,
             cloud_price=on_demand_price.value,
             storage_tb=tb,
@@ -181,9 +183,19 @@ class OptionPricing:
         """The hybrid's bases and the work each serves (:func:`hybrid.base_splits`)."""
         if self._splits is None:
             case = self.case
-            site = _site(case, colocation=case.hybrid_in_colocation)
+            site = self._site(colocation=case.hybrid_in_colocation)
             self._splits = base_splits(case.usage, self.capacity, site)
         return self._splits
+
+    def _site(self, *, colocation: bool, helped: bool = False) -> OwnedSite:
+        """Where the case's owned hardware sits (:func:`_site`), made once for each place and
+        kept by the pricings at other prices (no price plays a part)."""
+        found = self._sites.get((colocation, helped))
+        if found is None:
+            found = self._sites[colocation, helped] = _site(
+                self.case, colocation=colocation, helped=helped
+            )
+        return found
 
     def _purchases(self, capacity: tuple[int, ...]) -> Purchases:
         """What buying ``capacity`` costs (:func:`owned.purchases`), worked out once: it does

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..assumptions import value
+from ..frozen_copies import with_changes
 from ..hardware import REFERENCE_SERVER_GPUS
 from ..provenance import ESTIMATE, Price
 from .accelerator_prices import ACCELERATOR_PRICES
@@ -78,7 +79,7 @@ class UsedPrice:
 
     def at(self, value: float) -> UsedPrice:
         """The same price at another value (for the sensitivity analysis)."""
-        return replace(self, value=value)
+        return with_changes(self, value=value)
 
 
 @dataclass(frozen=True)

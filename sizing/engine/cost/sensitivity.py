@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from ..assumptions import value
+from ..frozen_copies import with_changes
 from .option import BUY, COLOCATION, OPTIONS, Priced
 from .options import CostCase, OptionPricing, totals
 from .price_set import PriceSet, UsedPrice
@@ -107,7 +108,7 @@ def swings(
 
     def at(key: str, moved: UsedPrice) -> dict[str, float]:
         unmoved = moved == getattr(prices, key) and key != help_key  # the help's rent is rescaled
-        moved_prices = replace(prices, **{key: moved})
+        moved_prices = with_changes(prices, **{key: moved})
         pricing = given.at_prices(moved_prices)
         if key == help_key:
             central = getattr(prices, key).value
