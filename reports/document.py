@@ -37,6 +37,7 @@ from reports.cost_page import cost_page
 from reports.data_reading import data_reading
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
+from reports.html_parsing import cache_character_patterns
 from reports.layout import page_fill
 from reports.method import method_rows
 from reports.pdf_compression import use_proposal_deflate_level
@@ -203,6 +204,7 @@ def _lean_user_agent_css() -> CSS:
 
 _USER_AGENT_CSS = _lean_user_agent_css()
 use_proposal_deflate_level()  # before any proposal is written
+cache_character_patterns()  # before any proposal is parsed
 
 
 class _ProposalHTML(HTML):

@@ -76,7 +76,7 @@ JARGON = (
 
 def _summary_text(html: str) -> str:
     """The executive summary as a reader sees it, without the customer's own words."""
-    start = html.index('<section class="chapter" id="summary">')
+    start = html.index('<h2 id="summary">')
     section = html[start : html.index("</section>", start)]
     section = re.sub(
         r'<(\w+)[^>]*class="[^"]*verbatim[^"]*"[^>]*>.*?</\1>', " ", section, flags=re.S
