@@ -1,6 +1,6 @@
 """WeasyPrint's HTML parser (tinyhtml5) with its cache of character patterns working.
 
-tinyhtml5 2.1.0 (a dependency of WeasyPrint, requirements/base.lock) reads runs of text with
+tinyhtml5 2.1.0 (WeasyPrint's parser, pinned in pyproject.toml) reads runs of text with
 ``chars_until``, which keeps one compiled pattern per set of stop characters in the module's
 ``characters_until_regex``. Its line ``characters = cache[(characters, opposite)] = regex``
 rebinds ``characters`` before the key is built, so each pattern is stored under the pattern
