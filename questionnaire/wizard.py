@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
@@ -310,7 +310,8 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             check_url = offer_sentence_answers(self.request, self.draft, next_step=target)
             if check_url:
                 return redirect(check_url)
-        return redirect(self.get_step_url(target))
+        # the URL as it is: redirect() would first try it as the name of a view
+        return HttpResponseRedirect(self.get_step_url(target))
 
     def _move_to(self, step: str) -> None:
         """Store the customer's current step: with the posted data if that is still to be
