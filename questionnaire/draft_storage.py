@@ -25,7 +25,8 @@ class DraftSessionStorage(SessionStorage):
 
     formtools marks the session changed whenever its data is read, so every page wrote the
     session back (a Redis GET and SET on top of the read, issue 29); here only a change marks
-    it: a new value for the data, the current step, the extra data or a step's files."""
+    it: a new value for the data, the current step, the extra data or a step's files (none is
+    kept for a page posted without files)."""
 
     def _get_data(self) -> Any:
         return self.request.session[self.prefix]
@@ -43,6 +44,10 @@ class DraftSessionStorage(SessionStorage):
         self.request.session.modified = True
 
     def set_step_files(self, step: str, files: Any) -> None:
+        if not files:
+            # No step has a file field: formtools would keep an empty entry for every page
+            # posted, and write the session for it.
+            return
         super().set_step_files(step, files)
         self.request.session.modified = True
 

@@ -143,7 +143,21 @@ class QuantityField(AnswerFieldMixin, forms.CharField):
         return f"{text} (read as {understood})", False
 
 
-class RadioAnswerField(AnswerFieldMixin, forms.ChoiceField):
+class ChoicesCopiedAsPairsMixin:
+    """Each form copies its fields from its class's; Django's ChoiceField deep-copies its
+    choices for that, pair by pair, on every page (issue 29: a third of copying a question's
+    fields). A form gets its own list of the same (value, label) pairs here: the pairs are
+    tuples of strings, which nothing changes, and the list can be changed or replaced."""
+
+    _choices: list[Any]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        copied = forms.Field.__deepcopy__(self, memo)  # type: ignore[arg-type]
+        copied._choices = list(self._choices)
+        return copied
+
+
+class RadioAnswerField(AnswerFieldMixin, ChoicesCopiedAsPairsMixin, forms.ChoiceField):
     """One choice from a list, with "Not sure yet" as its own last option."""
 
     render_as = "radios"
@@ -166,7 +180,7 @@ class YesNoField(RadioAnswerField):
         super().__init__(choices=YES_NO, **kwargs)
 
 
-class CheckboxesAnswerField(AnswerFieldMixin, forms.MultipleChoiceField):
+class CheckboxesAnswerField(AnswerFieldMixin, ChoicesCopiedAsPairsMixin, forms.MultipleChoiceField):
     """Any number of choices, or "Not sure yet" alone; stored as a list of values in the order
     of the choices (``["not_sure"]`` when not sure)."""
 

@@ -24,6 +24,7 @@ from django.utils.datastructures import MultiValueDict
 
 from config.celery import publish
 from questionnaire.checked_pages import checked_pages
+from questionnaire.draft_rows import merge_step
 from questionnaire.models import Draft, ReferenceCounter, Submission
 from questionnaire.paths import recommends_setup_in_draft, setup_answer
 from questionnaire.questions import PAGES, SCHEMA_VERSION
@@ -112,15 +113,10 @@ def posted_step_data(
 
 
 def write_step(*, draft: Draft, step: str, raw: StepData, current_step: str) -> Draft:
-    """Write one step's kept data (:func:`posted_step_data`) and where the customer is, the
-    row locked so two tabs saving different steps at once cannot overwrite each other's step."""
-    with transaction.atomic():
-        locked = Draft.objects.select_for_update().get(pk=draft.pk)
-        locked.step_data = {**locked.step_data, step: raw}
-        locked.current_step = current_step
-        locked.revision += 1
-        locked.save(update_fields=["step_data", "current_step", "revision", "updated_at"])
-    return locked
+    """Write one step's kept data (:func:`posted_step_data`) and where the customer is, in one
+    statement that merges the step into the row as stored, so two tabs saving different steps at
+    once cannot overwrite each other's step; the draft as written."""
+    return merge_step(draft_id=draft.pk, step=step, raw=raw, current_step=current_step)
 
 
 def set_current_step(*, draft: Draft, step: str) -> None:

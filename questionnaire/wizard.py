@@ -22,8 +22,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.datastructures import MultiValueDict
@@ -32,6 +32,7 @@ from formtools.wizard.views import NamedUrlSessionWizardView
 from config.ratelimit import RateLimit, hit, too_many_requests
 from questionnaire import access
 from questionnaire.checked_pages import remember_valid_page
+from questionnaire.draft_rows import draft_and_whether_sent
 from questionnaire.draft_storage import DraftSessionStorage
 from questionnaire.forms.steps import ContactForm, ReviewForm, WelcomeForm
 from questionnaire.layouts import CLEAR_ANSWER
@@ -49,7 +50,6 @@ from questionnaire.services import (
     posted_step_data,
     save_step,
     set_current_step,
-    submission_of,
     submit_answers,
     write_step,
 )
@@ -105,13 +105,11 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
     draft: Draft
 
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        # The submission, if any, comes with the draft in one query (a LEFT JOIN).
-        self.draft = get_object_or_404(
-            Draft.objects.select_related("submission"), pk=kwargs["draft_id"]
-        )
+        # Whether it was sent comes with the draft in one query (a LEFT JOIN).
+        self.draft, sent = draft_and_whether_sent(kwargs["draft_id"])
         if not access.may_open(request, self.draft):
             return render(request, "questionnaire/not_open_here.html", status=403)
-        if submission_of(self.draft) is not None:
+        if sent:
             messages.info(request, ALREADY_SUBMITTED_MESSAGE)
             return redirect("questionnaire:confirmation", draft_id=self.draft.pk)
         prefix = self.get_prefix(request, *args, **kwargs)
@@ -323,7 +321,8 @@ class QuestionnaireWizard(NamedUrlSessionWizardView):
             check_url = offer_sentence_answers(self.request, self.draft, next_step=target)
             if check_url:
                 return redirect(check_url)
-        return redirect(self.get_step_url(target))
+        # the URL as it is: redirect() would first try it as the name of a view
+        return HttpResponseRedirect(self.get_step_url(target))
 
     def _move_to(self, step: str) -> None:
         """Store the customer's current step: with the posted data if that is still to be

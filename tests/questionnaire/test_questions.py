@@ -1,6 +1,7 @@
 """The registry: fifteen questions in order, each with defined terms and a working form."""
 
 import pytest
+from django import forms
 
 from questionnaire.glossary import GLOSSARY
 from questionnaire.questions import QUESTIONS, SLUGS, get_question, plain
@@ -198,3 +199,21 @@ def test_a_mixture_of_experts_cannot_route_a_token_to_more_experts_than_it_has()
     lines = {line.label: line.text for line in get_question("model").answer_lines(form.to_answer())}
     assert lines["Experts (mixture of experts only)"] == "64"
     assert lines["Experts used per token (mixture of experts only)"] == "8"
+
+
+@pytest.mark.parametrize("question", QUESTIONS, ids=lambda question: question.slug)
+def test_a_form_changing_its_choices_in_place_leaves_the_class_and_other_forms_alone(question):
+    declared = {
+        name: list(field.choices)
+        for name, field in question.form_class.base_fields.items()
+        if isinstance(field, forms.ChoiceField)
+    }
+    form, other = question.form_class(), question.form_class()
+    for name in declared:
+        assert form.fields[name].choices == declared[name]
+        form.fields[name].choices.append(("changed", "Changed"))
+        form.fields[name].widget.choices.append(("changed", "Changed"))
+    for name, choices in declared.items():
+        assert list(question.form_class.base_fields[name].choices) == choices
+        assert other.fields[name].choices == choices
+        assert list(other.fields[name].widget.choices) == choices

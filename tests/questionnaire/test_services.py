@@ -103,6 +103,61 @@ def test_saving_a_step_keeps_only_that_steps_fields():
     assert draft.revision == 1
 
 
+@pytest.mark.django_db
+def test_saving_from_a_stale_copy_of_the_draft_keeps_the_step_saved_since():
+    draft = start_draft()
+    stale = Draft.objects.get(pk=draft.pk)  # another tab's copy, read before the first save
+    save_step(draft=draft, step="model", data={"model-model_name": "A"}, current_step="model")
+    saved = save_step(
+        draft=stale, step="method", data={"method-method": "lora"}, current_step="method"
+    )
+    expected = {"model": {"model-model_name": ["A"]}, "method": {"method-method": ["lora"]}}
+    assert saved.step_data == expected
+    assert (saved.current_step, saved.revision) == ("method", 2)
+    assert Draft.objects.get(pk=draft.pk).step_data == expected
+
+
+@pytest.mark.django_db
+def test_saving_a_step_again_replaces_its_fields_and_keeps_the_text_as_typed():
+    draft = start_draft()
+    first = {"model-model_name": "X", "model-notes": "dropped next time"}
+    save_step(draft=draft, step="model", data=first, current_step="model")
+    typed = 'Llama ‘3’ "8B" \\ é 😀 <b>markup</b>\nnew line'
+    saved = save_step(
+        draft=draft, step="model", data={"model-model_name": typed}, current_step="model"
+    )
+    assert saved.step_data == {"model": {"model-model_name": [typed]}}
+    assert Draft.objects.get(pk=draft.pk).step_data == saved.step_data
+    assert Draft.objects.get(pk=draft.pk).updated_at == saved.updated_at
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tabs_saving_different_steps_at_once_all_keep_their_step(postgres_required):
+    draft = start_draft()
+    steps = [question.slug for question in QUESTIONS[:6]]
+    errors = []
+    barrier = threading.Barrier(len(steps))
+
+    def save(step):
+        try:
+            barrier.wait()
+            save_step(draft=draft, step=step, data={f"{step}-notes": step}, current_step=step)
+        except Exception as error:  # noqa: BLE001 - reported by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=save, args=(step,)) for step in steps]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    saved = Draft.objects.get(pk=draft.pk)
+    assert saved.step_data == {step: {f"{step}-notes": [step]} for step in steps}
+    assert saved.revision == len(steps)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_submits_of_one_draft_create_one_submission(postgres_required):
     draft = complete_draft()
