@@ -28,6 +28,7 @@ from django.conf import settings
 from django.core.cache import cache as shared_cache
 from django.utils.datastructures import MultiValueDict
 
+from config.code_digest import files_digest
 from questionnaire.forms.base import QuestionForm
 from questionnaire.questions import DISCOVERY, Question
 
@@ -109,10 +110,8 @@ def _checking_code() -> str:
     fields and quantities) and of sizing (the forms' choices and the readers some fields call,
     down to the engine's tables), with the Django version (its fields' own checks and messages)
     and the language of the messages; read once per process."""
-    digest = hashlib.sha256(f"{django.__version__}:{settings.LANGUAGE_CODE}".encode())
-    for root in (_PROJECT / "questionnaire", _PROJECT / "sizing"):
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(_PROJECT)).encode())
-                digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
+    return files_digest(
+        _PROJECT / "questionnaire",
+        _PROJECT / "sizing",
+        seed=f"{django.__version__}:{settings.LANGUAGE_CODE}",
+    )

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.core.cache import cache as shared_cache
 
+from config.code_digest import files_digest
 from sizing import engine
 from sizing.adapters import (
     ENGINE_VERSION,
@@ -92,10 +93,4 @@ def sizing_key(built: BuiltInput, *, today: date) -> str:
 def engine_files_digest() -> str:
     """A short digest of every file of the engine (its code and its tables), read once per
     process."""
-    root = Path(engine.__file__).parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
+    return files_digest(Path(engine.__file__).parent)
