@@ -16,8 +16,8 @@ migrates the given database and starts the workers as docker-compose.yml does: t
 (queues sizing and render) and the mail worker (mail and housekeeping, one process). The render
 worker runs at ``--concurrency`` processes, by default once with 1 and once with 2 (the
 deployment's setting: one process per core of a 2-core host), each figure printed under its own
-name. The answers are sized first as the review page sizes them (the pipeline reuses that
-sizing). ``--single`` sends one submission at a time, committed and published as "Send my
+name. The answers are sized first as the review page sizes them (without the other
+accelerators: the pipeline sizes them in full, inside the clocks). ``--single`` sends one submission at a time, committed and published as "Send my
 answers" does, and waits for its proposal (polled every 10 ms); ``--burst`` sends back to back
 and prints each send → ready and the whole burst. Both print where the time goes, from clocks the
 worker records (``benchmarks/pipeline_probe.py``): the queue waits, each task, the engine, the
@@ -308,8 +308,9 @@ def print_segments(found: dict[str, list[float]]) -> None:
 
 
 def size_as_the_review_did(answers: dict) -> None:
-    """The review page sizes the answers before the customer sends them (and the pipeline's
-    first version reuses that sizing): do the same, before any clock starts."""
+    """The review page sizes the answers before the customer sends them (without the other
+    accelerators, so the pipeline sizes them again in full): do the same, before any clock
+    starts."""
     estimate_on_review(answers, contact_country=COUNTRY)
 
 

@@ -145,9 +145,9 @@ def run_sizing(*, recommendation_id: int) -> None:
 def _size(recommendation: Recommendation) -> Outcome:
     inject_test_fault("sizing", recommendation.submission.reference)
     try:
-        # The review page sized these answers just before they were sent (the same input and
-        # day is the same key), so the first version reuses that sizing; a what-if re-run's
-        # overrides are part of its input, and so of its key.
+        # Sized in full once per input and day (a retry reuses it); the review page sized the
+        # same answers without the other accelerators, which it never shows, under a key of its
+        # own. A what-if re-run's overrides are part of its input, and so of its key.
         sized = size_answers_once(
             answers=recommendation.submission.answers,
             overrides=recommendation.overrides,

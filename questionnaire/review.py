@@ -43,6 +43,8 @@ from sizing.public import (
     discovery_questions,
     estimate_of,
     plain_decision,
+    read_result,
+    reads_alternatives,
     setup_decisions,
     size_built_once,
     unsure_assumptions,
@@ -229,8 +231,9 @@ def _contact(draft: Draft) -> tuple[list[AnswerLine], str, str]:
 @dataclass(frozen=True)
 class ReviewSizing:
     """The review page's one sizing of the answers: the engine input built from them, placed by
-    the contact's country as the pipeline places them, and its sizing (the one the pipeline reuses
-    when these answers are sent); ``sized`` is None when the engine refuses the input."""
+    the contact's country as the pipeline places them, and its sizing (without the other
+    accelerators unless its words read them: :func:`review_sizing`); ``sized`` is None when the
+    engine refuses the input."""
 
     built: BuiltInput
     sized: SizedAnswers | None
@@ -238,11 +241,17 @@ class ReviewSizing:
 
 def review_sizing(answers: dict[str, Any], *, contact_country: str = "") -> ReviewSizing:
     """Build the engine input of ``answers`` once and size it once per distinct input
-    (``size_built_once``), on the pipeline's day (``timezone.localdate``)."""
+    (``size_built_once``), on the pipeline's day (``timezone.localdate``).
+
+    The page shows none of the other accelerators the proposal compares, so they are left
+    unsized (a third of a sizing, issue 29), unless its words read them (``reads_alternatives``:
+    a non-NVIDIA plan set beside its NVIDIA rival); every figure it shows is the proposal's."""
     today = timezone.localdate()
     built = build_engine_input(answers=answers, today=today, contact_country=contact_country)
     try:
-        sized = size_built_once(built, today=today)
+        sized = size_built_once(built, today=today, alternatives=False)
+        if reads_alternatives(read_result(sized.result)):
+            sized = size_built_once(built, today=today)
     except InvalidInput:
         sized = None
     return ReviewSizing(built, sized)

@@ -162,9 +162,10 @@ def size_answers(
     return size_built(built, today=today)
 
 
-def size_built(built: BuiltInput, *, today: date) -> SizedAnswers:
-    """Size an engine input already built from answers (``build_engine_input``)."""
-    result = size_dict(built.engine_input, today=today)
+def size_built(built: BuiltInput, *, today: date, alternatives: bool = True) -> SizedAnswers:
+    """Size an engine input already built from answers (``build_engine_input``);
+    ``alternatives=False`` leaves the other accelerators unsized (``engine.core.size``)."""
+    result = size_dict(built.engine_input, today=today, alternatives=alternatives)
     return SizedAnswers(
         engine_input=built.engine_input,
         result=result,

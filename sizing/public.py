@@ -196,7 +196,7 @@ from sizing.words.ranges import (
     days_with_range,
     gpus_needed,
 )
-from sizing.words.rival import experts_elsewhere, platform_lines
+from sizing.words.rival import experts_elsewhere, platform_lines, reads_alternatives
 from sizing.words.rows import (
     accelerator_choice,
     assumption_rows,
@@ -263,6 +263,7 @@ __all__ = [
     "rented_apart_sentence",
     "owned_storage_sentence",
     "platform_lines",
+    "reads_alternatives",
     "experts_elsewhere",
     # the one room for words (sizing/words/): every figure and sentence about a result
     "OWNED",

@@ -1,5 +1,9 @@
 """Answers sized once per distinct engine input, and the sizing reused wherever the same input
-comes back: the review page on every view, and the pipeline's first sizing of the sent answers.
+comes back: the review page on every view, and the pipeline's sizing of the sent answers on a
+retry. The review page sizes without the other accelerators the proposal compares (it shows
+none of them: a third of a sizing saved where a customer waits, issue 29), so the pipeline
+sizes the sent answers in full once, in the background; every figure the page shows is the
+same in both (``tests/questionnaire/test_review_sizing_cache.py``).
 
 The key is a hash of all that a sizing reads: the engine input built from the answers, where
 each field came from and which question it answers (so notes and other text the engine never
@@ -62,21 +66,23 @@ def size_answers_once(
     return size_built_once(built, today=today)
 
 
-def size_built_once(built: BuiltInput, *, today: date) -> SizedAnswers:
+def size_built_once(built: BuiltInput, *, today: date, alternatives: bool = True) -> SizedAnswers:
     """:func:`size_answers_once` of an engine input already built from the answers (with
     ``today`` and the contact's country): for a page that reads the built input as well (the
-    review page), so it is built, hashed and looked up once per request."""
-    key = sizing_key(built, today=today)
+    review page), so it is built, hashed and looked up once per request; ``alternatives=False``
+    sizes it without the other accelerators (``engine.core.size``), under a key of its own."""
+    key = sizing_key(built, today=today, alternatives=alternatives)
     sized = shared_cache.get(key)
     if sized is None:
-        sized = size_built(built, today=today)
+        sized = size_built(built, today=today, alternatives=alternatives)
         shared_cache.set(key, sized, SIZING_CACHE_SECONDS)
     return sized
 
 
-def sizing_key(built: BuiltInput, *, today: date) -> str:
+def sizing_key(built: BuiltInput, *, today: date, alternatives: bool = True) -> str:
     """The cache key of one sizing of ``built`` on ``today``; the engine version, its files'
-    digest and the day are in clear, so a new engine or a new day never meets an old entry."""
+    digest and the day are in clear, so a new engine or a new day never meets an old entry. A
+    sizing without the other accelerators has a key of its own: a full one never reads it."""
     canonical = json.dumps(
         [built.engine_input, built.sources, built.question_of],
         sort_keys=True,
@@ -86,7 +92,8 @@ def sizing_key(built: BuiltInput, *, today: date) -> str:
         default=lambda value: f"{type(value).__qualname__}:{value}",
     )
     digest = hashlib.sha256(canonical.encode()).hexdigest()
-    return f"sizing:{ENGINE_VERSION}:{engine_files_digest()}:{today.isoformat()}:{digest}"
+    lean = "" if alternatives else ":without-alternatives"
+    return f"sizing:{ENGINE_VERSION}:{engine_files_digest()}:{today.isoformat()}:{digest}{lean}"
 
 
 @cache

@@ -107,7 +107,9 @@ def _run_for(searches: Searches) -> ClusterSizing:
     return ClusterSizing(run, least, met, None)
 
 
-def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingResult:
+def size(
+    inputs: SizingInput, *, today: datetime.date | None = None, alternatives: bool = True
+) -> SizingResult:
     """Size the infrastructure for ``inputs``.
 
     With an owned estate or a ceiling (``inputs.estate``) the answers are sized by
@@ -120,16 +122,21 @@ def size(inputs: SizingInput, *, today: datetime.date | None = None) -> SizingRe
     today : datetime.date, optional
         Date of the answers, recorded as the ``as_of`` of each customer or
         assumed entry; the current date when not given.
+    alternatives : bool, optional
+        False leaves out the other accelerators sized for the same run (``alternatives`` and
+        ``excluded_accelerators`` empty), a third of a sizing: for a page that shows none of
+        them (the review page's first estimate). Every other figure is the same.
     """
     if today is None:
         today = datetime.date.today()  # at call time, never at import
     # the estate's steps and the peer size the same answers again: one plan search serves all
-    sized = partial(size_plain, plans=FoundPlans())
+    sized = partial(size_plain, plans=FoundPlans(), alternatives=alternatives)
     if inputs.estate.given:
         result = size_with_estate(inputs, today, sized)
     else:
         result = sized(inputs, today)[0]
-    peer = nvidia_peer(inputs, result, today, sized)
+    # the peer is read for its time, cost and power alone: its own alternatives go unread
+    peer = nvidia_peer(inputs, result, today, partial(sized, alternatives=False))
     return result if peer is None else replace(result, peer=peer)
 
 
@@ -143,6 +150,7 @@ def size_plain(
     owned_only: bool = False,
     help: RentedHelp = NO_HELP,
     plans: FoundPlans | None = None,
+    alternatives: bool = True,
 ) -> tuple[SizingResult, Resolved]:
     """:func:`size` without the estate's steps, and the answers resolved; ``owned_gpus`` of
     the sized accelerator are already the customer's (no capital, :mod:`cost.owned`), and
@@ -151,7 +159,8 @@ def size_plain(
     ``owned_only``: their accelerators are all an owned option holds (the rest is rented
     beside them, :mod:`sizing.engine.estate`), so none is bought to serve more hours;
     ``help``: what is rented beside them for each run, in the owned options' totals;
-    ``plans``: the plans the sizing's other steps searched (:class:`cluster.FoundPlans`)."""
+    ``plans``: the plans the sizing's other steps searched (:class:`cluster.FoundPlans`);
+    ``alternatives``: False leaves the other accelerators unsized (see :func:`size`)."""
     r = resolve(inputs, today=today)
     acc = ACCELERATORS[r.accelerator]
     w = workload(r)
@@ -212,8 +221,10 @@ def size_plain(
     deployment = plan_deployment(
         r, acc, _site_nodes(r, nodes + spare, cost), cost.recommended_option
     )
-    alternatives, excluded = compare_accelerators(
-        Reference(r, acc, run, sizing.deadline_met), flops, shared, plans
+    compared, excluded = (
+        compare_accelerators(Reference(r, acc, run, sizing.deadline_met), flops, shared, plans)
+        if alternatives
+        else ((), ())
     )
     warnings = (
         *_run_warnings(r, acc, run, deadline, min_gpus),
@@ -246,7 +257,7 @@ def size_plain(
         deployment=deployment,
         cost=cost,
         concurrency=concurrency(r, run.gpus, per_node),
-        alternatives=alternatives,
+        alternatives=compared,
         excluded_accelerators=excluded,
         confidence=sure,
         drivers=drivers(r, run, min_gpus, deadline, fewest.run),
@@ -666,6 +677,8 @@ def _constants_used() -> tuple[UsedAssumption, ...]:
 _LAST_CONSTANTS: list[tuple[tuple[tuple[str, Assumption], ...], tuple[UsedAssumption, ...]]] = []
 
 
-def size_dict(data: dict[str, Any], *, today: datetime.date | None = None) -> dict[str, Any]:
-    """``sizing_result_to_dict(size(parse_input(data), today=today))``."""
-    return sizing_result_to_dict(size(parse_input(data), today=today))
+def size_dict(
+    data: dict[str, Any], *, today: datetime.date | None = None, alternatives: bool = True
+) -> dict[str, Any]:
+    """``sizing_result_to_dict(size(parse_input(data), today=today, alternatives=…))``."""
+    return sizing_result_to_dict(size(parse_input(data), today=today, alternatives=alternatives))

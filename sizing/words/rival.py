@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sizing.engine.hardware import ACCELERATORS
+from sizing.engine.hardware import ACCELERATORS, AcceleratorSpec
 from sizing.engine.numbers import format_count
 from sizing.engine.vocabulary import COST_OPTIONS, STACK_WORDS, in_sentence
 from sizing.stored_result import StoredResult
@@ -68,20 +68,38 @@ def experts_elsewhere(result: StoredResult, accelerator: str) -> str:
     )
 
 
+def _other_maker(result: StoredResult) -> AcceleratorSpec | None:
+    """The plan's accelerator when NVIDIA does not make it (None for an NVIDIA plan)."""
+    acc = ACCELERATORS.get(str(result.section("cluster").get("accelerator") or ""))
+    return None if acc is None or acc.software == "cuda" else acc
+
+
+def _peer_fits(result: StoredResult) -> bool:
+    """Whether the plan's NVIDIA counterpart was sized on as many accelerators and fits."""
+    peer = result.section("peer")
+    return bool(peer.get("accelerator") and peer.get("fits"))
+
+
+def reads_alternatives(result: StoredResult) -> bool:
+    """Whether :func:`platform_lines` of ``result`` reads the other accelerators sized for the
+    run (a non-NVIDIA plan whose NVIDIA counterpart was not sized at the same scale): a sizing
+    made without them (``sized_once.size_built_once(alternatives=False)``) is then made in
+    full before it is shown."""
+    return _other_maker(result) is not None and not _peer_fits(result)
+
+
 def platform_lines(result: StoredResult) -> list[str]:
     """The software a non-NVIDIA plan runs on, and the same run on the best NVIDIA accelerator
     sized for it (empty for an NVIDIA plan)."""
-    cluster = result.section("cluster")
-    acc = ACCELERATORS.get(str(cluster.get("accelerator") or ""))
-    if acc is None or acc.software == "cuda":
+    acc = _other_maker(result)
+    if acc is None:
         return []
     lines = [
         f"{acc.name} runs on {STACK_WORDS[acc.software]}: {_STACK_TOOLS[acc.software]}; "
         "code written for NVIDIA's CUDA alone (custom kernels) must be ported."
     ]
-    peer = result.section("peer")
-    if peer.get("accelerator") and peer.get("fits"):
-        lines.append(_same_scale(result, acc.name, acc.vendor, peer))
+    if _peer_fits(result):
+        lines.append(_same_scale(result, acc.name, acc.vendor, result.section("peer")))
         return lines
     rival = _nvidia_rival(result.alternatives, result.gpus_per_job or result.gpus or 0)
     if rival is not None:

@@ -1,6 +1,7 @@
-"""The review page sizes each distinct engine input once, in the shared cache, and the pipeline
-reuses that sizing for the sent answers; a changed answer, a new engine or a new day never reads
-an old entry."""
+"""The review page sizes each distinct engine input once, in the shared cache, without the other
+accelerators it never shows; the pipeline sizes the sent answers in full, and every figure the
+page shows is the proposal's. A changed answer, a new engine or a new day never reads an old
+entry."""
 
 import json
 from datetime import date, timedelta
@@ -15,6 +16,8 @@ from questionnaire.models import Submission
 from questionnaire.questions import DISCOVERY, get_question
 from sizing import adapters, sized_once
 from sizing.adapters import build_engine_input, size_answers
+from sizing.stored_result import read_result
+from sizing.words.rival import platform_lines, reads_alternatives
 from tests.questionnaire.conftest import CONTACT, post_step, step_url, walk_to_review
 from tests.staff.factories import example_answers
 
@@ -128,13 +131,28 @@ def example_answers_data(slug: str) -> dict:
     return dict(get_question(slug).example.data)
 
 
+@pytest.fixture
+def sized_in_full(monkeypatch) -> list[bool]:
+    """Whether each engine run sized the other accelerators too."""
+    full: list[bool] = []
+    engine = adapters.size_dict
+
+    def recording(engine_input, **options):
+        full.append(options.get("alternatives", True))
+        return engine(engine_input, **options)
+
+    monkeypatch.setattr(adapters, "size_dict", recording)
+    return full
+
+
 @pytest.mark.django_db
-def test_the_pipeline_reuses_the_review_pages_sizing_and_stores_the_same_result(
-    client, sizings, django_capture_on_commit_callbacks
+def test_the_review_page_leaves_the_other_accelerators_unsized_and_the_pipeline_sizes_them(
+    client, sized_in_full, django_capture_on_commit_callbacks
 ):
     draft_id = walk_to_review(client)
-    client.get(step_url(draft_id, "review"))
-    sized = len(sizings)
+    page = client.get(step_url(draft_id, "review"))
+    assert sized_in_full == [False]
+    shown = page.context["estimate"]
     post_step(client, draft_id, "review", {})
     submission = Submission.objects.get(draft_id=draft_id)
     with django_capture_on_commit_callbacks(execute=False):
@@ -144,7 +162,45 @@ def test_the_pipeline_reuses_the_review_pages_sizing_and_stores_the_same_result(
         services.run_sizing(recommendation_id=recommendation.pk)
     recommendation.refresh_from_db()
     assert recommendation.status == Recommendation.Status.DONE
-    assert len(sizings) == sized  # nothing sized again
+    assert sized_in_full == [False, True]  # the sent answers sized once, in full
+    stored = recommendation.result
+    assert stored["alternatives"] and not shown.result["alternatives"]
+    # every other figure of the page's sizing is the proposal's
+    assert as_stored(without_alternatives(stored)) == as_stored(without_alternatives(shown.result))
+    assert as_stored(recommendation.engine_input) == as_stored(shown.engine_input)
+
+
+@pytest.mark.django_db
+def test_a_plan_set_beside_an_nvidia_rival_is_sized_in_full_for_the_page(client, sized_in_full):
+    # AMD only: no NVIDIA counterpart is sized, so the page's words read the alternatives
+    software = {**get_question("software").example.data, "accelerator_vendor": "amd_only"}
+    draft_id = walk_to_review(client, {"software": software})
+    estimate = client.get(step_url(draft_id, "review")).context["estimate"]
+    assert reads_alternatives(read_result(estimate.result))
+    assert sized_in_full == [False, True]
+    assert estimate.result["excluded_accelerators"]  # the full sizing is the one shown
+    assert estimate.figures.platform == tuple(platform_lines(read_result(estimate.result)))
+
+
+def without_alternatives(result: dict) -> dict:
+    return {**result, "alternatives": [], "excluded_accelerators": []}
+
+
+@pytest.mark.django_db
+def test_the_pipeline_stores_the_result_of_the_sent_answers(
+    client, sizings, django_capture_on_commit_callbacks
+):
+    draft_id = walk_to_review(client)
+    client.get(step_url(draft_id, "review"))
+    post_step(client, draft_id, "review", {})
+    submission = Submission.objects.get(draft_id=draft_id)
+    with django_capture_on_commit_callbacks(execute=False):
+        services.start_pipeline(submission_id=submission.pk)
+    recommendation = Recommendation.objects.get(submission=submission)
+    with django_capture_on_commit_callbacks(execute=False):
+        services.run_sizing(recommendation_id=recommendation.pk)
+    recommendation.refresh_from_db()
+    assert recommendation.status == Recommendation.Status.DONE
     fresh = size_answers(answers=submission.answers, contact_country=submission.country)
     # as stored (JSON: a tuple of the engine's reads back as a list; PostgreSQL's jsonb keeps
     # 1.27702e+21 as the integer it equals, so numbers are compared as floats)

@@ -206,3 +206,29 @@ def test_each_alternative_says_what_its_whole_servers_cost_to_buy():
             expected = alt["nodes"] * per_node * price.value
             assert alt["servers_usd"] == pytest.approx(expected, rel=1e-5)  # output rounding
     assert any(alt["servers_usd"] for alt in out["alternatives"])
+
+
+# A plain run, an owned estate with a budget (customer 9's steps) and an AMD plan with its NVIDIA
+# counterpart (the peer): each path of ``core.size`` that sizes the other accelerators.
+WITHOUT_ALTERNATIVES_CASES: list[dict[str, Any]] = [
+    RUNS[1],
+    {
+        "model": {"total_params": 34e9},
+        "data": {"tokens": 30e9},
+        "hardware": {"vendors": ["nvidia"]},
+        "deployment": {"location": "hybrid"},
+        "estate": {"accelerator": "a100-80gb", "count": 16, "budget_usd": 2e6},
+    },
+    {**RUNS[1], "hardware": {"accelerator": "mi325x"}},
+]
+
+
+@pytest.mark.parametrize("case", WITHOUT_ALTERNATIVES_CASES, ids=["plain", "estate", "peer"])
+def test_a_sizing_without_the_alternatives_differs_from_the_full_one_in_them_alone(
+    case: dict[str, Any],
+) -> None:
+    full = size_dict(case, today=TODAY)
+    lean = size_dict(case, today=TODAY, alternatives=False)
+    assert full["alternatives"] and full != lean
+    assert lean["alternatives"] == [] and lean["excluded_accelerators"] == []
+    assert {**full, "alternatives": [], "excluded_accelerators": []} == lean
