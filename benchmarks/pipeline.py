@@ -52,6 +52,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from benchmarks.machine_speed import speed_line  # noqa: E402
 from config.celery import freeze_start_up_objects, publish  # noqa: E402
 from pipeline.models import Proposal, Recommendation  # noqa: E402
 from pipeline.steps import RENDERING, SIZING  # noqa: E402
@@ -396,13 +397,13 @@ def main() -> None:
         "docker-compose.yml runs it)",
     )
     args = parser.parse_args()
+    print(speed_line())  # a figure of a shared machine means little without its speed
     timings = time_renders(args.renders)
     print(
         f"render: median {statistics.median(timings):.2f} s over {len(timings)} renders "
         f"(min {min(timings):.2f}, max {max(timings):.2f}; target < 1 s)"
     )
-    # a shared machine's figures mean little without its load (1, 5, 15 minutes)
-    print("load average: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
+    print(speed_line())
     services = os.environ.get("CELERY_BROKER_URL") and os.environ.get("DATABASE_URL")
     if (args.single or args.burst) and not services:
         sys.exit("--single and --burst need DATABASE_URL and CELERY_BROKER_URL (Redis)")
@@ -411,10 +412,10 @@ def main() -> None:
     for concurrency in args.concurrency:
         if args.single:
             single(args.single, args.timeout, concurrency)
-            print("load average: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
+            print(speed_line())
         if args.burst:
             burst(args.burst, args.timeout, concurrency)
-            print("load average: " + ", ".join(f"{load:.2f}" for load in os.getloadavg()))
+            print(speed_line())
 
 
 if __name__ == "__main__":

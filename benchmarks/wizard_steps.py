@@ -64,6 +64,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from benchmarks.machine_speed import speed_line  # noqa: E402
 from questionnaire.models import Draft, Submission  # noqa: E402
 from questionnaire.questions import DISCOVERY, QUESTIONS  # noqa: E402
 
@@ -174,6 +175,7 @@ def main() -> None:
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a PostgreSQL database of your own")
     call_command("migrate", verbosity=0)
+    print(speed_line())  # a figure of a shared machine means little without its speed
     print(
         f"sessions: {settings.SESSION_ENGINE.rsplit('.', 1)[-1]}, "
         f"cache: {settings.CACHES['default']['BACKEND'].rsplit('.', 1)[-1]}, {args.walks} walks"
@@ -208,6 +210,7 @@ def main() -> None:
         f"one questionnaire: {sum(totals):.0f} ms of service time ({sum(cpu):.0f} ms CPU in this "
         f"process; {sum(least):.0f} ms summing each request's least) over {len(totals)} requests"
     )
+    print(speed_line())
     if args.profile:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(60)

@@ -40,6 +40,7 @@ import redis
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+from benchmarks.machine_speed import speed_line  # noqa: E402
 from config.celery import QUEUES  # noqa: E402 - the worker consumes every queue
 from tests.s3 import SeaweedServer  # noqa: E402 - the object store of --s3
 
@@ -303,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     env = server_env(args, out)
     busiest_at_start = busiest_processes()
+    machine_speed = speed_line()  # before anything starts: the machine as it is
     scenarios = ["a", "b", "c"] if args.scenario == "all" else [args.scenario]
     processes = Processes()
     object_store = use_object_store(env, out) if args.s3 else None
@@ -310,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict] = {}
     try:
         print(f"[{_now()}] results in {out}", flush=True)
+        print(f"[{_now()}] {machine_speed}", flush=True)
         recreate_database(args.database)
         flush_redis_db(args.redis_db)
         subprocess.run(
@@ -353,6 +356,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": _machine(),
         "busiest_processes_at_start": busiest_at_start,
         "busiest_processes_at_end": busiest_processes(),
+        "machine_speed_at_start": machine_speed,
         "args": {k: str(v) for k, v in vars(args).items()},
         "results": results,
     }
