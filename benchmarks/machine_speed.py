@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/machine_speed.py
 
 The shared 2-core machines these benchmarks run on change speed by a factor of two or more
-within a day: on 2026-12-05 the demo proposal rendered in a median 3.5 s of CPU at 13:12, and the
-same code took 1.4-1.9 s on earlier days (docs/load-results.md, issue 29). A figure is only
+within a day: on 2026-12-05 the demo proposal rendered in a median 1.1-1.4 s of CPU around
+noon and 3.5 s at 13:12, with much the same code (docs/load-results.md, issue 29). A figure is only
 comparable with one taken minutes apart, back to back, or with the machine's speed beside it.
 So the benchmarks print this yardstick with their figures: the median CPU time of a fixed
 piece of pure Python (dictionary updates, string formatting and calls, the kind of work a

@@ -17,8 +17,9 @@ migrates the given database and starts the workers as docker-compose.yml does: t
 worker runs at ``--concurrency`` processes, by default once with 1 and once with 2 (the
 deployment's setting: one process per core of a 2-core host), each figure printed under its own
 name. The answers are sized first as the review page sizes them (without the other
-accelerators: the pipeline sizes them in full, inside the clocks). ``--single`` sends one submission at a time, committed and published as "Send my
-answers" does, and waits for its proposal (polled every 10 ms); ``--burst`` sends back to back
+accelerators: the pipeline sizes them in full, inside the clocks). ``--single`` sends one
+submission at a time, committed and published as "Send my answers" does, and waits for its
+proposal (polled every 10 ms); ``--burst`` sends back to back
 and prints each send → ready and the whole burst. Both print where the time goes, from clocks the
 worker records (``benchmarks/pipeline_probe.py``): the queue waits, each task, the engine, the
 render and its CPU time, the storage write, and the polling. Targets (issue 29): a render under
