@@ -38,13 +38,13 @@ from reports.data_reading import data_reading
 from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
 from reports.html_parsing import cache_character_patterns
+from reports.inline_lengths import resolve_inline_lengths_once
 from reports.layout import page_fill
 from reports.method import method_rows
 from reports.pdf_compression import use_proposal_deflate_level
 from reports.proposal_check import Finding, check_proposal
 from reports.stylesheet import proposal_stylesheet
 from reports.summary import executive_summary
-from reports.text_box_lengths import resolve_text_box_lengths_once
 from sizing.public import (
     NO_VALUE,
     SOURCES,
@@ -205,7 +205,7 @@ def _lean_user_agent_css() -> CSS:
 
 _USER_AGENT_CSS = _lean_user_agent_css()
 use_proposal_deflate_level()  # before any proposal is written
-resolve_text_box_lengths_once()  # before any proposal is laid out
+resolve_inline_lengths_once()  # before any proposal is laid out
 cache_character_patterns()  # before any proposal is parsed
 
 
