@@ -40,6 +40,7 @@ from reports.figures import figure_rows, input_rows
 from reports.html_parsing import cache_character_patterns
 from reports.inline_lengths import resolve_inline_lengths_once
 from reports.layout import page_fill
+from reports.line_fonts import remember_line_fonts_once
 from reports.method import method_rows
 from reports.pdf_compression import use_proposal_deflate_level
 from reports.proposal_check import Finding, check_proposal
@@ -206,6 +207,7 @@ def _lean_user_agent_css() -> CSS:
 _USER_AGENT_CSS = _lean_user_agent_css()
 use_proposal_deflate_level()  # before any proposal is written
 resolve_inline_lengths_once()  # before any proposal is laid out
+remember_line_fonts_once()  # before any proposal is laid out
 cache_character_patterns()  # before any proposal is parsed
 
 
