@@ -43,6 +43,7 @@ from reports.layout import page_fill
 from reports.line_fonts import remember_line_fonts_once
 from reports.method import method_rows
 from reports.pdf_compression import use_proposal_deflate_level
+from reports.plain_backgrounds import remember_plain_backgrounds_once
 from reports.proposal_check import Finding, check_proposal
 from reports.stylesheet import proposal_stylesheet
 from reports.summary import executive_summary
@@ -208,6 +209,7 @@ _USER_AGENT_CSS = _lean_user_agent_css()
 use_proposal_deflate_level()  # before any proposal is written
 resolve_inline_lengths_once()  # before any proposal is laid out
 remember_line_fonts_once()  # before any proposal is laid out
+remember_plain_backgrounds_once()  # before any proposal is laid out
 cache_character_patterns()  # before any proposal is parsed
 
 
