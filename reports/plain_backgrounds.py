@@ -9,7 +9,7 @@ backgrounds).
 
 Whether a box has nothing to paint is a matter of its style alone: no border image, no mask,
 no box shadow, square corners, and either hidden or with a transparent colour and no image. So
-it is decided once per style object (held, so that its id is not reused while it is kept); such
+it is decided once per style object (reports.per_style); such
 a box gets what WeasyPrint gives it, square corners and no background, and its children are
 looked at as before. Every other box, and the page itself, goes through WeasyPrint's own
 function. ``tests/reports/test_plain_backgrounds.py`` compares every box's background and
@@ -23,11 +23,10 @@ from typing import Any
 from weasyprint.draw.color import get_color
 from weasyprint.layout import background as weasyprint_background
 
+from reports.per_style import per_style
+
 CORNERS = ("top_left", "top_right", "bottom_right", "bottom_left")
 SQUARE = (0, 0)
-
-# Far more than one proposal's styles (about 1,400 elements).
-_MOST_KEPT = 4096
 
 
 def paints_nothing(style: Any) -> bool:
@@ -49,17 +48,7 @@ def paints_nothing(style: Any) -> bool:
 def remembering_backgrounds(lay_out: Callable[..., None]) -> Callable[..., None]:
     """``lay_out`` (WeasyPrint's ``layout_box_backgrounds``), with boxes that paint nothing
     handled here, decided once per style."""
-    decided: dict[int, tuple[Any, bool]] = {}
-
-    def plain(style: Any) -> bool:
-        found = decided.get(id(style))
-        if found is not None and found[0] is style:
-            return found[1]
-        answer = paints_nothing(style)
-        if len(decided) >= _MOST_KEPT:
-            decided.clear()
-        decided[id(style)] = (style, answer)
-        return answer
+    plain = per_style(paints_nothing)
 
     def layout_box_backgrounds(
         page: Any,
@@ -78,7 +67,7 @@ def remembering_backgrounds(lay_out: Callable[..., None]) -> Callable[..., None]
                 layout_box_backgrounds(page, child, get_image_from_uri)
         box.background = None
 
-    layout_box_backgrounds.decided = decided  # type: ignore[attr-defined]
+    layout_box_backgrounds.decided = plain.kept  # type: ignore[attr-defined]
     layout_box_backgrounds.lays_out = lay_out  # type: ignore[attr-defined]
     return layout_box_backgrounds
 

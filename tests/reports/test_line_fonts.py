@@ -7,10 +7,9 @@ from weasyprint.layout import inline as weasyprint_inline
 from weasyprint.text import line_break as weasyprint_line_break
 from weasyprint.text.ffi import ffi, pango
 
-from reports import line_fonts
 from reports.demo import demo_data
 from reports.document import PDF_OPTIONS, lay_out, render_html
-from reports.line_fonts import per_style
+from reports.per_style import per_style
 
 OWN_STRUT = weasyprint_inline.strut.works_out
 OWN_FONT_DESCRIPTION = weasyprint_line_break.get_font_description.works_out
@@ -86,15 +85,3 @@ def test_the_proposal_layout_uses_the_remembered_answers():
     assert weasyprint_inline.strut is not weasyprint_line_break.strut
     assert hasattr(weasyprint_inline.strut, "kept")
     assert hasattr(weasyprint_line_break.get_font_description, "kept")
-
-
-def test_what_is_remembered_is_emptied_when_full(monkeypatch):
-    monkeypatch.setattr(line_fonts, "_MOST_KEPT", 3)
-    worked_out = []
-    remembered = per_style(lambda style: worked_out.append(style) or len(worked_out))
-    styles = [{"n": n} for n in range(10)]  # distinct objects, as styles are
-    answers = [remembered(style) for style in styles]
-    assert answers == list(range(1, 11))
-    assert 1 <= len(remembered.kept) <= 3
-    assert remembered(styles[-1]) == 10  # still kept: not worked out again
-    assert len(worked_out) == 10

@@ -5,7 +5,7 @@ byte for byte the same."""
 import pytest
 from weasyprint.layout import background as weasyprint_background
 
-from reports import plain_backgrounds
+from reports import per_style as per_style_module
 from reports.demo import demo_data
 from reports.document import PDF_OPTIONS, lay_out, render_html
 from reports.plain_backgrounds import CORNERS, paints_nothing, remembering_backgrounds
@@ -84,7 +84,7 @@ def test_only_styles_that_paint_nothing_are_decided_here():
 
 def test_the_proposal_layout_decides_per_style_and_forgets_when_full(monkeypatch):
     assert hasattr(weasyprint_background.layout_box_backgrounds, "decided")
-    monkeypatch.setattr(plain_backgrounds, "_MOST_KEPT", 3)
+    monkeypatch.setattr(per_style_module, "MOST_KEPT", 3)
     layout = remembering_backgrounds(OWN)
     monkeypatch.setattr(weasyprint_background, "layout_box_backgrounds", layout)
     lay_out(HTML)
