@@ -43,6 +43,7 @@ from reports.layout import page_fill
 from reports.line_fonts import remember_line_fonts_once
 from reports.method import method_rows
 from reports.pdf_compression import use_proposal_deflate_level
+from reports.per_style import forget_styles
 from reports.plain_backgrounds import remember_plain_backgrounds_once
 from reports.proposal_check import Finding, check_proposal
 from reports.stylesheet import proposal_stylesheet
@@ -258,6 +259,8 @@ def _finish(
         pdf = document.write_pdf(**PDF_OPTIONS)
     except FatalURLFetchingError as exc:
         raise BlockedResource(str(exc)) from None
+    finally:
+        forget_styles()  # its styles are done with: drawing was the last to ask of them
     findings = tuple(check_proposal(html=html, pages=document.pages))
     return RenderedPdf(
         pdf=pdf,

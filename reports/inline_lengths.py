@@ -21,7 +21,8 @@ and height, and on nothing else of the box but two things:
   boxes (none in a proposal) and page boxes (their vertical margins read the height) are
   resolved by WeasyPrint itself.
 Every piece of one text and every line of one element share its style (``Box.copy``). So the
-lengths are kept per (style, width, height) and copied onto the next box that asks.
+lengths are kept per (style, width, height) and copied onto the next box that asks, until the
+proposal is written (reports.per_style).
 ``tests/reports/test_inline_lengths.py`` checks each box's lengths against WeasyPrint's own
 function and the demo's PDF byte for byte. WeasyPrint 70 (pinned in pyproject.toml).
 """
@@ -32,6 +33,8 @@ from typing import Any
 from weasyprint.formatting_structure.boxes import Box, PageBox
 from weasyprint.layout import inline as weasyprint_inline
 from weasyprint.layout import percent as weasyprint_percent
+
+from reports import per_style
 
 # What resolve_percentages sets besides the border widths (percent.py).
 LENGTHS = (
@@ -58,10 +61,6 @@ BORDER_WIDTHS = (
 )
 RESOLVED = LENGTHS + BORDER_WIDTHS
 
-# One proposal has a few hundred distinct (style, width, height); emptied when full so that a
-# long-lived worker never grows it without end.
-_MOST_KEPT = 4096
-
 Resolver = Callable[[Box, Any], None]
 
 
@@ -81,7 +80,9 @@ class _Kept:
 
 def remembering_resolver(resolve: Resolver) -> Resolver:
     """``resolve`` (WeasyPrint's ``resolve_percentages``), remembering each style's lengths."""
-    kept: dict[tuple[int, Any, Any], _Kept] = {}
+    # per (style, width, height): a few hundred in a proposal; emptied with the others
+    # (reports.per_style)
+    kept = per_style.kept_store()
 
     def resolve_percentages(box: Box, containing_block: Any) -> None:
         style = box.style
@@ -96,7 +97,7 @@ def remembering_resolver(resolve: Resolver) -> Resolver:
         found = kept.get(key)
         if found is None or found.style is not style:
             resolve(box, containing_block)
-            if len(kept) >= _MOST_KEPT:
+            if len(kept) >= per_style.MOST_KEPT:
                 kept.clear()
             kept[key] = _Kept(style, box)
             return

@@ -7,7 +7,7 @@ from weasyprint.formatting_structure.boxes import TextBox
 from weasyprint.layout import inline as weasyprint_inline
 from weasyprint.layout import percent as weasyprint_percent
 
-from reports import inline_lengths
+from reports import per_style
 from reports.demo import demo_data
 from reports.document import PDF_OPTIONS, lay_out, render_html
 from reports.inline_lengths import RESOLVED, remembering_resolver
@@ -86,7 +86,7 @@ def test_the_proposal_layout_uses_the_remembering_resolver():
 
 
 def test_what_is_remembered_is_emptied_when_full(monkeypatch):
-    monkeypatch.setattr(inline_lengths, "_MOST_KEPT", 3)
+    monkeypatch.setattr(per_style, "MOST_KEPT", 3)
     resolver = remembering_resolver(weasyprint_percent.resolve_percentages)
     document = lay_out(HTML)
     boxes = [box for page in document.pages for box in page._page_box.descendants()]
