@@ -51,7 +51,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -59,6 +58,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from benchmarks.same_results import extract_revision  # noqa: E402
 
 EXAMPLES = sorted((ROOT / "sizing" / "engine" / "examples").glob("*.json"))
 # actual_runs.json beside them is the calibration's record of customers' runs, not an input
@@ -152,16 +153,7 @@ def compare(against: str, stories: bool, rounds: int, repeats: int) -> None:
     times: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        (work / "before").mkdir()
-        archive = work / "engine.tar"
-        with archive.open("wb") as fh:
-            subprocess.run(
-                ["git", "-C", str(ROOT), "archive", against, "sizing/__init__.py", "sizing/engine"],
-                check=True,
-                stdout=fh,
-            )
-        with tarfile.open(archive) as tar:
-            tar.extractall(work / "before", filter="data")
+        extract_revision(against, work / "before")
         inputs_path = work / "inputs.json"
         inputs_path.write_text(json.dumps(named))
         for _ in range(rounds):

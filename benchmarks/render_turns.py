@@ -21,7 +21,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
@@ -29,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine_speed import speed_line  # noqa: E402
+from benchmarks.same_results import extract_revision  # noqa: E402
 
 # Run in the revision's own tree: its reports, templates and stylesheet.
 CHILD = """
@@ -58,24 +58,6 @@ print(json.dumps({
 """
 
 
-def extract(revision: str, into: Path) -> Path:
-    """The tree of ``revision`` under ``into``."""
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", revision],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
-    ).stdout
-    tree = into / "tree"
-    tree.mkdir()
-    with tempfile.TemporaryFile() as handle:
-        handle.write(archive)
-        handle.seek(0)
-        with tarfile.open(fileobj=handle) as tar:
-            tar.extractall(tree, filter="data")
-    return tree
-
-
 def render_in(tree: Path, renders: int) -> dict:
     """One process in ``tree``: its demo render timed ``renders`` times."""
     env = {**os.environ, "PYTHONPATH": str(tree), "DJANGO_VAR_DIR": str(tree / "var")}
@@ -98,7 +80,8 @@ def main() -> None:
     args = parser.parse_args()
     print(speed_line())
     with tempfile.TemporaryDirectory() as scratch:
-        other = extract(args.against, Path(scratch))
+        other = Path(scratch) / "tree"
+        extract_revision(args.against, other, paths=())
         trees = {"this checkout": ROOT, args.against: other}
         found: dict[str, list[dict]] = {name: [] for name in trees}
         for number in range(1, args.rounds + 1):

@@ -161,15 +161,16 @@ def _run_engine(engine_root: Path, inputs_path: Path, out_path: Path) -> tuple[l
     return out_path.read_text().splitlines(), time.perf_counter() - start
 
 
-def _extract(revision: str, into: Path) -> None:
-    """The engine at ``revision`` into ``into`` (``git archive``)."""
-    archive = into / "engine.tar"
+def extract_revision(revision: str, into: Path, paths: tuple[str, ...] = ENGINE_FILES) -> None:
+    """``paths`` (the engine; ``()`` for the whole tree) at ``revision`` into ``into``
+    (``git archive``); also used by ``benchmarks/engine.py`` and ``benchmarks/render_turns.py``."""
+    into.mkdir(parents=True, exist_ok=True)
+    archive = into / "revision.tar"
     with archive.open("wb") as fh:
-        subprocess.run(
-            ["git", "-C", str(ROOT), "archive", revision, *ENGINE_FILES], check=True, stdout=fh
-        )
+        subprocess.run(["git", "-C", str(ROOT), "archive", revision, *paths], check=True, stdout=fh)
     with tarfile.open(archive) as tar:
         tar.extractall(into, filter="data")
+    archive.unlink()
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:
@@ -229,7 +230,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         (work / "before").mkdir()
-        _extract(args.against, work / "before")
+        extract_revision(args.against, work / "before")
         inputs_path = work / "inputs.json"
         inputs_path.write_text(json.dumps(inputs))
         before, before_s = _run_engine(work / "before", inputs_path, work / "before.jsonl")
