@@ -39,6 +39,7 @@ from reports.fetcher import BASE_URL, BlockedResource, ProposalURLFetcher
 from reports.figures import figure_rows, input_rows
 from reports.html_parsing import cache_character_patterns
 from reports.inline_lengths import resolve_inline_lengths_once
+from reports.kept_layouts import keep_layouts_until_drawn_once
 from reports.layout import page_fill
 from reports.line_fonts import remember_line_fonts_once
 from reports.method import method_rows
@@ -211,6 +212,7 @@ use_proposal_deflate_level()  # before any proposal is written
 resolve_inline_lengths_once()  # before any proposal is laid out
 remember_line_fonts_once()  # before any proposal is laid out
 remember_plain_backgrounds_once()  # before any proposal is laid out
+keep_layouts_until_drawn_once()  # before any proposal is laid out
 cache_character_patterns()  # before any proposal is parsed
 
 
