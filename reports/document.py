@@ -43,6 +43,7 @@ from reports.kept_layouts import keep_layouts_until_drawn_once
 from reports.layout import page_fill
 from reports.line_fonts import remember_line_fonts_once
 from reports.method import method_rows
+from reports.page_references import keep_page_references_once
 from reports.pdf_compression import use_proposal_deflate_level
 from reports.per_style import forget_styles
 from reports.plain_backgrounds import remember_plain_backgrounds_once
@@ -213,6 +214,7 @@ resolve_inline_lengths_once()  # before any proposal is laid out
 remember_line_fonts_once()  # before any proposal is laid out
 remember_plain_backgrounds_once()  # before any proposal is laid out
 keep_layouts_until_drawn_once()  # before any proposal is laid out
+keep_page_references_once()  # before any PDF is written
 cache_character_patterns()  # before any proposal is parsed
 
 
