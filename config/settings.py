@@ -149,6 +149,9 @@ if _database_url:
             conn_health_checks=True,
         )
     }
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Django's, its check of a kept connection made without a round trip (config/postgresql).
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # a fresh clone has no var/ yet
     DATABASES = {

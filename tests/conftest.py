@@ -69,11 +69,10 @@ def s3_bucket(s3_service: S3Service):
 
 
 @pytest.fixture
-def postgres_required(settings) -> None:
-    require(
-        "PostgreSQL (DATABASE_URL)",
-        settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql",
-    )
+def postgres_required() -> None:
+    from django.db import connection
+
+    require("PostgreSQL (DATABASE_URL)", connection.vendor == "postgresql")
 
 
 @pytest.fixture(autouse=True)

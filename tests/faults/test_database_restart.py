@@ -41,7 +41,7 @@ def restartable_postgres(settings):
     database = settings.DATABASES["default"]
     require(
         "a local PostgreSQL cluster this test may restart (root, DATABASE_URL on 127.0.0.1)",
-        database["ENGINE"] == "django.db.backends.postgresql"
+        connection.vendor == "postgresql"
         and database.get("HOST") in {"127.0.0.1", "localhost"}
         and os.geteuid() == 0
         and Path("/etc/postgresql").is_dir(),

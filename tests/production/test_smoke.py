@@ -21,7 +21,7 @@ from io import BytesIO
 from urllib.parse import urlencode
 
 import pytest
-from django.conf import settings
+from django.db import connection
 from django_otp.oath import totp
 from pypdf import PdfReader
 
@@ -47,8 +47,7 @@ pytestmark = pytest.mark.worker  # a real Celery worker (and beat) on Redis
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory):
     require("nginx (apt-get install nginx)", shutil.which(NGINX) is not None)
-    engine = settings.DATABASES["default"]["ENGINE"]
-    require("PostgreSQL (DATABASE_URL)", engine == "django.db.backends.postgresql")
+    require("PostgreSQL (DATABASE_URL)", connection.vendor == "postgresql")
     redis_url = os.environ.get("TEST_REDIS_URL", "")
     require("Redis (TEST_REDIS_URL)", bool(redis_url))
     with ProductionStack(
