@@ -60,6 +60,25 @@ from sizing.public import (
 # what it assumed from a sizing the proposal would not use).
 
 
+# Beside a "not sure" line: what decides it instead of the customer's answer.
+SET_BY_PROJECT = "Set by what matters most to you, under “About your project” above."
+TYPICAL_FOR_THE_REST = (
+    "Apart from the rule above, we will assume typical values, shown in your proposal."
+)
+TYPICAL_VALUE = "We will assume a typical value and show it in your proposal."
+
+
+@dataclass(frozen=True)
+class ShownLine:
+    """One line of a review row as the page shows it (``ReviewRow.shown_lines``)."""
+
+    label: str
+    text: str
+    not_sure: bool
+    prefilled: str  # the mark's words when filled from the customer's file or words, else ""
+    unsure_words: str  # what happens where the customer is not sure, else ""
+
+
 @dataclass(frozen=True)
 class ReviewRow:
     question: Question
@@ -80,6 +99,30 @@ class ReviewRow:
     set_by_project: tuple[str, ...] = ()
     # The lines filled from the customer's file or sentence, still as filled: {label: mark}.
     prefilled: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def shown_lines(self) -> list[ShownLine]:
+        """The row's lines as the page shows them: each with its mark when filled from the
+        customer's file or words, and what happens where the customer is not sure."""
+        return [
+            ShownLine(
+                line.label,
+                line.text,
+                line.not_sure,
+                self.prefilled.get(line.label, ""),
+                self._unsure_words(line),
+            )
+            for line in self.lines
+        ]
+
+    def _unsure_words(self, line: AnswerLine) -> str:
+        if line.not_sure and line.label in self.set_by_project:
+            return SET_BY_PROJECT
+        if line.whole and self.set_by_project:
+            return TYPICAL_FOR_THE_REST
+        if line.not_sure and not self.assumed:
+            return TYPICAL_VALUE
+        return ""
 
     @property
     def not_answered(self) -> bool:
