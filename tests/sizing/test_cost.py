@@ -21,7 +21,7 @@ from sizing.engine import parse_input, size_dict
 from sizing.engine.cost.accelerator_prices import ACCELERATOR_PRICES
 from sizing.engine.cost.break_even import break_even
 from sizing.engine.cost.choice import excluded_by
-from sizing.engine.cost.cloud import on_demand, reserved
+from sizing.engine.cost.cloud import STORAGE_PRICES, on_demand, rented_storage_usd, reserved
 from sizing.engine.cost.option import BUY, COLOCATION
 from sizing.engine.cost.options import (
     CostCase,
@@ -183,7 +183,7 @@ def test_one_accelerator_costs_an_eighth_of_a_server_of_eight() -> None:
         assert one_total == pytest.approx(eight.options[key].total_usd / 8, rel=1e-9), key
         servers = next(line for line in one.owned[key].bought.bill if line.item == SERVERS)
         assert servers.quantity == 1
-        staff = one.owned[key].running[0].staff_usd
+        staff = one.owned[key].running.staff_usd[0]
         assert staff == pytest.approx(r.prices.staff_cost.value / r.prices.staff_gpus_per_fte.value)
 
 
@@ -804,3 +804,15 @@ def test_purchases_read_only_the_purchase_prices(owned_gpus: int, fabric: bool) 
         owned_storage_tb=10.0 if owned_gpus else None,
     )
     assert reads == set(PURCHASE_PRICES)
+
+
+@pytest.mark.parametrize("kept_tb", [None, 0.0, 25.0])
+def test_rented_storage_reads_only_the_storage_prices(kept_tb: float | None) -> None:
+    """A pricing at other prices keeps the storage rented when the prices in
+    ``STORAGE_PRICES`` are the same (``OptionPricing.at_prices``): right only while
+    :func:`rented_storage_usd` reads no other price."""
+    r = _roadmap(3)
+    reads: set[str] = set()
+    work = _case(r, gpus=64, run_gpu_hours=64 * 240.0).usage
+    rented_storage_usd(work, 100.0, kept_tb, noting_reads(r.prices, reads))
+    assert reads == set(STORAGE_PRICES)

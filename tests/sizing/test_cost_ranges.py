@@ -15,13 +15,14 @@ import pytest
 
 from sizing.engine import parse_input, size_dict
 from sizing.engine.cost import options, sensitivity
+from sizing.engine.cost.cloud import STORAGE_PRICES
 from sizing.engine.cost.option import Priced
 from sizing.engine.cost.options import CostCase, OptionPricing, PricedOptions
 from sizing.engine.cost.owned import PURCHASE_PRICES
 from sizing.engine.cost.plan import CostInputs, CostResult, plan_cost
 from sizing.engine.cost.price_set import PriceSet, UsedPrice
 from sizing.engine.cost.sensitivity import PARAMETERS, with_gpu_hours
-from sizing.engine.cost.usage import usage
+from sizing.engine.cost.usage import usage, with_growth, with_runs_per_month
 from sizing.engine.hardware import ACCELERATORS
 from sizing.engine.resolve.resolved import Resolved, resolve
 
@@ -182,3 +183,51 @@ def test_the_sensitivity_analysis_buys_each_capacity_once_at_the_same_purchase_p
     sensitivity.swings(case, r.prices, priced.options, reads)
     assert bought  # the purchase prices' own swings buy again
     assert [key for key, n in bought.items() if n > 1] == []
+
+
+def test_the_sensitivity_analysis_rents_each_works_storage_once_at_the_same_storage_price(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every cloud option rents the same storage for the same work, and only the storage price
+    moves it (``cloud.STORAGE_PRICES``): the analysis works out the storage of the work, and of
+    each hybrid base's peaks, once for each storage price."""
+    rented: Counter[tuple[Any, ...]] = Counter()
+    rented_storage_usd = options.rented_storage_usd
+
+    def counted(work: Any, storage_tb: float, kept_tb: Any, prices: PriceSet) -> Any:
+        rented[work, *(getattr(prices, name) for name in STORAGE_PRICES)] += 1
+        return rented_storage_usd(work, storage_tb, kept_tb, prices)
+
+    monkeypatch.setattr(options, "rented_storage_usd", counted)
+    r, case, priced, reads = _priced_case()
+    rented.clear()
+    sensitivity.swings(case, r.prices, priced.options, reads)
+    assert rented  # the storage price's own swing rents again
+    assert [key for key, n in rented.items() if n > 1] == []
+
+
+def test_the_plans_what_ifs_buy_each_capacity_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runs a month and the growth moved (``sensitivity.usage_swings``) price every option
+    with other work at the same prices: what buying a capacity costs does not depend on the
+    work, so each capacity is bought once for all of them (``OptionPricing.with_usage``)."""
+    bought: Counter[tuple[int, ...]] = Counter()
+    purchases = options.purchases
+
+    def counted(capacity: tuple[int, ...], **kwargs: Any) -> Any:
+        bought[capacity] += 1
+        return purchases(capacity, **kwargs)
+
+    monkeypatch.setattr(options, "purchases", counted)
+    r, case, _, _ = _priced_case()
+    bought.clear()
+    what_ifs = sensitivity.usage_swings(case, r.prices)
+    assert what_ifs and bought
+    assert [capacity for capacity, n in bought.items() if n > 1] == []
+    rebuild = {sensitivity.USAGE_GROWTH: with_growth, sensitivity.USAGE_RUNS: with_runs_per_month}
+    for swing in what_ifs:  # the same figures as each work priced on its own
+        for answer, at in (
+            (swing.low_value, swing.at_low_usd),
+            (swing.high_value, swing.at_high_usd),
+        ):
+            work = rebuild[swing.key](case.usage, answer)
+            assert at == options.totals(options.with_usage(case, work), r.prices)

@@ -26,7 +26,7 @@ from dataclasses import replace
 from ..assumptions import value
 from ..units import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .choice import BreakEven
-from .options import CostCase, OptionPricing, totals, with_usage
+from .options import CostCase, OptionPricing
 from .price_set import PriceSet
 from .usage import UTILISATION, Usage
 
@@ -51,9 +51,9 @@ def break_even(
     # Both totals are linear in the busy share up to the most an owned cluster can run;
     # beyond it the owned cluster would grow, so the break-even is sought below it.
     most = value("owned_max_utilisation")
+    given = OptionPricing(case, prices)  # each capacity bought once for every work below
     ends = [
-        totals(with_usage(case, _at(case, share, gpus)), prices, (owned, rented))
-        for share in (0.0, most)
+        given.with_usage(_at(case, share, gpus)).totals((owned, rented)) for share in (0.0, most)
     ]
     if owned not in ends[0] or rented not in ends[0]:
         return BreakEven(None, None, None)
@@ -65,18 +65,19 @@ def break_even(
     runs = None
     if share is not None and case.usage.gpu_hours_per_run > 0:
         runs = share * gpus * HOURS_PER_MONTH / case.usage.gpu_hours_per_run
-    return BreakEven(share, _payback_months(case, prices, owned=owned, rented=rented), runs)
+    return BreakEven(share, _payback_months(given, owned=owned, rented=rented), runs)
 
 
-def _payback_months(case: CostCase, prices: PriceSet, *, owned: str, rented: str) -> float | None:
-    """Months of the first year's work after which owning has cost less than renting."""
-    u = case.usage
+def _payback_months(given: OptionPricing, *, owned: str, rented: str) -> float | None:
+    """Months of the first year's work after which owning has cost less than renting, at the
+    case and prices of ``given``."""
+    u = given.case.usage
     if u.gpu_hours_by_year[0] <= 0:
         return None
     first_year = replace(
         u, gpu_hours_by_year=u.gpu_hours_by_year[:1], months_by_year=(MONTHS_PER_YEAR,)
     )
-    pricing = OptionPricing(with_usage(case, first_year), prices)
+    pricing = given.with_usage(first_year)
     bought, rent = pricing.price(owned), pricing.price(rented)
     if bought is None or rent is None:
         return None

@@ -53,6 +53,12 @@ def cloud_storage_usd(storage_tb: float, months: float, prices: PriceSet) -> flo
     return storage_tb * GB_PER_TB * prices.cloud_storage.value * months
 
 
+# The PriceSet fields :func:`rented_storage_usd` reads (a test checks it reads no other): the
+# storage rented for the same work costs the same whatever the other prices are, so a pricing
+# at other such prices keeps it (:meth:`cost.options.OptionPricing.at_prices`).
+STORAGE_PRICES = ("cloud_storage",)
+
+
 def rented_storage_usd(
     usage: Usage, storage_tb: float, kept_tb: float | None, prices: PriceSet
 ) -> tuple[float, ...]:
@@ -85,11 +91,14 @@ def on_demand(
     storage_tb: float,
     prices: PriceSet,
     kept_tb: float | None = None,
+    storage: tuple[float, ...] | None = None,
 ) -> Priced:
-    """Pay per accelerator-hour for the work, plus idle time and storage (module docstring)."""
+    """Pay per accelerator-hour for the work, plus idle time and storage (module docstring);
+    ``storage``: :func:`rented_storage_usd` of the same work, when already worked out."""
     idle = prices.cloud_idle_share.value
     compute = [hours * price * (1.0 + idle) for hours in usage.gpu_hours_by_year]
-    storage = rented_storage_usd(usage, storage_tb, kept_tb, prices)
+    if storage is None:
+        storage = rented_storage_usd(usage, storage_tb, kept_tb, prices)
     return Priced(
         by_year_usd=tuple(c + s for c, s in zip(compute, storage, strict=True)),
         capex_usd=0.0,
@@ -109,8 +118,10 @@ def reserved(
     storage_tb: float,
     prices: PriceSet,
     kept_tb: float | None = None,
+    storage: tuple[float, ...] | None = None,
 ) -> Priced:
-    """Hold ``capacity`` for whole years at a reserved price (module docstring)."""
+    """Hold ``capacity`` for whole years at a reserved price (module docstring); ``storage``:
+    :func:`rented_storage_usd` of the same work, when already worked out."""
     held: list[int] = []
     most = 0
     for owned, hours in zip(capacity, usage.gpu_hours_by_year, strict=True):
@@ -120,7 +131,8 @@ def reserved(
         else:
             held.append(owned if hours > 0 else 0)
     rented = [gpus * HOURS_PER_YEAR * price for gpus in held]
-    storage = rented_storage_usd(usage, storage_tb, kept_tb, prices)
+    if storage is None:
+        storage = rented_storage_usd(usage, storage_tb, kept_tb, prices)
     committed_after = max(0, term_years - len(held))  # years of the term past the plan
     if committed_after and held and held[-1]:
         rented[-1] += committed_after * held[-1] * HOURS_PER_YEAR * price

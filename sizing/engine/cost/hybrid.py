@@ -103,11 +103,13 @@ def hybrid(
     kept_tb: float | None = None,
     splits: tuple[BaseSplit, ...] | None = None,
     bought: Callable[[tuple[int, ...]], Purchases] | None = None,
+    storage: Callable[[BaseSplit], tuple[float, ...]] | None = None,
 ) -> Priced:
     """Own a base for the steady load, rent the rest on demand: the cheapest of the bases
     :func:`hybrid_bases` offers (module docstring); ``splits``: their :func:`base_splits`
     when already worked out; ``bought``: what buying a capacity costs, when it is kept
-    (:func:`owned.purchases` on ``site``'s servers, fabric and storage)."""
+    (:func:`owned.purchases` on ``site``'s servers, fabric and storage); ``storage``: the
+    storage a split's peaks rent, when it is kept (:func:`cloud.rented_storage_usd`)."""
     if splits is None:
         splits = base_splits(usage, capacity, site)
     priced = [
@@ -119,6 +121,7 @@ def hybrid(
             storage_tb=storage_tb,
             kept_tb=kept_tb,
             bought=None if bought is None else bought(split.held),
+            storage=None if storage is None else storage(split),
         )
         for split in splits
     ]
@@ -134,13 +137,16 @@ def _with_base(
     storage_tb: float,
     kept_tb: float | None,
     bought: Purchases | None = None,
+    storage: tuple[float, ...] | None = None,
 ) -> Priced:
     """Own ``split.base`` accelerators (with their spares), rent the rest (module docstring);
-    ``bought``: what buying them costs, when already worked out."""
+    ``bought``: what buying them costs, and ``storage`` what the peaks rent, when already
+    worked out."""
     owned_part = owned(split.served, split.held, site, prices, bought=bought).priced
     idle = prices.cloud_idle_share.value
     rented = tuple(hours * cloud_price * (1.0 + idle) for hours in split.rest)
-    storage = rented_storage_usd(split.peaks, storage_tb, kept_tb, prices)  # for the peaks only
+    if storage is None:  # for the peaks only
+        storage = rented_storage_usd(split.peaks, storage_tb, kept_tb, prices)
     return Priced(
         by_year_usd=tuple(
             a + b + c for a, b, c in zip(owned_part.by_year_usd, rented, storage, strict=True)

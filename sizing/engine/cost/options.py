@@ -7,11 +7,12 @@ price) is ``None``: it is left out, never priced with another accelerator's figu
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from ..frozen_copies import with_changes
 from ..hardware import AcceleratorSpec
 from ..reads import noting_reads
-from .cloud import on_demand, reserved
+from .cloud import STORAGE_PRICES, on_demand, rented_storage_usd, reserved
 from .hybrid import BaseSplit, base_splits, hybrid
 from .option import (
     BUY,
@@ -113,20 +114,42 @@ class OptionPricing:
         self._bought: dict[tuple[int, ...], Purchases] = {}
         self._splits: tuple[BaseSplit, ...] | None = None
         self._sites: dict[tuple[bool, bool], OwnedSite] = {}  # by colocation and help
+        # the storage each cloud option rents (key None), and each hybrid base's peaks (its base)
+        self._storage: dict[int | None, tuple[float, ...]] = {}
 
     def at_prices(self, prices: PriceSet) -> OptionPricing:
         """The same case priced with ``prices``: what does not depend on the prices (the
         capacity, the hybrid's bases and their work) is not worked out again, nor what is
-        bought when ``prices`` holds the same purchase prices (:data:`owned.PURCHASE_PRICES`)."""
+        bought when ``prices`` holds the same purchase prices (:data:`owned.PURCHASE_PRICES`),
+        nor the storage rented when it holds the same storage price
+        (:data:`cloud.STORAGE_PRICES`)."""
         other = object.__new__(type(self))
         other.case, other.prices = self.case, prices
         other.capacity, other.spared = self.capacity, self.spared
         other.owned = {}
         other._sites = self._sites
-        same = all(getattr(prices, name) is getattr(self.prices, name) for name in PURCHASE_PRICES)
-        other._bought = self._bought if same else {}
+        other._bought = self._bought if self._same(prices, PURCHASE_PRICES) else {}
+        other._storage = self._storage if self._same(prices, STORAGE_PRICES) else {}
         other._splits = self._hybrid_splits()
         return other
+
+    def with_usage(self, usage: Usage) -> OptionPricing:
+        """The case with other work (``usage``) at the same prices: where the owned hardware
+        sits and what buying each capacity costs do not depend on the work, so the pricings
+        of one case's what-ifs (:func:`sensitivity.usage_swings`, :mod:`.break_even`) buy each
+        capacity once; the rest is worked out for the new work."""
+        other = OptionPricing(with_usage(self.case, usage), self.prices)
+        other._sites, other._bought = self._sites, self._bought
+        return other
+
+    def totals(self, options: Iterable[str] = OPTIONS) -> dict[str, float]:
+        """Each priced option's net figure (:func:`totals`) [USD]."""
+        return {
+            key: priced.net_usd
+            for key in options
+            for priced in (self.price(key),)
+            if priced is not None
+        }
 
     def price(self, option: str) -> Priced | None:
         """The option's cost, ``None`` when it is not priced."""
@@ -136,7 +159,14 @@ class OptionPricing:
             price = prices.gpu_cloud if option == CLOUD_ON_DEMAND else prices.large_cloud
             if price is None:
                 return None
-            return on_demand(usage, price.value, storage_tb=tb, prices=prices, kept_tb=kept)
+            return on_demand(
+                usage,
+                price.value,
+                storage_tb=tb,
+                prices=prices,
+                kept_tb=kept,
+                storage=self._rented_storage(),
+            )
         if option in (RESERVED_1YR, RESERVED_3YR):
             one_year = option == RESERVED_1YR
             ratio = prices.reserved_1yr_ratio if one_year else prices.reserved_3yr_ratio
@@ -156,6 +186,7 @@ class OptionPricing:
                 storage_tb=tb,
                 prices=prices,
                 kept_tb=kept,
+                storage=self._rented_storage(),
             )
         if not (prices.purchase is not None or max(self.spared) <= case.owned_gpus):
             return None
@@ -177,7 +208,28 @@ class OptionPricing:
             kept_tb=kept,
             splits=self._hybrid_splits(),
             bought=self._purchases,
+            storage=self._rented_storage,
         )
+
+    def _same(self, prices: PriceSet, names: tuple[str, ...]) -> bool:
+        """Whether ``prices`` holds the very prices named ``names`` this pricing's do."""
+        return all(getattr(prices, name) is getattr(self.prices, name) for name in names)
+
+    def _rented_storage(self, split: BaseSplit | None = None) -> tuple[float, ...]:
+        """The storage the work rents (:func:`cloud.rented_storage_usd`), or a hybrid base's
+        peaks (``split``), worked out once: every cloud option rents the same, and a pricing
+        at other prices keeps it when the storage price is the same (:meth:`at_prices`)."""
+        key = None if split is None else split.base
+        found = self._storage.get(key)
+        if found is None:
+            case = self.case
+            found = self._storage[key] = rented_storage_usd(
+                case.usage if split is None else split.peaks,
+                case.storage_tb,
+                case.storage_kept_tb,
+                self.prices,
+            )
+        return found
 
     def _hybrid_splits(self) -> tuple[BaseSplit, ...]:
         """The hybrid's bases and the work each serves (:func:`hybrid.base_splits`)."""
@@ -259,15 +311,9 @@ def totals(case: CostCase, prices: PriceSet, options: Iterable[str] = OPTIONS) -
     """Each priced option's net figure over the horizon (:attr:`Priced.net_usd`) [USD]: the
     one the recommendation, the ranges and the break-even compare; ``options``: those asked
     for (each option's cost is its own, whichever others are priced beside it)."""
-    pricing = OptionPricing(case, prices)
-    return {
-        key: priced.net_usd
-        for key in options
-        for priced in (pricing.price(key),)
-        if priced is not None
-    }
+    return OptionPricing(case, prices).totals(options)
 
 
 def with_usage(case: CostCase, usage: Usage) -> CostCase:
     """The same case with other work (for break-even and property checks)."""
-    return replace(case, usage=usage)
+    return with_changes(case, usage=usage)

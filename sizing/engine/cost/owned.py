@@ -49,7 +49,7 @@ from ..resilience import spare_nodes
 from ..units import HOURS_PER_YEAR
 from .option import HARDWARE, POWER, RENTED, SPACE, STAFF, SUPPORT, Priced
 from .price_set import PriceSet
-from .running import RunningYear, busy_power_usd_per_gpu_hour, running_year
+from .running import RunningYears, busy_power_usd_per_gpu_hour, running_years
 from .usage import Usage
 
 SERVERS = "servers"
@@ -343,7 +343,7 @@ class Owned:
 
     priced: Priced
     bought: Purchases
-    running: tuple[RunningYear, ...]
+    running: RunningYears
 
 
 def owned(
@@ -367,41 +367,41 @@ def owned(
             fabric=site.fabric,
             owned_storage_tb=site.owned_storage_tb,
         )
-    worked = tuple(hours * site.help.owned_share for hours in usage.gpu_hours_by_year)
-    running = tuple(
-        running_year(
-            gpus,
-            hours,
-            hardware_usd=hardware + bought.held_usd,
-            acc=site.acc,
-            prices=prices,
-            colocation=site.colocation,
-        )
-        for gpus, hours, hardware in zip(capacity, worked, bought.hardware_by_year, strict=True)
+    demand = usage.gpu_hours_by_year
+    share, per_run = site.help.owned_share, usage.gpu_hours_per_run
+    worked = [hours * share for hours in demand]
+    held_usd = bought.held_usd
+    running = running_years(
+        capacity,
+        worked,
+        [hardware + held_usd for hardware in bought.hardware_by_year],
+        acc=site.acc,
+        prices=prices,
+        colocation=site.colocation,
     )
     busy = busy_power_usd_per_gpu_hour(site.acc, prices, colocation=site.colocation)
     served = sum(
-        min(hours, gpus * HOURS_PER_YEAR) for gpus, hours in zip(capacity, worked, strict=True)
+        [min(hours, gpus * HOURS_PER_YEAR) for gpus, hours in zip(capacity, worked, strict=True)]
     )
+    rent = site.help.usd_per_run
     rented = tuple(  # the help each year's runs need
-        site.help.usd_per_run * hours / usage.gpu_hours_per_run if usage.gpu_hours_per_run else 0.0
-        for hours in usage.gpu_hours_by_year
+        [rent * hours / per_run if per_run else 0.0 for hours in demand]
     )
+    capex = bought.capex_by_year
     parts = {
-        HARDWARE: bought.capex_by_year,
-        POWER: tuple(r.power_usd for r in running),
-        SPACE: tuple(r.space_usd for r in running),
-        SUPPORT: tuple(r.support_usd for r in running),
-        STAFF: tuple(r.staff_usd for r in running),
+        HARDWARE: capex,
+        POWER: running.power_usd,
+        SPACE: running.space_usd,
+        SUPPORT: running.support_usd,
+        STAFF: running.staff_usd,
     }
-    if site.help.usd_per_run:
+    if rent:
         parts[RENTED] = rented
     priced = Priced(
         by_year_usd=tuple(
-            c + r.total_usd + h
-            for c, r, h in zip(bought.capex_by_year, running, rented, strict=True)
+            [c + r + h for c, r, h in zip(capex, running.totals_usd(), rented, strict=True)]
         ),
-        capex_usd=sum(bought.capex_by_year),
+        capex_usd=sum(capex),
         scales_usd=served * busy + sum(rented),
         residual_usd=bought.residual_usd,
         capacity=capacity,

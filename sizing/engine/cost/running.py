@@ -21,6 +21,7 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..assumptions import value
@@ -43,6 +44,33 @@ class RunningYear:
         return self.power_usd + self.space_usd + self.support_usd + self.staff_usd
 
 
+@dataclass(frozen=True)
+class RunningYears:
+    """Running owned hardware over a horizon, each part year by year [USD]: the parts of
+    :class:`RunningYear` as columns, which the owned option's cost is made of."""
+
+    power_usd: tuple[float, ...]
+    space_usd: tuple[float, ...]
+    support_usd: tuple[float, ...]
+    staff_usd: tuple[float, ...]
+
+    def year(self, k: int) -> RunningYear:
+        return RunningYear(
+            self.power_usd[k], self.space_usd[k], self.support_usd[k], self.staff_usd[k]
+        )
+
+    def totals_usd(self) -> tuple[float, ...]:
+        """Each year's :attr:`RunningYear.total_usd` [USD]."""
+        return tuple(
+            [
+                power + space + support + staff
+                for power, space, support, staff in zip(
+                    self.power_usd, self.space_usd, self.support_usd, self.staff_usd, strict=True
+                )
+            ]
+        )
+
+
 def running_year(
     gpus: int,
     busy_gpu_hours: float,
@@ -63,20 +91,43 @@ def running_year(
     colocation : bool
         In a rented data centre (else in the customer's own).
     """
-    kw = acc.server_power_kw / REFERENCE_SERVER_GPUS
-    owned_hours = gpus * HOURS_PER_YEAR
-    busy = min(busy_gpu_hours, owned_hours)
-    kwh = kw * (
-        value("server_power_draw_share") * busy
-        + value("server_idle_draw_share") * (owned_hours - busy)
+    years = running_years(
+        (gpus,), (busy_gpu_hours,), (hardware_usd,), acc=acc, prices=prices, colocation=colocation
     )
-    pue = prices.pue_colocation if colocation else prices.pue_own
+    return years.year(0)
+
+
+def running_years(
+    gpus_by_year: Sequence[int],
+    busy_by_year: Sequence[float],
+    hardware_by_year: Sequence[float],
+    *,
+    acc: AcceleratorSpec,
+    prices: PriceSet,
+    colocation: bool,
+) -> RunningYears:
+    """:func:`running_year` for each year of a horizon (the same formula, module docstring),
+    the prices and assumptions read once and the parts kept as columns: an owned option is
+    priced some 90 times a sizing, its sensitivity analysis moving one price at a time."""
+    kw = acc.server_power_kw / REFERENCE_SERVER_GPUS
+    busy_draw, idle_draw = value("server_power_draw_share"), value("server_idle_draw_share")
+    pue = (prices.pue_colocation if colocation else prices.pue_own).value
+    electricity = prices.electricity.value
     rate = prices.colocation.value * (1.0 if colocation else prices.own_space_share.value)
-    return RunningYear(
-        power_usd=kwh * pue.value * prices.electricity.value,
-        space_usd=gpus * kw * rate * MONTHS_PER_YEAR,
-        support_usd=prices.support_share.value * hardware_usd,
-        staff_usd=gpus / prices.staff_gpus_per_fte.value * prices.staff_cost.value,
+    support = prices.support_share.value
+    per_fte, fte_usd = prices.staff_gpus_per_fte.value, prices.staff_cost.value
+    power, space = [], []
+    for gpus, busy_gpu_hours in zip(gpus_by_year, busy_by_year, strict=True):
+        owned_hours = gpus * HOURS_PER_YEAR
+        busy = min(busy_gpu_hours, owned_hours)
+        kwh = kw * (busy_draw * busy + idle_draw * (owned_hours - busy))
+        power.append(kwh * pue * electricity)
+        space.append(gpus * kw * rate * MONTHS_PER_YEAR)
+    return RunningYears(
+        power_usd=tuple(power),
+        space_usd=tuple(space),
+        support_usd=tuple([support * hardware_usd for hardware_usd in hardware_by_year]),
+        staff_usd=tuple([gpus / per_fte * fte_usd for gpus in gpus_by_year]),
     )
 
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from ..assumptions import value
 from ..frozen_copies import with_changes
 from .option import BUY, COLOCATION, OPTIONS, Priced
-from .options import CostCase, OptionPricing, totals
+from .options import CostCase, OptionPricing
 from .price_set import PriceSet, UsedPrice
 from .usage import ROADMAP, Usage, with_growth, with_runs_per_month
 
@@ -105,6 +105,8 @@ def swings(
     """
     help_key = _help_price(case, prices)
     given = OptionPricing(case, prices)  # what the prices do not move, worked out once
+    # each option's total at the prices given, summed once: most ends move few options
+    base_usd = {option: priced.net_usd for option, priced in base.items() if priced is not None}
 
     def at(key: str, moved: UsedPrice) -> dict[str, float]:
         unmoved = moved == getattr(prices, key) and key != help_key  # the help's rent is rescaled
@@ -118,7 +120,11 @@ def swings(
         out = {}
         for option in OPTIONS:
             moves = not unmoved and (key in reads[option] or (key == help_key and option in HELPED))
-            priced = pricing.price(option) if moves else base[option]
+            if not moves:
+                if option in base_usd:
+                    out[option] = base_usd[option]
+                continue
+            priced = pricing.price(option)
             if priced is not None:
                 out[option] = priced.net_usd
         return out
@@ -162,6 +168,7 @@ def usage_swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
         plans.append((USAGE_GROWTH, "1/yr", work.growth, with_growth))
     if work.basis == ROADMAP and work.runs_per_month:
         plans.append((USAGE_RUNS, "runs/month", work.runs_per_month, with_runs_per_month))
+    given = OptionPricing(case, prices)  # each capacity bought once for every plan
     out = []
     for key, unit, answer, rebuild in plans:
         low, high = answer * (1.0 - share), answer * (1.0 + share)
@@ -171,8 +178,8 @@ def usage_swings(case: CostCase, prices: PriceSet) -> tuple[Swing, ...]:
                 unit=unit,
                 low_value=low,
                 high_value=high,
-                at_low_usd=totals(replace(case, usage=rebuild(work, low)), prices),
-                at_high_usd=totals(replace(case, usage=rebuild(work, high)), prices),
+                at_low_usd=given.with_usage(rebuild(work, low)).totals(),
+                at_high_usd=given.with_usage(rebuild(work, high)).totals(),
             )
         )
     return tuple(out)
