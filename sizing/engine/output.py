@@ -218,9 +218,9 @@ def _clean(x: Any) -> Any:
     if x is None or isinstance(x, str | int):
         return x
     if isinstance(x, list | tuple):
-        return [_clean(v) for v in x]
+        return [v if type(v) in _KEPT else _clean(v) for v in x]
     if isinstance(x, dict):
-        return {str(k): _clean_field(str(k), v) for k, v in x.items()}
+        return {str(k): v if type(v) in _KEPT else _clean_field(str(k), v) for k, v in x.items()}
     cleaners = _field_cleaners(type(x))
     if cleaners is not None:
         return {
@@ -232,7 +232,8 @@ def _clean(x: Any) -> Any:
 
 
 # Values that :func:`_clean` and :func:`_to_the_cent` return as they are, tested in place of a
-# call for a dataclass's fields: most are words (sources, units, dates)
+# call for a dataclass's fields and the items of a list or dict: most are words (sources, units,
+# dates, the reasons and the price sources' entries)
 _KEPT = frozenset({str, int, bool, type(None)})
 
 

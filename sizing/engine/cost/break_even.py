@@ -21,9 +21,8 @@ References
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..assumptions import value
+from ..frozen_copies import with_changes
 from ..units import HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 from .choice import BreakEven
 from .options import CostCase, OptionPricing
@@ -34,7 +33,7 @@ from .usage import UTILISATION, Usage
 def _at(case: CostCase, share: float, gpus: int) -> Usage:
     """The case's runs at a busy share of ``gpus`` owned accelerators, no growth."""
     years = range(len(case.usage.gpu_hours_by_year))
-    return replace(
+    return with_changes(
         case.usage,
         basis=UTILISATION,
         runs_per_month=None,
@@ -74,7 +73,7 @@ def _payback_months(given: OptionPricing, *, owned: str, rented: str) -> float |
     u = given.case.usage
     if u.gpu_hours_by_year[0] <= 0:
         return None
-    first_year = replace(
+    first_year = with_changes(
         u, gpu_hours_by_year=u.gpu_hours_by_year[:1], months_by_year=(MONTHS_PER_YEAR,)
     )
     pricing = given.with_usage(first_year)

@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..assumptions import value
+from ..frozen_copies import with_changes
 from ..units import HOURS_PER_YEAR
 from .cloud import rented_storage_usd
 from .option import RENTED, STORAGE, Priced
@@ -76,7 +77,7 @@ def _split(base: int, usage: Usage, capacity: tuple[int, ...], site: OwnedSite) 
     limit = base * HOURS_PER_YEAR * value("owned_max_utilisation")
     served = tuple(min(hours, limit) for hours in usage.gpu_hours_by_year)
     rest = tuple(h - s for h, s in zip(usage.gpu_hours_by_year, served, strict=True))
-    peaks = replace(
+    peaks = with_changes(
         usage,
         gpu_hours_by_year=rest,
         months_by_year=tuple(
@@ -86,7 +87,7 @@ def _split(base: int, usage: Usage, capacity: tuple[int, ...], site: OwnedSite) 
     return BaseSplit(
         base=base,
         held=tuple(owned_base for _ in capacity),
-        served=replace(usage, gpu_hours_by_year=served),
+        served=with_changes(usage, gpu_hours_by_year=served),
         rest=rest,
         peaks=peaks,
     )

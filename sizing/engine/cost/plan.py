@@ -35,8 +35,9 @@ References
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
+from ..frozen_copies import with_changes
 from ..hardware import AcceleratorSpec
 from ..numbers import Money
 from ..ranges import scale_range
@@ -407,9 +408,11 @@ def _owned_per_month(
     """Owning the first year's cluster for the horizon with no work, per month [USD]."""
     if owned_key is None:
         return None
-    idle = replace(case.usage, gpu_hours_by_year=tuple(0.0 for _ in case.usage.gpu_hours_by_year))
+    idle = with_changes(
+        case.usage, gpu_hours_by_year=tuple(0.0 for _ in case.usage.gpu_hours_by_year)
+    )
     empty = OptionPricing(
-        replace(case, usage=idle, cluster_gpus=priced.capacity[0], hybrid_in_colocation=True),
+        with_changes(case, usage=idle, cluster_gpus=priced.capacity[0], hybrid_in_colocation=True),
         prices,
     ).price(owned_key)
     if empty is None:

@@ -55,12 +55,13 @@ class RunningYears:
     staff_usd: tuple[float, ...]
 
     def year(self, k: int) -> RunningYear:
+        """Year ``k``'s parts."""
         return RunningYear(
             self.power_usd[k], self.space_usd[k], self.support_usd[k], self.staff_usd[k]
         )
 
     def totals_usd(self) -> tuple[float, ...]:
-        """Each year's :attr:`RunningYear.total_usd` [USD]."""
+        """Each year's :attr:`RunningYear.total_usd`, the parts added in the same order [USD]."""
         return tuple(
             [
                 power + space + support + staff

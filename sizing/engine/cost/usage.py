@@ -21,8 +21,9 @@ References
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from ..frozen_copies import with_changes
 from ..resolve.resolved import Resolved
 from ..units import HOURS_PER_DAY, HOURS_PER_MONTH, HOURS_PER_YEAR, MONTHS_PER_YEAR
 
@@ -122,7 +123,7 @@ def with_growth(work: Usage, growth: float) -> Usage:
         return work
     first = work.gpu_hours_by_year[0]
     hours = tuple(first * (1.0 + growth) ** k for k in range(len(work.gpu_hours_by_year)))
-    return replace(work, gpu_hours_by_year=hours, growth=growth)
+    return with_changes(work, gpu_hours_by_year=hours, growth=growth)
 
 
 def with_runs_per_month(work: Usage, runs_per_month: float) -> Usage:
@@ -132,4 +133,4 @@ def with_runs_per_month(work: Usage, runs_per_month: float) -> Usage:
         return work
     ratio = runs_per_month / work.runs_per_month
     hours = tuple(h * ratio for h in work.gpu_hours_by_year)
-    return replace(work, gpu_hours_by_year=hours, runs_per_month=runs_per_month)
+    return with_changes(work, gpu_hours_by_year=hours, runs_per_month=runs_per_month)
