@@ -2,18 +2,18 @@
 
 Each function takes plain numbers from the engine's result and returns a
 :class:`~reports.chart_markup.Chart`: SVG markup on screen, its labels as HTML text over the
-SVG in the PDF (``Chart.printed``). Every value is put in with ``format_html``, which escapes
-it, so nothing a customer typed can become markup even if it reached a label.
+SVG in the PDF (``Chart.printed``). Every value is put in with ``chart_markup.markup``, which
+escapes it as ``format_html`` does, so nothing a customer typed can become markup even if it
+reached a label.
 """
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from reports.chart_markup import WARNING, Chart, Label, number
+from reports.chart_markup import WARNING, Chart, Label, markup, number
 from sizing.public import (
     currency_sign,
     format_count,
@@ -68,7 +68,7 @@ def _line(
     width: float = 1,
     dash: str = "",
 ) -> SafeString:
-    return format_html(
+    return markup(
         '<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}" '
         'stroke-dasharray="{}"/>',
         number(x1),
@@ -87,11 +87,11 @@ def _rect(
     """A filled bar, or with ``outline`` a dashed outline: a figure shown for comparison,
     not an option."""
     paint = (
-        format_html('fill="none" stroke="{}" stroke-dasharray="3 2"', colour)
+        markup('fill="none" stroke="{}" stroke-dasharray="3 2"', colour)
         if outline
-        else (format_html('fill="{}"', colour))
+        else (markup('fill="{}"', colour))
     )
-    return format_html(
+    return markup(
         '<rect x="{}" y="{}" width="{}" height="{}" {}/>',
         number(x),
         number(y),
@@ -270,9 +270,7 @@ def timeline_chart(
         f"{'M' if i == 0 else 'L'}{number(x_of(g))},{number(y_of(d))}"
         for i, (g, d) in enumerate(points)
     )
-    parts.append(
-        format_html('<path d="{}" fill="none" stroke="{}" stroke-width="2"/>', path, ACCENT)
-    )
+    parts.append(markup('<path d="{}" fill="none" stroke="{}" stroke-width="2"/>', path, ACCENT))
     labelled: list[float] = []
     ordered = sorted(points, key=lambda point: point[0] != recommended_gpus)
     for gpus, _days in ordered:  # the recommended count first, then any that do not collide
@@ -283,7 +281,7 @@ def timeline_chart(
     for gpus, days in points:
         recommended = recommended_gpus is not None and gpus == recommended_gpus
         parts.append(
-            format_html(
+            markup(
                 '<circle cx="{}" cy="{}" r="{}" fill="{}"/>',
                 number(x_of(gpus)),
                 number(y_of(days)),
@@ -550,7 +548,7 @@ def estimate_actual_chart(points: Sequence[EstimateActual], *, title: str) -> Sa
         colour = WARNING if point.within is False else ACCENT
         y = y0 - at(point.actual)
         parts.append(
-            format_html('<circle cx="{}" cy="{}" r="5" fill="{}"/>', number(x), number(y), colour)
+            markup('<circle cx="{}" cy="{}" r="5" fill="{}"/>', number(x), number(y), colour)
         )
         if len(points) <= 12:
             parts.append(_text(x + 8, y + 4, point.label, anchor="start", size=10))

@@ -6,9 +6,12 @@ from __future__ import annotations
 import copy
 
 import pytest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy
 
-from reports import charts
-from reports.chart_markup import CHART_LABEL_CLASS, Chart, Label
+from reports import chart_markup, charts
+from reports.chart_markup import CHART_LABEL_CLASS, Chart, Label, number
 from reports.document import lay_out
 
 # The demo's deadline chart: start-, middle- and end-anchored labels, one bold, one in red.
@@ -120,3 +123,20 @@ def test_a_chart_copies_like_the_string_it_is():
     # template context holds charts
     copied = copy.deepcopy(TIMELINE)
     assert copied == TIMELINE and copied.printed() == TIMELINE.printed()
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        (12, 3.5, -0.25, True, 1e-7, float("inf")),
+        ("plain", "<b>bold</b> & “quotes” \"double\" 'single'", "", "éà ✱"),
+        (SafeString("<path d='M0 0'/>"), "a < b", 640),
+        (number(12.3456), number(-0.5), number(3.0)),
+        (gettext_lazy("Cost"), Label(1, 2, "x & y").svg()),
+    ],
+)
+def test_markup_is_format_html_for_every_kind_of_value(values):
+    template = "<g " + " ".join(f'a{i}="{{}}"' for i in range(len(values))) + "/>"
+    made = chart_markup.markup(template, *values)
+    assert made == format_html(template, *values)
+    assert isinstance(made, SafeString)
