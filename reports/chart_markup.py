@@ -38,10 +38,10 @@ BASELINE_EM = 0.846
 
 
 def markup(template: str, *values: object) -> SafeString:
-    """``format_html`` for a chart's many small elements, without its cost per value: a chart
-    of the review page puts some 600 values into its markup (issue 29). Markup and numbers go
-    in as they are (no character of a number needs escaping); anything else is escaped exactly
-    as ``format_html`` escapes it (``html.escape``, quotes included)."""
+    """``format_html`` for a chart's many small elements, without its cost per value: the
+    review page's two charts put some 600 values into their markup (issue 29). Markup and
+    numbers go in as they are (no character of a number needs escaping); anything else is
+    escaped exactly as ``format_html`` escapes it (``html.escape``, quotes included)."""
     return mark_safe(  # noqa: S308 - every value is escaped or markup already
         template.format(
             *(
